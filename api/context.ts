@@ -1,0 +1,19 @@
+import type { RouterContext } from '@koa/router';
+import type { AuthenticatedOrganization } from '../shared/domain/organizations/organizations.ts';
+import type { Logger } from '../shared/logging/logger.ts';
+
+/** What middleware puts on `ctx.state` for the handlers after it. */
+export interface AppState {
+  requestId: string;
+  log: Logger;
+  organization?: AuthenticatedOrganization;
+}
+
+export type AppContext = RouterContext<AppState>;
+
+/** The organization set by the auth middleware; a route mounted without it is a programming error. */
+export function currentOrganization(ctx: AppContext): AuthenticatedOrganization {
+  const organization = ctx.state.organization;
+  if (organization === undefined) throw new Error('route needs the auth middleware in front of it');
+  return organization;
+}

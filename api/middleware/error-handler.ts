@@ -1,0 +1,73 @@
+import type { Middleware } from 'koa';
+import { ZodError } from 'zod';
+import type { AppState } from '../context.ts';
+import { DomainError, errorStatus, type ErrorCode, type ErrorDetail } from '../../shared/errors.ts';
+import { LogEvent } from '../../shared/logging/events.ts';
+
+export interface ErrorBody {
+  statusCode: number;
+  error: ErrorCode;
+  message: string;
+  details?: ErrorDetail[];
+}
+
+export const payloadTooLargeMessage =
+  'PayloadTooLargeError: the request body is too large. Upload media first with POST /upload or /upload-from-url, then reference it in the post\'s image array by the returned id and path.';
+
+function body(code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorBody {
+  return { statusCode: errorStatus[code], error: code, message, ...(details === undefined || details.length === 0 ? {} : { details }) };
+}
+
+export function zodDetails(error: ZodError): ErrorDetail[] {
+  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+}
+
+/** Errors thrown by koa-body / http-errors carry a status and, for client errors, `expose`. */
+interface HttpLikeError { status: number; expose?: boolean; type?: string; message: string }
+function isHttpLikeError(error: unknown): error is HttpLikeError {
+  return error instanceof Error && typeof (error as Partial<HttpLikeError>).status === 'number';
+}
+
+/** Names of driver errors that mean a backing service is unreachable rather than a bug. */
+const unavailableErrorNames = new Set(['MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoNotConnectedError', 'MaxRetriesPerRequestError']);
+
+/** Maps every failure to the contract's JSON error shape; the only place statuses are chosen. */
+export function classifyError(error: unknown): ErrorBody {
+  if (error instanceof DomainError) return body(error.code, error.message, error.details);
+  if (error instanceof ZodError) {
+    const details = zodDetails(error);
+    const first = details[0];
+    return body('validation_failed', first === undefined ? 'the request is invalid' : `${first.path === '' ? 'body' : first.path}: ${first.message}`, details);
+  }
+  if (isHttpLikeError(error)) {
+    if (error.status === 413) return body('payload_too_large', payloadTooLargeMessage);
+    if (error.status === 400 && (error.type === 'entity.parse.failed' || /JSON/i.test(error.message))) {
+      return body('invalid_json', 'the request body is not valid JSON');
+    }
+    if (error.status === 415) return body('unsupported_media_type', error.message);
+    if (error.status >= 400 && error.status < 500 && error.expose === true) return body('validation_failed', error.message);
+  }
+  if (error instanceof Error && (unavailableErrorNames.has(error.name) || /ECONNREFUSED|Connection is closed|Stream isn't writeable/.test(error.message))) {
+    return body('service_unavailable', 'a backing service is unavailable; try again shortly');
+  }
+  return body('internal_error', 'something went wrong on our side; the error was logged');
+}
+
+export function errorHandler(): Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        ctx.status = 404;
+        ctx.body = body('not_found', `no route for ${ctx.method} ${ctx.path}`);
+      }
+    } catch (error) {
+      const mapped = classifyError(error);
+      if (mapped.statusCode >= 500) {
+        ctx.state.log.error({ event: LogEvent.requestFailed, err: error }, 'request failed');
+      }
+      ctx.status = mapped.statusCode;
+      ctx.body = mapped;
+    }
+  };
+}

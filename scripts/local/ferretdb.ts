@@ -1,0 +1,73 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { hasCommand } from './system-package.ts';
+import { portIsOpen, waitForPort } from './wait-for-port.ts';
+
+export const ferretdbVersion = 'v1.24.2';
+const projectRoot = path.resolve(import.meta.dirname, '..', '..');
+const wrapperDir = path.join(projectRoot, 'scripts', 'ferretdb');
+export const ferretdbBinary = path.join(projectRoot, '.cache', 'ferretdb', `ferretdb-${ferretdbVersion}`);
+
+/**
+ * Builds our tiny wrapper around FerretDB's embeddable package (scripts/ferretdb) once and
+ * caches the binary in .cache/. A cold build downloads the modules from the Go module proxy
+ * and compiles for about two minutes; later calls return at once.
+ */
+export function buildFerretDb(log: (line: string) => void): string {
+  if (existsSync(ferretdbBinary)) return ferretdbBinary;
+  if (!hasCommand('go')) {
+    throw new Error('Go is needed to build the local MongoDB-compatible server (FerretDB); install Go 1.24+ or set MONGO_URL to a MongoDB server');
+  }
+  log(`building FerretDB ${ferretdbVersion} (first run only, about 2 minutes)...`);
+  mkdirSync(path.dirname(ferretdbBinary), { recursive: true });
+  const started = Date.now();
+  execFileSync('go', ['build', '-trimpath', '-o', `${ferretdbBinary}.partial`, '.'], {
+    cwd: wrapperDir,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=readonly' },
+  });
+  execFileSync('mv', [`${ferretdbBinary}.partial`, ferretdbBinary]);
+  log(`FerretDB built in ${Math.round((Date.now() - started) / 1000)} s`);
+  return ferretdbBinary;
+}
+
+export interface FerretDbOptions {
+  host: string;
+  port: number;
+  /** Folder for the SQLite backend's database files. */
+  dataDir: string;
+  /** Detached servers outlive the script that started them (and are reused by the next one). */
+  detached: boolean;
+  logFile: string;
+}
+
+export interface RunningFerretDb {
+  url: string;
+  /** Null when an already running server was reused. */
+  child: ChildProcess | null;
+}
+
+/** Starts FerretDB on the SQLite backend unless something already listens on the port. */
+export async function startFerretDb(options: FerretDbOptions, log: (line: string) => void): Promise<RunningFerretDb> {
+  const url = `mongodb://${options.host}:${options.port}/`;
+  if (await portIsOpen(options.host, options.port)) return { url, child: null };
+  const binary = buildFerretDb(log);
+  mkdirSync(options.dataDir, { recursive: true });
+  mkdirSync(path.dirname(options.logFile), { recursive: true });
+  const logFd = openSync(options.logFile, 'a');
+  const child = spawn(binary, [
+    '-listen', `${options.host}:${options.port}`,
+    '-handler', 'sqlite',
+    '-sqlite-url', `file:${path.resolve(options.dataDir)}/`,
+  ], { detached: options.detached, stdio: ['ignore', logFd, logFd] });
+  closeSync(logFd);
+  if (options.detached) {
+    child.unref();
+    writeFileSync(path.join(options.dataDir, 'ferretdb.pid'), String(child.pid));
+  }
+  let exited = false;
+  child.once('exit', () => { exited = true; });
+  await waitForPort(options.host, options.port, { timeoutMs: 30_000, isAlive: () => !exited, what: `FerretDB (log: ${options.logFile})` });
+  return { url, child };
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const key = 'a'.repeat(64);
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({ SECRETS_KEY: key });
+    expect(config.PORT).toBe(5000);
+    expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
+    expect(config.ALLOW_PRIVATE_NETWORK).toBe(false);
+    expect(config.WORKER_QUEUES).toEqual(['publish']);
+    expect(config.SECRETS_KEY).toHaveLength(32);
+  });
+
+  it('names every wrong variable, not just the first', () => {
+    let caught: unknown;
+    try {
+      loadConfig({ SECRETS_KEY: 'short', PORT: 'eighty', ALLOW_PRIVATE_NETWORK: 'yes' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const problems = (caught as ConfigError).problems.join('\n');
+    expect(problems).toMatch(/^SECRETS_KEY: /m);
+    expect(problems).toMatch(/^PORT: .*"eighty"/m);
+    expect(problems).toMatch(/^ALLOW_PRIVATE_NETWORK: .*"yes"/m);
+    expect(problems).not.toContain('short'); // the secret itself is never echoed
+  });
+
+  it('says when a required variable is missing', () => {
+    expect(() => loadConfig({})).toThrow(/SECRETS_KEY: .*it is not set/);
+  });
+});

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/** Booleans in the environment are spelled out; anything else is a typo worth stopping on. */
+const envBoolean = z.enum(['true', 'false']).transform((value) => value === 'true');
+
+const positiveInt = z.coerce.number().int().positive();
+
+/** 32 bytes, given as 64 hex characters: the root of every server-side secret. */
+const secretsKey = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (32 bytes); generate one with `openssl rand -hex 32`')
+  .transform((hex) => Buffer.from(hex, 'hex'));
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  FRONTEND_URL: z.url().default('http://localhost:5000'),
+  BACKEND_URL: z.url().default('http://localhost:5000/api'),
+  MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URL').default('mongodb://127.0.0.1:27017/sps'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').default('redis://127.0.0.1:6379'),
+  QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, "_" and "-" only').default('sps'),
+  SECRETS_KEY: secretsKey,
+  ALLOW_PRIVATE_NETWORK: envBoolean.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  STORAGE_DRIVER: z.enum(['local']).default('local'),
+  UPLOADS_DIR: z.string().min(1).default('data/uploads'),
+  UPLOADS_PUBLIC_URL: z.url().default('http://localhost:5000/uploads'),
+  WORKER_QUEUES: z
+    .string()
+    .default('publish')
+    .transform((list) => list.split(',').map((name) => name.trim()).filter(Boolean)),
+  PUBLISH_CONCURRENCY: positiveInt.default(5),
+  PUBLISH_ATTEMPTS: positiveInt.default(5),
+  PUBLISH_BACKOFF_MS: positiveInt.default(5_000),
+  PLATFORM_TIMEOUT_MS: positiveInt.default(15_000),
+  SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Reads and validates the whole environment once; every problem is reported, not just the first. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = configSchema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const variable = issue.path.join('.') || '(environment)';
+    const given = issue.path.length > 0 ? env[String(issue.path[0])] : undefined;
+    const shown = given === undefined ? 'it is not set' : `got ${JSON.stringify(variable === 'SECRETS_KEY' ? '<redacted>' : given)}`;
+    return `${variable}: ${issue.message} (${shown})`;
+  });
+  throw new ConfigError(problems);
+}

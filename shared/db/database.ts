@@ -1,0 +1,45 @@
+import mongoose, { type Connection } from 'mongoose';
+import { channelModel, type ChannelModel } from './models/channel.ts';
+import { mediaModel, type MediaModel } from './models/media.ts';
+import { notificationModel, type NotificationModel } from './models/notification.ts';
+import { organizationModel, type OrganizationModel } from './models/organization.ts';
+import { postModel, type PostModel } from './models/post.ts';
+
+/** The models bound to one connection, so each test file can own a database of its own. */
+export interface Database {
+  connection: Connection;
+  organizations: OrganizationModel;
+  channels: ChannelModel;
+  posts: PostModel;
+  media: MediaModel;
+  notifications: NotificationModel;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(url: string, options: { dbName?: string } = {}): Promise<Database> {
+  const connection = mongoose.createConnection(url, {
+    ...(options.dbName === undefined ? {} : { dbName: options.dbName }),
+    serverSelectionTimeoutMS: 10_000,
+    // Indexes are created explicitly below, once, and awaited: no race with the first query.
+    autoIndex: false,
+    autoCreate: false,
+  });
+  await connection.asPromise();
+  const database: Database = {
+    connection,
+    organizations: organizationModel(connection),
+    channels: channelModel(connection),
+    posts: postModel(connection),
+    media: mediaModel(connection),
+    notifications: notificationModel(connection),
+    close: () => connection.close(),
+  };
+  for (const model of [database.organizations, database.channels, database.posts, database.media, database.notifications]) {
+    await model.createCollection().catch((error: unknown) => {
+      // A collection created by another process in the meantime is what we wanted.
+      if (!(error instanceof Error && /already exists/i.test(error.message))) throw error;
+    });
+    await model.createIndexes();
+  }
+  return database;
+}

@@ -1,0 +1,34 @@
+import { Schema, Types, type Connection, type InferSchemaType, type Model } from 'mongoose';
+
+export const mediaStatuses = ['pending', 'ready', 'failed'] as const;
+
+/** A file in an organization's media library. */
+const mediaSchema = new Schema(
+  {
+    organizationId: { type: Types.ObjectId, required: true, index: true },
+    name: { type: String, required: true },
+    originalName: { type: String, default: null },
+    /** Key inside the storage driver; `path` is its public URL. */
+    storageKey: { type: String, default: null },
+    path: { type: String, default: null },
+    thumbnail: { type: String, default: null },
+    alt: { type: String, default: null },
+    mimeType: { type: String, default: null },
+    size: { type: Number, default: null },
+    width: { type: Number, default: null },
+    height: { type: Number, default: null },
+    durationSeconds: { type: Number, default: null },
+    videoCodec: { type: String, default: null },
+    audioCodec: { type: String, default: null },
+    status: { type: String, enum: mediaStatuses, default: 'pending' },
+    error: { type: String, default: null },
+  },
+  { timestamps: true, collection: 'media' },
+);
+
+export type Media = InferSchemaType<typeof mediaSchema>;
+export type MediaModel = Model<Media>;
+
+export function mediaModel(connection: Connection): MediaModel {
+  return (connection.models.Media as MediaModel | undefined) ?? connection.model('Media', mediaSchema);
+}

@@ -1,0 +1,55 @@
+import { Schema, Types, type Connection, type InferSchemaType, type Model } from 'mongoose';
+
+/** Wire values of a post's state, as clients of this kind of service already read them. */
+export const postStates = ['DRAFT', 'QUEUE', 'PUBLISHED', 'ERROR'] as const;
+export type PostState = (typeof postStates)[number];
+
+const mediaRefSchema = new Schema(
+  {
+    id: { type: String, required: true },
+    path: { type: String, required: true },
+    alt: { type: String, default: null },
+    thumbnail: { type: String, default: null },
+  },
+  { _id: false },
+);
+
+const tagSchema = new Schema({ value: { type: String, required: true }, label: { type: String, required: true } }, { _id: false });
+
+/**
+ * One part of a post on one channel. The root part (position 0) carries the schedule; the parts
+ * after it are the thread replies or comments, published in order, each `delayMinutes` after
+ * the previous one.
+ */
+const postSchema = new Schema(
+  {
+    organizationId: { type: Types.ObjectId, required: true },
+    channelId: { type: Types.ObjectId, required: true },
+    /** Posts created together share a group, across channels. */
+    group: { type: String, required: true },
+    rootPostId: { type: Types.ObjectId, default: null },
+    position: { type: Number, required: true, min: 0 },
+    content: { type: String, default: '' },
+    media: { type: [mediaRefSchema], default: [] },
+    settings: { type: Schema.Types.Mixed, default: {} },
+    tags: { type: [tagSchema], default: [] },
+    publishDate: { type: Date, required: true },
+    delayMinutes: { type: Number, default: 0, min: 0 },
+    state: { type: String, enum: postStates, required: true },
+    releaseId: { type: String, default: null },
+    releaseURL: { type: String, default: null },
+    publishedAt: { type: Date, default: null },
+    error: { type: String, default: null },
+    deletedAt: { type: Date, default: null },
+  },
+  { timestamps: true, collection: 'posts' },
+);
+postSchema.index({ organizationId: 1, publishDate: 1 });
+postSchema.index({ rootPostId: 1, position: 1 });
+
+export type Post = InferSchemaType<typeof postSchema>;
+export type PostModel = Model<Post>;
+
+export function postModel(connection: Connection): PostModel {
+  return (connection.models.Post as PostModel | undefined) ?? connection.model('Post', postSchema);
+}

@@ -1,0 +1,49 @@
+import { Types } from 'mongoose';
+import type { Database } from '../../db/database.ts';
+
+/** Fixed by the spec: clients cannot ask for another page size. */
+export const notificationsPerPage = 100;
+
+export interface NotificationView {
+  id: string;
+  content: string;
+  link: string | null;
+  createdAt: string;
+}
+
+export interface NotificationsPage {
+  notifications: NotificationView[];
+  total: number;
+  page: number;
+  limit: number;
+  hasMore: boolean;
+}
+
+export async function notify(db: Database, organizationId: string, message: { content: string; link?: string | null }): Promise<void> {
+  await db.notifications.create({ organizationId: new Types.ObjectId(organizationId), content: message.content, link: message.link ?? null });
+}
+
+export async function listNotifications(db: Database, organizationId: string, page: number): Promise<NotificationsPage> {
+  const filter = { organizationId: new Types.ObjectId(organizationId) };
+  const [total, rows] = await Promise.all([
+    db.notifications.countDocuments(filter),
+    db.notifications
+      .find(filter)
+      .sort({ createdAt: -1, _id: -1 })
+      .skip(page * notificationsPerPage)
+      .limit(notificationsPerPage)
+      .lean(),
+  ]);
+  return {
+    notifications: rows.map((row) => ({
+      id: row._id.toString(),
+      content: row.content,
+      link: row.link ?? null,
+      createdAt: row.createdAt.toISOString(),
+    })),
+    total,
+    page,
+    limit: notificationsPerPage,
+    hasMore: (page + 1) * notificationsPerPage < total,
+  };
+}

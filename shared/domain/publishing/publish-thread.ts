@@ -1,0 +1,100 @@
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { Database } from '../../db/database.ts';
+import type { AdapterSet } from '../../platforms/adapters.ts';
+import { PlatformError } from '../../platforms/platform-error.ts';
+import type { PublishResult } from '../../platforms/platform-adapter.ts';
+import { findPlatform } from '../../platforms/registry/registry.ts';
+import { notify } from '../notifications/notifications.ts';
+
+export interface PublishDeps {
+  db: Database;
+  adapters: AdapterSet;
+  secrets: SecretBox;
+  now: () => Date;
+}
+
+export type PublishOutcome =
+  | { kind: 'published'; releaseURL: string }
+  /** The next thread part's delay has not elapsed: run again at `until`. */
+  | { kind: 'waiting'; until: Date }
+  | { kind: 'skipped'; reason: string };
+
+const displayName = (provider: string): string => findPlatform(provider)?.displayName ?? provider;
+
+/**
+ * Publishes a post's parts in order. Each part's release id is saved as soon as the platform
+ * accepts it, so running this again (a retry, a stalled job taken over by another worker)
+ * resumes after the last published part instead of publishing it twice.
+ */
+export async function publishThread(deps: PublishDeps, postId: string): Promise<PublishOutcome> {
+  const { db } = deps;
+  const root = await db.posts.findOne({ _id: postId, rootPostId: null, deletedAt: null }).lean();
+  if (root === null) return { kind: 'skipped', reason: 'the post was deleted' };
+  if (root.state === 'DRAFT') return { kind: 'skipped', reason: 'the post is a draft' };
+  if (root.state === 'ERROR') return { kind: 'skipped', reason: 'the post already failed' };
+
+  const channel = await db.channels.findOne({ _id: root.channelId, organizationId: root.organizationId, deletedAt: null }).lean();
+  if (channel === null || channel.disabled) {
+    throw new PlatformError({ kind: 'disconnected', provider: channel?.provider ?? 'unknown', message: 'the channel was removed or disabled' });
+  }
+  const adapter = deps.adapters.get(channel.provider);
+  if (adapter === undefined) {
+    throw new PlatformError({ kind: 'permanent', provider: channel.provider, message: `publishing to ${displayName(channel.provider)} is not available yet` });
+  }
+  const credentials = { channelId: channel._id.toString(), accessToken: deps.secrets.open(channel.tokenSealed), instanceUrl: channel.instanceUrl ?? null };
+  const parts = await db.posts.find({ $or: [{ _id: root._id }, { rootPostId: root._id }], deletedAt: null }).sort({ position: 1 }).lean();
+
+  let previous: { releaseId: string; publishedAt: Date } | null = null;
+  for (const part of parts) {
+    if (part.releaseId !== null && part.releaseId !== undefined) {
+      previous = { releaseId: part.releaseId, publishedAt: part.publishedAt ?? deps.now() };
+      continue;
+    }
+    if (previous !== null && part.delayMinutes > 0) {
+      const dueAt = new Date(previous.publishedAt.getTime() + part.delayMinutes * 60_000);
+      if (dueAt > deps.now()) return { kind: 'waiting', until: dueAt };
+    }
+    const input = { channel: credentials, content: part.content, settings: (root.settings ?? {}) as Record<string, unknown>, idempotencyKey: `sps-post-${part._id.toString()}` };
+    const result: PublishResult = previous === null ? await adapter.publish(input) : await adapter.comment({ ...input, parentReleaseId: previous.releaseId });
+    const publishedAt = deps.now();
+    await db.posts.updateOne(
+      { _id: part._id },
+      { $set: { releaseId: result.releaseId, releaseURL: result.releaseURL, publishedAt, state: 'PUBLISHED', error: null } },
+    );
+    previous = { releaseId: result.releaseId, publishedAt };
+  }
+
+  const published = await db.posts.findOne({ _id: root._id }).lean();
+  const releaseURL = published?.releaseURL ?? '';
+  await notify(db, root.organizationId.toString(), {
+    content: `Your post was published on ${displayName(channel.provider)} at ${releaseURL}`,
+    link: releaseURL === '' ? null : releaseURL,
+  });
+  return { kind: 'published', releaseURL };
+}
+
+/**
+ * Gives up on a post: marks the parts not yet published as failed with the platform's message,
+ * flags the channel when the platform no longer accepts its credentials, and tells the
+ * organization why.
+ */
+export async function failThread(deps: PublishDeps, postId: string, failure: Error): Promise<void> {
+  const { db } = deps;
+  const root = await db.posts.findOne({ _id: postId, rootPostId: null }).lean();
+  if (root === null) return;
+  const channel = await db.channels.findOne({ _id: root.channelId }).lean();
+  const provider = channel?.provider ?? 'unknown';
+  const message = failure.message;
+
+  await db.posts.updateMany(
+    { $or: [{ _id: root._id }, { rootPostId: root._id }], releaseId: null },
+    { $set: { state: 'ERROR', error: message } },
+  );
+  if (failure instanceof PlatformError && (failure.kind === 'disconnected' || failure.kind === 'refresh_token') && channel !== null) {
+    await db.channels.updateOne({ _id: channel._id }, { $set: { refreshNeeded: true } });
+  }
+  await notify(db, root.organizationId.toString(), {
+    content: `Your post could not be published on ${displayName(provider)}: ${message}`,
+    link: null,
+  });
+}

@@ -1,0 +1,47 @@
+/**
+ * Every expected failure is a DomainError with a stable snake_case code. The api maps codes to
+ * HTTP statuses in one place (api/middleware/error-handler.ts); workers map them to job outcomes.
+ */
+export const errorStatus = {
+  validation_failed: 400,
+  invalid_json: 400,
+  unknown_media: 400,
+  missing_credentials: 401,
+  invalid_credentials: 401,
+  not_found: 404,
+  tool_not_found: 404,
+  method_not_allowed: 405,
+  not_missing: 409,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  not_implemented: 501,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetail[] | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: ErrorDetail[], options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DomainError';
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return errorStatus[this.code];
+  }
+}
+
+export const notFound = (what: string): DomainError => new DomainError('not_found', `${what} was not found`);

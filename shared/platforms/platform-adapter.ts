@@ -1,0 +1,37 @@
+/** What an adapter needs to act for one channel. The token is already decrypted. */
+export interface ChannelCredentials {
+  channelId: string;
+  accessToken: string;
+  /** Origin of a federated platform's server; null where the platform has one fixed host. */
+  instanceUrl: string | null;
+}
+
+export interface PublishInput {
+  channel: ChannelCredentials;
+  content: string;
+  settings: Record<string, unknown>;
+  /** Derived from the post part, so a retried call cannot publish twice where the platform supports it. */
+  idempotencyKey: string;
+}
+
+export interface CommentInput extends PublishInput {
+  /** Release id of the part this one answers. */
+  parentReleaseId: string;
+}
+
+export interface PublishResult {
+  releaseId: string;
+  releaseURL: string;
+}
+
+/** One module per platform, all shaped alike; platform HTTP goes through platformRequest. */
+export interface PlatformAdapter {
+  readonly provider: string;
+  publish(input: PublishInput): Promise<PublishResult>;
+  /** A thread reply or a comment under the previous part, as the platform does it. */
+  comment(input: CommentInput): Promise<PublishResult>;
+}
+
+export interface AdapterOptions {
+  timeoutMs: number;
+}

@@ -1,0 +1,24 @@
+/**
+ * The one classification of a platform failure the publish worker acts on (ARCHITECTURE rule 3).
+ * - retryable: throttled, platform down, network trouble; try again later.
+ * - refresh_token: the access token expired; refresh it and try again.
+ * - disconnected: the platform no longer accepts the channel's credentials; the user must reconnect.
+ * - permanent: the platform rejected what we sent; retrying the same body cannot succeed.
+ */
+export type PlatformErrorKind = 'retryable' | 'refresh_token' | 'disconnected' | 'permanent';
+
+export class PlatformError extends Error {
+  readonly kind: PlatformErrorKind;
+  readonly provider: string;
+  readonly httpStatus: number | null;
+  readonly retryAfterMs: number | null;
+
+  constructor(init: { kind: PlatformErrorKind; provider: string; message: string; httpStatus?: number | null; retryAfterMs?: number | null; cause?: unknown }) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'PlatformError';
+    this.kind = init.kind;
+    this.provider = init.provider;
+    this.httpStatus = init.httpStatus ?? null;
+    this.retryAfterMs = init.retryAfterMs ?? null;
+  }
+}

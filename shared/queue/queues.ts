@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import type { DefaultJobOptions } from 'bullmq';
+
+/**
+ * Every queue SPS runs, its job names and payload schemas. Queue and job names are persisted in
+ * Redis: renaming one strands the jobs already waiting under the old name.
+ * Payloads carry ids only; the worker loads current state from MongoDB.
+ */
+export const QueueName = {
+  publish: 'publish',
+} as const;
+export type QueueName = (typeof QueueName)[keyof typeof QueueName];
+
+const objectId = z.string().regex(/^[0-9a-f]{24}$/, 'must be a 24-character hex id');
+
+export const publishPostPayload = z.object({
+  organizationId: objectId,
+  /** The root part of the post on one channel; its thread parts are loaded from it. */
+  postId: objectId,
+});
+export type PublishPostPayload = z.infer<typeof publishPostPayload>;
+
+export const jobs = {
+  publishPost: { queue: QueueName.publish, name: 'publish-post', payload: publishPostPayload },
+} as const;
+
+/** Deterministic: enqueueing the same post twice finds the existing job instead of adding one. */
+export const publishJobId = (postId: string): string => `post-${postId}`;
+
+export function defaultJobOptions(limits: { attempts: number; backoffMs: number }): DefaultJobOptions {
+  return {
+    attempts: limits.attempts,
+    backoff: { type: 'exponential', delay: limits.backoffMs },
+    // Finished jobs are kept briefly for Bull Board, then trimmed so Redis does not grow forever.
+    removeOnComplete: { age: 24 * 3600, count: 1000 },
+    removeOnFail: { age: 7 * 24 * 3600, count: 5000 },
+  };
+}

@@ -1,0 +1,62 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startFerretDb } from '../../scripts/local/ferretdb.ts';
+import { ensureRedis } from '../../scripts/local/redis.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Root URL of the MongoDB-wire server for this run; each test file appends its own database. */
+    mongoUrl: string;
+    redisUrl: string;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => { resolve(port); });
+    });
+  });
+}
+
+const log = (line: string): void => { process.stderr.write(`[test setup] ${line}\n`); };
+
+/**
+ * Starts the real services the suite talks to: Redis (the machine's, or one we start) and a
+ * FerretDB of its own on a free port over a temporary SQLite folder, unless MONGO_URL names a
+ * server to use instead.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  await ensureRedis(redisUrl, log);
+  project.provide('redisUrl', redisUrl);
+
+  if (process.env.MONGO_URL !== undefined && process.env.MONGO_URL !== '') {
+    project.provide('mongoUrl', process.env.MONGO_URL.replace(/\/[^/]*$/, '/'));
+    return () => Promise.resolve();
+  }
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'sps-test-ferretdb-'));
+  const ferret = await startFerretDb({
+    host: '127.0.0.1',
+    port: await freePort(),
+    dataDir,
+    detached: false,
+    logFile: path.join(dataDir, 'ferretdb.log'),
+  }, log);
+  project.provide('mongoUrl', ferret.url);
+  return async () => {
+    if (ferret.child !== null) {
+      const exited = new Promise((resolve) => ferret.child?.once('exit', resolve));
+      ferret.child.kill('SIGTERM');
+      await exited;
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}

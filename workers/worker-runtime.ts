@@ -1,0 +1,56 @@
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { PublishDeps } from '../shared/domain/publishing/publish-thread.ts';
+import { LogEvent } from '../shared/logging/events.ts';
+import type { Logger } from '../shared/logging/logger.ts';
+import { QueueName } from '../shared/queue/queues.ts';
+import { publishPostProcessor } from './processors/publish-post.ts';
+
+export interface WorkerSettings {
+  queues: readonly string[];
+  prefix: string;
+  publishConcurrency: number;
+}
+
+export interface RunningWorkers {
+  workers: Worker[];
+  /** Stops taking jobs and waits for the running ones; after `timeoutMs` they are handed back. */
+  close(timeoutMs: number): Promise<void>;
+}
+
+const knownQueues = new Set<string>(Object.values(QueueName));
+
+/** Starts one BullMQ worker per queue named in `settings.queues`; an unknown name is an error. */
+export function startWorkers(deps: PublishDeps, connection: Redis, settings: WorkerSettings, logger: Logger): RunningWorkers {
+  const unknown = settings.queues.filter((name) => !knownQueues.has(name));
+  if (unknown.length > 0) throw new Error(`WORKER_QUEUES names unknown queues: ${unknown.join(', ')} (known: ${[...knownQueues].join(', ')})`);
+
+  const workers: Worker[] = [];
+  if (settings.queues.includes(QueueName.publish)) {
+    workers.push(new Worker(QueueName.publish, publishPostProcessor(deps, logger), {
+      connection,
+      prefix: settings.prefix,
+      concurrency: settings.publishConcurrency,
+    }));
+  }
+  for (const worker of workers) {
+    // Without a listener an 'error' event would crash the process on a Redis blip.
+    worker.on('error', (error) => { logger.error({ event: LogEvent.workerError, queue: worker.name, err: error }, 'worker error'); });
+  }
+
+  return {
+    workers,
+    async close(timeoutMs: number) {
+      let timer: NodeJS.Timeout | undefined;
+      const graceful = Promise.all(workers.map((worker) => worker.close()));
+      const deadline = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => { resolve('timeout'); }, timeoutMs); });
+      const result = await Promise.race([graceful.then(() => 'closed' as const), deadline]);
+      clearTimeout(timer);
+      if (result === 'timeout') {
+        // Jobs still running are left to BullMQ's stalled-job check, which hands them to another worker.
+        logger.warn({ event: LogEvent.serviceStopping, timeoutMs }, 'jobs still running at the shutdown deadline; handing them back');
+        await Promise.all(workers.map((worker) => worker.close(true)));
+      }
+    },
+  };
+}
