@@ -75,10 +75,9 @@ export async function platformRequest(request: PlatformRequest): Promise<unknown
 }
 
 function describeNetworkError(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = error.cause;
-    if (cause instanceof Error && 'code' in cause && typeof cause.code === 'string') return cause.code;
-    return error.message;
-  }
-  return String(error);
+  // undici reports "fetch failed" and puts the system error (ECONNREFUSED, ENOTFOUND...) in `cause`.
+  const cause: unknown = error instanceof Error ? error.cause : undefined;
+  if (typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string') return cause.code;
+  if (cause instanceof Error) return cause.message;
+  return error instanceof Error ? error.message : String(error);
 }

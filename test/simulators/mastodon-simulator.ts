@@ -30,7 +30,8 @@ export interface ReceivedRequest {
 }
 
 export interface InjectedFailure {
-  status: number;
+  /** Omitted: after `delayMs` the call goes through normally (a slow platform, not a failing one). */
+  status?: number;
   body?: unknown;
   headers?: Record<string, string>;
   /** Hold the connection this long before answering (to provoke client timeouts). */
@@ -45,7 +46,7 @@ export class MastodonSimulator {
   readonly requests: ReceivedRequest[] = [];
   readonly #accounts = new Map<string, { id: string; username: string }>();
   readonly #idempotency = new Map<string, SimulatedStatus>();
-  readonly #failures: InjectedFailure[] = [];
+  readonly #failures: (InjectedFailure | 'pass')[] = [];
   readonly #server: Server;
   #nextId = 110_000_000_000_000_000n;
   origin = '';
@@ -82,8 +83,8 @@ export class MastodonSimulator {
     this.#accounts.delete(token);
   }
 
-  /** The next calls to POST /api/v1/statuses answer with these, in order. */
-  failNext(...failures: InjectedFailure[]): void {
+  /** The next calls to POST /api/v1/statuses answer with these, in order; 'pass' lets one through. */
+  failNext(...failures: (InjectedFailure | 'pass')[]): void {
     this.#failures.push(...failures);
   }
 
@@ -100,10 +101,12 @@ export class MastodonSimulator {
     if (request.method === 'POST' && url.pathname === '/api/v1/statuses') {
       if (account === null) { send(response, 401, { error: 'The access token is invalid' }); return; }
       const failure = this.#failures.shift();
-      if (failure !== undefined) {
+      if (failure !== undefined && failure !== 'pass') {
         if (failure.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, failure.delayMs));
-        send(response, failure.status, failure.body ?? { error: 'injected failure' }, failure.headers);
-        return;
+        if (failure.status !== undefined) {
+          send(response, failure.status, failure.body ?? { error: 'injected failure' }, failure.headers);
+          return;
+        }
       }
       this.#createStatus(account, request, body, response);
       return;

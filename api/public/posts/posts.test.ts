@@ -1,0 +1,138 @@
+import { Types } from 'mongoose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishJobId } from '../../../shared/queue/queues.ts';
+import { api, organizationWithMastodon } from '../../../test/support/fixtures.ts';
+import { startStack, type RunningStack } from '../../../test/support/stack.ts';
+import { createTestContext, type TestContext } from '../../../test/support/test-context.ts';
+
+describe('POST /posts (workers stopped, so jobs stay queued)', () => {
+  let ctx: TestContext;
+  let stack: RunningStack;
+  let apiKey: string;
+  let channelId: string;
+  let otherChannelId: string;
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    stack = await startStack(ctx, { workers: false });
+    ({ apiKey, channelId } = await organizationWithMastodon(ctx, 'http://127.0.0.1:1234', 'token'));
+    ({ channelId: otherChannelId } = await organizationWithMastodon(ctx, 'http://127.0.0.1:1234', 'token'));
+  });
+  afterAll(async () => {
+    await stack.close();
+    await ctx.cleanup();
+  });
+
+  const post = (body: unknown) => api(stack.baseUrl, apiKey, '/api/public/v1/posts', { method: 'POST', body });
+
+  it('stores a scheduled thread and queues one delayed job whose id derives from the post', async () => {
+    const date = new Date(Date.now() + 3_600_000);
+    const response = await post({
+      type: 'schedule',
+      date: date.toISOString(),
+      tags: [{ value: 'launch', label: 'Launch' }],
+      posts: [{ integration: { id: channelId }, settings: { visibility: 'unlisted' }, value: [{ content: 'Part 1', image: [] }, { content: 'Part 2', delay: 5 }] }],
+    });
+    expect(response.status).toBe(201);
+    const [created] = response.body as { postId: string; integration: string }[];
+    expect(created?.integration).toBe(channelId);
+    const postId = created?.postId ?? '';
+
+    const parts = await ctx.db.posts.find({ $or: [{ _id: postId }, { rootPostId: postId }] }).sort({ position: 1 }).lean();
+    expect(parts.map((part) => [part.position, part.content, part.state, part.delayMinutes])).toEqual([[0, 'Part 1', 'QUEUE', 0], [1, 'Part 2', 'QUEUE', 5]]);
+    expect(parts[0]?.publishDate.toISOString()).toBe(date.toISOString());
+    expect(parts[0]?.settings).toEqual({ visibility: 'unlisted' });
+
+    const job = await stack.publishQueue.getJob(publishJobId(postId));
+    expect(job?.data).toEqual({ organizationId: parts[0]?.organizationId.toString(), postId });
+    expect(await job?.getState()).toBe('delayed');
+    expect(job?.opts.delay).toBeGreaterThan(3_500_000);
+  });
+
+  it('never queues a post twice: scheduling the same post again keeps the one job', async () => {
+    const response = await post({ type: 'schedule', date: new Date(Date.now() + 60_000).toISOString(), posts: [{ integration: { id: channelId }, value: [{ content: 'Once' }] }] });
+    const postId = (response.body as { postId: string }[])[0]?.postId ?? '';
+    const { BullPublishScheduler } = await import('../../../shared/queue/publish-queue.ts');
+    const scheduler = new BullPublishScheduler(stack.publishQueue);
+    const organizationId = (await ctx.db.posts.findById(postId).lean())?.organizationId.toString() ?? '';
+    await scheduler.schedule({ organizationId, postId, publishAt: new Date() });
+    await scheduler.schedule({ organizationId, postId, publishAt: new Date() });
+    const jobs = await stack.publishQueue.getJobs(['delayed', 'waiting', 'active', 'completed']);
+    expect(jobs.filter((job) => job.id === publishJobId(postId))).toHaveLength(1);
+  });
+
+  it('stores a draft without queueing it', async () => {
+    const response = await post({ type: 'draft', posts: [{ integration: { id: channelId }, value: [{ content: 'Later maybe' }] }] });
+    expect(response.status).toBe(201);
+    const postId = (response.body as { postId: string }[])[0]?.postId ?? '';
+    expect((await ctx.db.posts.findById(postId).lean())?.state).toBe('DRAFT');
+    expect(await stack.publishQueue.getJob(publishJobId(postId))).toBeUndefined();
+  });
+
+  it('queues a `now` post with no delay', async () => {
+    const response = await post({ type: 'now', posts: [{ integration: { id: channelId }, value: [{ content: 'Right away' }] }] });
+    const postId = (response.body as { postId: string }[])[0]?.postId ?? '';
+    const job = await stack.publishQueue.getJob(publishJobId(postId));
+    expect(job?.opts.delay).toBe(0);
+    expect(await job?.getState()).toBe('waiting');
+  });
+
+  it('answers 404 naming the entry for a channel of another organization or an unknown one, and stores nothing', async () => {
+    const before = await ctx.db.posts.countDocuments();
+    for (const id of [otherChannelId, new Types.ObjectId().toString(), 'not-an-id']) {
+      const response = await post({ type: 'now', posts: [{ integration: { id: channelId }, value: [{ content: 'a' }] }, { integration: { id }, value: [{ content: 'b' }] }] });
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ error: 'not_found', details: [{ path: 'posts.1.integration.id' }] });
+    }
+    expect(await ctx.db.posts.countDocuments()).toBe(before);
+  });
+
+  it.each([
+    ['no posts', { type: 'now', posts: [] }, 'posts'],
+    ['unknown type', { type: 'later', posts: [{ integration: { id: 'x' }, value: [{ content: 'a' }] }] }, 'type'],
+    ['schedule without date', { type: 'schedule', posts: [{ integration: { id: 'x' }, value: [{ content: 'a' }] }] }, 'date'],
+    ['bad date', { type: 'schedule', date: 'tomorrow', posts: [{ integration: { id: 'x' }, value: [{ content: 'a' }] }] }, 'date'],
+    ['array body', [], ''],
+    ['value is an object', { type: 'now', posts: [{ integration: { id: 'x' }, value: { content: 'a' } }] }, 'posts.0.value'],
+    ['negative delay', { type: 'now', posts: [{ integration: { id: 'x' }, value: [{ content: 'a' }, { content: 'b', delay: -1 }] }] }, 'posts.0.value.1.delay'],
+    ['huge delay', { type: 'now', posts: [{ integration: { id: 'x' }, value: [{ content: 'a' }, { content: 'b', delay: 1e300 }] }] }, 'posts.0.value.1.delay'],
+  ])('answers 400 validation_failed for %s', async (_name, body, path) => {
+    const response = await post(body);
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ statusCode: 400, error: 'validation_failed' });
+    expect((response.body as { details: { path: string }[] }).details.map((detail) => detail.path)).toContain(path);
+  });
+
+  it('answers 400 when a part has neither content nor media, drafts included', async () => {
+    for (const type of ['now', 'draft']) {
+      const response = await post({ type, posts: [{ integration: { id: channelId }, value: [{ content: '   ' }] }] });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ details: [{ path: 'posts.0.value.0.content' }] });
+    }
+  });
+
+  it('answers 400 unknown_media for media that is not in the library', async () => {
+    const response = await post({ type: 'now', posts: [{ integration: { id: channelId }, value: [{ content: 'pic', image: [{ id: new Types.ObjectId().toString(), path: 'https://cdn.example.com/a.png' }] }] }] });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ error: 'unknown_media' });
+  });
+
+  it('answers 400 invalid_json for malformed JSON and 415 for a non-JSON body', async () => {
+    const malformed = await api(stack.baseUrl, apiKey, '/api/public/v1/posts', { method: 'POST', rawBody: '{"type": "now",', headers: { 'Content-Type': 'application/json' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({ error: 'invalid_json' });
+    const form = await api(stack.baseUrl, apiKey, '/api/public/v1/posts', { method: 'POST', rawBody: 'type=now', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(form.status).toBe(415);
+    expect(form.body).toMatchObject({ error: 'unsupported_media_type' });
+  });
+
+  it('accepts a body just under 50 MB and answers 413 PayloadTooLargeError above it', async () => {
+    const filler = 'x'.repeat(45 * 1024 * 1024);
+    const under = await post({ type: 'draft', inlined: filler, posts: [{ integration: { id: channelId }, value: [{ content: 'big but fine' }] }] });
+    expect(under.status).toBe(201);
+    const over = await post({ type: 'draft', inlined: `${filler}${'y'.repeat(6 * 1024 * 1024)}`, posts: [{ integration: { id: channelId }, value: [{ content: 'too big' }] }] });
+    expect(over.status).toBe(413);
+    expect(over.body).toMatchObject({ statusCode: 413, error: 'payload_too_large' });
+    expect((over.body as { message: string }).message).toMatch(/^PayloadTooLargeError: .*upload media first/i);
+  });
+});

@@ -1,0 +1,96 @@
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MastodonSimulator } from '../../../test/simulators/mastodon-simulator.ts';
+import { PlatformError } from '../platform-error.ts';
+import { createMastodonAdapter } from './mastodon-adapter.ts';
+
+/** An origin where nothing listens: a port the OS just handed out and took back. */
+async function closedPortOrigin(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}
+
+describe('Mastodon adapter against the simulator', () => {
+  const simulator = new MastodonSimulator();
+  const adapter = createMastodonAdapter({ timeoutMs: 1_000 });
+  let token: string;
+  const channel = (accessToken: string) => ({ channelId: 'c1', accessToken, instanceUrl: simulator.origin });
+
+  beforeAll(async () => {
+    await simulator.start();
+    token = simulator.addAccount('alice');
+  });
+  afterAll(async () => { await simulator.stop(); });
+
+  async function failure(promise: Promise<unknown>): Promise<PlatformError> {
+    const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PlatformError);
+    return error as PlatformError;
+  }
+
+  it('posts a status with the bearer token, settings and Idempotency-Key, and returns its id and URL', async () => {
+    const result = await adapter.publish({ channel: channel(token), content: 'Hello fediverse', settings: { visibility: 'unlisted', language: 'en' }, idempotencyKey: 'sps-post-1' });
+    const status = simulator.statuses.at(-1);
+    expect(status).toMatchObject({ text: 'Hello fediverse', visibility: 'unlisted', language: 'en', in_reply_to_id: null });
+    expect(result).toEqual({ releaseId: status?.id, releaseURL: status?.url });
+    const request = simulator.statusesCreatedRequests().at(-1);
+    expect(request?.headers.authorization).toBe(`Bearer ${token}`);
+    expect(request?.headers['idempotency-key']).toBe('sps-post-1');
+  });
+
+  it('replies to the previous part with in_reply_to_id', async () => {
+    const first = await adapter.publish({ channel: channel(token), content: 'Thread 1/2', settings: {}, idempotencyKey: 'sps-post-2' });
+    const reply = await adapter.comment({ channel: channel(token), content: 'Thread 2/2', settings: {}, idempotencyKey: 'sps-post-3', parentReleaseId: first.releaseId });
+    expect(simulator.statuses.find((status) => status.id === reply.releaseId)?.in_reply_to_id).toBe(first.releaseId);
+  });
+
+  it('gets the same status back when a call is repeated with the same Idempotency-Key', async () => {
+    const before = simulator.statuses.length;
+    const first = await adapter.publish({ channel: channel(token), content: 'Once only', settings: {}, idempotencyKey: 'sps-post-4' });
+    const again = await adapter.publish({ channel: channel(token), content: 'Once only', settings: {}, idempotencyKey: 'sps-post-4' });
+    expect(again).toEqual(first);
+    expect(simulator.statuses.length).toBe(before + 1);
+  });
+
+  it('classifies an invalid token as a disconnected channel', async () => {
+    const error = await failure(adapter.publish({ channel: channel('wrong'), content: 'x', settings: {}, idempotencyKey: 'k5' }));
+    expect(error.kind).toBe('disconnected');
+    expect(error.httpStatus).toBe(401);
+    expect(error.message).toBe('The access token is invalid');
+  });
+
+  it('classifies a 422 as permanent with Mastodon\'s message', async () => {
+    const error = await failure(adapter.publish({ channel: channel(token), content: 'x'.repeat(501), settings: {}, idempotencyKey: 'k6' }));
+    expect(error.kind).toBe('permanent');
+    expect(error.message).toMatch(/character limit of 500/);
+  });
+
+  it('classifies throttling and server errors as retryable, with Retry-After', async () => {
+    simulator.failNext({ status: 429, body: { error: 'Too many requests' }, headers: { 'Retry-After': '30' } }, { status: 503, body: { error: 'Service unavailable' } });
+    const throttled = await failure(adapter.publish({ channel: channel(token), content: 'x', settings: {}, idempotencyKey: 'k7' }));
+    expect(throttled).toMatchObject({ kind: 'retryable', httpStatus: 429, retryAfterMs: 30_000, message: 'Too many requests' });
+    const unavailable = await failure(adapter.publish({ channel: channel(token), content: 'x', settings: {}, idempotencyKey: 'k8' }));
+    expect(unavailable).toMatchObject({ kind: 'retryable', httpStatus: 503 });
+  });
+
+  it('classifies a timeout and an unreachable instance as retryable', async () => {
+    simulator.failNext({ delayMs: 1_500 });
+    const slow = await failure(adapter.publish({ channel: channel(token), content: 'x', settings: {}, idempotencyKey: 'k9' }));
+    expect(slow.kind).toBe('retryable');
+    expect(slow.message).toMatch(/did not answer within 1000 ms/);
+    const closedOrigin = await closedPortOrigin();
+    const closed = await failure(adapter.publish({ channel: { channelId: 'c', accessToken: token, instanceUrl: closedOrigin }, content: 'x', settings: {}, idempotencyKey: 'k10' }));
+    expect(closed.kind).toBe('retryable');
+    expect(closed.message).toMatch(/could not reach mastodon: ECONNREFUSED/);
+  });
+
+  it('refuses settings Mastodon does not accept before calling it', async () => {
+    const calls = simulator.requests.length;
+    await expect(adapter.publish({ channel: channel(token), content: 'x', settings: { visibility: 'everyone' }, idempotencyKey: 'k11' })).rejects.toThrow();
+    expect(simulator.requests.length).toBe(calls);
+  });
+});
