@@ -15,7 +15,6 @@ export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
-  FRONTEND_URL: z.url().default('http://localhost:5000'),
   BACKEND_URL: z.url().default('http://localhost:5000/api'),
   MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URL').default('mongodb://127.0.0.1:27017/sps'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').default('redis://127.0.0.1:6379'),
@@ -23,9 +22,6 @@ export const configSchema = z.object({
   SECRETS_KEY: secretsKey,
   ALLOW_PRIVATE_NETWORK: envBoolean.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  STORAGE_DRIVER: z.enum(['local']).default('local'),
-  UPLOADS_DIR: z.string().min(1).default('data/uploads'),
-  UPLOADS_PUBLIC_URL: z.url().default('http://localhost:5000/uploads'),
   WORKER_QUEUES: z
     .string()
     .default('publish')

@@ -50,6 +50,8 @@ export class MastodonSimulator {
   readonly #server: Server;
   #nextId = 110_000_000_000_000_000n;
   origin = '';
+  /** Called for every status created (the by-hand script logs them). */
+  onStatus: ((status: SimulatedStatus) => void) | null = null;
 
   constructor() {
     this.#server = createServer((request, response) => {
@@ -164,6 +166,7 @@ export class MastodonSimulator {
       accountId: account.id,
     };
     this.statuses.push(status);
+    this.onStatus?.(status);
     if (typeof idempotencyKey === 'string') this.#idempotency.set(`${account.id}:${idempotencyKey}`, status);
     send(response, 200, this.#present(status));
   }
