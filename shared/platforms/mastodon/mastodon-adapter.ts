@@ -1,17 +1,10 @@
 import { z } from 'zod';
+import { mastodonSettings } from '../registry/mastodon.ts';
 import { PlatformError } from '../platform-error.ts';
 import { platformRequest } from '../platform-http.ts';
 import type { AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishResult } from '../platform-adapter.ts';
 
 const provider = 'mastodon';
-
-/** The post settings SPS passes through to POST /api/v1/statuses. */
-export const mastodonSettings = z.object({
-  visibility: z.enum(['public', 'unlisted', 'private', 'direct']).optional(),
-  spoiler_text: z.string().max(500).optional(),
-  sensitive: z.boolean().optional(),
-  language: z.string().regex(/^[a-z]{2}$/, 'an ISO 639-1 code').optional(),
-});
 
 const statusResponse = z.object({ id: z.string().min(1), url: z.string().nullable().optional(), uri: z.string() });
 

@@ -1,13 +1,88 @@
+import type { z } from 'zod';
+
 export const platformGroups = ['social', 'video', 'community', 'design', 'blogging', 'business'] as const;
 export type PlatformGroup = (typeof platformGroups)[number];
 
-/** Static facts about a platform: data plus validation, no network code. */
-export interface PlatformDefinition {
+/**
+ * How a platform measures a post's text:
+ * - code-points: characters as most platforms (and Ruby, Python) count them;
+ * - graphemes: user-perceived characters (Bluesky);
+ * - x-weighted: X's weighting, URLs as 23 and CJK / emoji as 2 (twitter-text);
+ * - utf8-bytes: bytes on the wire (Farcaster casts).
+ */
+export type TextCounting = 'code-points' | 'graphemes' | 'x-weighted' | 'utf8-bytes';
+
+/** What the registry needs to know of one attached media item. */
+export interface MediaFacts {
+  kind: 'image' | 'video';
+  mimeType: string;
+  width: number | null;
+  height: number | null;
+  durationSeconds: number | null;
+}
+
+export interface PostPartFacts {
+  text: string;
+  media: MediaFacts[];
+}
+
+export interface ToolField {
+  key: string;
+  type: 'string' | 'number' | 'boolean';
+  description: string;
+}
+
+/** A request/response helper a platform offers (list subreddits' flairs, Pinterest boards...). */
+export interface ToolDefinition {
+  methodName: string;
+  description: string;
+  dataSchema: ToolField[];
+}
+
+interface PlatformFacts {
   identifier: string;
   displayName: string;
   group: PlatformGroup;
-  /** Characters allowed in one post part. */
+  /** Longest text of one post part, counted as `textCounting` says. */
   textLimit: number;
-  /** How parts after the first are published. */
+  textCounting: TextCounting;
+  /** What parts after the first become: a thread of own replies, comments, or nothing (refused). */
   replies: 'thread' | 'comment' | 'none';
+  /** One sentence on media, shown to API users and in error messages. */
+  mediaRules: string;
+  /** A short paragraph of the platform's rules for API users. */
+  rules: string;
+  tools: ToolDefinition[];
+}
+
+/** How a platform file declares itself: its settings schema keeps its own type inside checkPost. */
+export interface PlatformSpec<Settings extends z.ZodObject> extends PlatformFacts {
+  /** The platform's post settings; null when it has none. Unknown keys are stripped. */
+  settings: Settings | null;
+  /**
+   * Rules beyond the text limit (media count and kind, settings that depend on media...).
+   * Gets settings already parsed by `settings`; returns one sentence per broken rule.
+   */
+  checkPost(post: { settings: z.output<Settings>; parts: PostPartFacts[] }): string[];
+}
+
+/** The registry's uniform view of a platform. */
+export interface PlatformDefinition extends PlatformFacts {
+  settings: z.ZodObject | null;
+  checkPost(post: { settings: Record<string, unknown>; parts: PostPartFacts[] }): string[];
+}
+
+export function definePlatform<Settings extends z.ZodObject>(spec: PlatformSpec<Settings>): PlatformDefinition {
+  return {
+    ...spec,
+    // validatePlatformPost always parses with `spec.settings` before calling, so the cast holds.
+    checkPost: (post) => spec.checkPost({ settings: post.settings as z.output<Settings>, parts: post.parts }),
+  };
+}
+
+/** Shared wording so every platform phrases media problems the same way. */
+export function countMedia(parts: PostPartFacts[], partIndex = 0): { images: number; videos: number; total: number } {
+  const media = parts[partIndex]?.media ?? [];
+  const videos = media.filter((item) => item.kind === 'video').length;
+  return { images: media.length - videos, videos, total: media.length };
 }

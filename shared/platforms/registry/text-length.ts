@@ -1,0 +1,31 @@
+import twitterText from 'twitter-text';
+import type { TextCounting } from './platform.ts';
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** Length of `text` as the platform counts it. */
+export function textLength(text: string, counting: TextCounting): number {
+  switch (counting) {
+    case 'code-points': {
+      let count = 0;
+      for (const _ of text) count += 1;
+      return count;
+    }
+    case 'graphemes': {
+      let count = 0;
+      for (const _ of graphemes.segment(text)) count += 1;
+      return count;
+    }
+    case 'x-weighted':
+      return twitterText.parseTweet(text).weightedLength;
+    case 'utf8-bytes':
+      return Buffer.byteLength(text, 'utf8');
+  }
+}
+
+export const countingUnit: Record<TextCounting, string> = {
+  'code-points': 'characters',
+  graphemes: 'characters',
+  'x-weighted': 'weighted characters (URLs count 23, CJK and emoji 2)',
+  'utf8-bytes': 'bytes',
+};
