@@ -4,12 +4,18 @@ import type { Redis } from 'ioredis';
 import type { AppState } from './context.ts';
 import { errorHandler } from './middleware/error-handler.ts';
 import { requestContext } from './middleware/request-context.ts';
-import { publicApiRouter, type PublicApiDeps } from './public/public-router.ts';
+import { docsRouter } from './public/openapi/docs-routes.ts';
+import { openApiDocument } from './public/openapi/openapi-document.ts';
+import type { PublicApiDeps } from './public/public-api-deps.ts';
+import { publicApiRouter } from './public/public-router.ts';
+import { publicRoutes } from './public/public-routes.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 
 export interface AppDeps extends PublicApiDeps {
   redis: Redis;
   logger: Logger;
+  /** Public address of the backend, ending in /api. */
+  backendUrl: string;
 }
 
 export function createApp(deps: AppDeps): Koa<AppState> {
@@ -27,7 +33,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   });
   app.use(health.routes());
 
-  const publicApi = publicApiRouter(deps);
+  const routes = publicRoutes(deps);
+  // Paths in the document carry /api/public/v1, so the server is the backend address without /api.
+  const docs = docsRouter(openApiDocument(routes, deps.backendUrl.replace(/\/api$/, '')));
+  app.use(docs.routes());
+  const publicApi = publicApiRouter(deps, routes);
   app.use(publicApi.routes());
   app.use(publicApi.allowedMethods({ throw: false }));
   return app;

@@ -12,7 +12,7 @@ export interface AppState {
 export type AppContext = RouterContext<AppState>;
 
 /** The organization set by the auth middleware; a route mounted without it is a programming error. */
-export function currentOrganization(ctx: AppContext): AuthenticatedOrganization {
+export function currentOrganization(ctx: { state: AppState }): AuthenticatedOrganization {
   const organization = ctx.state.organization;
   if (organization === undefined) throw new Error('route needs the auth middleware in front of it');
   return organization;

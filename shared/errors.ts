@@ -18,7 +18,9 @@ export const errorStatus = {
   rate_limited: 429,
   internal_error: 500,
   not_implemented: 501,
+  platform_error: 502,
   service_unavailable: 503,
+  platform_timeout: 504,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -1,10 +1,8 @@
-import { startWorkers } from './worker-runtime.ts';
-import { SecretBox } from '../shared/crypto/secret-box.ts';
+import { startConfiguredWorkers } from './worker-runtime.ts';
 import { openDatabase } from '../shared/db/database.ts';
 import { handleShutdown } from '../shared/lifecycle/shutdown.ts';
 import { LogEvent } from '../shared/logging/events.ts';
 import { createLogger } from '../shared/logging/logger.ts';
-import { createAdapters } from '../shared/platforms/adapters.ts';
 import { createRedis } from '../shared/queue/redis.ts';
 import { loadConfigOrExit } from '../shared/runtime/boot.ts';
 
@@ -13,12 +11,7 @@ const logger = createLogger({ name: 'workers', level: config.LOG_LEVEL });
 
 const db = await openDatabase(config.MONGO_URL);
 const redis = createRedis(config.REDIS_URL, 'worker');
-const running = startWorkers(
-  { db, adapters: createAdapters({ timeoutMs: config.PLATFORM_TIMEOUT_MS }), secrets: new SecretBox(config.SECRETS_KEY), now: () => new Date() },
-  redis,
-  { queues: config.WORKER_QUEUES, prefix: config.QUEUE_PREFIX, publishConcurrency: config.PUBLISH_CONCURRENCY },
-  logger,
-);
+const running = startConfiguredWorkers(config, db, redis, logger);
 logger.info({ event: LogEvent.serviceListening, queues: config.WORKER_QUEUES }, `workers running: ${config.WORKER_QUEUES.join(', ')}`);
 
 handleShutdown(logger, [

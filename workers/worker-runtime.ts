@@ -1,15 +1,21 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { Config } from '../shared/config/config.ts';
+import { SecretBox } from '../shared/crypto/secret-box.ts';
+import type { Database } from '../shared/db/database.ts';
 import type { PublishDeps } from '../shared/domain/publishing/publish-thread.ts';
+import { createAdapters } from '../shared/platforms/adapters.ts';
 import { LogEvent } from '../shared/logging/events.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import { QueueName } from '../shared/queue/queues.ts';
+import { platformCallProcessor } from './processors/platform-call.ts';
 import { publishPostProcessor } from './processors/publish-post.ts';
 
 export interface WorkerSettings {
   queues: readonly string[];
   prefix: string;
   publishConcurrency: number;
+  platformConcurrency: number;
 }
 
 export interface RunningWorkers {
@@ -33,6 +39,13 @@ export function startWorkers(deps: PublishDeps, connection: Redis, settings: Wor
       concurrency: settings.publishConcurrency,
     }));
   }
+  if (settings.queues.includes(QueueName.platform)) {
+    workers.push(new Worker(QueueName.platform, platformCallProcessor(deps, logger), {
+      connection,
+      prefix: settings.prefix,
+      concurrency: settings.platformConcurrency,
+    }));
+  }
   for (const worker of workers) {
     // Without a listener an 'error' event would crash the process on a Redis blip.
     worker.on('error', (error) => { logger.error({ event: LogEvent.workerError, queue: worker.name, err: error }, 'worker error'); });
@@ -53,4 +66,15 @@ export function startWorkers(deps: PublishDeps, connection: Redis, settings: Wor
       }
     },
   };
+}
+
+/** The workers as the configuration describes them (workers/main.ts and the tests both start them so). */
+export function startConfiguredWorkers(config: Config, db: Database, connection: Redis, logger: Logger): RunningWorkers {
+  const deps: PublishDeps = { db, adapters: createAdapters({ timeoutMs: config.PLATFORM_TIMEOUT_MS }), secrets: new SecretBox(config.SECRETS_KEY), now: () => new Date() };
+  return startWorkers(deps, connection, {
+    queues: config.WORKER_QUEUES,
+    prefix: config.QUEUE_PREFIX,
+    publishConcurrency: config.PUBLISH_CONCURRENCY,
+    platformConcurrency: config.PLATFORM_CONCURRENCY,
+  }, logger);
 }

@@ -1,26 +1,17 @@
 import Router from '@koa/router';
 import type { AppState } from '../context.ts';
 import { authenticate } from '../middleware/authenticate.ts';
-import type { SecretBox } from '../../shared/crypto/secret-box.ts';
-import type { Database } from '../../shared/db/database.ts';
-import type { PublishScheduler } from '../../shared/domain/posts/publish-scheduler.ts';
-import { integrationsRoutes } from './integrations/routes.ts';
-import { notificationsRoutes } from './notifications/routes.ts';
-import { postsRoutes } from './posts/routes.ts';
+import { rateLimit } from '../middleware/rate-limit.ts';
+import { mountRoutes } from './mount-routes.ts';
+import { publicApiPrefix } from './openapi/openapi-document.ts';
+import type { PublicApiDeps } from './public-api-deps.ts';
+import type { RouteDefinition } from './route-definition.ts';
 
-export interface PublicApiDeps {
-  db: Database;
-  secrets: SecretBox;
-  scheduler: PublishScheduler;
-  now: () => Date;
-}
-
-/** Everything under /api/public/v1: authenticated, then one router per resource. */
-export function publicApiRouter(deps: PublicApiDeps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/api/public/v1' });
+/** Everything under /api/public/v1 that needs a credential: authenticated, rate limited, then routed. */
+export function publicApiRouter(deps: PublicApiDeps, routes: readonly RouteDefinition[]): Router<AppState> {
+  const router = new Router<AppState>({ prefix: publicApiPrefix });
   router.use(authenticate(deps));
-  for (const resource of [integrationsRoutes(deps), notificationsRoutes(deps), postsRoutes(deps)]) {
-    router.use(resource.routes(), resource.allowedMethods({ throw: false }));
-  }
+  router.use(rateLimit(deps.limiter));
+  mountRoutes(router, routes);
   return router;
 }

@@ -15,6 +15,7 @@ export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  FRONTEND_URL: z.url().default('http://localhost:5000'),
   BACKEND_URL: z.url().default('http://localhost:5000/api'),
   MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URL').default('mongodb://127.0.0.1:27017/sps'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').default('redis://127.0.0.1:6379'),
@@ -24,12 +25,17 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WORKER_QUEUES: z
     .string()
-    .default('publish')
+    .default('publish,platform')
     .transform((list) => list.split(',').map((name) => name.trim()).filter(Boolean)),
   PUBLISH_CONCURRENCY: positiveInt.default(5),
   PUBLISH_ATTEMPTS: positiveInt.default(5),
   PUBLISH_BACKOFF_MS: positiveInt.default(5_000),
   PLATFORM_TIMEOUT_MS: positiveInt.default(15_000),
+  PLATFORM_CONCURRENCY: positiveInt.default(10),
+  /** How long the api waits for a worker's answer to a platform call before giving up with 504. */
+  PLATFORM_CALL_WAIT_MS: positiveInt.default(20_000),
+  PUBLIC_API_RATE_LIMIT: positiveInt.default(30),
+  PUBLIC_API_RATE_WINDOW_SECONDS: positiveInt.default(3600),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
 });
 

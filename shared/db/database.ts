@@ -1,5 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
 import { channelModel, type ChannelModel } from './models/channel.ts';
+import { customerModel, type CustomerModel } from './models/customer.ts';
 import { mediaModel, type MediaModel } from './models/media.ts';
 import { notificationModel, type NotificationModel } from './models/notification.ts';
 import { organizationModel, type OrganizationModel } from './models/organization.ts';
@@ -10,6 +11,7 @@ export interface Database {
   connection: Connection;
   organizations: OrganizationModel;
   channels: ChannelModel;
+  customers: CustomerModel;
   posts: PostModel;
   media: MediaModel;
   notifications: NotificationModel;
@@ -29,12 +31,13 @@ export async function openDatabase(url: string, options: { dbName?: string } = {
     connection,
     organizations: organizationModel(connection),
     channels: channelModel(connection),
+    customers: customerModel(connection),
     posts: postModel(connection),
     media: mediaModel(connection),
     notifications: notificationModel(connection),
     close: () => connection.close(),
   };
-  for (const model of [database.organizations, database.channels, database.posts, database.media, database.notifications]) {
+  for (const model of [database.organizations, database.channels, database.customers, database.posts, database.media, database.notifications]) {
     await model.createCollection().catch((error: unknown) => {
       // A collection created by another process in the meantime is what we wanted.
       if (!(error instanceof Error && /already exists/i.test(error.message))) throw error;

@@ -3,6 +3,9 @@ import type { AdapterOptions, PlatformAdapter } from './platform-adapter.ts';
 
 export type AdapterSet = ReadonlyMap<string, PlatformAdapter>;
 
+/** Registry identifiers that have an adapter; the api answers 501 for platform calls to the others. */
+export const providersWithAdapters: ReadonlySet<string> = new Set(['mastodon']);
+
 /** Every platform SPS can publish to from a worker, keyed by registry identifier. */
 export function createAdapters(options: AdapterOptions): AdapterSet {
   const adapters = [createMastodonAdapter(options)];

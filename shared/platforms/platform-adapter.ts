@@ -24,12 +24,18 @@ export interface PublishResult {
   releaseURL: string;
 }
 
+export type ToolHandler = (channel: ChannelCredentials, data: Record<string, unknown>) => Promise<unknown>;
+
 /** One module per platform, all shaped alike; platform HTTP goes through platformRequest. */
 export interface PlatformAdapter {
   readonly provider: string;
   publish(input: PublishInput): Promise<PublishResult>;
   /** A thread reply or a comment under the previous part, as the platform does it. */
   comment(input: CommentInput): Promise<PublishResult>;
+  /** The account's latest items, to pick from when a post's release id is `missing`. */
+  recentContent(channel: ChannelCredentials): Promise<{ id: string; url: string }[]>;
+  /** Implementations of the tools the registry lists for this platform, by methodName. */
+  readonly tools: Readonly<Record<string, ToolHandler>>;
 }
 
 export interface AdapterOptions {

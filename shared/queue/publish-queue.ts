@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { PublishScheduler } from '../domain/posts/publish-scheduler.ts';
+import type { CancelOutcome, PublishScheduler } from '../domain/posts/publish-scheduler.ts';
 import { defaultJobOptions, jobs, publishJobId, publishPostPayload } from './queues.ts';
 
 export interface QueueSettings {
@@ -35,7 +35,10 @@ export class BullPublishScheduler implements PublishScheduler {
     });
   }
 
-  async cancel(postId: string): Promise<void> {
-    await this.#queue.remove(publishJobId(postId));
+  async cancel(postId: string): Promise<CancelOutcome> {
+    const job = await this.#queue.getJob(publishJobId(postId));
+    if (job === undefined) return 'absent';
+    // remove() answers 0 when a worker holds the job's lock, i.e. it is publishing now.
+    return (await this.#queue.remove(publishJobId(postId))) === 1 ? 'cancelled' : 'running';
   }
 }

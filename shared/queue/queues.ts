@@ -8,6 +8,8 @@ import type { DefaultJobOptions } from 'bullmq';
  */
 export const QueueName = {
   publish: 'publish',
+  /** Request/response calls to platforms: integration tools, recent content for "missing" posts. */
+  platform: 'platform',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
@@ -20,8 +22,15 @@ export const publishPostPayload = z.object({
 });
 export type PublishPostPayload = z.infer<typeof publishPostPayload>;
 
+export const platformCallPayload = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('tool'), organizationId: objectId, channelId: objectId, methodName: z.string().min(1).max(100), data: z.record(z.string(), z.unknown()) }),
+  z.object({ kind: z.literal('recent-content'), organizationId: objectId, channelId: objectId }),
+]);
+export type PlatformCallPayload = z.infer<typeof platformCallPayload>;
+
 export const jobs = {
   publishPost: { queue: QueueName.publish, name: 'publish-post', payload: publishPostPayload },
+  platformCall: { queue: QueueName.platform, name: 'platform-call', payload: platformCallPayload },
 } as const;
 
 /** Deterministic: enqueueing the same post twice finds the existing job instead of adding one. */

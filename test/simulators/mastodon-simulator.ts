@@ -120,6 +120,24 @@ export class MastodonSimulator {
       else send(response, 200, this.#present(status));
       return;
     }
+    if (request.method === 'GET' && url.pathname === '/api/v2/instance') {
+      send(response, 200, {
+        domain: new URL(this.origin).host,
+        configuration: {
+          statuses: { max_characters: maxCharacters, max_media_attachments: 4, characters_reserved_per_url: 23 },
+          media_attachments: { supported_mime_types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4'] },
+        },
+      });
+      return;
+    }
+    const accountStatuses = /^\/api\/v1\/accounts\/([^/]+)\/statuses$/.exec(url.pathname);
+    if (request.method === 'GET' && accountStatuses !== null) {
+      if (account === null) { send(response, 401, { error: 'The access token is invalid' }); return; }
+      const limit = Math.min(40, Number(url.searchParams.get('limit') ?? '20'));
+      const own = this.statuses.filter((status) => status.accountId === accountStatuses[1]).reverse().slice(0, limit);
+      send(response, 200, own.map((status) => this.#present(status)));
+      return;
+    }
     if (request.method === 'GET' && url.pathname === '/api/v1/accounts/verify_credentials') {
       if (account === null) { send(response, 401, { error: 'The access token is invalid' }); return; }
       send(response, 200, { id: account.id, username: account.username, acct: account.username, display_name: account.username, avatar: `${this.origin}/avatars/${account.id}.png` });

@@ -33,6 +33,8 @@ export async function createTestContext(overrides: Record<string, string> = {}):
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PORT: '0',
     PUBLISH_BACKOFF_MS: '50',
+    // Tests make many requests per organization; the rate-limit tests set their own limit.
+    PUBLIC_API_RATE_LIMIT: '100000',
     ...overrides,
   };
   const config = loadConfig(env);

@@ -67,19 +67,21 @@ describe('publish worker against the Mastodon simulator', () => {
     const root = await settled(postId);
     expect(root.state).toBe('PUBLISHED');
     expect(simulator.statuses.filter((status) => status.text === 'Survives a bad minute')).toHaveLength(1);
-    const job = await stack.publishQueue.getJob(publishJobId(postId));
-    expect(job?.attemptsMade).toBe(3);
+    const attempts = simulator.statusesCreatedRequests().filter((request) => (request.body as { status: string }).status === 'Survives a bad minute');
+    expect(attempts).toHaveLength(3);
   });
 
   it('fails a rejected body at once, without retrying, and tells the organization why', async () => {
+    // SPS checks the default limit itself; an instance with stricter rules still answers 422.
+    simulator.failNext({ status: 422, body: { error: 'Validation failed: Text contains a forbidden word' } });
     const requestsBefore = simulator.statusesCreatedRequests().length;
-    const postId = await createPost([{ content: 'x'.repeat(501) }]);
+    const postId = await createPost([{ content: 'Something the instance refuses' }]);
     const root = await settled(postId);
     expect(root.state).toBe('ERROR');
-    expect(root.error).toBe('Validation failed: Text character limit of 500 exceeded');
+    expect(root.error).toBe('Validation failed: Text contains a forbidden word');
     expect(simulator.statusesCreatedRequests().length - requestsBefore).toBe(1);
-    const [notification] = await notificationsMentioning('limit of 500');
-    expect(notification?.content).toBe('Your post could not be published on Mastodon: Validation failed: Text character limit of 500 exceeded');
+    const [notification] = await notificationsMentioning('forbidden word');
+    expect(notification?.content).toBe('Your post could not be published on Mastodon: Validation failed: Text contains a forbidden word');
   });
 
   it('fails after the last attempt when the platform stays down', async () => {

@@ -41,7 +41,7 @@ describe('POST /posts (workers stopped, so jobs stay queued)', () => {
     const parts = await ctx.db.posts.find({ $or: [{ _id: postId }, { rootPostId: postId }] }).sort({ position: 1 }).lean();
     expect(parts.map((part) => [part.position, part.content, part.state, part.delayMinutes])).toEqual([[0, 'Part 1', 'QUEUE', 0], [1, 'Part 2', 'QUEUE', 5]]);
     expect(parts[0]?.publishDate.toISOString()).toBe(date.toISOString());
-    expect(parts[0]?.settings).toEqual({ visibility: 'unlisted' });
+    expect(parts[0]?.settings).toEqual({ visibility: 'unlisted', __type: 'mastodon' });
 
     const job = await stack.publishQueue.getJob(publishJobId(postId));
     expect(job?.data).toEqual({ organizationId: parts[0]?.organizationId.toString(), postId });

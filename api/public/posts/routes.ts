@@ -1,15 +1,88 @@
-import Router from '@koa/router';
-import { currentOrganization, type AppState } from '../../context.ts';
-import { bodyLimits, jsonBody } from '../../middleware/json-body.ts';
-import { createPosts, type CreatePostsDeps } from '../../../shared/domain/posts/create-posts.ts';
-import { createPostsBody } from './schema.ts';
+import { z } from 'zod';
+import { idParams } from '../common-schemas.ts';
+import { defineRoute, type RouteDefinition } from '../route-definition.ts';
+import type { PublicApiDeps } from '../public-api-deps.ts';
+import { bodyLimits } from '../../middleware/json-body.ts';
+import { createPosts } from '../../../shared/domain/posts/create-posts.ts';
+import { changePostStatus, deleteGroup, deletePost, missingReleaseId, setReleaseId } from '../../../shared/domain/posts/post-changes.ts';
+import { findOwnedPost, getPost, listPosts } from '../../../shared/domain/posts/post-queries.ts';
+import { DomainError } from '../../../shared/errors.ts';
+import { providersWithAdapters } from '../../../shared/platforms/adapters.ts';
+import { presentListedPost, presentPost } from './present.ts';
+import { changeStatusBody, createPostsBody, createPostsResponse, groupParams, listPostsQuery, listPostsResponse, postDetailSchema, releaseIdBody } from './schema.ts';
 
-export function postsRoutes(deps: CreatePostsDeps): Router<AppState> {
-  const router = new Router<AppState>();
-  router.post('/posts', jsonBody(bodyLimits.posts), async (ctx) => {
-    const input = createPostsBody.parse(ctx.request.body);
-    ctx.status = 201;
-    ctx.body = await createPosts(deps, currentOrganization(ctx).id, input);
-  });
-  return router;
+export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'post', path: '/posts', tag: 'Posts', status: 201, bodyLimit: bodyLimits.posts,
+      errors: ['validation_failed', 'invalid_json', 'not_found', 'unknown_media', 'conflict', 'payload_too_large', 'unsupported_media_type', 'service_unavailable'],
+      summary: 'Create, schedule, publish now, or edit posts on one or more channels',
+      description: 'value[0] is the post; value[1..] become thread replies or comments where the platform has them. Each channel\'s platform rules (text limit, media, settings) are checked unless the post is a draft.',
+      body: createPostsBody,
+      response: createPostsResponse,
+      handle: ({ organization, body }) => createPosts(deps, organization.id, body),
+    }),
+    defineRoute({
+      method: 'get', path: '/posts', tag: 'Posts', status: 200, errors: ['validation_failed'],
+      summary: 'List posts (root posts only) whose publish date is in a range',
+      query: listPostsQuery,
+      response: listPostsResponse,
+      handle: async ({ organization, query }) => {
+        const { posts, channels } = await listPosts(deps.db, organization.id, query);
+        return { posts: posts.map((post) => presentListedPost(post, channels.get(post.channelId.toString()))) };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/posts/:id', tag: 'Posts', status: 200, errors: ['not_found'],
+      summary: 'One post with its thread parts and each part\'s state',
+      params: idParams,
+      response: postDetailSchema,
+      handle: async ({ organization, params }) => presentPost(await getPost(deps.db, organization.id, params.id)),
+    }),
+    defineRoute({
+      method: 'delete', path: '/posts/group/:group', tag: 'Posts', status: 200, errors: ['not_found'],
+      summary: 'Delete every post of a group; posts being published at that moment are skipped and listed',
+      params: groupParams,
+      response: z.object({ group: z.string(), deleted: z.number().int(), skipped: z.array(z.string()) }),
+      handle: ({ organization, params }) => deleteGroup(deps, organization.id, params.group),
+    }),
+    defineRoute({
+      method: 'delete', path: '/posts/:id', tag: 'Posts', status: 200, errors: ['not_found', 'conflict'],
+      summary: 'Delete a post with its comments on that channel and cancel its job',
+      params: idParams,
+      response: z.object({ id: z.string(), deleted: z.literal(true) }),
+      handle: ({ organization, params }) => deletePost(deps, organization.id, params.id),
+    }),
+    defineRoute({
+      method: 'put', path: '/posts/:id/status', tag: 'Posts', status: 200, errors: ['not_found', 'conflict', 'validation_failed'],
+      summary: 'Turn a post into a draft (its job is removed) or schedule it again',
+      params: idParams,
+      body: changeStatusBody,
+      response: z.object({ id: z.string(), state: z.enum(['DRAFT', 'QUEUE']) }),
+      handle: ({ organization, params, body }) => changePostStatus(deps, organization.id, params.id, body.status),
+    }),
+    defineRoute({
+      method: 'get', path: '/posts/:id/missing', tag: 'Posts', status: 200, errors: ['not_found', 'not_missing', 'not_implemented', 'platform_error', 'platform_timeout'],
+      summary: 'Recent content on the platform, to pick the item a post whose release id is "missing" became',
+      params: idParams,
+      response: z.array(z.object({ id: z.string(), url: z.string() })),
+      handle: async ({ organization, params }) => {
+        const post = await findOwnedPost(deps.db, organization.id, params.id);
+        if (post.releaseId !== missingReleaseId) throw new DomainError('not_missing', `post ${params.id} is not missing its release id`);
+        const channel = await deps.db.channels.findById(post.channelId).lean();
+        if (channel === null || !providersWithAdapters.has(channel.provider)) {
+          throw new DomainError('not_implemented', `reading recent content from ${channel?.provider ?? 'this platform'} is not available yet`);
+        }
+        return deps.platformCaller.call({ kind: 'recent-content', organizationId: organization.id, channelId: channel._id.toString() });
+      },
+    }),
+    defineRoute({
+      method: 'put', path: '/posts/:id/release-id', tag: 'Posts', status: 200, errors: ['not_found', 'not_missing', 'validation_failed'],
+      summary: 'Set the platform item of a post whose release id is "missing"',
+      params: idParams,
+      body: releaseIdBody,
+      response: postDetailSchema,
+      handle: async ({ organization, params, body }) => presentPost(await setReleaseId(deps, organization.id, params.id, body.releaseId)),
+    }),
+  ];
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { postStates } from '../../../shared/db/models/post.ts';
 import { isoDate } from '../../../shared/validation/iso-date.ts';
+import { integrationRefSchema } from '../common-schemas.ts';
 
 /** Bounds that keep one request from asking for unbounded work (ARCHITECTURE rule 6). */
 export const postLimits = {
@@ -20,8 +22,8 @@ const mediaReference = z.object({
 
 const postPart = z.object({
   content: z.string().max(postLimits.contentCharacters).default(''),
-  id: z.string().max(100).optional(),
-  delay: z.number().int().min(0).max(postLimits.delayMinutes).optional(),
+  id: z.string().min(1).max(100).optional().describe('On the first part: id of an existing post to edit'),
+  delay: z.number().int().min(0).max(postLimits.delayMinutes).optional().describe('Minutes after the previous part'),
   image: z.array(mediaReference).max(postLimits.mediaPerPart).default([]),
 });
 
@@ -33,10 +35,57 @@ const channelPost = z.object({
 });
 
 export const createPostsBody = z.object({
-  type: z.enum(['draft', 'schedule', 'now']),
+  type: z.enum(['draft', 'schedule', 'now', 'update']).describe('update edits posts named by value[0].id without rescheduling them'),
   date: isoDate.optional(),
   shortLink: z.boolean().optional(),
   tags: z.array(z.object({ value: z.string().max(100), label: z.string().max(100) })).max(50).default([]),
   posts: z.array(channelPost).min(1, 'name at least one channel in posts').max(postLimits.channelsPerRequest),
 });
 export type CreatePostsBody = z.infer<typeof createPostsBody>;
+
+export const createPostsResponse = z.array(z.object({ postId: z.string(), integration: z.string() }));
+
+export const listPostsQuery = z.object({
+  startDate: isoDate.describe('Start of the range (ISO 8601)'),
+  endDate: isoDate.describe('End of the range (ISO 8601); at most 366 days after startDate'),
+  customer: z.string().min(1).max(100).optional().describe('Only posts on channels of this customer'),
+});
+
+const mediaView = z.object({ id: z.string(), path: z.string(), alt: z.string().nullable(), thumbnail: z.string().nullable() });
+
+export const listedPostSchema = z.object({
+  id: z.string(),
+  content: z.string(),
+  publishDate: z.iso.datetime(),
+  state: z.enum(postStates),
+  releaseId: z.string().nullable(),
+  releaseURL: z.string().nullable(),
+  group: z.string(),
+  intervalInDays: z.number().int().nullable(),
+  settings: z.record(z.string(), z.unknown()),
+  tags: z.array(z.object({ value: z.string(), label: z.string() })),
+  error: z.string().nullable(),
+  integration: integrationRefSchema,
+});
+
+export const listPostsResponse = z.object({ posts: z.array(listedPostSchema) });
+
+export const postPartSchema = z.object({
+  id: z.string(),
+  content: z.string(),
+  image: z.array(mediaView),
+  delay: z.number().int(),
+  state: z.enum(postStates),
+  releaseId: z.string().nullable(),
+  releaseURL: z.string().nullable(),
+  publishedAt: z.iso.datetime().nullable(),
+  error: z.string().nullable(),
+});
+
+export const postDetailSchema = listedPostSchema.extend({ value: z.array(postPartSchema).describe('The post and its thread parts, in order') });
+
+export const groupParams = z.object({ group: z.string().min(1).max(100) });
+
+export const changeStatusBody = z.object({ status: z.enum(['draft', 'schedule']) });
+
+export const releaseIdBody = z.object({ releaseId: z.string().min(1).max(200) });

@@ -18,6 +18,8 @@ const channelSchema = new Schema(
     /** Set when the platform rejected the token: the user must reconnect. */
     refreshNeeded: { type: Boolean, default: false },
     customerId: { type: Types.ObjectId, default: null },
+    /** Preferred posting times, minutes after midnight UTC, used by find-slot. */
+    postingTimes: { type: [Number], default: () => [560, 850, 1140] },
     deletedAt: { type: Date, default: null },
   },
   { timestamps: true, collection: 'channels' },

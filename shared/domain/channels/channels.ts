@@ -1,13 +1,19 @@
 import { Types } from 'mongoose';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
+import type { Channel } from '../../db/models/channel.ts';
+import { asObjectId } from '../../db/object-id.ts';
 import { DomainError, notFound } from '../../errors.ts';
 import { assertPublicOrigin, type AddressPolicy } from '../../net/address-policy.ts';
 import { findPlatform } from '../../platforms/registry/registry.ts';
+import type { PublishScheduler } from '../posts/publish-scheduler.ts';
+import { findOrCreateCustomer } from '../customers/customers.ts';
 import { organizationExists } from '../organizations/organizations.ts';
 
 export interface AddTokenChannelInput {
   organizationId: string;
+  /** Name of the organization's customer the channel belongs to; created when new. */
+  customer?: string | undefined;
   provider: string;
   name: string;
   /** Required for federated platforms (Mastodon); the server the account lives on. */
@@ -35,8 +41,10 @@ export async function addTokenChannel(db: Database, secrets: SecretBox, policy: 
   if (input.instanceUrl === undefined) throw new DomainError('validation_failed', `${platform.displayName} channels need the instance URL`);
   const instanceUrl = await assertPublicOrigin(input.instanceUrl, policy);
 
+  const customer = input.customer === undefined ? null : await findOrCreateCustomer(db, input.organizationId, input.customer);
   const channel = await db.channels.create({
     organizationId: new Types.ObjectId(input.organizationId),
+    customerId: customer?._id ?? null,
     provider: platform.identifier,
     name: input.name.trim(),
     profile: input.profile ?? null,
@@ -58,15 +66,46 @@ export interface ChannelView {
   customer?: { id: string; name: string };
 }
 
-export async function listChannels(db: Database, organizationId: string): Promise<ChannelView[]> {
-  const channels = await db.channels.find({ organizationId, deletedAt: null }).sort({ createdAt: 1, _id: 1 }).lean();
-  return channels.map((channel) => ({
-    id: channel._id.toString(),
-    name: channel.name,
-    identifier: channel.provider,
-    picture: channel.picture ?? null,
-    disabled: channel.disabled,
-    refreshNeeded: channel.refreshNeeded,
-    profile: channel.profile ?? null,
-  }));
+export async function listChannels(db: Database, organizationId: string, filter: { customer?: string | undefined } = {}): Promise<ChannelView[]> {
+  const query: Record<string, unknown> = { organizationId, deletedAt: null };
+  if (filter.customer !== undefined) query.customerId = asObjectId(filter.customer);
+  const channels = await db.channels.find(query).sort({ createdAt: 1, _id: 1 }).lean();
+  const customerIds = channels.flatMap((channel) => (channel.customerId === null || channel.customerId === undefined ? [] : [channel.customerId]));
+  const customers = customerIds.length === 0 ? [] : await db.customers.find({ _id: { $in: customerIds } }).lean();
+  const customerById = new Map(customers.map((customer) => [customer._id.toString(), customer]));
+  return channels.map((channel) => {
+    const customer = channel.customerId === null || channel.customerId === undefined ? undefined : customerById.get(channel.customerId.toString());
+    return {
+      id: channel._id.toString(),
+      name: channel.name,
+      identifier: channel.provider,
+      picture: channel.picture ?? null,
+      disabled: channel.disabled,
+      refreshNeeded: channel.refreshNeeded,
+      profile: channel.profile ?? null,
+      ...(customer === undefined ? {} : { customer: { id: customer._id.toString(), name: customer.name } }),
+    };
+  });
+}
+
+/** A channel the organization owns (not deleted); anything else is "not found". */
+export async function findOwnedChannel(db: Database, organizationId: string, channelId: string): Promise<Channel & { _id: Types.ObjectId }> {
+  const id = asObjectId(channelId);
+  const channel = id === null ? null : await db.channels.findOne({ _id: id, organizationId, deletedAt: null }).lean();
+  if (channel === null) throw notFound(`channel ${JSON.stringify(channelId)}`);
+  return channel;
+}
+
+/**
+ * Disconnects a channel: its unpublished posts go with it and their jobs are cancelled. A post
+ * being published at this moment finishes; it finds its channel gone for any later part.
+ */
+export async function deleteChannel(deps: { db: Database; scheduler: PublishScheduler; now: () => Date }, organizationId: string, channelId: string): Promise<{ id: string; deleted: true }> {
+  const channel = await findOwnedChannel(deps.db, organizationId, channelId);
+  const pending = await deps.db.posts.find({ channelId: channel._id, rootPostId: null, deletedAt: null, state: { $in: ['QUEUE', 'DRAFT', 'ERROR'] } }).lean();
+  for (const post of pending) await deps.scheduler.cancel(post._id.toString());
+  const deletedAt = deps.now();
+  await deps.db.posts.updateMany({ channelId: channel._id, deletedAt: null, releaseId: null }, { $set: { deletedAt } });
+  await deps.db.channels.updateOne({ _id: channel._id }, { $set: { deletedAt } });
+  return { id: channel._id.toString(), deleted: true };
 }

@@ -1,45 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Types } from 'mongoose';
 import type { Database } from '../../db/database.ts';
-import type { PostState } from '../../db/models/post.ts';
-import { DomainError, type ErrorDetail } from '../../errors.ts';
+import type { Post, PostState } from '../../db/models/post.ts';
+import { asObjectId } from '../../db/object-id.ts';
+import { DomainError } from '../../errors.ts';
+import { checkChannelPosts, type CheckedChannelPost } from './check-channel-posts.ts';
+import type { CreatedPost, CreatePostsInput } from './post-input.ts';
 import type { PublishScheduler } from './publish-scheduler.ts';
 
-export type CreatePostType = 'draft' | 'schedule' | 'now';
-
-export interface MediaReference {
-  id: string;
-  path: string;
-  alt?: string | undefined;
-  thumbnail?: string | undefined;
-}
-
-export interface PostPartInput {
-  content: string;
-  /** Minutes after the previous part; ignored on the first part. */
-  delay?: number | undefined;
-  image: MediaReference[];
-}
-
-export interface ChannelPostInput {
-  integration: { id: string };
-  group?: string | undefined;
-  settings?: Record<string, unknown> | undefined;
-  value: PostPartInput[];
-}
-
-export interface CreatePostsInput {
-  type: CreatePostType;
-  /** Required for `schedule`; `now` and `draft` default to the current time. */
-  date?: Date | undefined;
-  tags: { value: string; label: string }[];
-  posts: ChannelPostInput[];
-}
-
-export interface CreatedPost {
-  postId: string;
-  integration: string;
-}
+export type { CreatedPost, CreatePostsInput } from './post-input.ts';
 
 export interface CreatePostsDeps {
   db: Database;
@@ -47,95 +16,93 @@ export interface CreatePostsDeps {
   now: () => Date;
 }
 
+type ExistingPost = Post & { _id: Types.ObjectId };
+
+/** Posts named by `value[0].id` are edited in place; they must be ours, on the same channel, and unpublished. */
+async function postsToEdit(db: Database, organizationId: Types.ObjectId, checked: CheckedChannelPost[]): Promise<(ExistingPost | null)[]> {
+  return Promise.all(checked.map(async ({ input, channel }, index) => {
+    const id = input.value[0]?.id;
+    if (id === undefined) return null;
+    const objectId = asObjectId(id);
+    const existing = objectId === null ? null : await db.posts.findOne({ _id: objectId, organizationId, rootPostId: null, deletedAt: null }).lean();
+    if (existing === null) throw new DomainError('not_found', `post ${JSON.stringify(id)} was not found`, [{ path: `posts.${index}.value.0.id`, message: 'no post of yours has this id' }]);
+    if (!existing.channelId.equals(channel._id)) {
+      throw new DomainError('validation_failed', 'a post cannot move to another channel; delete it and create a new one', [{ path: `posts.${index}.integration.id`, message: 'differs from the channel of the post being edited' }]);
+    }
+    if (existing.state === 'PUBLISHED' || existing.releaseId !== null) throw new DomainError('conflict', `post ${id} is already published and cannot be edited`);
+    return existing;
+  }));
+}
+
 /**
- * Stores one post per channel entry (its first part plus thread parts) and, unless it is a
- * draft, schedules its publication. Validation covers what this layer owns: ownership of the
- * channels and media, and that every part says something.
+ * Creates (or, with `value[0].id`, edits) one post per channel entry: its first part plus thread
+ * parts, stored together, then scheduled unless it is a draft. `update` edits content without
+ * touching the schedule; `schedule`/`now` on an existing post move its job.
  */
 export async function createPosts(deps: CreatePostsDeps, organizationId: string, input: CreatePostsInput): Promise<CreatedPost[]> {
   const { db } = deps;
-  const orgObjectId = new Types.ObjectId(organizationId);
+  const orgId = new Types.ObjectId(organizationId);
   if (input.type === 'schedule' && input.date === undefined) {
     throw new DomainError('validation_failed', 'a scheduled post needs a date', [{ path: 'date', message: 'required when type is "schedule"' }]);
   }
-  const publishDate = input.type === 'schedule' && input.date !== undefined ? input.date : (input.date ?? deps.now());
-
-  const problems: ErrorDetail[] = [];
-  input.posts.forEach((post, postIndex) => {
-    post.value.forEach((part, partIndex) => {
-      if (part.content.trim() === '' && part.image.length === 0) {
-        problems.push({ path: `posts.${postIndex}.value.${partIndex}.content`, message: 'each part needs content or media' });
-      }
-    });
-  });
-  if (problems.length > 0) throw new DomainError('validation_failed', 'some post parts are empty', problems);
-
-  const channelIds = [...new Set(input.posts.map((post) => post.integration.id))];
-  const validIds = channelIds.filter((id) => Types.ObjectId.isValid(id) && /^[0-9a-f]{24}$/i.test(id));
-  const channels = await db.channels.find({ _id: { $in: validIds }, organizationId: orgObjectId, deletedAt: null }).lean();
-  const known = new Map(channels.map((channel) => [channel._id.toString(), channel]));
-  const unknown = input.posts
-    .map((post, index) => ({ index, id: post.integration.id }))
-    .filter(({ id }) => !known.has(id.toLowerCase()));
-  if (unknown.length > 0) {
-    throw new DomainError(
-      'not_found',
-      `channel ${unknown.map(({ id }) => JSON.stringify(id)).join(', ')} was not found in your organization`,
-      unknown.map(({ index }) => ({ path: `posts.${index}.integration.id`, message: 'not a channel of your organization' })),
-    );
+  if (input.type === 'update') {
+    const unnamed = input.posts.flatMap((post, index) => (post.value[0]?.id === undefined ? [{ path: `posts.${index}.value.0.id`, message: 'required when type is "update"' }] : []));
+    if (unnamed.length > 0) throw new DomainError('validation_failed', '"update" edits existing posts: give the post id as value[0].id', unnamed);
   }
-
-  const mediaIds = [...new Set(input.posts.flatMap((post) => post.value.flatMap((part) => part.image.map((image) => image.id))))];
-  if (mediaIds.length > 0) {
-    const found = await db.media.find({ _id: { $in: mediaIds.filter((id) => /^[0-9a-f]{24}$/i.test(id)) }, organizationId: orgObjectId, status: 'ready' }).lean();
-    const foundIds = new Set(found.map((media) => media._id.toString()));
-    const missing = mediaIds.filter((id) => !foundIds.has(id.toLowerCase()));
-    if (missing.length > 0) {
-      throw new DomainError('unknown_media', `media ${missing.map((id) => JSON.stringify(id)).join(', ')} is not in your media library; upload it first and use the returned id and path`);
-    }
-  }
-
-  const state: PostState = input.type === 'draft' ? 'DRAFT' : 'QUEUE';
+  const checked = await checkChannelPosts(db, orgId, input.type, input.posts);
+  const existing = await postsToEdit(db, orgId, checked);
+  const now = deps.now();
   const requestGroup = randomUUID();
-  const created: { rootId: Types.ObjectId; channelId: string; documentIds: Types.ObjectId[] }[] = [];
-  const documents = input.posts.flatMap((post) => {
-    const rootId = new Types.ObjectId();
-    const documentIds: Types.ObjectId[] = [];
-    created.push({ rootId, channelId: post.integration.id.toLowerCase(), documentIds });
-    return post.value.map((part, position) => {
-      const _id = position === 0 ? rootId : new Types.ObjectId();
-      documentIds.push(_id);
-      return {
-        _id,
-        organizationId: orgObjectId,
-        channelId: new Types.ObjectId(post.integration.id),
-        group: post.group ?? requestGroup,
-        rootPostId: position === 0 ? null : rootId,
-        position,
-        content: part.content,
-        media: part.image.map((image) => ({ id: image.id, path: image.path, alt: image.alt ?? null, thumbnail: image.thumbnail ?? null })),
-        settings: post.settings ?? {},
-        tags: input.tags,
-        publishDate,
-        delayMinutes: position === 0 ? 0 : (part.delay ?? 0),
-        state,
-      };
-    });
-  });
-  await db.posts.insertMany(documents, { ordered: true });
+  const results: CreatedPost[] = [];
+  const created: { rootId: Types.ObjectId; partIds: Types.ObjectId[] }[] = [];
+  const toSchedule: { rootId: Types.ObjectId; publishAt: Date; edited: boolean }[] = [];
 
-  if (state === 'QUEUE') {
-    try {
-      for (const post of created) {
-        await deps.scheduler.schedule({ organizationId, postId: post.rootId.toString(), publishAt: publishDate });
+  for (const [index, entry] of checked.entries()) {
+    const previous = existing[index] ?? null;
+    const rootId = previous?._id ?? new Types.ObjectId();
+    const state: PostState = input.type === 'update' ? (previous?.state ?? 'DRAFT') : input.type === 'draft' ? 'DRAFT' : 'QUEUE';
+    const publishDate = input.type === 'update' ? (previous?.publishDate ?? now) : input.type === 'now' ? now : (input.date ?? previous?.publishDate ?? now);
+    const shared = { organizationId: orgId, channelId: entry.channel._id, group: entry.input.group ?? previous?.group ?? requestGroup, settings: entry.settings, tags: input.tags, publishDate, state };
+    const parts = entry.input.value.map((part, position) => ({
+      ...shared,
+      _id: position === 0 ? rootId : new Types.ObjectId(),
+      rootPostId: position === 0 ? null : rootId,
+      position,
+      content: part.content,
+      media: part.image.map((image) => ({ id: image.id, path: image.path, alt: image.alt ?? null, thumbnail: image.thumbnail ?? null })),
+      delayMinutes: position === 0 ? 0 : (part.delay ?? 0),
+      error: null,
+    }));
+
+    if (previous === null) {
+      await db.posts.insertMany(parts, { ordered: true });
+      created.push({ rootId, partIds: parts.map((part) => part._id) });
+    } else {
+      if (input.type !== 'update' && (await deps.scheduler.cancel(rootId.toString())) === 'running') {
+        throw new DomainError('conflict', `post ${rootId.toString()} is being published right now and cannot be edited`);
       }
-    } catch (error) {
-      // Without a job the post would never publish, and the caller would retry: undo and say so.
-      // Cancelling is best effort: a job that survives finds no post and is skipped by the worker.
-      await Promise.allSettled(created.map((post) => deps.scheduler.cancel(post.rootId.toString())));
-      await db.posts.deleteMany({ _id: { $in: created.flatMap((post) => post.documentIds) } });
-      throw new DomainError('service_unavailable', 'the post could not be queued for publishing; nothing was saved, try again', undefined, { cause: error });
+      const [root, ...thread] = parts;
+      if (root === undefined) throw new Error('a post has at least one part');
+      const { _id: _unchanged, ...rootFields } = root;
+      await db.posts.updateOne({ _id: rootId }, { $set: rootFields });
+      await db.posts.deleteMany({ rootPostId: rootId });
+      if (thread.length > 0) await db.posts.insertMany(thread, { ordered: true });
     }
+    if (state === 'QUEUE' && input.type !== 'update') toSchedule.push({ rootId, publishAt: publishDate, edited: previous !== null });
+    results.push({ postId: rootId.toString(), integration: entry.channel._id.toString() });
   }
-  return created.map((post) => ({ postId: post.rootId.toString(), integration: post.channelId }));
+
+  try {
+    for (const job of toSchedule) await deps.scheduler.schedule({ organizationId, postId: job.rootId.toString(), publishAt: job.publishAt });
+  } catch (error) {
+    // Without a job a post would never publish, and the caller would retry: new posts are taken
+    // back; edited ones are kept as drafts so the edit is not lost. Cancelling is best effort: a
+    // job that survives finds no queued post and is skipped by the worker.
+    await Promise.allSettled(toSchedule.map((job) => deps.scheduler.cancel(job.rootId.toString())));
+    await db.posts.deleteMany({ _id: { $in: created.flatMap((post) => post.partIds) } });
+    const edited = toSchedule.filter((job) => job.edited).map((job) => job.rootId);
+    if (edited.length > 0) await db.posts.updateMany({ $or: [{ _id: { $in: edited } }, { rootPostId: { $in: edited } }] }, { $set: { state: 'DRAFT' } });
+    throw new DomainError('service_unavailable', `the post could not be queued for publishing; new posts were not saved${edited.length > 0 ? ' and edited posts were kept as drafts' : ''}; try again`, undefined, { cause: error });
+  }
+  return results;
 }

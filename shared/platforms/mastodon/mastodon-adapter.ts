@@ -8,12 +8,27 @@ const provider = 'mastodon';
 
 const statusResponse = z.object({ id: z.string().min(1), url: z.string().nullable().optional(), uri: z.string() });
 
+const accountResponse = z.object({ id: z.string().min(1) });
+
+/** The part of GET /api/v2/instance that tells clients the instance's own limits. */
+const instanceResponse = z.object({
+  domain: z.string().optional(),
+  configuration: z.object({
+    statuses: z.object({ max_characters: z.number(), max_media_attachments: z.number(), characters_reserved_per_url: z.number().optional() }),
+    media_attachments: z.object({ supported_mime_types: z.array(z.string()).optional() }).optional(),
+  }),
+});
+
 const errorBody = z.object({ error: z.string(), error_description: z.string().optional() });
 
 function errorMessage(body: unknown): string | undefined {
   const parsed = errorBody.safeParse(body);
   if (!parsed.success) return undefined;
   return parsed.data.error_description === undefined ? parsed.data.error : `${parsed.data.error}: ${parsed.data.error_description}`;
+}
+
+function unreadable(what: string): PlatformError {
+  return new PlatformError({ kind: 'permanent', provider, message: `Mastodon answered with ${what} SPS could not read` });
 }
 
 function instanceOf(channel: ChannelCredentials): string {
@@ -46,15 +61,46 @@ export function createMastodonAdapter(options: AdapterOptions): PlatformAdapter 
       classify: (status) => (status === 403 ? 'disconnected' : undefined),
     });
     const status = statusResponse.safeParse(raw);
-    if (!status.success) {
-      throw new PlatformError({ kind: 'permanent', provider, message: 'Mastodon answered with a status SPS could not read' });
-    }
+    if (!status.success) throw unreadable('a status');
     return { releaseId: status.data.id, releaseURL: status.data.url ?? status.data.uri };
+  }
+
+  function get(channel: ChannelCredentials, path: string): Promise<unknown> {
+    return platformRequest({
+      provider,
+      method: 'GET',
+      url: `${instanceOf(channel)}${path}`,
+      headers: { Authorization: `Bearer ${channel.accessToken}` },
+      timeoutMs: options.timeoutMs,
+      errorMessage,
+    });
   }
 
   return {
     provider,
     publish: (input: PublishInput) => postStatus(input, null),
     comment: (input: CommentInput) => postStatus(input, input.parentReleaseId),
+
+    async recentContent(channel) {
+      const account = accountResponse.safeParse(await get(channel, '/api/v1/accounts/verify_credentials'));
+      if (!account.success) throw unreadable('an account');
+      const statuses = z.array(statusResponse).safeParse(await get(channel, `/api/v1/accounts/${encodeURIComponent(account.data.id)}/statuses?limit=20&exclude_reblogs=true`));
+      if (!statuses.success) throw unreadable('statuses');
+      return statuses.data.map((status) => ({ id: status.id, url: status.url ?? status.uri }));
+    },
+
+    tools: {
+      async instanceLimits(channel) {
+        const instance = instanceResponse.safeParse(await get(channel, '/api/v2/instance'));
+        if (!instance.success) throw unreadable('instance information');
+        const { statuses, media_attachments: media } = instance.data.configuration;
+        return {
+          maxCharacters: statuses.max_characters,
+          maxMediaAttachments: statuses.max_media_attachments,
+          charactersReservedPerUrl: statuses.characters_reserved_per_url ?? null,
+          supportedMimeTypes: media?.supported_mime_types ?? [],
+        };
+      },
+    },
   };
 }

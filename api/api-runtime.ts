@@ -1,0 +1,53 @@
+import type Koa from 'koa';
+import type { Queue } from 'bullmq';
+import { createApp } from './app.ts';
+import type { AppState } from './context.ts';
+import type { Config } from '../shared/config/config.ts';
+import { SecretBox } from '../shared/crypto/secret-box.ts';
+import type { Database } from '../shared/db/database.ts';
+import type { Logger } from '../shared/logging/logger.ts';
+import { BullPlatformCaller } from '../shared/queue/platform-call-queue.ts';
+import { BullPublishScheduler, createPublishQueue } from '../shared/queue/publish-queue.ts';
+import { createRedis } from '../shared/queue/redis.ts';
+import { FixedWindowLimiter } from '../shared/rate-limit/fixed-window-limiter.ts';
+
+export interface ApiRuntime {
+  app: Koa<AppState>;
+  publishQueue: Queue;
+  /** Closes queues and Redis connections (the caller closes the HTTP server first). */
+  close(): Promise<void>;
+}
+
+/** The api wired as the configuration describes it (api/main.ts and the tests both build it so). */
+export async function createApiRuntime(config: Config, db: Database, logger: Logger): Promise<ApiRuntime> {
+  const producer = createRedis(config.REDIS_URL, 'producer');
+  // QueueEvents blocks on its connection, so it must not share the producer's fail-fast one.
+  const events = BullPlatformCaller.events(createRedis(config.REDIS_URL, 'worker'), config.QUEUE_PREFIX);
+  const publishQueue = createPublishQueue(producer, { prefix: config.QUEUE_PREFIX, attempts: config.PUBLISH_ATTEMPTS, backoffMs: config.PUBLISH_BACKOFF_MS });
+  await Promise.all([publishQueue.waitUntilReady(), events.waitUntilReady()]);
+  const platformCaller = new BullPlatformCaller(producer, events, { prefix: config.QUEUE_PREFIX, timeoutMs: config.PLATFORM_CALL_WAIT_MS });
+
+  const app = createApp({
+    db,
+    redis: producer,
+    logger,
+    secrets: new SecretBox(config.SECRETS_KEY),
+    scheduler: new BullPublishScheduler(publishQueue),
+    platformCaller,
+    limiter: new FixedWindowLimiter(producer, { limit: config.PUBLIC_API_RATE_LIMIT, windowSeconds: config.PUBLIC_API_RATE_WINDOW_SECONDS, keyPrefix: `${config.QUEUE_PREFIX}:rate-limit` }),
+    now: () => new Date(),
+    frontendUrl: config.FRONTEND_URL.replace(/\/+$/, ''),
+    backendUrl: config.BACKEND_URL.replace(/\/+$/, ''),
+  });
+
+  return {
+    app,
+    publishQueue,
+    async close() {
+      await platformCaller.close();
+      await events.close();
+      await publishQueue.close();
+      await producer.quit();
+    },
+  };
+}

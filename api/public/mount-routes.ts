@@ -1,0 +1,27 @@
+import Router from '@koa/router';
+import { currentOrganization, type AppContext, type AppState } from '../context.ts';
+import { bodyLimits, jsonBody } from '../middleware/json-body.ts';
+import { Reply, type RouteDefinition } from './route-definition.ts';
+
+async function runRoute(route: RouteDefinition, ctx: AppContext): Promise<void> {
+  const params = route.params === undefined ? undefined : route.params.parse(ctx.params);
+  const query = route.query === undefined ? undefined : route.query.parse(ctx.query);
+  const body = route.body === undefined ? undefined : route.body.parse(ctx.request.body ?? {});
+  const result = await route.handle({ params, query, body, organization: currentOrganization(ctx), ctx });
+  if (result instanceof Reply) {
+    ctx.status = result.status;
+    ctx.body = result.body;
+  } else {
+    ctx.status = route.status;
+    ctx.body = result;
+  }
+}
+
+/** Turns route definitions into a Koa router: parse params, query and body with the route's zod schemas, then handle. */
+export function mountRoutes(router: Router<AppState>, routes: readonly RouteDefinition[]): void {
+  for (const route of routes) {
+    const handler = (ctx: AppContext): Promise<void> => runRoute(route, ctx);
+    if (route.body === undefined) router[route.method](route.path, handler);
+    else router[route.method](route.path, jsonBody(route.bodyLimit ?? bodyLimits.default), handler);
+  }
+}

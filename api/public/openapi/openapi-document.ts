@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { errorBodySchema } from '../common-schemas.ts';
+import type { RouteDefinition } from '../route-definition.ts';
+import { errorStatus, type ErrorCode } from '../../../shared/errors.ts';
+
+export const publicApiPrefix = '/api/public/v1';
+
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+  return rest;
+}
+
+/** Path and query parameters from an object schema: one OpenAPI parameter per property. */
+function parameters(schema: z.ZodType | undefined, location: 'path' | 'query'): JsonSchema[] {
+  if (schema === undefined) return [];
+  const object = jsonSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(object.properties ?? {}).map(([name, property]) => {
+    const { description, ...propertySchema } = property;
+    return { name, in: location, required: location === 'path' || (object.required ?? []).includes(name), schema: propertySchema, ...(typeof description === 'string' ? { description } : {}) };
+  });
+}
+
+/** Errors every authenticated route can answer with, on top of its own. */
+const commonErrors: ErrorCode[] = ['missing_credentials', 'invalid_credentials', 'rate_limited', 'service_unavailable', 'internal_error'];
+
+function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {
+  const codes = [...new Set<ErrorCode>([...route.errors, ...commonErrors, ...(route.body === undefined ? [] : ['validation_failed', 'invalid_json', 'payload_too_large', 'unsupported_media_type'] as ErrorCode[]), ...(route.query === undefined && route.params === undefined ? [] : ['validation_failed'] as ErrorCode[])])];
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
+  return Object.fromEntries([...byStatus.entries()].sort(([a], [b]) => a - b).map(([status, statusCodes]) => [
+    String(status),
+    { description: `Error: ${statusCodes.join(', ')}`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+  ]));
+}
+
+/** `/posts/:id` → `/posts/{id}` */
+export function openApiPath(koaPath: string): string {
+  return `${publicApiPrefix}${koaPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
+}
+
+/**
+ * The OpenAPI 3.1 document of the public API, generated from the same route definitions and zod
+ * schemas that the router validates requests with: nothing is described twice.
+ */
+export function openApiDocument(routes: readonly RouteDefinition[], serverUrl: string): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routes) {
+    const path = openApiPath(route.path);
+    paths[path] ??= {};
+    paths[path][route.method] = {
+      tags: [route.tag],
+      summary: route.summary,
+      ...(route.description === undefined ? {} : { description: route.description }),
+      operationId: `${route.method}${route.path.replace(/[:/-]+(\w)/g, (_match, letter: string) => letter.toUpperCase()).replace(/\W/g, '')}`,
+      parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
+      ...(route.body === undefined ? {} : { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } }),
+      responses: {
+        [String(route.status)]: { description: 'Success', content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } },
+        ...errorResponses(route),
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'SPS public API',
+      version: '1.0.0',
+      description: 'Publish to social platforms: channels (integrations), posts, uploads, notifications. Send the API key or OAuth access token in the Authorization header, raw or as "Bearer <token>". 30 requests per hour per organization by default.',
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ apiKey: [] }],
+    tags: ['Integrations', 'Posts', 'Uploads', 'Notifications', 'Analytics', 'Video Generation'].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'API key or OAuth access token' } },
+      schemas: { Error: jsonSchema(errorBodySchema, 'output') },
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import type { SecretBox } from '../../shared/crypto/secret-box.ts';
+import type { Database } from '../../shared/db/database.ts';
+import type { PlatformCaller } from '../../shared/domain/channels/platform-calls.ts';
+import type { PublishScheduler } from '../../shared/domain/posts/publish-scheduler.ts';
+import type { FixedWindowLimiter } from '../../shared/rate-limit/fixed-window-limiter.ts';
+
+/** What the public API's routes are built from. */
+export interface PublicApiDeps {
+  db: Database;
+  secrets: SecretBox;
+  scheduler: PublishScheduler;
+  platformCaller: PlatformCaller;
+  limiter: FixedWindowLimiter;
+  now: () => Date;
+  /** Where the dashboard lives (channel connection pages). */
+  frontendUrl: string;
+}

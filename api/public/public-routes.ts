@@ -1,0 +1,12 @@
+import { groupRoutes } from './groups/routes.ts';
+import { integrationRoutes } from './integrations/routes.ts';
+import { notYetAvailableRoutes } from './not-yet-available/routes.ts';
+import { notificationRoutes } from './notifications/routes.ts';
+import { postRoutes } from './posts/routes.ts';
+import type { PublicApiDeps } from './public-api-deps.ts';
+import type { RouteDefinition } from './route-definition.ts';
+
+/** Every public API v1 route: the router serves exactly these and the OpenAPI document lists exactly these. */
+export function publicRoutes(deps: PublicApiDeps): RouteDefinition[] {
+  return [...integrationRoutes(deps), ...groupRoutes(deps), ...postRoutes(deps), ...notificationRoutes(deps), ...notYetAvailableRoutes()];
+}

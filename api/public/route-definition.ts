@@ -1,0 +1,70 @@
+import type { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import type { AuthenticatedOrganization } from '../../shared/domain/organizations/organizations.ts';
+import type { ErrorCode } from '../../shared/errors.ts';
+
+/** The spec's API tags. */
+export type ApiTag = 'Integrations' | 'Posts' | 'Uploads' | 'Notifications' | 'Analytics' | 'Video Generation';
+
+/** A handler's answer when the status depends on the outcome (201 or 202, say). */
+export class Reply {
+  readonly status: number;
+  readonly body: unknown;
+  constructor(status: number, body: unknown) {
+    this.status = status;
+    this.body = body;
+  }
+}
+
+export interface RouteInput<Params, Query, Body> {
+  params: Params;
+  query: Query;
+  body: Body;
+  organization: AuthenticatedOrganization;
+  ctx: AppContext;
+}
+
+interface RouteFacts {
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** Koa-style path under /api/public/v1, e.g. `/posts/:id`. */
+  path: string;
+  tag: ApiTag;
+  summary: string;
+  description?: string;
+  /** JSON body size cap when the route takes a body; 1 MB unless said otherwise. */
+  bodyLimit?: number;
+  /** Status of the usual success answer (a handler may still answer with a Reply). */
+  status: 200 | 201 | 202;
+  /** Documents the success body; requests are validated, responses are described. */
+  response: z.ZodType;
+  /** Error codes this route can answer with, beyond those every route has (auth, rate limit). */
+  errors: ErrorCode[];
+}
+
+export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> extends RouteFacts {
+  params?: P;
+  query?: Q;
+  body?: B;
+  handle(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>): Promise<unknown>;
+}
+
+/** The uniform view the router and the OpenAPI generator walk: one definition serves both. */
+export interface RouteDefinition extends RouteFacts {
+  params: z.ZodType | undefined;
+  query: z.ZodType | undefined;
+  body: z.ZodType | undefined;
+  handle(input: RouteInput<unknown, unknown, unknown>): Promise<unknown>;
+}
+
+export function defineRoute<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined>(
+  spec: RouteSpec<P, Q, B>,
+): RouteDefinition {
+  return {
+    ...spec,
+    params: spec.params,
+    query: spec.query,
+    body: spec.body,
+    // mountRoutes parses params, query and body with the spec's own schemas first, so the casts hold.
+    handle: (input) => spec.handle(input as RouteInput<z.output<P>, z.output<Q>, z.output<B>>),
+  };
+}

@@ -1,0 +1,9 @@
+import { Types } from 'mongoose';
+
+/**
+ * Ids in URLs and bodies are opaque strings to callers; anything that is not one of ours
+ * (wrong length, not hex) simply matches nothing, which callers see as "not found".
+ */
+export function asObjectId(value: string): Types.ObjectId | null {
+  return /^[0-9a-fA-F]{24}$/.test(value) ? new Types.ObjectId(value.toLowerCase()) : null;
+}

@@ -1,0 +1,24 @@
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { Database } from '../../db/database.ts';
+import type { AdapterSet } from '../../platforms/adapters.ts';
+import { PlatformError } from '../../platforms/platform-error.ts';
+import type { PlatformCallPayload } from '../../queue/queues.ts';
+
+export interface PlatformCallDeps {
+  db: Database;
+  adapters: AdapterSet;
+  secrets: SecretBox;
+}
+
+/** Worker side of a platform call: load the channel, open its token, run the adapter's tool. */
+export async function runPlatformCall(deps: PlatformCallDeps, request: PlatformCallPayload): Promise<unknown> {
+  const channel = await deps.db.channels.findOne({ _id: request.channelId, organizationId: request.organizationId, deletedAt: null }).lean();
+  if (channel === null) throw new PlatformError({ kind: 'permanent', provider: 'unknown', message: 'the channel was removed' });
+  const adapter = deps.adapters.get(channel.provider);
+  if (adapter === undefined) throw new PlatformError({ kind: 'permanent', provider: channel.provider, message: `${channel.provider} has no adapter yet` });
+  const credentials = { channelId: channel._id.toString(), accessToken: deps.secrets.open(channel.tokenSealed), instanceUrl: channel.instanceUrl ?? null };
+  if (request.kind === 'recent-content') return adapter.recentContent(credentials);
+  const tool = adapter.tools[request.methodName];
+  if (tool === undefined) throw new PlatformError({ kind: 'permanent', provider: channel.provider, message: `${channel.provider} has no tool "${request.methodName}"` });
+  return tool(credentials, request.data);
+}

@@ -1,0 +1,38 @@
+/** Plain input of post creation, as the api's zod schema produces it. */
+export type CreatePostType = 'draft' | 'schedule' | 'now' | 'update';
+
+export interface MediaReference {
+  id: string;
+  path: string;
+  alt?: string | undefined;
+  thumbnail?: string | undefined;
+}
+
+export interface PostPartInput {
+  /** On the first part: the id of an existing post to edit instead of creating one. */
+  id?: string | undefined;
+  content: string;
+  /** Minutes after the previous part; ignored on the first part. */
+  delay?: number | undefined;
+  image: MediaReference[];
+}
+
+export interface ChannelPostInput {
+  integration: { id: string };
+  group?: string | undefined;
+  settings?: Record<string, unknown> | undefined;
+  value: PostPartInput[];
+}
+
+export interface CreatePostsInput {
+  type: CreatePostType;
+  /** Required for `schedule`; `now` and `draft` default to the current time. */
+  date?: Date | undefined;
+  tags: { value: string; label: string }[];
+  posts: ChannelPostInput[];
+}
+
+export interface CreatedPost {
+  postId: string;
+  integration: string;
+}

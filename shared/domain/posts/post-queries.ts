@@ -1,0 +1,50 @@
+import type { Types } from 'mongoose';
+import type { Database } from '../../db/database.ts';
+import type { Channel } from '../../db/models/channel.ts';
+import type { Post } from '../../db/models/post.ts';
+import { asObjectId } from '../../db/object-id.ts';
+import { DomainError, notFound } from '../../errors.ts';
+
+export type StoredPost = Post & { _id: Types.ObjectId };
+export type StoredChannel = Channel & { _id: Types.ObjectId };
+
+/** Listing is bounded: one request never scans more than a year of posts. */
+export const maxListRangeDays = 366;
+
+/** The root post (first part) of a post the organization owns; anything else is "not found". */
+export async function findOwnedPost(db: Database, organizationId: string, postId: string): Promise<StoredPost> {
+  const id = asObjectId(postId);
+  const post = id === null ? null : await db.posts.findOne({ _id: id, organizationId, rootPostId: null, deletedAt: null }).lean();
+  if (post === null) throw notFound(`post ${JSON.stringify(postId)}`);
+  return post;
+}
+
+export async function listPosts(db: Database, organizationId: string, range: { startDate: Date; endDate: Date; customer?: string | undefined }): Promise<{ posts: StoredPost[]; channels: Map<string, StoredChannel> }> {
+  if (range.endDate < range.startDate) throw new DomainError('validation_failed', 'endDate must not be before startDate', [{ path: 'endDate', message: 'before startDate' }]);
+  if (range.endDate.getTime() - range.startDate.getTime() > maxListRangeDays * 86_400_000) {
+    throw new DomainError('validation_failed', `the date range may span at most ${maxListRangeDays} days`, [{ path: 'endDate', message: `more than ${maxListRangeDays} days after startDate` }]);
+  }
+  const channelFilter: Record<string, unknown> = { organizationId };
+  if (range.customer !== undefined) channelFilter.customerId = asObjectId(range.customer);
+  const channels = await db.channels.find(channelFilter).lean();
+  const posts = await db.posts
+    .find({ organizationId, rootPostId: null, deletedAt: null, channelId: { $in: channels.map((channel) => channel._id) }, publishDate: { $gte: range.startDate, $lte: range.endDate } })
+    .sort({ publishDate: 1, _id: 1 })
+    .lean();
+  return { posts, channels: new Map(channels.map((channel) => [channel._id.toString(), channel])) };
+}
+
+export interface PostWithThread {
+  root: StoredPost;
+  parts: StoredPost[];
+  channel: StoredChannel | null;
+}
+
+export async function getPost(db: Database, organizationId: string, postId: string): Promise<PostWithThread> {
+  const root = await findOwnedPost(db, organizationId, postId);
+  const [parts, channel] = await Promise.all([
+    db.posts.find({ $or: [{ _id: root._id }, { rootPostId: root._id }], deletedAt: null }).sort({ position: 1 }).lean(),
+    db.channels.findById(root.channelId).lean(),
+  ]);
+  return { root, parts, channel };
+}

@@ -1,0 +1,48 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * One round trip, atomic in Redis: count the hit, start the window on the first hit, report the
+ * count and how long the window has left. Concurrent requests cannot both see the same count.
+ */
+const hitScript = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return { count, ttl }
+`;
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+  windowSeconds: number;
+}
+
+/** Fixed-window counter per key (per organization for the public API). */
+export class FixedWindowLimiter {
+  readonly #redis: Redis;
+  readonly #limit: number;
+  readonly #windowMs: number;
+  readonly #prefix: string;
+
+  constructor(redis: Redis, options: { limit: number; windowSeconds: number; keyPrefix: string }) {
+    this.#redis = redis;
+    this.#limit = options.limit;
+    this.#windowMs = options.windowSeconds * 1000;
+    this.#prefix = options.keyPrefix;
+  }
+
+  async hit(key: string): Promise<RateLimitDecision> {
+    const [count, ttlMs] = (await this.#redis.eval(hitScript, 1, `${this.#prefix}:${key}`, this.#windowMs)) as [number, number];
+    return {
+      allowed: count <= this.#limit,
+      limit: this.#limit,
+      remaining: Math.max(0, this.#limit - count),
+      resetSeconds: Math.max(1, Math.ceil(ttlMs / 1000)),
+      windowSeconds: this.#windowMs / 1000,
+    };
+  }
+}
