@@ -22,8 +22,8 @@ export function zodDetails(error: ZodError): ErrorDetail[] {
   return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
 }
 
-/** Errors thrown by koa-body / http-errors carry a status and, for client errors, `expose`. */
-interface HttpLikeError { status: number; expose?: boolean; type?: string; message: string }
+/** Errors made by http-errors carry a status and, for client errors, `expose`. */
+interface HttpLikeError { status: number; expose?: boolean; message: string }
 function isHttpLikeError(error: unknown): error is HttpLikeError {
   return error instanceof Error && typeof (error as Partial<HttpLikeError>).status === 'number';
 }
@@ -39,13 +39,11 @@ export function classifyError(error: unknown): ErrorBody {
     const first = details[0];
     return body('validation_failed', first === undefined ? 'the request is invalid' : `${first.path === '' ? 'body' : first.path}: ${first.message}`, details);
   }
-  if (isHttpLikeError(error)) {
+  // Koa's own client errors (ctx.throw, http-errors) that no middleware turned into a DomainError.
+  if (isHttpLikeError(error) && error.status >= 400 && error.status < 500 && error.expose === true) {
     if (error.status === 413) return body('payload_too_large', payloadTooLargeMessage);
-    if (error.status === 400 && (error.type === 'entity.parse.failed' || /JSON/i.test(error.message))) {
-      return body('invalid_json', 'the request body is not valid JSON');
-    }
     if (error.status === 415) return body('unsupported_media_type', error.message);
-    if (error.status >= 400 && error.status < 500 && error.expose === true) return body('validation_failed', error.message);
+    return body('validation_failed', error.message);
   }
   if (error instanceof Error && (unavailableErrorNames.has(error.name) || /ECONNREFUSED|Connection is closed|Stream isn't writeable/.test(error.message))) {
     return body('service_unavailable', 'a backing service is unavailable; try again shortly');

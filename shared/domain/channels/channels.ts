@@ -68,7 +68,12 @@ export interface ChannelView {
 
 export async function listChannels(db: Database, organizationId: string, filter: { customer?: string | undefined } = {}): Promise<ChannelView[]> {
   const query: Record<string, unknown> = { organizationId, deletedAt: null };
-  if (filter.customer !== undefined) query.customerId = asObjectId(filter.customer);
+  if (filter.customer !== undefined) {
+    const customerId = asObjectId(filter.customer);
+    // An id that cannot be a customer matches no channel (not the channels without a customer).
+    if (customerId === null) return [];
+    query.customerId = customerId;
+  }
   const channels = await db.channels.find(query).sort({ createdAt: 1, _id: 1 }).lean();
   const customerIds = channels.flatMap((channel) => (channel.customerId === null || channel.customerId === undefined ? [] : [channel.customerId]));
   const customers = customerIds.length === 0 ? [] : await db.customers.find({ _id: { $in: customerIds } }).lean();

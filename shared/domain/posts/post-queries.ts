@@ -25,7 +25,11 @@ export async function listPosts(db: Database, organizationId: string, range: { s
     throw new DomainError('validation_failed', `the date range may span at most ${maxListRangeDays} days`, [{ path: 'endDate', message: `more than ${maxListRangeDays} days after startDate` }]);
   }
   const channelFilter: Record<string, unknown> = { organizationId };
-  if (range.customer !== undefined) channelFilter.customerId = asObjectId(range.customer);
+  if (range.customer !== undefined) {
+    const customerId = asObjectId(range.customer);
+    if (customerId === null) return { posts: [], channels: new Map() };
+    channelFilter.customerId = customerId;
+  }
   const channels = await db.channels.find(channelFilter).lean();
   const posts = await db.posts
     .find({ organizationId, rootPostId: null, deletedAt: null, channelId: { $in: channels.map((channel) => channel._id) }, publishDate: { $gte: range.startDate, $lte: range.endDate } })
