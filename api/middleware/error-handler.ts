@@ -55,9 +55,12 @@ export function errorHandler(): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
+      if (ctx.body === undefined && ctx.status === 404) {
         ctx.status = 404;
         ctx.body = body('not_found', `no route for ${ctx.method} ${ctx.path}`);
+      }
+      if (ctx.body === undefined && ctx.status === 405) {
+        ctx.body = body('method_not_allowed', `${ctx.path} does not take ${ctx.method}; it takes ${ctx.response.get('Allow')}`);
       }
     } catch (error) {
       const mapped = classifyError(error);
