@@ -6,7 +6,9 @@ import type { Config } from '../shared/config/config.ts';
 import { SecretBox } from '../shared/crypto/secret-box.ts';
 import type { Database } from '../shared/db/database.ts';
 import type { Logger } from '../shared/logging/logger.ts';
+import { MediaQueue } from '../shared/queue/media-queue.ts';
 import { BullPlatformCaller } from '../shared/queue/platform-call-queue.ts';
+import { createStorage } from '../shared/storage/create-storage.ts';
 import { BullPublishScheduler, createPublishQueue } from '../shared/queue/publish-queue.ts';
 import { createRedis } from '../shared/queue/redis.ts';
 import { FixedWindowLimiter } from '../shared/rate-limit/fixed-window-limiter.ts';
@@ -22,9 +24,12 @@ export interface ApiRuntime {
 export async function createApiRuntime(config: Config, db: Database, logger: Logger): Promise<ApiRuntime> {
   const producer = createRedis(config.REDIS_URL, 'producer');
   // QueueEvents blocks on its connection, so it must not share the producer's fail-fast one.
-  const events = BullPlatformCaller.events(createRedis(config.REDIS_URL, 'worker'), config.QUEUE_PREFIX);
+  const eventConnections = [createRedis(config.REDIS_URL, 'worker'), createRedis(config.REDIS_URL, 'worker')] as const;
+  const events = BullPlatformCaller.events(eventConnections[0], config.QUEUE_PREFIX);
+  const mediaEvents = MediaQueue.events(eventConnections[1], config.QUEUE_PREFIX);
   const publishQueue = createPublishQueue(producer, { prefix: config.QUEUE_PREFIX, attempts: config.PUBLISH_ATTEMPTS, backoffMs: config.PUBLISH_BACKOFF_MS });
-  await Promise.all([publishQueue.waitUntilReady(), events.waitUntilReady()]);
+  await Promise.all([publishQueue.waitUntilReady(), events.waitUntilReady(), mediaEvents.waitUntilReady()]);
+  const mediaQueue = new MediaQueue(producer, mediaEvents, { prefix: config.QUEUE_PREFIX });
   const platformCaller = new BullPlatformCaller(producer, events, { prefix: config.QUEUE_PREFIX, timeoutMs: config.PLATFORM_CALL_WAIT_MS });
 
   const app = createApp({
@@ -38,6 +43,11 @@ export async function createApiRuntime(config: Config, db: Database, logger: Log
     now: () => new Date(),
     frontendUrl: config.FRONTEND_URL.replace(/\/+$/, ''),
     backendUrl: config.BACKEND_URL.replace(/\/+$/, ''),
+    storage: createStorage(config),
+    uploadsPath: new URL(config.UPLOADS_PUBLIC_URL).pathname,
+    mediaQueue,
+    mediaLimits: { maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES, maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES },
+    mediaWaitMs: config.MEDIA_WAIT_MS,
   });
 
   return {
@@ -45,7 +55,9 @@ export async function createApiRuntime(config: Config, db: Database, logger: Log
     publishQueue,
     async close() {
       await platformCaller.close();
+      await mediaQueue.close();
       await events.close();
+      await mediaEvents.close();
       await publishQueue.close();
       await producer.quit();
     },

@@ -10,12 +10,14 @@ import type { PublicApiDeps } from './public/public-api-deps.ts';
 import { publicApiRouter } from './public/public-router.ts';
 import { publicRoutes } from './public/public-routes.ts';
 import type { Logger } from '../shared/logging/logger.ts';
+import { LocalDiskStorage } from '../shared/storage/local-disk-storage.ts';
+import { uploadsRouter } from './uploads/serve-uploads.ts';
 
 export interface AppDeps extends PublicApiDeps {
   redis: Redis;
   logger: Logger;
-  /** Public address of the backend, ending in /api. */
-  backendUrl: string;
+  /** URL path local uploads are served under (the path of UPLOADS_PUBLIC_URL). */
+  uploadsPath: string;
 }
 
 export function createApp(deps: AppDeps): Koa<AppState> {
@@ -32,6 +34,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     ctx.body = { status: 'ok' };
   });
   app.use(health.routes());
+
+  if (deps.storage instanceof LocalDiskStorage) {
+    const uploads = uploadsRouter(deps.storage, deps.uploadsPath);
+    app.use(uploads.routes());
+  }
 
   const routes = publicRoutes(deps);
   // Paths in the document carry /api/public/v1, so the server is the backend address without /api.

@@ -4,11 +4,15 @@ import type { Config } from '../shared/config/config.ts';
 import { SecretBox } from '../shared/crypto/secret-box.ts';
 import type { Database } from '../shared/db/database.ts';
 import type { PublishDeps } from '../shared/domain/publishing/publish-thread.ts';
+import type { MediaProcessingDeps } from '../shared/domain/media/process-media.ts';
+import { publicAddressesOnly } from '../shared/net/safe-fetch.ts';
 import { createAdapters } from '../shared/platforms/adapters.ts';
+import { createStorage } from '../shared/storage/create-storage.ts';
 import { LogEvent } from '../shared/logging/events.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import { QueueName } from '../shared/queue/queues.ts';
 import { platformCallProcessor } from './processors/platform-call.ts';
+import { processMediaProcessor } from './processors/process-media.ts';
 import { publishPostProcessor } from './processors/publish-post.ts';
 
 export interface WorkerSettings {
@@ -16,7 +20,10 @@ export interface WorkerSettings {
   prefix: string;
   publishConcurrency: number;
   platformConcurrency: number;
+  mediaConcurrency: number;
 }
+
+export type WorkerDeps = PublishDeps & MediaProcessingDeps;
 
 export interface RunningWorkers {
   workers: Worker[];
@@ -26,8 +33,11 @@ export interface RunningWorkers {
 
 const knownQueues = new Set<string>(Object.values(QueueName));
 
+/** Said on every remote media fetch, so site owners know who is asking. */
+export const mediaFetchUserAgent = 'SPS-MediaFetcher/0.1 (Social Publishing Service; fetches media a user asked to post)';
+
 /** Starts one BullMQ worker per queue named in `settings.queues`; an unknown name is an error. */
-export function startWorkers(deps: PublishDeps, connection: Redis, settings: WorkerSettings, logger: Logger): RunningWorkers {
+export function startWorkers(deps: WorkerDeps, connection: Redis, settings: WorkerSettings, logger: Logger): RunningWorkers {
   const unknown = settings.queues.filter((name) => !knownQueues.has(name));
   if (unknown.length > 0) throw new Error(`WORKER_QUEUES names unknown queues: ${unknown.join(', ')} (known: ${[...knownQueues].join(', ')})`);
 
@@ -37,6 +47,13 @@ export function startWorkers(deps: PublishDeps, connection: Redis, settings: Wor
       connection,
       prefix: settings.prefix,
       concurrency: settings.publishConcurrency,
+    }));
+  }
+  if (settings.queues.includes(QueueName.media)) {
+    workers.push(new Worker(QueueName.media, processMediaProcessor(deps, logger), {
+      connection,
+      prefix: settings.prefix,
+      concurrency: settings.mediaConcurrency,
     }));
   }
   if (settings.queues.includes(QueueName.platform)) {
@@ -70,11 +87,28 @@ export function startWorkers(deps: PublishDeps, connection: Redis, settings: Wor
 
 /** The workers as the configuration describes them (workers/main.ts and the tests both start them so). */
 export function startConfiguredWorkers(config: Config, db: Database, connection: Redis, logger: Logger): RunningWorkers {
-  const deps: PublishDeps = { db, adapters: createAdapters({ timeoutMs: config.PLATFORM_TIMEOUT_MS }), secrets: new SecretBox(config.SECRETS_KEY), now: () => new Date() };
+  const deps: WorkerDeps = {
+    db,
+    adapters: createAdapters({ timeoutMs: config.PLATFORM_TIMEOUT_MS }),
+    secrets: new SecretBox(config.SECRETS_KEY),
+    now: () => new Date(),
+    storage: createStorage(config),
+    limits: { maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES, maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES },
+    fetch: {
+      isAllowedAddress: config.ALLOW_PRIVATE_NETWORK ? () => true : publicAddressesOnly,
+      allowHttp: config.ALLOW_PRIVATE_NETWORK,
+      connectTimeoutMs: config.MEDIA_FETCH_CONNECT_TIMEOUT_MS,
+      totalTimeoutMs: config.MEDIA_FETCH_TOTAL_TIMEOUT_MS,
+      maxRedirects: config.MEDIA_FETCH_MAX_REDIRECTS,
+      userAgent: mediaFetchUserAgent,
+    },
+    ffmpegTimeoutSeconds: Math.ceil(config.FFPROBE_TIMEOUT_MS / 1000),
+  };
   return startWorkers(deps, connection, {
     queues: config.WORKER_QUEUES,
     prefix: config.QUEUE_PREFIX,
     publishConcurrency: config.PUBLISH_CONCURRENCY,
     platformConcurrency: config.PLATFORM_CONCURRENCY,
+    mediaConcurrency: config.MEDIA_CONCURRENCY,
   }, logger);
 }

@@ -2,7 +2,10 @@ import type { SecretBox } from '../../shared/crypto/secret-box.ts';
 import type { Database } from '../../shared/db/database.ts';
 import type { PlatformCaller } from '../../shared/domain/channels/platform-calls.ts';
 import type { PublishScheduler } from '../../shared/domain/posts/publish-scheduler.ts';
+import type { MediaSizeLimits } from '../../shared/media/media-types.ts';
+import type { MediaQueue } from '../../shared/queue/media-queue.ts';
 import type { FixedWindowLimiter } from '../../shared/rate-limit/fixed-window-limiter.ts';
+import type { Storage } from '../../shared/storage/storage.ts';
 
 /** What the public API's routes are built from. */
 export interface PublicApiDeps {
@@ -14,4 +17,11 @@ export interface PublicApiDeps {
   now: () => Date;
   /** Where the dashboard lives (channel connection pages). */
   frontendUrl: string;
+  /** Public address of the backend, ending in /api (status URLs point there). */
+  backendUrl: string;
+  storage: Storage;
+  mediaQueue: Pick<MediaQueue, 'processAndWait'>;
+  mediaLimits: MediaSizeLimits;
+  /** How long upload routes wait for the media worker before answering 202. */
+  mediaWaitMs: number;
 }

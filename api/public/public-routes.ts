@@ -5,8 +5,9 @@ import { notificationRoutes } from './notifications/routes.ts';
 import { postRoutes } from './posts/routes.ts';
 import type { PublicApiDeps } from './public-api-deps.ts';
 import type { RouteDefinition } from './route-definition.ts';
+import { uploadRoutes } from './uploads/routes.ts';
 
 /** Every public API v1 route: the router serves exactly these and the OpenAPI document lists exactly these. */
 export function publicRoutes(deps: PublicApiDeps): RouteDefinition[] {
-  return [...integrationRoutes(deps), ...groupRoutes(deps), ...postRoutes(deps), ...notificationRoutes(deps), ...notYetAvailableRoutes()];
+  return [...integrationRoutes(deps), ...groupRoutes(deps), ...postRoutes(deps), ...uploadRoutes(deps), ...notificationRoutes(deps), ...notYetAvailableRoutes()];
 }

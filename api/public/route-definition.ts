@@ -33,6 +33,8 @@ interface RouteFacts {
   description?: string;
   /** JSON body size cap when the route takes a body; 1 MB unless said otherwise. */
   bodyLimit?: number;
+  /** Set on multipart upload routes: the form field that carries the file (the handler streams it). */
+  multipartFile?: string;
   /** Status of the usual success answer (a handler may still answer with a Reply). */
   status: 200 | 201 | 202;
   /** Documents the success body; requests are validated, responses are described. */

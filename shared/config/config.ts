@@ -25,7 +25,7 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WORKER_QUEUES: z
     .string()
-    .default('publish,platform')
+    .default('publish,platform,media')
     .transform((list) => list.split(',').map((name) => name.trim()).filter(Boolean)),
   PUBLISH_CONCURRENCY: positiveInt.default(5),
   PUBLISH_ATTEMPTS: positiveInt.default(5),
@@ -34,12 +34,40 @@ export const configSchema = z.object({
   PLATFORM_CONCURRENCY: positiveInt.default(10),
   /** How long the api waits for a worker's answer to a platform call before giving up with 504. */
   PLATFORM_CALL_WAIT_MS: positiveInt.default(20_000),
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  UPLOADS_DIR: z.string().min(1).default('data/uploads'),
+  /** Where local uploads are served; S3 objects are served by the bucket (S3_PUBLIC_URL). */
+  UPLOADS_PUBLIC_URL: z.url().default('http://localhost:5000/uploads'),
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: envBoolean.default(true),
+  S3_PUBLIC_URL: z.url().optional(),
+  MEDIA_MAX_IMAGE_BYTES: positiveInt.default(10 * 1024 * 1024),
+  MEDIA_MAX_VIDEO_BYTES: positiveInt.default(1024 * 1024 * 1024),
+  /** How long POST /upload and /upload-from-url wait for the media worker before answering 202. */
+  MEDIA_WAIT_MS: positiveInt.default(30_000),
+  MEDIA_FETCH_CONNECT_TIMEOUT_MS: positiveInt.default(5_000),
+  MEDIA_FETCH_TOTAL_TIMEOUT_MS: positiveInt.default(120_000),
+  MEDIA_FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(10).default(5),
+  MEDIA_CONCURRENCY: positiveInt.default(2),
+  FFPROBE_TIMEOUT_MS: positiveInt.default(30_000),
   PUBLIC_API_RATE_LIMIT: positiveInt.default(30),
   PUBLIC_API_RATE_WINDOW_SECONDS: positiveInt.default(3600),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** Settings that only make sense together. */
+function crossFieldProblems(config: Config): string[] {
+  if (config.STORAGE_DRIVER !== 's3') return [];
+  return (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PUBLIC_URL'] as const)
+    .filter((name) => config[name] === undefined)
+    .map((name) => `${name}: required when STORAGE_DRIVER=s3 (it is not set)`);
+}
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -53,7 +81,11 @@ export class ConfigError extends Error {
 /** Reads and validates the whole environment once; every problem is reported, not just the first. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const result = configSchema.safeParse(env);
-  if (result.success) return result.data;
+  if (result.success) {
+    const problems = crossFieldProblems(result.data);
+    if (problems.length > 0) throw new ConfigError(problems);
+    return result.data;
+  }
   const problems = result.error.issues.map((issue) => {
     const variable = issue.path.join('.') || '(environment)';
     const given = issue.path.length > 0 ? env[String(issue.path[0])] : undefined;

@@ -2,6 +2,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { PlatformCaller } from '../domain/channels/platform-calls.ts';
 import { DomainError } from '../errors.ts';
+import { awaitJob } from './awaited-job.ts';
 import { jobs, platformCallPayload, QueueName, type PlatformCallPayload } from './queues.ts';
 
 /**
@@ -30,15 +31,14 @@ export class BullPlatformCaller implements PlatformCaller {
 
   async call(request: PlatformCallPayload): Promise<unknown> {
     const job = await this.#queue.add(jobs.platformCall.name, platformCallPayload.parse(request));
+    let outcome;
     try {
-      return await job.waitUntilFinished(this.#events, this.#timeoutMs);
+      outcome = await awaitJob(job, this.#events, this.#timeoutMs);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (/timed out before finishing/i.test(message)) {
-        throw new DomainError('platform_timeout', `the platform did not answer within ${this.#timeoutMs / 1000} seconds; try again later`, undefined, { cause: error });
-      }
-      throw new DomainError('platform_error', `the platform call failed: ${message}`, undefined, { cause: error });
+      throw new DomainError('platform_error', `the platform call failed: ${error instanceof Error ? error.message : String(error)}`, undefined, { cause: error });
     }
+    if (!outcome.finished) throw new DomainError('platform_timeout', `the platform did not answer within ${this.#timeoutMs / 1000} seconds; try again later`);
+    return outcome.result;
   }
 
   async close(): Promise<void> {

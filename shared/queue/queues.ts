@@ -10,6 +10,8 @@ export const QueueName = {
   publish: 'publish',
   /** Request/response calls to platforms: integration tools, recent content for "missing" posts. */
   platform: 'platform',
+  /** Fetching remote media and inspecting stored media (ffprobe, poster frames). */
+  media: 'media',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
@@ -28,9 +30,21 @@ export const platformCallPayload = z.discriminatedUnion('kind', [
 ]);
 export type PlatformCallPayload = z.infer<typeof platformCallPayload>;
 
+export const mediaJobPayload = z.object({
+  organizationId: objectId,
+  mediaId: objectId,
+  /** import: fetch `sourceUrl` first; inspect: the bytes are already stored. */
+  kind: z.enum(['import', 'inspect']),
+});
+export type MediaJobPayload = z.infer<typeof mediaJobPayload>;
+
+/** One processing job per media record, whatever asks for it twice. */
+export const mediaJobId = (mediaId: string): string => `media-${mediaId}`;
+
 export const jobs = {
   publishPost: { queue: QueueName.publish, name: 'publish-post', payload: publishPostPayload },
   platformCall: { queue: QueueName.platform, name: 'platform-call', payload: platformCallPayload },
+  processMedia: { queue: QueueName.media, name: 'process-media', payload: mediaJobPayload },
 } as const;
 
 /** Deterministic: enqueueing the same post twice finds the existing job instead of adding one. */

@@ -3,7 +3,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertSafeObjectKey } from './object-key.ts';
+import { assertSafeObjectKey, isSafeObjectKey } from './object-key.ts';
 import type { Storage, StoredObject } from './storage.ts';
 
 /** The embedded default: files under a folder on this machine, served by the api. */
@@ -48,6 +48,15 @@ export class LocalDiskStorage implements Storage {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
       throw error;
     }
+  }
+
+  readableLocation(key: string): Promise<string> {
+    return Promise.resolve(this.#fileFor(key));
+  }
+
+  /** The file behind a key, for the api to serve; null when the key is not one of ours. */
+  fileFor(key: string): string | null {
+    return isSafeObjectKey(key) ? this.#fileFor(key) : null;
   }
 
   publicUrl(key: string): string {

@@ -17,4 +17,6 @@ export interface Storage {
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
   publicUrl(key: string): string;
+  /** A path or URL ffmpeg/ffprobe can read the object from. */
+  readableLocation(key: string): Promise<string>;
 }

@@ -56,6 +56,7 @@ export function openApiDocument(routes: readonly RouteDefinition[], serverUrl: s
       operationId: `${route.method}${route.path.replace(/[:/-]+(\w)/g, (_match, letter: string) => letter.toUpperCase()).replace(/\W/g, '')}`,
       parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
       ...(route.body === undefined ? {} : { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } }),
+      ...(route.multipartFile === undefined ? {} : { requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', required: [route.multipartFile], properties: { [route.multipartFile]: { type: 'string', contentMediaType: 'application/octet-stream' } } } } } } }),
       responses: {
         [String(route.status)]: { description: 'Success', content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } },
         ...errorResponses(route),

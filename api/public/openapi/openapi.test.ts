@@ -2,6 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createOrganization } from '../../../shared/domain/organizations/organizations.ts';
+import { errorStatus } from '../../../shared/errors.ts';
 import { api } from '../../../test/support/fixtures.ts';
 import { startStack, type RunningStack } from '../../../test/support/stack.ts';
 import { createTestContext, type TestContext } from '../../../test/support/test-context.ts';
@@ -175,18 +176,16 @@ describe('OpenAPI document and API reference', () => {
       expect(operation.tags, name).toEqual([route.tag]);
       expect(specTags, name).toEqual(expect.arrayContaining(operation.tags ?? ['<no tags>']));
       expect(statuses, name).toEqual(expect.arrayContaining(['401', '429']));
-      if (route.body === undefined) {
+      if (route.multipartFile !== undefined) {
+        expect(Object.keys(operation.requestBody?.content ?? {}), name).toEqual(['multipart/form-data']);
+      } else if (route.body === undefined) {
         expect(operation.requestBody, name).toBeUndefined();
       } else {
         expect(statuses, name).toEqual(expect.arrayContaining(['400', '413']));
         expect(Object.keys(operation.requestBody?.content ?? {}), name).toEqual(['application/json']);
       }
       // Every error the route says it can answer with has its status documented.
-      expect(statuses.map(Number), name).toEqual(expect.arrayContaining(route.errors.map((code) => ({
-        validation_failed: 400, invalid_json: 400, unknown_media: 400, missing_credentials: 401, invalid_credentials: 401, not_found: 404, tool_not_found: 404,
-        method_not_allowed: 405, not_missing: 409, conflict: 409, payload_too_large: 413, unsupported_media_type: 415, rate_limited: 429,
-        internal_error: 500, not_implemented: 501, platform_error: 502, service_unavailable: 503, platform_timeout: 504,
-      })[code])));
+      expect(statuses.map(Number), name).toEqual(expect.arrayContaining(route.errors.map((code) => errorStatus[code])));
     }
   });
 

@@ -12,6 +12,9 @@ const mediaSchema = new Schema(
     storageKey: { type: String, default: null },
     path: { type: String, default: null },
     thumbnail: { type: String, default: null },
+    thumbnailKey: { type: String, default: null },
+    /** For upload-from-url: the address the worker fetches. */
+    sourceUrl: { type: String, default: null },
     alt: { type: String, default: null },
     mimeType: { type: String, default: null },
     size: { type: Number, default: null },
@@ -19,9 +22,14 @@ const mediaSchema = new Schema(
     height: { type: Number, default: null },
     durationSeconds: { type: Number, default: null },
     videoCodec: { type: String, default: null },
+    videoProfile: { type: String, default: null },
     audioCodec: { type: String, default: null },
+    frameRate: { type: Number, default: null },
+    bitRate: { type: Number, default: null },
     status: { type: String, enum: mediaStatuses, default: 'pending' },
     error: { type: String, default: null },
+    /** Machine-readable cause of a failure, e.g. `fetch_failed:timeout`. */
+    errorReason: { type: String, default: null },
   },
   { timestamps: true, collection: 'media' },
 );

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { idParams } from '../common-schemas.ts';
+import { defineRoute, Reply, type RouteDefinition } from '../route-definition.ts';
+import type { PublicApiDeps } from '../public-api-deps.ts';
+import { mediaView, type MediaView } from '../../../shared/domain/media/media-view.ts';
+import { findOwnedMedia, recordRemoteMedia, recordUploadedMedia, streamIntoStorage } from '../../../shared/domain/media/store-media.ts';
+import { DomainError } from '../../../shared/errors.ts';
+import { describeBytes } from '../../../shared/media/media-types.ts';
+import { multipartFile } from './multipart-file.ts';
+import { mediaSchema, pendingMediaSchema, uploadFromUrlBody } from './schema.ts';
+
+/** Multipart framing around the file: boundaries and part headers. */
+const multipartOverheadBytes = 64 * 1024;
+
+export function uploadRoutes(deps: PublicApiDeps): RouteDefinition[] {
+  const statusUrl = (id: string) => `${deps.backendUrl}/public/v1/media/${id}`;
+
+  /** 201 with the media once the worker is done, 202 with where to look while it is not. */
+  async function processAndAnswer(organizationId: string, mediaId: string, kind: 'import' | 'inspect'): Promise<Reply> {
+    const outcome = await deps.mediaQueue.processAndWait({ organizationId, mediaId, kind }, deps.mediaWaitMs);
+    if (!outcome.finished) return new Reply(202, { id: mediaId, status: 'pending', statusUrl: statusUrl(mediaId) });
+    const media = outcome.result as MediaView;
+    if (media.status === 'failed') {
+      const code = media.reason?.startsWith('fetch_failed') === true ? 'fetch_failed' : 'unreadable_media';
+      throw new DomainError(code, media.error ?? 'the media could not be processed', media.reason === undefined ? undefined : [{ path: 'reason', message: media.reason }]);
+    }
+    return new Reply(201, media);
+  }
+
+  return [
+    defineRoute({
+      method: 'post', path: '/upload', tag: 'Uploads', status: 201, multipartFile: 'file',
+      errors: ['validation_failed', 'unsupported_media_type', 'unsupported_file_type', 'payload_too_large', 'unreadable_media'],
+      summary: 'Upload an image or MP4 video (multipart/form-data, field "file")',
+      description: 'The type is recognised from the content. Images up to 10 MB and videos up to 1 GB by default (MEDIA_MAX_IMAGE_BYTES, MEDIA_MAX_VIDEO_BYTES). Answers 202 with a status URL when inspection takes longer than the wait.',
+      response: z.union([mediaSchema, pendingMediaSchema]),
+      handle: async ({ organization, ctx }) => {
+        if (ctx.is('multipart') === false) throw new DomainError('unsupported_media_type', 'send multipart/form-data with the file in field "file"');
+        const maxBytes = Math.max(deps.mediaLimits.maxImageBytes, deps.mediaLimits.maxVideoBytes);
+        if (ctx.request.length > maxBytes + multipartOverheadBytes) {
+          ctx.set('Connection', 'close');
+          throw new DomainError('payload_too_large', `the upload is larger than the ${describeBytes(maxBytes)} allowed for videos`);
+        }
+        let stored;
+        try {
+          const file = await multipartFile(ctx.req, 'file', maxBytes);
+          stored = await streamIntoStorage(deps.storage, file.stream, deps.mediaLimits);
+          const media = await recordUploadedMedia(deps.db, organization.id, stored, file.filename);
+          return await processAndAnswer(organization.id, media._id.toString(), 'inspect');
+        } catch (error) {
+          // The rest of a refused upload is not worth reading: close the connection after answering.
+          if (error instanceof DomainError && error.code === 'payload_too_large') ctx.set('Connection', 'close');
+          throw error;
+        }
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/upload-from-url', tag: 'Uploads', status: 201,
+      errors: ['validation_failed', 'fetch_failed', 'unreadable_media'],
+      summary: 'Have the service fetch a public https URL into the media library',
+      description: 'The fetch runs in a worker. Answers 201 with the media when it finishes within the wait, else 202 with a status URL (GET /media/:id).',
+      body: uploadFromUrlBody,
+      response: z.union([mediaSchema, pendingMediaSchema]),
+      handle: async ({ organization, body }) => {
+        let url: URL;
+        try {
+          url = new URL(body.url);
+        } catch {
+          throw new DomainError('validation_failed', 'url is not a valid URL', [{ path: 'url', message: 'not a URL' }]);
+        }
+        const media = await recordRemoteMedia(deps.db, organization.id, url.toString());
+        return processAndAnswer(organization.id, media._id.toString(), 'import');
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/media/:id', tag: 'Uploads', status: 200, errors: ['not_found'],
+      summary: 'A media record with its status: pending, ready, or failed with the error',
+      params: idParams,
+      response: mediaSchema,
+      handle: async ({ organization, params }) => mediaView(await findOwnedMedia(deps.db, organization.id, params.id)),
+    }),
+  ];
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+export const mediaSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  originalName: z.string().nullable(),
+  path: z.string().nullable().describe('Public URL of the file'),
+  thumbnail: z.string().nullable().describe('Poster frame of a video'),
+  alt: z.string().nullable(),
+  mimeType: z.string().nullable(),
+  size: z.number().int().nullable(),
+  width: z.number().int().optional(),
+  height: z.number().int().optional(),
+  durationSeconds: z.number().optional(),
+  videoCodec: z.string().optional(),
+  audioCodec: z.string().optional(),
+  status: z.enum(['pending', 'ready', 'failed']),
+  error: z.string().optional(),
+  reason: z.string().optional().describe('Machine-readable cause of a failure, e.g. fetch_failed:timeout'),
+});
+
+export const pendingMediaSchema = z.object({ id: z.string(), status: z.literal('pending'), statusUrl: z.string() });
+
+export const uploadFromUrlBody = z.object({ url: z.string().min(1).max(2048).describe('Public https URL of an image or MP4 video') });

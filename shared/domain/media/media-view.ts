@@ -1,0 +1,46 @@
+import type { Types } from 'mongoose';
+import type { Media } from '../../db/models/media.ts';
+
+export type StoredMedia = Media & { _id: Types.ObjectId };
+
+/** The contract's media shape, plus status (and error) for records still processing or failed. */
+export interface MediaView {
+  id: string;
+  name: string;
+  originalName: string | null;
+  path: string | null;
+  thumbnail: string | null;
+  alt: string | null;
+  mimeType: string | null;
+  size: number | null;
+  width?: number;
+  height?: number;
+  durationSeconds?: number;
+  videoCodec?: string;
+  audioCodec?: string;
+  status: 'pending' | 'ready' | 'failed';
+  error?: string;
+  reason?: string;
+}
+
+export function mediaView(media: StoredMedia): MediaView {
+  const optional = (key: string, value: number | string | null | undefined) => (value === null || value === undefined ? {} : { [key]: value });
+  return {
+    id: media._id.toString(),
+    name: media.name,
+    originalName: media.originalName ?? null,
+    path: media.path ?? null,
+    thumbnail: media.thumbnail ?? null,
+    alt: media.alt ?? null,
+    mimeType: media.mimeType ?? null,
+    size: media.size ?? null,
+    ...optional('width', media.width),
+    ...optional('height', media.height),
+    ...optional('durationSeconds', media.durationSeconds),
+    ...optional('videoCodec', media.videoCodec),
+    ...optional('audioCodec', media.audioCodec),
+    status: media.status,
+    ...optional('error', media.error),
+    ...optional('reason', media.errorReason),
+  };
+}

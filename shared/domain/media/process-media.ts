@@ -1,0 +1,100 @@
+import type { Database } from '../../db/database.ts';
+import { probeMedia, posterFrame } from '../../media/media-probe.ts';
+import type { MediaSizeLimits } from '../../media/media-types.ts';
+import { FetchFailure, safeFetch, type SafeFetchOptions } from '../../net/safe-fetch.ts';
+import { derivedObjectKey } from '../../storage/object-key.ts';
+import type { Storage } from '../../storage/storage.ts';
+import { DomainError } from '../../errors.ts';
+import { notify } from '../notifications/notifications.ts';
+import { streamIntoStorage } from './store-media.ts';
+import type { StoredMedia } from './media-view.ts';
+
+export interface MediaProcessingDeps {
+  db: Database;
+  storage: Storage;
+  limits: MediaSizeLimits;
+  fetch: Omit<SafeFetchOptions, 'maxBytes'>;
+  ffmpegTimeoutSeconds: number;
+}
+
+/** The spec's wording for a video ffprobe cannot read. */
+export const unreadableVideoMessage = 'Failed to load video metadata';
+
+class MediaFailure extends Error {
+  readonly reason: string;
+  constructor(reason: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.reason = reason;
+  }
+}
+
+async function fetchIntoStorage(deps: MediaProcessingDeps, media: StoredMedia): Promise<Partial<StoredMedia>> {
+  const sourceUrl = media.sourceUrl ?? '';
+  try {
+    const fetched = await safeFetch(sourceUrl, { ...deps.fetch, maxBytes: Math.max(deps.limits.maxImageBytes, deps.limits.maxVideoBytes) });
+    const stored = await streamIntoStorage(deps.storage, fetched.body, deps.limits);
+    return { storageKey: stored.key, path: stored.url, mimeType: stored.type.mimeType, size: stored.size };
+  } catch (error) {
+    if (error instanceof FetchFailure) throw new MediaFailure(`fetch_failed:${error.reason}`, `fetch failed (${error.reason}): ${error.message}`, { cause: error });
+    if (error instanceof DomainError && error.code === 'payload_too_large') throw new MediaFailure('fetch_failed:too_large', `fetch failed (too_large): ${error.message}`, { cause: error });
+    if (error instanceof DomainError && error.code === 'unsupported_file_type') throw new MediaFailure('fetch_failed:unsupported_type', `fetch failed (unsupported_type): ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
+async function inspect(deps: MediaProcessingDeps, key: string, mimeType: string): Promise<Partial<StoredMedia>> {
+  const location = await deps.storage.readableLocation(key);
+  const isVideo = mimeType.startsWith('video/');
+  let probe;
+  try {
+    probe = await probeMedia(location);
+  } catch (error) {
+    throw new MediaFailure('unreadable_media', isVideo ? unreadableVideoMessage : 'Failed to read the image', { cause: error });
+  }
+  if (!isVideo) return { width: probe.width, height: probe.height };
+  if (probe.videoCodec === null || probe.width === null || probe.height === null || probe.durationSeconds === null) {
+    throw new MediaFailure('unreadable_media', unreadableVideoMessage);
+  }
+  const thumbnailKey = derivedObjectKey(key, 'poster', 'jpg');
+  // A frame a second in (or at the very start of short clips) is rarely a black fade-in.
+  const poster = await deps.storage.put(thumbnailKey, posterFrame(location, Math.min(1, probe.durationSeconds / 2), deps.ffmpegTimeoutSeconds), { contentType: 'image/jpeg' });
+  return {
+    width: probe.width,
+    height: probe.height,
+    durationSeconds: probe.durationSeconds,
+    videoCodec: probe.videoCodec,
+    videoProfile: probe.videoProfile,
+    audioCodec: probe.audioCodec,
+    frameRate: probe.frameRate,
+    bitRate: probe.bitRate,
+    thumbnailKey,
+    thumbnail: poster.url,
+  };
+}
+
+/**
+ * The media worker's job: fetch the source (for upload-from-url), inspect the stored bytes, and
+ * mark the media ready; or mark it failed with a reason, remove what was stored, and tell the
+ * organization.
+ */
+export async function processMedia(deps: MediaProcessingDeps, mediaId: string, kind: 'import' | 'inspect'): Promise<StoredMedia | null> {
+  const media = await deps.db.media.findById(mediaId).lean();
+  if (media === null || media.status !== 'pending') return media;
+  let changes: Partial<StoredMedia> = {};
+  try {
+    if (kind === 'import') changes = await fetchIntoStorage(deps, media);
+    const key = changes.storageKey ?? media.storageKey;
+    const mimeType = changes.mimeType ?? media.mimeType;
+    if (key === null || key === undefined || mimeType === null || mimeType === undefined) throw new MediaFailure('unreadable_media', 'the media has no stored file');
+    changes = { ...changes, ...(await inspect(deps, key, mimeType)), status: 'ready', error: null, errorReason: null };
+  } catch (error) {
+    if (!(error instanceof MediaFailure)) throw error;
+    for (const key of [changes.storageKey ?? media.storageKey, changes.thumbnailKey ?? media.thumbnailKey]) {
+      if (key !== null && key !== undefined) await deps.storage.delete(key);
+    }
+    changes = { status: 'failed', error: error.message, errorReason: error.reason, storageKey: null, path: null, thumbnailKey: null, thumbnail: null };
+    const what = media.sourceUrl === null || media.sourceUrl === undefined ? `the upload of ${media.originalName ?? media.name}` : `the upload from ${media.sourceUrl}`;
+    await notify(deps.db, media.organizationId.toString(), { content: `Media could not be added: ${what} failed: ${error.message}`, link: null });
+  }
+  return deps.db.media.findOneAndUpdate({ _id: media._id }, { $set: changes }, { returnDocument: 'after' }).lean();
+}
