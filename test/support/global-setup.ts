@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startFerretDb } from '../../scripts/local/ferretdb.ts';
 import { ensureRedis } from '../../scripts/local/redis.ts';
+import { ensureDebianPackage } from '../../scripts/local/system-package.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -34,6 +35,8 @@ const log = (line: string): void => { process.stderr.write(`[test setup] ${line}
  * server to use instead.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Media tests make their files with ffmpeg and inspect them with ffprobe.
+  ensureDebianPackage('ffprobe', 'ffmpeg', log);
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   await ensureRedis(redisUrl, log);
   project.provide('redisUrl', redisUrl);

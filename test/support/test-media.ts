@@ -1,0 +1,63 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** Files the media tests upload, all made here with ffmpeg (no binaries are committed). */
+export interface TestMedia {
+  dir: string;
+  mp4: string;
+  /** 1080x1920, 60 fps HEVC in MP4: accepted by the allowlist, refused by platforms' video rules. */
+  hevcMp4: string;
+  /** VP9 in WebM: a video container the allowlist does not take. */
+  vp9Webm: string;
+  truncatedMp4: string;
+  png: string;
+  jpeg: string;
+  gif: string;
+  webp: string;
+  pdf: string;
+  executableAsPng: string;
+  html: string;
+  svg: string;
+}
+
+function ffmpeg(args: string[]): void {
+  execFileSync('ffmpeg', ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+export function makeTestMedia(): TestMedia {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sps-media-'));
+  const file = (name: string) => path.join(dir, name);
+  const video = ['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100', '-t', '2'];
+  ffmpeg([...video, '-c:v', 'libx264', '-profile:v', 'main', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', file('clip.mp4')]);
+  ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=1080x1920:rate=60', '-t', '1', '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error', '-pix_fmt', 'yuv420p', '-tag:v', 'hvc1', file('hevc.mp4')]);
+  ffmpeg([...video, '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-c:a', 'libopus', '-shortest', file('clip.webm')]);
+  // The MP4 muxer writes the index (moov) at the end: the first half has none and cannot be read.
+  const whole = readFileSync(file('clip.mp4'));
+  writeFileSync(file('truncated.mp4'), whole.subarray(0, Math.floor(whole.length / 2)));
+  const still = ['-f', 'lavfi', '-i', 'testsrc=size=64x48', '-frames:v', '1'];
+  ffmpeg([...still, file('image.png')]);
+  ffmpeg([...still, file('image.jpg')]);
+  ffmpeg([...still, file('image.gif')]);
+  ffmpeg([...still, '-c:v', 'libwebp', file('image.webp')]);
+  writeFileSync(file('document.pdf'), '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [] /Count 0>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n');
+  copyFileSync('/bin/true', file('program.png'));
+  writeFileSync(file('page.png'), '<!doctype html><html><body><script>alert(1)</script></body></html>');
+  writeFileSync(file('drawing.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
+  return {
+    dir,
+    mp4: file('clip.mp4'),
+    hevcMp4: file('hevc.mp4'),
+    vp9Webm: file('clip.webm'),
+    truncatedMp4: file('truncated.mp4'),
+    png: file('image.png'),
+    jpeg: file('image.jpg'),
+    gif: file('image.gif'),
+    webp: file('image.webp'),
+    pdf: file('document.pdf'),
+    executableAsPng: file('program.png'),
+    html: file('page.png'),
+    svg: file('drawing.svg'),
+  };
+}
