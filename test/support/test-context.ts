@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../shared/config/config.ts';
@@ -22,6 +25,7 @@ export interface TestContext {
  */
 export async function createTestContext(overrides: Record<string, string> = {}): Promise<TestContext> {
   const id = randomBytes(5).toString('hex');
+  const uploadsDir = mkdtempSync(path.join(tmpdir(), 'sps-uploads-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'test',
@@ -33,6 +37,7 @@ export async function createTestContext(overrides: Record<string, string> = {}):
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PORT: '0',
     PUBLISH_BACKOFF_MS: '50',
+    UPLOADS_DIR: uploadsDir,
     // Tests make many requests per organization; the rate-limit tests set their own limit.
     PUBLIC_API_RATE_LIMIT: '100000',
     ...overrides,
@@ -49,6 +54,7 @@ export async function createTestContext(overrides: Record<string, string> = {}):
       await db.connection.dropDatabase();
       await db.close();
       await deleteQueueKeys(config.REDIS_URL, config.QUEUE_PREFIX);
+      rmSync(uploadsDir, { recursive: true, force: true });
     },
   };
 }

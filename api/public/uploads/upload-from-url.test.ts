@@ -1,0 +1,116 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrganization } from '../../../shared/domain/organizations/organizations.ts';
+import { api } from '../../../test/support/fixtures.ts';
+import { startStack, waitFor, type RunningStack } from '../../../test/support/stack.ts';
+import { makeTestMedia } from '../../../test/support/test-media.ts';
+import { createTestContext, type TestContext } from '../../../test/support/test-context.ts';
+
+const media = makeTestMedia();
+
+describe('POST /upload-from-url (fetched by the media worker)', () => {
+  let ctx: TestContext;
+  let stack: RunningStack;
+  let strict: TestContext;
+  let strictStack: RunningStack;
+  let apiKey: string;
+  let strictKey: string;
+  let source: Server;
+  let origin = '';
+  let releaseSlow: () => void = () => undefined;
+
+  beforeAll(async () => {
+    source = createServer((request, response) => {
+      const files: Record<string, [string, string]> = { '/photo.png': [media.png, 'image/png'], '/clip.mp4': [media.mp4, 'video/mp4'], '/page.html': [media.html, 'text/html'], '/huge.mp4': [media.mp4, 'video/mp4'] };
+      if (request.url === '/slow.png') {
+        response.writeHead(200, { 'Content-Type': 'image/png' });
+        response.write(readFileSync(media.png).subarray(0, 10));
+        releaseSlow = () => { response.end(readFileSync(media.png).subarray(10)); };
+        return;
+      }
+      const entry = files[request.url ?? ''];
+      if (entry === undefined) { response.writeHead(404).end(); return; }
+      let body = readFileSync(entry[0]);
+      if (request.url === '/huge.mp4') body = Buffer.concat([body, Buffer.alloc(3 * 1024 * 1024)]);
+      response.writeHead(200, { 'Content-Type': entry[1] }).end(body);
+    });
+    await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(source.address() as AddressInfo).port}`;
+
+    ctx = await createTestContext({ MEDIA_WAIT_MS: '1500', MEDIA_MAX_VIDEO_BYTES: String(2 * 1024 * 1024) });
+    stack = await startStack(ctx);
+    ({ apiKey } = await createOrganization(ctx.db, ctx.secrets, { name: 'Importer' }));
+    strict = await createTestContext({ ALLOW_PRIVATE_NETWORK: 'false' });
+    strictStack = await startStack(strict);
+    ({ apiKey: strictKey } = await createOrganization(strict.db, strict.secrets, { name: 'Strict' }));
+  });
+  afterAll(async () => {
+    releaseSlow();
+    source.closeAllConnections();
+    source.close();
+    await stack.close();
+    await strictStack.close();
+    await ctx.cleanup();
+    await strict.cleanup();
+    rmSync(media.dir, { recursive: true, force: true });
+  });
+
+  const importUrl = (url: string, key = apiKey, base = stack.baseUrl) => api(base, key, '/api/public/v1/upload-from-url', { method: 'POST', body: { url } });
+
+  it('fetches an image and answers 201 with the stored media', async () => {
+    const response = await importUrl(`${origin}/photo.png`);
+    expect(response).toMatchObject({ status: 201, body: { mimeType: 'image/png', width: 64, height: 48, status: 'ready', originalName: 'photo.png' } });
+    const copy = await fetch(`${stack.baseUrl}${new URL((response.body as { path: string }).path).pathname}`);
+    expect(Buffer.from(await copy.arrayBuffer()).equals(readFileSync(media.png))).toBe(true);
+  });
+
+  it('inspects a fetched video like an uploaded one', async () => {
+    const response = await importUrl(`${origin}/clip.mp4`);
+    expect(response).toMatchObject({ status: 201, body: { mimeType: 'video/mp4', videoCodec: 'h264', audioCodec: 'aac', width: 320 } });
+  });
+
+  it('answers 202 with a status URL when the worker needs longer than the wait, and the media becomes ready', async () => {
+    const response = await importUrl(`${origin}/slow.png`);
+    expect(response.status).toBe(202);
+    const pending = response.body as { id: string; status: string; statusUrl: string };
+    expect(pending).toMatchObject({ status: 'pending', statusUrl: `${ctx.config.BACKEND_URL}/public/v1/media/${pending.id}` });
+    const statusPath = new URL(pending.statusUrl).pathname;
+    expect((await api(stack.baseUrl, apiKey, statusPath)).body).toMatchObject({ status: 'pending' });
+    releaseSlow();
+    const ready = await waitFor(async () => {
+      const current = await api(stack.baseUrl, apiKey, statusPath);
+      return (current.body as { status: string }).status === 'ready' ? current.body : undefined;
+    }, { what: 'the slow import to finish' });
+    expect(ready).toMatchObject({ id: pending.id, mimeType: 'image/png', width: 64 });
+  });
+
+  it.each([
+    ['a missing file', '/nothing.png', 'fetch_failed:http_status'],
+    ['a page that is not media', '/page.html', 'fetch_failed:unsupported_type'],
+    ['a video over the cap', '/huge.mp4', 'fetch_failed:too_large'],
+  ])('fails %s with fetch_failed and its reason, records it, and notifies the organization', async (_name, file, reason) => {
+    const response = await importUrl(`${origin}${file}`);
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({ statusCode: 422, error: 'fetch_failed', details: [{ path: 'reason', message: reason }] });
+    const record = await ctx.db.media.findOne({ sourceUrl: `${origin}${file}` }).lean();
+    expect(record).toMatchObject({ status: 'failed', errorReason: reason, path: null });
+    const notification = await ctx.db.notifications.findOne({ content: { $regex: file.replace('.', '\\.') } }).lean();
+    expect(notification?.content).toMatch(/^Media could not be added: the upload from .* failed: fetch failed/);
+  });
+
+  it('refuses private and loopback sources and plain http when private networks are not allowed', async () => {
+    const plain = await importUrl(`${origin}/photo.png`, strictKey, strictStack.baseUrl);
+    expect(plain.body).toMatchObject({ error: 'fetch_failed', details: [{ message: 'fetch_failed:invalid_url' }] });
+    for (const url of [`https://localhost:${new URL(origin).port}/photo.png`, 'https://127.0.0.1/photo.png', 'https://[::1]/photo.png', 'https://169.254.169.254/latest']) {
+      const blocked = await importUrl(url, strictKey, strictStack.baseUrl);
+      expect(blocked.body, url).toMatchObject({ error: 'fetch_failed', details: [{ message: 'fetch_failed:blocked_address' }] });
+    }
+  });
+
+  it('answers 400 for a body without a usable url', async () => {
+    expect((await importUrl('not a url')).status).toBe(400);
+    expect((await api(stack.baseUrl, apiKey, '/api/public/v1/upload-from-url', { method: 'POST', body: {} })).status).toBe(400);
+  });
+});
