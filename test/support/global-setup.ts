@@ -1,10 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { freePort } from './free-port.ts';
 import { startFerretDb } from '../../scripts/local/ferretdb.ts';
 import { ensureRedis } from '../../scripts/local/redis.ts';
+import { buildS3Server } from '../../scripts/local/s3-server.ts';
 import { ensureDebianPackage } from '../../scripts/local/system-package.ts';
 
 declare module 'vitest' {
@@ -13,18 +14,6 @@ declare module 'vitest' {
     mongoUrl: string;
     redisUrl: string;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => { resolve(port); });
-    });
-  });
 }
 
 const log = (line: string): void => { process.stderr.write(`[test setup] ${line}\n`); };
@@ -37,6 +26,8 @@ const log = (line: string): void => { process.stderr.write(`[test setup] ${line}
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // Media tests make their files with ffmpeg and inspect them with ffprobe.
   ensureDebianPackage('ffprobe', 'ffmpeg', log);
+  // Built here, where no hook timeout applies; the S3 tests start their own instance.
+  buildS3Server(log);
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   await ensureRedis(redisUrl, log);
   project.provide('redisUrl', redisUrl);

@@ -3,7 +3,9 @@ import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteMedia } from '../../../shared/domain/media/store-media.ts';
 import { createOrganization } from '../../../shared/domain/organizations/organizations.ts';
+import { createStorage } from '../../../shared/storage/create-storage.ts';
 import { api } from '../../../test/support/fixtures.ts';
 import { startStack, type RunningStack } from '../../../test/support/stack.ts';
 import { makeTestMedia } from '../../../test/support/test-media.ts';
@@ -151,6 +153,17 @@ describe('POST /upload and the served files', () => {
     const other = await createOrganization(ctx.db, ctx.secrets, { name: 'Other' });
     expect((await api(stack.baseUrl, other.apiKey, `/api/public/v1/media/${stored.id}`)).status).toBe(404);
     expect((await api(stack.baseUrl, apiKey, `/api/public/v1/media/${new Types.ObjectId().toString()}`)).status).toBe(404);
+  });
+
+  it('deletes the stored file and poster frame with the media record', async () => {
+    const stored = (await upload(media.mp4)).body as Media;
+    const record = await ctx.db.media.findById(stored.id).lean();
+    const files = [record?.storageKey, record?.thumbnailKey].map((key) => path.join(ctx.config.UPLOADS_DIR, key ?? 'missing'));
+    for (const file of files) expect(statSync(file).isFile()).toBe(true);
+    await deleteMedia({ db: ctx.db, storage: createStorage(ctx.config) }, record?.organizationId.toString() ?? '', stored.id);
+    for (const file of files) expect(() => statSync(file)).toThrow(/ENOENT/);
+    expect((await served(stored.path)).status).toBe(404);
+    expect((await api(stack.baseUrl, apiKey, `/api/public/v1/media/${stored.id}`)).status).toBe(404);
   });
 
   it('serves only keys it made: no traversal, no other files', async () => {

@@ -1,18 +1,8 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MastodonSimulator } from '../../../test/simulators/mastodon-simulator.ts';
+import { freePort } from '../../../test/support/free-port.ts';
 import { PlatformError } from '../platform-error.ts';
 import { createMastodonAdapter } from './mastodon-adapter.ts';
-
-/** An origin where nothing listens: a port the OS just handed out and took back. */
-async function closedPortOrigin(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}
 
 describe('Mastodon adapter against the simulator', () => {
   const simulator = new MastodonSimulator();
@@ -82,7 +72,7 @@ describe('Mastodon adapter against the simulator', () => {
     const slow = await failure(adapter.publish({ channel: channel(token), content: 'x', settings: {}, idempotencyKey: 'k9' }));
     expect(slow.kind).toBe('retryable');
     expect(slow.message).toMatch(/did not answer within 1000 ms/);
-    const closedOrigin = await closedPortOrigin();
+    const closedOrigin = `http://127.0.0.1:${await freePort()}`;
     const closed = await failure(adapter.publish({ channel: { channelId: 'c', accessToken: token, instanceUrl: closedOrigin }, content: 'x', settings: {}, idempotencyKey: 'k10' }));
     expect(closed.kind).toBe('retryable');
     expect(closed.message).toMatch(/could not reach mastodon: ECONNREFUSED/);
