@@ -40,7 +40,7 @@ describe('POST /upload and the served files', () => {
     form.append('note', 'ignored field');
     form.append('file', new Blob([readFileSync(file)]), name);
     const response = await fetch(`${stack.baseUrl}/api/public/v1/upload`, { method: 'POST', body: form, headers: key === null ? {} : { Authorization: key } });
-    return { status: response.status, body: await response.json() as unknown, headers: response.headers };
+    return { status: response.status, body: await response.json(), headers: response.headers };
   }
   const served = (url: string, headers: Record<string, string> = {}) => fetch(`${stack.baseUrl}${new URL(url).pathname}`, { headers });
 
