@@ -166,6 +166,23 @@ describe('POST /upload and the served files', () => {
     expect((await api(stack.baseUrl, apiKey, `/api/public/v1/media/${stored.id}`)).status).toBe(404);
   });
 
+  it('checks a post\'s uploaded video against each channel\'s platform, stating the recommended format', async () => {
+    const hevc = (await upload(media.hevcMp4)).body as Media;
+    expect(hevc).toMatchObject({ videoCodec: 'hevc', width: 1080, height: 1920 });
+    const organization = await ctx.db.organizations.findOne({}).lean();
+    const channel = (provider: string) => ctx.db.channels.create({ organizationId: organization?._id, provider, name: `${provider} channel`, tokenSealed: ctx.secrets.seal('t') });
+    const [x, mastodon] = await Promise.all([channel('x'), channel('mastodon')]);
+    const post = (channelId: string) => api(stack.baseUrl, apiKey, '/api/public/v1/posts', {
+      method: 'POST',
+      body: { type: 'schedule', date: new Date(Date.now() + 86_400_000).toISOString(), posts: [{ integration: { id: channelId }, value: [{ content: 'clip', image: [{ id: hevc.id, path: hevc.path }] }] }] },
+    });
+    const refused = await post(x._id.toString());
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ details: [{ path: 'posts.0.value.0.image.0', message: expect.stringMatching(/^X channel "x channel": the video does not suit X: its hevc video is not accepted\. Recommended: /) as string }] });
+    expect((refused.body as { message: string }).message).toMatch(/Recommended: MP4, H\.264 baseline or main profile, AAC audio, 30 fps or less, at most 1920x1080/);
+    expect((await post(mastodon._id.toString())).status).toBe(201);
+  });
+
   it('serves only keys it made: no traversal, no other files', async () => {
     for (const attempt of ['/uploads/..%2F..%2Fpackage.json', '/uploads/2026/01/01/..%2F..%2F..%2Fsecrets.key', '/uploads/2026/01/01/notours.png', '/uploads/2026/01/01/0123456789abcdef0123456789abcdef.exe']) {
       const response = await fetch(`${stack.baseUrl}${attempt}`);

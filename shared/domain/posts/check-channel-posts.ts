@@ -1,6 +1,7 @@
 import type { Types } from 'mongoose';
 import type { Database } from '../../db/database.ts';
 import type { Channel } from '../../db/models/channel.ts';
+import type { Media } from '../../db/models/media.ts';
 import { asObjectId } from '../../db/object-id.ts';
 import { DomainError, type ErrorDetail } from '../../errors.ts';
 import type { MediaFacts } from '../../platforms/registry/platform.ts';
@@ -15,9 +16,18 @@ export interface CheckedChannelPost {
   settings: Record<string, unknown>;
 }
 
-function mediaFacts(mimeType: string | null | undefined, media: { width?: number | null; height?: number | null; durationSeconds?: number | null }): MediaFacts {
-  const type = mimeType ?? 'application/octet-stream';
-  return { kind: type.startsWith('video/') ? 'video' : 'image', mimeType: type, width: media.width ?? null, height: media.height ?? null, durationSeconds: media.durationSeconds ?? null };
+function mediaFacts(media: Media): MediaFacts {
+  const type = media.mimeType ?? 'application/octet-stream';
+  return {
+    kind: type.startsWith('video/') ? 'video' : 'image',
+    mimeType: type,
+    width: media.width ?? null,
+    height: media.height ?? null,
+    durationSeconds: media.durationSeconds ?? null,
+    videoCodec: media.videoCodec ?? null,
+    audioCodec: media.audioCodec ?? null,
+    frameRate: media.frameRate ?? null,
+  };
 }
 
 /**
@@ -61,7 +71,7 @@ export async function checkChannelPosts(db: Database, organizationId: Types.Obje
       text: part.content,
       media: part.image.flatMap((image) => {
         const media = mediaById.get(image.id.toLowerCase());
-        return media === undefined ? [] : [mediaFacts(media.mimeType, media)];
+        return media === undefined ? [] : [mediaFacts(media)];
       }),
     }));
     const result = validatePlatformPost(platform, { settings: given, parts });

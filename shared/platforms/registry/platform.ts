@@ -19,6 +19,10 @@ export interface MediaFacts {
   width: number | null;
   height: number | null;
   durationSeconds: number | null;
+  /** Known once the media worker has inspected a video (ffprobe names: h264, hevc, aac...). */
+  videoCodec?: string | null;
+  audioCodec?: string | null;
+  frameRate?: number | null;
 }
 
 export interface PostPartFacts {

@@ -1,6 +1,7 @@
 import type { ErrorDetail } from '../../errors.ts';
 import type { PlatformDefinition, PostPartFacts } from './platform.ts';
 import { countingUnit, textLength } from './text-length.ts';
+import { videoProblems } from './video-rules.ts';
 
 export interface PlatformPostCheck {
   /** Settings as the platform schema parsed them (unknown keys dropped); empty when the platform has none. */
@@ -36,5 +37,11 @@ export function validatePlatformPost(platform: PlatformDefinition, post: { setti
   if (problems.length === 0) {
     for (const message of platform.checkPost({ settings, parts: post.parts })) problems.push({ path: 'value', message });
   }
+  post.parts.forEach((part, partIndex) => {
+    part.media.forEach((item, mediaIndex) => {
+      if (item.kind !== 'video') return;
+      for (const message of videoProblems(platform, item)) problems.push({ path: `value.${partIndex}.image.${mediaIndex}`, message });
+    });
+  });
   return { settings, problems };
 }
