@@ -1,5 +1,7 @@
 # One image for the api and the workers; docker-compose.yml picks the entry point.
 FROM node:24-bookworm-slim
+# ffprobe and ffmpeg inspect media and make poster frames in the media worker.
+RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
@@ -9,4 +11,4 @@ COPY workers ./workers
 COPY shared ./shared
 USER node
 # Node 24 runs the TypeScript sources directly (type stripping): no build step, no dist/ to drift.
-CMD ["node", "api/main.ts"]
+CMD ["node", "--max-semi-space-size=2", "api/main.ts"]

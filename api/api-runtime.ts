@@ -43,7 +43,7 @@ export async function createApiRuntime(config: Config, db: Database, logger: Log
     now: () => new Date(),
     frontendUrl: config.FRONTEND_URL.replace(/\/+$/, ''),
     backendUrl: config.BACKEND_URL.replace(/\/+$/, ''),
-    storage: createStorage(config),
+    storage: await createStorage(config),
     uploadsPath: new URL(config.UPLOADS_PUBLIC_URL).pathname,
     mediaQueue,
     mediaLimits: { maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES, maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES },

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { loadConfig } from '../shared/config/config.ts';
+import { apiNodeFlags } from './local/node-flags.ts';
 import { logToStderr } from './local/run-script.ts';
 import { prepareLocalEnvironment, projectRoot } from './local/local-environment.ts';
 
@@ -16,8 +17,8 @@ function stopAll(signal: NodeJS.Signals): void {
   for (const child of children.values()) child.kill(signal);
 }
 
-for (const [name, entry] of [['api', 'api/main.ts'], ['workers', 'workers/main.ts']] as const) {
-  const child = spawn(process.execPath, [path.join(projectRoot, entry)], { env, stdio: 'inherit' });
+for (const [name, entry, flags] of [['api', 'api/main.ts', apiNodeFlags], ['workers', 'workers/main.ts', []]] as const) {
+  const child = spawn(process.execPath, [...flags, path.join(projectRoot, entry)], { env, stdio: 'inherit' });
   children.set(name, child);
   child.on('exit', (code, signal) => {
     children.delete(name);

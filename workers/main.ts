@@ -11,7 +11,7 @@ const logger = createLogger({ name: 'workers', level: config.LOG_LEVEL });
 
 const db = await openDatabase(config.MONGO_URL);
 const redis = createRedis(config.REDIS_URL, 'worker');
-const running = startConfiguredWorkers(config, db, redis, logger);
+const running = await startConfiguredWorkers(config, db, redis, logger);
 logger.info({ event: LogEvent.serviceListening, queues: config.WORKER_QUEUES }, `workers running: ${config.WORKER_QUEUES.join(', ')}`);
 
 handleShutdown(logger, [

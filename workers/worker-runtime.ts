@@ -86,13 +86,13 @@ export function startWorkers(deps: WorkerDeps, connection: Redis, settings: Work
 }
 
 /** The workers as the configuration describes them (workers/main.ts and the tests both start them so). */
-export function startConfiguredWorkers(config: Config, db: Database, connection: Redis, logger: Logger): RunningWorkers {
+export async function startConfiguredWorkers(config: Config, db: Database, connection: Redis, logger: Logger): Promise<RunningWorkers> {
   const deps: WorkerDeps = {
     db,
     adapters: createAdapters({ timeoutMs: config.PLATFORM_TIMEOUT_MS }),
     secrets: new SecretBox(config.SECRETS_KEY),
     now: () => new Date(),
-    storage: createStorage(config),
+    storage: await createStorage(config),
     limits: { maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES, maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES },
     fetch: {
       isAllowedAddress: config.ALLOW_PRIVATE_NETWORK ? () => true : publicAddressesOnly,

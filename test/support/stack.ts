@@ -23,7 +23,7 @@ export async function startStack(ctx: TestContext, options: { workers?: boolean 
   const { port } = server.address() as AddressInfo;
 
   const workerRedis = options.workers === false ? null : createRedis(ctx.config.REDIS_URL, 'worker');
-  const workers = workerRedis === null ? null : startConfiguredWorkers(ctx.config, ctx.db, workerRedis, ctx.logger);
+  const workers = workerRedis === null ? null : await startConfiguredWorkers(ctx.config, ctx.db, workerRedis, ctx.logger);
 
   return {
     baseUrl: `http://127.0.0.1:${port}`,

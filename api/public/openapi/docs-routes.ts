@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import Router from '@koa/router';
-import { getAbsoluteFSPath } from 'swagger-ui-dist';
+import { createRequire } from 'node:module';
 import type { AppState } from '../../context.ts';
 import { notFound } from '../../../shared/errors.ts';
 import { publicApiPrefix } from './openapi-document.ts';
@@ -32,7 +32,8 @@ const init = `window.ui = SwaggerUIBundle({ url: '${publicApiPrefix}/openapi.jso
 /** The OpenAPI document and a readable reference page: public, no credential needed. */
 export function docsRouter(document: Record<string, unknown>): Router<AppState> {
   const router = new Router<AppState>({ prefix: publicApiPrefix });
-  const assetRoot = getAbsoluteFSPath();
+  // Only the folder is needed: importing swagger-ui-dist itself would load its 1 MB bundles (about 28 MB of memory).
+  const assetRoot = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   router.get('/openapi.json', (ctx) => {
     ctx.body = document;
   });

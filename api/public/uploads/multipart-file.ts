@@ -17,7 +17,7 @@ export function multipartFile(request: IncomingMessage, field: string, maxBytes:
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: request.headers, limits: { files: 1, fileSize: maxBytes + 1, fields: 20, fieldSize: 64 * 1024, parts: 30 } });
+      parser = busboy({ headers: request.headers, highWaterMark: 128 * 1024, fileHwm: 128 * 1024, limits: { files: 1, fileSize: maxBytes + 1, fields: 20, fieldSize: 64 * 1024, parts: 30 } });
     } catch (error) {
       reject(new DomainError('unsupported_media_type', `send multipart/form-data with the file in field "${field}" (${error instanceof Error ? error.message : String(error)})`));
       return;

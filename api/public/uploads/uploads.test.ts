@@ -160,7 +160,7 @@ describe('POST /upload and the served files', () => {
     const record = await ctx.db.media.findById(stored.id).lean();
     const files = [record?.storageKey, record?.thumbnailKey].map((key) => path.join(ctx.config.UPLOADS_DIR, key ?? 'missing'));
     for (const file of files) expect(statSync(file).isFile()).toBe(true);
-    await deleteMedia({ db: ctx.db, storage: createStorage(ctx.config) }, record?.organizationId.toString() ?? '', stored.id);
+    await deleteMedia({ db: ctx.db, storage: await createStorage(ctx.config) }, record?.organizationId.toString() ?? '', stored.id);
     for (const file of files) expect(() => statSync(file)).toThrow(/ENOENT/);
     expect((await served(stored.path)).status).toBe(404);
     expect((await api(stack.baseUrl, apiKey, `/api/public/v1/media/${stored.id}`)).status).toBe(404);

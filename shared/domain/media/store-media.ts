@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Types } from 'mongoose';
 import type { Database } from '../../db/database.ts';
 import { asObjectId } from '../../db/object-id.ts';
@@ -19,7 +20,7 @@ export interface StoredBytes {
  * Sniffs the first bytes, refuses what is not allowed, and streams everything into storage with
  * the size cap for that kind enforced on the way; a cut-off or failed write leaves no object.
  */
-export async function streamIntoStorage(storage: Storage, source: AsyncIterable<Buffer | Uint8Array | string>, limits: MediaSizeLimits): Promise<StoredBytes> {
+export async function streamIntoStorage(storage: Storage, source: Readable, limits: MediaSizeLimits): Promise<StoredBytes> {
   const sniffed = await sniffMedia(source, limits);
   const key = newObjectKey(sniffed.type.extension);
   try {
