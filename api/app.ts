@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { AppState } from './context.ts';
 import { errorHandler } from './middleware/error-handler.ts';
 import { requestContext } from './middleware/request-context.ts';
+import { oauthTokenRouter } from './oauth/token-route.ts';
 import { docsRouter } from './public/openapi/docs-routes.ts';
 import { openApiDocument } from './public/openapi/openapi-document.ts';
 import type { PublicApiDeps } from './public/public-api-deps.ts';
@@ -39,6 +40,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     const uploads = uploadsRouter(deps.storage, deps.uploadsPath);
     app.use(uploads.routes());
   }
+
+  app.use(oauthTokenRouter(deps).routes());
 
   const routes = publicRoutes(deps);
   // Paths in the document carry /api/public/v1, so the server is the backend address without /api.

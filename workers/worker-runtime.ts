@@ -1,4 +1,4 @@
-import { Worker } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../shared/config/config.ts';
 import { SecretBox } from '../shared/crypto/secret-box.ts';
@@ -10,7 +10,8 @@ import { createAdapters } from '../shared/platforms/adapters.ts';
 import { createStorage } from '../shared/storage/create-storage.ts';
 import { LogEvent } from '../shared/logging/events.ts';
 import type { Logger } from '../shared/logging/logger.ts';
-import { QueueName } from '../shared/queue/queues.ts';
+import { jobs, QueueName } from '../shared/queue/queues.ts';
+import { cleanExpiredProcessor } from './processors/clean-expired.ts';
 import { platformCallProcessor } from './processors/platform-call.ts';
 import { processMediaProcessor } from './processors/process-media.ts';
 import { publishPostProcessor } from './processors/publish-post.ts';
@@ -21,6 +22,7 @@ export interface WorkerSettings {
   publishConcurrency: number;
   platformConcurrency: number;
   mediaConcurrency: number;
+  maintenanceEveryMs: number;
 }
 
 export type WorkerDeps = PublishDeps & MediaProcessingDeps;
@@ -37,7 +39,7 @@ const knownQueues = new Set<string>(Object.values(QueueName));
 export const mediaFetchUserAgent = 'SPS-MediaFetcher/0.1 (Social Publishing Service; fetches media a user asked to post)';
 
 /** Starts one BullMQ worker per queue named in `settings.queues`; an unknown name is an error. */
-export function startWorkers(deps: WorkerDeps, connection: Redis, settings: WorkerSettings, logger: Logger): RunningWorkers {
+export async function startWorkers(deps: WorkerDeps, connection: Redis, settings: WorkerSettings, logger: Logger): Promise<RunningWorkers> {
   const unknown = settings.queues.filter((name) => !knownQueues.has(name));
   if (unknown.length > 0) throw new Error(`WORKER_QUEUES names unknown queues: ${unknown.join(', ')} (known: ${[...knownQueues].join(', ')})`);
 
@@ -55,6 +57,13 @@ export function startWorkers(deps: WorkerDeps, connection: Redis, settings: Work
       prefix: settings.prefix,
       concurrency: settings.mediaConcurrency,
     }));
+  }
+  if (settings.queues.includes(QueueName.maintenance)) {
+    // Upserting the scheduler is idempotent: every worker process may do it at start.
+    const queue = new Queue(QueueName.maintenance, { connection, prefix: settings.prefix });
+    await queue.upsertJobScheduler(jobs.cleanExpired.name, { every: settings.maintenanceEveryMs }, { name: jobs.cleanExpired.name, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } });
+    await queue.close();
+    workers.push(new Worker(QueueName.maintenance, cleanExpiredProcessor(deps, logger), { connection, prefix: settings.prefix, concurrency: 1 }));
   }
   if (settings.queues.includes(QueueName.platform)) {
     workers.push(new Worker(QueueName.platform, platformCallProcessor(deps, logger), {
@@ -110,5 +119,6 @@ export async function startConfiguredWorkers(config: Config, db: Database, conne
     publishConcurrency: config.PUBLISH_CONCURRENCY,
     platformConcurrency: config.PLATFORM_CONCURRENCY,
     mediaConcurrency: config.MEDIA_CONCURRENCY,
+    maintenanceEveryMs: config.MAINTENANCE_EVERY_MS,
   }, logger);
 }

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import type { AppState } from '../context.ts';
 import type { SecretBox } from '../../shared/crypto/secret-box.ts';
 import type { Database } from '../../shared/db/database.ts';
+import { findOrganizationByAccessToken } from '../../shared/domain/oauth/authorization.ts';
 import { findOrganizationByApiKey } from '../../shared/domain/organizations/organizations.ts';
 import { DomainError } from '../../shared/errors.ts';
 
@@ -18,7 +19,10 @@ export function authenticate(deps: { db: Database; secrets: SecretBox }): Middle
     if (credential === '') {
       throw new DomainError('missing_credentials', 'send your API key or access token in the Authorization header');
     }
-    const organization = await findOrganizationByApiKey(deps.db, deps.secrets, credential);
+    // OAuth access tokens (pos_) act exactly like the organization's API key.
+    const organization = credential.startsWith('pos_')
+      ? await findOrganizationByAccessToken(deps.db, deps.secrets, credential)
+      : await findOrganizationByApiKey(deps.db, deps.secrets, credential);
     if (organization === null) {
       throw new DomainError('invalid_credentials', 'the API key or access token is not valid or was revoked');
     }

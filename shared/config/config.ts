@@ -25,7 +25,7 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WORKER_QUEUES: z
     .string()
-    .default('publish,platform,media')
+    .default('publish,platform,media,maintenance')
     .transform((list) => list.split(',').map((name) => name.trim()).filter(Boolean)),
   PUBLISH_CONCURRENCY: positiveInt.default(5),
   PUBLISH_ATTEMPTS: positiveInt.default(5),
@@ -54,6 +54,7 @@ export const configSchema = z.object({
   MEDIA_FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(10).default(5),
   MEDIA_CONCURRENCY: positiveInt.default(2),
   FFPROBE_TIMEOUT_MS: positiveInt.default(30_000),
+  MAINTENANCE_EVERY_MS: positiveInt.default(10 * 60 * 1000),
   PUBLIC_API_RATE_LIMIT: positiveInt.default(30),
   PUBLIC_API_RATE_WINDOW_SECONDS: positiveInt.default(3600),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),

@@ -4,7 +4,12 @@ import { customerModel, type CustomerModel } from './models/customer.ts';
 import { mediaModel, type MediaModel } from './models/media.ts';
 import { notificationModel, type NotificationModel } from './models/notification.ts';
 import { organizationModel, type OrganizationModel } from './models/organization.ts';
+import { oauthAppModel, type OAuthAppModel } from './models/oauth-app.ts';
+import { oauthCodeModel, type OAuthCodeModel } from './models/oauth-code.ts';
+import { oauthGrantModel, type OAuthGrantModel } from './models/oauth-grant.ts';
 import { postModel, type PostModel } from './models/post.ts';
+import { sessionModel, type SessionModel } from './models/session.ts';
+import { userModel, type UserModel } from './models/user.ts';
 
 /** The models bound to one connection, so each test file can own a database of its own. */
 export interface Database {
@@ -15,6 +20,11 @@ export interface Database {
   posts: PostModel;
   media: MediaModel;
   notifications: NotificationModel;
+  users: UserModel;
+  sessions: SessionModel;
+  oauthApps: OAuthAppModel;
+  oauthCodes: OAuthCodeModel;
+  oauthGrants: OAuthGrantModel;
   close(): Promise<void>;
 }
 
@@ -35,9 +45,18 @@ export async function openDatabase(url: string, options: { dbName?: string } = {
     posts: postModel(connection),
     media: mediaModel(connection),
     notifications: notificationModel(connection),
+    users: userModel(connection),
+    sessions: sessionModel(connection),
+    oauthApps: oauthAppModel(connection),
+    oauthCodes: oauthCodeModel(connection),
+    oauthGrants: oauthGrantModel(connection),
     close: () => connection.close(),
   };
-  for (const model of [database.organizations, database.channels, database.customers, database.posts, database.media, database.notifications]) {
+  const models = [
+    database.organizations, database.channels, database.customers, database.posts, database.media, database.notifications,
+    database.users, database.sessions, database.oauthApps, database.oauthCodes, database.oauthGrants,
+  ] as const;
+  for (const model of models) {
     await model.createCollection().catch((error: unknown) => {
       // A collection created by another process in the meantime is what we wanted.
       if (!(error instanceof Error && /already exists/i.test(error.message))) throw error;

@@ -12,6 +12,8 @@ export const QueueName = {
   platform: 'platform',
   /** Fetching remote media and inspecting stored media (ffprobe, poster frames). */
   media: 'media',
+  /** Repeatable clean-ups: expired OAuth codes and dashboard sessions (no TTL indexes, rule 7). */
+  maintenance: 'maintenance',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
@@ -45,6 +47,7 @@ export const jobs = {
   publishPost: { queue: QueueName.publish, name: 'publish-post', payload: publishPostPayload },
   platformCall: { queue: QueueName.platform, name: 'platform-call', payload: platformCallPayload },
   processMedia: { queue: QueueName.media, name: 'process-media', payload: mediaJobPayload },
+  cleanExpired: { queue: QueueName.maintenance, name: 'clean-expired', payload: z.object({}) },
 } as const;
 
 /** Deterministic: enqueueing the same post twice finds the existing job instead of adding one. */

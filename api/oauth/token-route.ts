@@ -1,0 +1,37 @@
+import Router from '@koa/router';
+import { koaBody } from 'koa-body';
+import type { AppState } from '../context.ts';
+import type { SecretBox } from '../../shared/crypto/secret-box.ts';
+import type { Database } from '../../shared/db/database.ts';
+import { exchangeCode, type TokenRequest } from '../../shared/domain/oauth/authorization.ts';
+import { OAuthError } from '../../shared/domain/oauth/oauth-error.ts';
+
+/**
+ * POST /api/oauth/token: the spec's JSON body, form-encoded too (RFC 6749's own encoding).
+ * Errors use RFC 6749's `{error, error_description}`, not the public API's error shape.
+ */
+export function oauthTokenRouter(deps: { db: Database; secrets: SecretBox; now: () => Date }): Router<AppState> {
+  const router = new Router<AppState>();
+  const parse = koaBody({ json: true, urlencoded: true, multipart: false, text: false, jsonLimit: '64kb', formLimit: '64kb' });
+  router.post('/api/oauth/token', async (ctx) => {
+    // Tokens must never be cached by anything between the app and us (RFC 6749 §5.1).
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Pragma', 'no-cache');
+    try {
+      try {
+        await parse(ctx, () => Promise.resolve());
+      } catch (error) {
+        throw new OAuthError('invalid_request', `the body could not be read (${error instanceof Error ? error.message : String(error)})`);
+      }
+      const body: unknown = ctx.request.body;
+      const request: TokenRequest = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
+      ctx.body = await exchangeCode(deps.db, deps.secrets, request, deps.now());
+    } catch (error) {
+      if (!(error instanceof OAuthError)) throw error;
+      ctx.status = error.status;
+      if (error.code === 'invalid_client') ctx.set('WWW-Authenticate', 'Basic realm="sps"');
+      ctx.body = { error: error.code, error_description: error.message };
+    }
+  });
+  return router;
+}

@@ -1,0 +1,21 @@
+import { Schema, Types, type Connection, type InferSchemaType, type Model } from 'mongoose';
+
+/** An authorization code: single use, 10 minutes. Consumed by one atomic update. */
+const oauthCodeSchema = new Schema(
+  {
+    codeDigest: { type: String, required: true, unique: true },
+    appId: { type: Types.ObjectId, required: true },
+    userId: { type: Types.ObjectId, required: true },
+    organizationId: { type: Types.ObjectId, required: true },
+    expiresAt: { type: Date, required: true, index: true },
+    consumedAt: { type: Date, default: null },
+  },
+  { timestamps: { createdAt: true, updatedAt: false }, collection: 'oauth_codes' },
+);
+
+export type OAuthCode = InferSchemaType<typeof oauthCodeSchema>;
+export type OAuthCodeModel = Model<OAuthCode>;
+
+export function oauthCodeModel(connection: Connection): OAuthCodeModel {
+  return (connection.models.OAuthCode as OAuthCodeModel | undefined) ?? connection.model('OAuthCode', oauthCodeSchema);
+}

@@ -1,0 +1,23 @@
+import { Schema, Types, type Connection, type InferSchemaType, type Model } from 'mongoose';
+
+/**
+ * A user's approval of an app for one organization, holding the access token it was issued
+ * (`pos_...`, stored as a digest). Tokens do not expire; revoking sets `revokedAt`.
+ */
+const oauthGrantSchema = new Schema(
+  {
+    tokenDigest: { type: String, required: true, unique: true },
+    appId: { type: Types.ObjectId, required: true, index: true },
+    userId: { type: Types.ObjectId, required: true, index: true },
+    organizationId: { type: Types.ObjectId, required: true },
+    revokedAt: { type: Date, default: null },
+  },
+  { timestamps: true, collection: 'oauth_grants' },
+);
+
+export type OAuthGrant = InferSchemaType<typeof oauthGrantSchema>;
+export type OAuthGrantModel = Model<OAuthGrant>;
+
+export function oauthGrantModel(connection: Connection): OAuthGrantModel {
+  return (connection.models.OAuthGrant as OAuthGrantModel | undefined) ?? connection.model('OAuthGrant', oauthGrantSchema);
+}

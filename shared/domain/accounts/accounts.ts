@@ -1,0 +1,79 @@
+import { Types } from 'mongoose';
+import { hashPassword, verifyPassword } from '../../crypto/password.ts';
+import { randomCredential, type SecretBox } from '../../crypto/secret-box.ts';
+import type { Database } from '../../db/database.ts';
+import type { User } from '../../db/models/user.ts';
+import { DomainError } from '../../errors.ts';
+import { createOrganization } from '../organizations/organizations.ts';
+
+export type StoredUser = User & { _id: Types.ObjectId };
+
+export const minimumPasswordLength = 10;
+
+function normaliseEmail(email: string): string {
+  const trimmed = email.trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(trimmed) || trimmed.length > 254) throw new DomainError('validation_failed', 'enter a valid email address', [{ path: 'email', message: 'not an email address' }]);
+  return trimmed;
+}
+
+/** Creates the user and their first organization. */
+export async function signUp(db: Database, secrets: SecretBox, input: { email: string; password: string; organizationName: string }): Promise<{ user: StoredUser; organizationId: string }> {
+  const email = normaliseEmail(input.email);
+  if (input.password.length < minimumPasswordLength || input.password.length > 1024) {
+    throw new DomainError('validation_failed', `the password needs at least ${minimumPasswordLength} characters`, [{ path: 'password', message: 'too short' }]);
+  }
+  if ((await db.users.exists({ email })) !== null) throw new DomainError('conflict', 'an account with this email already exists; log in instead');
+  const passwordHash = await hashPassword(input.password);
+  const { organizationId } = await createOrganization(db, secrets, { name: input.organizationName });
+  try {
+    const user = await db.users.create({ email, passwordHash, organizationIds: [new Types.ObjectId(organizationId)] });
+    return { user: user.toObject(), organizationId };
+  } catch (error) {
+    // Two sign-ups racing on one email: the unique index decides; the loser's organization goes.
+    await db.organizations.deleteOne({ _id: organizationId });
+    if (error instanceof Error && /duplicate key|E11000/i.test(error.message)) throw new DomainError('conflict', 'an account with this email already exists; log in instead');
+    throw error;
+  }
+}
+
+/** The user whose email and password match, or null: callers say nothing about which was wrong. */
+export async function checkCredentials(db: Database, input: { email: string; password: string }): Promise<StoredUser | null> {
+  const email = input.email.trim().toLowerCase();
+  const user = await db.users.findOne({ email }).lean();
+  if (user === null) {
+    // Spend the same time as a real check, so response times do not tell which emails exist.
+    await verifyPassword(input.password, 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    return null;
+  }
+  return (await verifyPassword(input.password, user.passwordHash)) ? user : null;
+}
+
+export async function userOrganizations(db: Database, user: StoredUser): Promise<{ id: string; name: string }[]> {
+  const organizations = await db.organizations.find({ _id: { $in: user.organizationIds } }).sort({ name: 1 }).lean();
+  return organizations.map((organization) => ({ id: organization._id.toString(), name: organization.name }));
+}
+
+export function isMember(user: StoredUser, organizationId: string): boolean {
+  return user.organizationIds.some((id) => id.toString() === organizationId);
+}
+
+/** Another organization for an existing user (an agency with several clients, say). */
+export async function addOrganization(db: Database, secrets: SecretBox, user: StoredUser, name: string): Promise<string> {
+  const { organizationId } = await createOrganization(db, secrets, { name });
+  await db.users.updateOne({ _id: user._id }, { $addToSet: { organizationIds: new Types.ObjectId(organizationId) } });
+  return organizationId;
+}
+
+/** The organization's API key in clear, from its sealed copy, for the settings page. */
+export async function revealApiKey(db: Database, secrets: SecretBox, organizationId: string): Promise<string> {
+  const organization = await db.organizations.findById(organizationId).lean();
+  if (organization === null) throw new DomainError('not_found', 'organization not found');
+  return secrets.open(organization.apiKeySealed);
+}
+
+/** A new API key; the old one stops working at once. */
+export async function rotateApiKey(db: Database, secrets: SecretBox, organizationId: string): Promise<string> {
+  const apiKey = randomCredential('sps_');
+  await db.organizations.updateOne({ _id: organizationId }, { $set: { apiKeyDigest: secrets.digest(apiKey), apiKeySealed: secrets.seal(apiKey) } });
+  return apiKey;
+}
