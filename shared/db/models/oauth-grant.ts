@@ -10,6 +10,11 @@ const oauthGrantSchema = new Schema(
     appId: { type: Types.ObjectId, required: true, index: true },
     userId: { type: Types.ObjectId, required: true, index: true },
     organizationId: { type: Types.ObjectId, required: true },
+    /**
+     * Digest of the code this grant was exchanged from. Unique, so a code can make only one
+     * grant: the insert is the atomic step of redeeming a code (see exchangeCode).
+     */
+    codeDigest: { type: String, required: true, unique: true },
     revokedAt: { type: Date, default: null },
   },
   { timestamps: true, collection: 'oauth_grants' },

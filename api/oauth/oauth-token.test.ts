@@ -1,0 +1,184 @@
+import { Types } from 'mongoose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp, type StoredUser } from '../../shared/domain/accounts/accounts.ts';
+import { approve, approvedApps, authorizationRequest, revokeApp } from '../../shared/domain/oauth/authorization.ts';
+import { deleteApp, registerApp, rotateAppSecret, type StoredApp } from '../../shared/domain/oauth/oauth-apps.ts';
+import { api } from '../../test/support/fixtures.ts';
+import { startStack, type RunningStack } from '../../test/support/stack.ts';
+import { createTestContext, type TestContext } from '../../test/support/test-context.ts';
+
+/**
+ * The spec's two OAuth lifecycle tables and its error rows, over HTTP at POST /api/oauth/token
+ * and the public API. The consent screen itself is driven in a real browser in test/browser.
+ */
+describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
+  let ctx: TestContext;
+  let stack: RunningStack;
+  let owner: { user: StoredUser; organizationId: string };
+  let member: { user: StoredUser; organizationId: string };
+  let app: StoredApp;
+  let clientSecret: string;
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    stack = await startStack(ctx, { workers: false });
+    owner = await signUp(ctx.db, ctx.secrets, { email: 'owner@example.com', password: 'correct horse battery', organizationName: 'App Maker' });
+    member = await signUp(ctx.db, ctx.secrets, { email: 'member@example.com', password: 'correct horse battery', organizationName: 'Customer Co' });
+    ({ app, clientSecret } = await registerApp(ctx.db, ctx.secrets, owner.organizationId, { name: 'Scheduler Pro', redirectUrl: 'https://app.example.com/callback' }));
+  });
+  afterAll(async () => {
+    await stack.close();
+    await ctx.cleanup();
+  });
+
+  const codeFor = (user = member, now = new Date(), forApp = app) => approve(ctx.db, ctx.secrets, { app: forApp, user: user.user, organizationId: user.organizationId, now });
+  const exchange = (body: Record<string, unknown>) => api(stack.baseUrl, null, '/api/oauth/token', { method: 'POST', body });
+  const exchangeCode = (code: string, secret = clientSecret, clientId = app.clientId) => exchange({ grant_type: 'authorization_code', code, client_id: clientId, client_secret: secret });
+  const integrations = (token: string) => api(stack.baseUrl, token, '/api/public/v1/integrations');
+
+  it('issues client ids pca_ and secrets pcs_, keeping only a digest of the secret', async () => {
+    expect(app.clientId).toMatch(/^pca_[0-9a-f]{32}$/);
+    expect(clientSecret).toMatch(/^pcs_[A-Za-z0-9_-]{43}$/);
+    const stored = await ctx.db.oauthApps.findById(app._id).lean();
+    expect(JSON.stringify(stored)).not.toContain(clientSecret);
+  });
+
+  it('accepts only a known client_id with response_type code on the consent request', async () => {
+    expect((await authorizationRequest(ctx.db, { clientId: app.clientId, responseType: 'code' }))?.name).toBe('Scheduler Pro');
+    expect(await authorizationRequest(ctx.db, { clientId: app.clientId, responseType: 'token' })).toBeNull();
+    expect(await authorizationRequest(ctx.db, { clientId: 'pca_0000000000000000000000000000000', responseType: 'code' })).toBeNull();
+  });
+
+  it('code issued → exchange within 10 minutes with the right credentials → the contract\'s token body', async () => {
+    const response = await exchangeCode(await codeFor());
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ id: member.organizationId, cus: null, access_token: expect.stringMatching(/^pos_[A-Za-z0-9_-]{43}$/) as string, token_type: 'bearer' });
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const token = (response.body as { access_token: string }).access_token;
+    expect((await integrations(token)).status).toBe(200);
+    expect((await integrations(`Bearer ${token}`)).status).toBe(200);
+  });
+
+  it('accepts a form-encoded body too', async () => {
+    const code = await codeFor();
+    const response = await api(stack.baseUrl, null, '/api/oauth/token', {
+      method: 'POST',
+      rawBody: new URLSearchParams({ grant_type: 'authorization_code', code, client_id: app.clientId, client_secret: clientSecret }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(response.status).toBe(200);
+  });
+
+  it('code consumed → a second exchange gets invalid_grant', async () => {
+    const code = await codeFor();
+    expect((await exchangeCode(code)).status).toBe(200);
+    expect(await exchangeCode(code)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  });
+
+  it('10 minutes elapse → invalid_grant', async () => {
+    const code = await codeFor(member, new Date(Date.now() - 10 * 60 * 1000 - 1000));
+    expect(await exchangeCode(code)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    const fresh = await codeFor(member, new Date(Date.now() - 9 * 60 * 1000));
+    expect((await exchangeCode(fresh)).status).toBe(200);
+  });
+
+  it('two exchanges racing on one code give exactly one token', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const code = await codeFor();
+      const results = await Promise.all(Array.from({ length: 8 }, () => exchangeCode(code)));
+      expect(results.filter((result) => result.status === 200)).toHaveLength(1);
+      expect(results.filter((result) => (result.body as { error?: string }).error === 'invalid_grant')).toHaveLength(7);
+    }
+  });
+
+  it('answers the RFC 6749 errors with their statuses', async () => {
+    const code = await codeFor();
+    expect(await exchange({ grant_type: 'client_credentials', code, client_id: app.clientId, client_secret: clientSecret })).toMatchObject({ status: 400, body: { error: 'unsupported_grant_type' } });
+    expect(await exchange({ code, client_id: app.clientId, client_secret: clientSecret })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(await exchange({ grant_type: 'authorization_code', client_id: app.clientId, client_secret: clientSecret })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    const wrongSecret = await exchangeCode(code, 'pcs_wrong');
+    expect(wrongSecret).toMatchObject({ status: 401, body: { error: 'invalid_client', error_description: expect.any(String) as string } });
+    expect(wrongSecret.headers.get('www-authenticate')).toMatch(/^Basic/);
+    expect(await exchangeCode(code, clientSecret, 'pca_ffffffffffffffffffffffffffffffff')).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+    expect(await exchangeCode('not-a-code')).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    const malformed = await api(stack.baseUrl, null, '/api/oauth/token', { method: 'POST', rawBody: '{"grant_type":', headers: { 'Content-Type': 'application/json' } });
+    expect(malformed).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    // The code was never consumed by the failed attempts.
+    expect((await exchangeCode(code)).status).toBe(200);
+  });
+
+  it('refuses a code issued to another app with invalid_grant', async () => {
+    const other = await registerApp(ctx.db, ctx.secrets, owner.organizationId, { name: 'Other app', redirectUrl: 'https://other.example.com/cb' });
+    const code = await codeFor(member, new Date(), other.app);
+    expect(await exchangeCode(code)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect((await exchangeCode(code, other.clientSecret, other.app.clientId)).status).toBe(200);
+  });
+
+  it('rotating the secret fails the old one at once and leaves issued tokens valid', async () => {
+    const token = ((await exchangeCode(await codeFor())).body as { access_token: string }).access_token;
+    const pending = await codeFor();
+    const newSecret = await rotateAppSecret(ctx.db, ctx.secrets, owner.organizationId, app._id.toString());
+    expect(await exchangeCode(pending)).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+    expect((await integrations(token)).status).toBe(200);
+    expect((await exchangeCode(pending, newSecret)).status).toBe(200);
+    clientSecret = newSecret;
+  });
+
+  it('access tokens do not expire with time', async () => {
+    const token = ((await exchangeCode(await codeFor())).body as { access_token: string }).access_token;
+    await ctx.db.oauthGrants.updateOne({ tokenDigest: ctx.secrets.digest(token) }, { $set: { createdAt: new Date('2020-01-01T00:00:00Z') } });
+    expect((await integrations(token)).status).toBe(200);
+  });
+
+  it('a user\'s revoke ends that user\'s access only', async () => {
+    const third = await signUp(ctx.db, ctx.secrets, { email: 'third@example.com', password: 'correct horse battery', organizationName: 'Third' });
+    const mine = ((await exchangeCode(await codeFor())).body as { access_token: string }).access_token;
+    const theirs = ((await exchangeCode(await codeFor(third))).body as { access_token: string }).access_token;
+    expect((await approvedApps(ctx.db, member.user._id)).map((entry) => entry.name)).toContain('Scheduler Pro');
+    await revokeApp(ctx.db, member.user._id, app._id.toString(), new Date());
+    expect(await integrations(mine)).toMatchObject({ status: 401, body: { error: 'invalid_credentials' } });
+    expect((await integrations(theirs)).status).toBe(200);
+    expect((await approvedApps(ctx.db, member.user._id)).map((entry) => entry.name)).not.toContain('Scheduler Pro');
+  });
+
+  it('deleting the app revokes every token it issued, removes it from every approved-apps list, and is irreversible', async () => {
+    const doomed = await registerApp(ctx.db, ctx.secrets, owner.organizationId, { name: 'Doomed app', redirectUrl: 'https://doomed.example.com/cb' });
+    const tokens = await Promise.all([member, owner].map(async (user) => {
+      const code = await codeFor(user, new Date(), doomed.app);
+      return ((await exchangeCode(code, doomed.clientSecret, doomed.app.clientId)).body as { access_token: string }).access_token;
+    }));
+    const unused = await codeFor(member, new Date(), doomed.app);
+    for (const token of tokens) expect((await integrations(token)).status).toBe(200);
+    await deleteApp(ctx.db, owner.organizationId, doomed.app._id.toString(), new Date());
+    for (const token of tokens) expect((await integrations(token)).status).toBe(401);
+    for (const user of [member, owner]) expect((await approvedApps(ctx.db, user.user._id)).map((entry) => entry.name)).not.toContain('Doomed app');
+    expect(await exchangeCode(unused, doomed.clientSecret, doomed.app.clientId)).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+    expect(await ctx.db.oauthCodes.countDocuments({ appId: doomed.app._id })).toBe(0);
+  });
+
+  it('an access token counts against its organization\'s rate limit together with the API key', async () => {
+    const limited = await createTestContext({ PUBLIC_API_RATE_LIMIT: '30' });
+    const limitedStack = await startStack(limited, { workers: false });
+    try {
+      const user = await signUp(limited.db, limited.secrets, { email: 'rate@example.com', password: 'correct horse battery', organizationName: 'Rate Co' });
+      const registered = await registerApp(limited.db, limited.secrets, user.organizationId, { name: 'Rate app', redirectUrl: 'https://rate.example.com/cb' });
+      const code = await approve(limited.db, limited.secrets, { app: registered.app, user: user.user, organizationId: user.organizationId, now: new Date() });
+      const token = ((await api(limitedStack.baseUrl, null, '/api/oauth/token', { method: 'POST', body: { grant_type: 'authorization_code', code, client_id: registered.app.clientId, client_secret: registered.clientSecret } })).body as { access_token: string }).access_token;
+      const organization = await limited.db.organizations.findById(user.organizationId).lean();
+      const apiKey = limited.secrets.open(organization?.apiKeySealed ?? '');
+      const answers = await Promise.all([
+        ...Array.from({ length: 20 }, () => api(limitedStack.baseUrl, token, '/api/public/v1/is-connected')),
+        ...Array.from({ length: 20 }, () => api(limitedStack.baseUrl, apiKey, '/api/public/v1/is-connected')),
+      ]);
+      expect(answers.filter((answer) => answer.status === 200)).toHaveLength(30);
+    } finally {
+      await limitedStack.close();
+      await limited.cleanup();
+    }
+  });
+
+  it('refuses approval for an organization the user does not belong to', async () => {
+    await expect(approve(ctx.db, ctx.secrets, { app, user: member.user, organizationId: owner.organizationId, now: new Date() })).rejects.toThrow(/not a member/);
+    await expect(approve(ctx.db, ctx.secrets, { app, user: member.user, organizationId: new Types.ObjectId().toString(), now: new Date() })).rejects.toThrow(/not a member/);
+  });
+});
