@@ -54,7 +54,9 @@ export async function userOrganizations(db: Database, user: StoredUser): Promise
 }
 
 export function isMember(user: StoredUser, organizationId: string): boolean {
-  return user.organizationIds.some((id) => id.toString() === organizationId);
+  if (!/^[0-9a-f]{24}$/i.test(organizationId)) return false;
+  const wanted = new Types.ObjectId(organizationId);
+  return user.organizationIds.some((id) => wanted.equals(id));
 }
 
 /** Another organization for an existing user (an agency with several clients, say). */
