@@ -1,4 +1,4 @@
-import { Schema, Types, type Connection, type InferSchemaType, type Model } from 'mongoose';
+import { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
 
 /** A person who logs in to the dashboard; may belong to several organizations. */
 const userSchema = new Schema(
@@ -6,7 +6,7 @@ const userSchema = new Schema(
     email: { type: String, required: true, unique: true, lowercase: true, trim: true },
     /** scrypt, see shared/crypto/password.ts. */
     passwordHash: { type: String, required: true },
-    organizationIds: { type: [Types.ObjectId], default: [] },
+    organizationIds: { type: [Schema.Types.ObjectId], default: [] },
   },
   { timestamps: true, collection: 'users' },
 );
