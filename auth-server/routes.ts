@@ -1,0 +1,152 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { koaBody } from 'koa-body';
+import type { Pool } from 'pg';
+import type { Logger } from '../shared/logging/logger.ts';
+import type { AuthServerConfig } from './config.ts';
+import { pollIntervalSeconds, type DeviceRequests } from './device-requests.ts';
+import { resultPage, verifyPage } from './pages.ts';
+import { exchangeAtService } from './token-exchange.ts';
+import { displayUserCode, normaliseUserCode } from './user-code.ts';
+import type { VerifyThrottle } from './verify-throttle.ts';
+
+export interface AuthServerDeps {
+  config: AuthServerConfig;
+  pool: Pool;
+  requests: DeviceRequests;
+  throttle: VerifyThrottle;
+  logger: Logger;
+}
+
+const csrfCookie = 'sps_device_csrf';
+
+/** Signed double-submit token: a form posted from another site cannot know it. */
+function csrfToken(ctx: Context): string {
+  const existing = ctx.cookies.get(csrfCookie, { signed: true });
+  if (existing !== undefined) return existing;
+  const token = randomBytes(24).toString('base64url');
+  ctx.cookies.set(csrfCookie, token, { signed: true, httpOnly: true, sameSite: 'lax', path: '/device' });
+  return token;
+}
+
+function csrfMatches(ctx: Context, given: unknown): boolean {
+  const expected = ctx.cookies.get(csrfCookie, { signed: true });
+  if (expected === undefined || typeof given !== 'string') return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function formField(ctx: Context, name: string): unknown {
+  const body: unknown = ctx.request.body;
+  return typeof body === 'object' && body !== null && name in body ? (body as Record<string, unknown>)[name] : undefined;
+}
+
+export function authServerRouter(deps: AuthServerDeps): Router {
+  const { config, requests, throttle } = deps;
+  const router = new Router();
+  const form = koaBody({ urlencoded: true, json: true, multipart: false, text: false, formLimit: '16kb', jsonLimit: '16kb' });
+
+  router.get('/health', async (ctx) => {
+    try {
+      await deps.pool.query('SELECT 1');
+      ctx.body = { status: 'ok' };
+    } catch (error) {
+      deps.logger.error({ err: error }, 'health check: database unreachable');
+      ctx.status = 503;
+      ctx.body = { status: 'unavailable', error: 'the database does not answer' };
+    }
+  });
+
+  router.post('/device/code', form, async (ctx) => {
+    const created = await requests.create();
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = {
+      device_code: created.deviceCode,
+      user_code: displayUserCode(created.userCode),
+      verification_uri: `${config.serverUrl}/device/verify`,
+      expires_in: created.expiresIn,
+      interval: pollIntervalSeconds,
+    };
+  });
+
+  router.get('/device/verify', (ctx) => {
+    const code = typeof ctx.query.code === 'string' ? ctx.query.code.slice(0, 12) : '';
+    ctx.type = 'html';
+    ctx.body = verifyPage({ code, csrf: csrfToken(ctx) });
+  });
+
+  router.post('/device/verify', form, async (ctx) => {
+    const given = formField(ctx, 'user_code');
+    const typed = typeof given === 'string' ? given.slice(0, 20) : '';
+    const again = (status: number, error: string): void => {
+      ctx.status = status;
+      ctx.type = 'html';
+      ctx.body = verifyPage({ code: typed, csrf: csrfToken(ctx), error });
+    };
+    if (!csrfMatches(ctx, formField(ctx, 'csrf'))) { again(403, 'This form expired. Please enter the code again.'); return; }
+    if (await throttle.isBlocked(ctx.ip)) { again(429, 'Too many wrong codes from your address. Wait 15 minutes and try again.'); return; }
+    const userCode = normaliseUserCode(typed);
+    const state = userCode === null ? null : await requests.startAuthorization(userCode);
+    if (state === null) {
+      await throttle.recordFailure(ctx.ip);
+      again(400, 'That code is wrong or has expired. Check the code in your terminal, or run sps auth:login again.');
+      return;
+    }
+    const consent = new URL('/oauth/authorize', config.frontendUrl);
+    consent.search = new URLSearchParams({ client_id: config.clientId, response_type: 'code', state }).toString();
+    ctx.redirect(consent.toString());
+  });
+
+  router.get('/device/callback', async (ctx) => {
+    const state = typeof ctx.query.state === 'string' ? ctx.query.state : '';
+    const request = state === '' ? null : await requests.findByState(state);
+    ctx.type = 'html';
+    if (request === null) {
+      ctx.status = 400;
+      ctx.body = resultPage('Login expired', 'This login request is unknown or has expired. Run sps auth:login again.', 'error');
+      return;
+    }
+    if (ctx.query.error === 'access_denied') {
+      await requests.deny(request.id);
+      ctx.body = resultPage('Access denied', 'You denied access. The command-line client was not logged in; you can close this window.', 'error');
+      return;
+    }
+    const code = typeof ctx.query.code === 'string' ? ctx.query.code : '';
+    try {
+      const token = await exchangeAtService({ apiUrl: config.apiUrl, clientId: config.clientId, clientSecret: config.clientSecret, code });
+      await requests.complete(request.id, token.accessToken, token.organizationId);
+    } catch (error) {
+      deps.logger.warn({ err: error }, 'code exchange failed');
+      ctx.status = 502;
+      ctx.body = resultPage('Login failed', 'The service did not accept the authorization. Run sps auth:login again.', 'error');
+      return;
+    }
+    ctx.body = resultPage('You are logged in', 'The command-line client is now connected. You can close this window and return to your terminal.', 'done');
+  });
+
+  router.post('/device/token', form, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const deviceCode = formField(ctx, 'device_code');
+    if (typeof deviceCode !== 'string' || deviceCode === '') {
+      ctx.status = 400;
+      ctx.body = { error: 'invalid_request', error_description: 'device_code is required' };
+      return;
+    }
+    const result = await requests.poll(deviceCode);
+    if (result.outcome === 'token') {
+      ctx.body = { access_token: result.accessToken, api_url: config.apiUrl, organization_id: result.organizationId };
+      return;
+    }
+    ctx.status = 400;
+    ctx.body = {
+      pending: { error: 'authorization_pending', error_description: 'the user has not approved yet' },
+      expired: { error: 'expired_token', error_description: 'the login request expired; start again' },
+      denied: { error: 'access_denied', error_description: 'the user denied access' },
+      unknown: { error: 'invalid_grant', error_description: 'unknown device code, or its token was already delivered' },
+    }[result.outcome];
+  });
+
+  return router;
+}
