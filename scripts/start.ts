@@ -1,13 +1,37 @@
-// `npm start`: the embedded defaults (local Redis, FerretDB, data/), then the api and the workers as two processes.
+// `npm start`: the embedded defaults (local Redis, FerretDB, PostgreSQL, data/), then the api,
+// the workers and the device-flow auth server as separate processes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { loadConfig } from '../shared/config/config.ts';
-import { apiNodeFlags } from './local/node-flags.ts';
-import { logToStderr } from './local/run-script.ts';
+import { SecretBox } from '../shared/crypto/secret-box.ts';
+import { openDatabase } from '../shared/db/database.ts';
+import { ensureAuthServerApp } from './local/auth-server-app.ts';
 import { prepareLocalEnvironment, projectRoot } from './local/local-environment.ts';
+import { apiNodeFlags } from './local/node-flags.ts';
+import { ensureLocalPostgres, localAuthDatabaseUrl } from './local/postgres.ts';
+import { logToStderr } from './local/run-script.ts';
 
 const env = await prepareLocalEnvironment(process.env, logToStderr);
 const config = loadConfig(env); // fail here, once, before starting anything
+
+// The auth server's own settings: the local PostgreSQL and an OAuth app registered for it.
+const authPort = Number(env.AUTH_SERVER_PORT ?? 3111);
+const authUrl = `http://localhost:${authPort}`;
+const databaseUrl = env.DATABASE_URL ?? localAuthDatabaseUrl;
+await ensureLocalPostgres(databaseUrl, logToStderr);
+const db = await openDatabase(config.MONGO_URL);
+const cliApp = await ensureAuthServerApp(db, new SecretBox(config.SECRETS_KEY), { authUrl });
+await db.close();
+const authEnv: NodeJS.ProcessEnv = {
+  ...env,
+  DATABASE_URL: databaseUrl,
+  SERVICE_OAUTH_CLIENT_ID: cliApp.clientId,
+  SERVICE_OAUTH_CLIENT_SECRET: cliApp.clientSecret,
+  PORT: String(authPort),
+  SERVER_URL: authUrl,
+  SERVICE_FRONTEND_URL: config.FRONTEND_URL,
+  SERVICE_API_URL: config.BACKEND_URL,
+};
 
 const children = new Map<string, ChildProcess>();
 let stopping = false;
@@ -17,8 +41,14 @@ function stopAll(signal: NodeJS.Signals): void {
   for (const child of children.values()) child.kill(signal);
 }
 
-for (const [name, entry, flags] of [['api', 'api/main.ts', apiNodeFlags], ['workers', 'workers/main.ts', []]] as const) {
-  const child = spawn(process.execPath, [...flags, path.join(projectRoot, entry)], { env, stdio: 'inherit' });
+const processes = [
+  { name: 'api', entry: 'api/main.ts', flags: apiNodeFlags, env },
+  { name: 'workers', entry: 'workers/main.ts', flags: [], env },
+  { name: 'auth-server', entry: 'auth-server/main.ts', flags: [], env: authEnv },
+] as const;
+
+for (const { name, entry, flags, env: processEnv } of processes) {
+  const child = spawn(process.execPath, [...flags, path.join(projectRoot, entry)], { env: processEnv, stdio: 'inherit' });
   children.set(name, child);
   child.on('exit', (code, signal) => {
     children.delete(name);
@@ -33,4 +63,4 @@ for (const [name, entry, flags] of [['api', 'api/main.ts', apiNodeFlags], ['work
 
 process.on('SIGINT', () => { stopAll('SIGTERM'); });
 process.on('SIGTERM', () => { stopAll('SIGTERM'); });
-logToStderr(`SPS starting: api on http://${config.HOST}:${config.PORT}, public API at ${config.BACKEND_URL}/public/v1; data in ${path.join(projectRoot, 'data')}`);
+logToStderr(`SPS starting: api on http://${config.HOST}:${config.PORT} (dashboard ${config.FRONTEND_URL}, public API ${config.BACKEND_URL}/public/v1), auth server on ${authUrl}; data in ${path.join(projectRoot, 'data')}`);
