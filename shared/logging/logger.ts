@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -17,11 +17,13 @@ const redactPaths = [
   '*.password',
 ];
 
-export function createLogger(options: { level: string; name: string }): Logger {
-  return pino({
+/** `destination` defaults to stdout; tests pass one to read what was logged. */
+export function createLogger(options: { level: string; name: string; destination?: DestinationStream }): Logger {
+  const settings = {
     name: options.name,
     level: options.level,
     redact: { paths: redactPaths, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+  };
+  return options.destination === undefined ? pino(settings) : pino(settings, options.destination);
 }

@@ -11,6 +11,8 @@ import { createLogger, type Logger } from '../../shared/logging/logger.ts';
 
 export interface TestContext {
   config: Config;
+  /** Every log line the in-process services wrote (JSON), for tests that read the logs. */
+  logLines: string[];
   /** The environment a child process (api, workers, scripts) needs to share this file's database and queues. */
   env: NodeJS.ProcessEnv;
   db: Database;
@@ -44,12 +46,20 @@ export async function createTestContext(overrides: Record<string, string> = {}):
   };
   const config = loadConfig(env);
   const db = await openDatabase(config.MONGO_URL);
+  const logLines: string[] = [];
   return {
     config,
+    logLines,
     env,
     db,
     secrets: new SecretBox(config.SECRETS_KEY),
-    logger: createLogger({ name: 'test', level: config.LOG_LEVEL }),
+    logger: createLogger({ name: 'test', level: config.LOG_LEVEL, destination: {
+      write: (line: string) => {
+        logLines.push(line);
+        // Asking for a log level (TEST_LOG_LEVEL) also means wanting to see the lines.
+        if (process.env.TEST_LOG_LEVEL !== undefined) process.stdout.write(line);
+      },
+    } }),
     async cleanup() {
       await db.connection.dropDatabase();
       await db.close();
