@@ -45,6 +45,7 @@ export async function createApiRuntime(config: Config, db: Database, logger: Log
     backendUrl: config.BACKEND_URL.replace(/\/+$/, ''),
     storage: await createStorage(config),
     uploadsPath: new URL(config.UPLOADS_PUBLIC_URL).pathname,
+    trustProxy: config.TRUST_PROXY,
     mediaQueue,
     mediaLimits: { maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES, maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES },
     mediaWaitMs: config.MEDIA_WAIT_MS,

@@ -2,6 +2,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { Redis } from 'ioredis';
 import type { AppState } from './context.ts';
+import { dashboard } from './dashboard/dashboard-router.ts';
 import { errorHandler } from './middleware/error-handler.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { oauthTokenRouter } from './oauth/token-route.ts';
@@ -19,11 +20,15 @@ export interface AppDeps extends PublicApiDeps {
   logger: Logger;
   /** URL path local uploads are served under (the path of UPLOADS_PUBLIC_URL). */
   uploadsPath: string;
+  /** TRUST_PROXY: take the client address from X-Forwarded-For (login throttling keys on it). */
+  trustProxy: boolean;
 }
 
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
-  app.proxy = true;
+  app.proxy = deps.trustProxy;
+  // Signs the dashboard's cookies; derived from the root secret so no extra setting is needed.
+  app.keys = [deps.secrets.digest('cookie-signing-v1')];
   app.silent = true; // errors are logged once, by the error handler, with the request id
   app.use(requestContext(deps.logger));
   app.use(errorHandler());
@@ -50,5 +55,6 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const publicApi = publicApiRouter(deps, routes);
   app.use(publicApi.routes());
   app.use(publicApi.allowedMethods({ throw: false }));
+  app.use(dashboard(deps));
   return app;
 }

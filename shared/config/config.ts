@@ -22,6 +22,8 @@ export const configSchema = z.object({
   QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, "_" and "-" only').default('sps'),
   SECRETS_KEY: secretsKey,
   ALLOW_PRIVATE_NETWORK: envBoolean.default(false),
+  /** Trust X-Forwarded-For / -Proto: only behind a proxy that sets them, or clients pick their own address. */
+  TRUST_PROXY: envBoolean.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WORKER_QUEUES: z
     .string()

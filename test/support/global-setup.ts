@@ -26,6 +26,7 @@ const log = (line: string): void => { process.stderr.write(`[test setup] ${line}
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // Media tests make their files with ffmpeg and inspect them with ffprobe.
   ensureDebianPackage('ffprobe', 'ffmpeg', log);
+  ensureDebianPackage('chromium', 'chromium', log); // the browser tests drive Debian's chromium (test/browser/chromium.ts)
   // Built here, where no hook timeout applies; the S3 tests start their own instance.
   buildS3Server(log);
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

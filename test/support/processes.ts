@@ -26,15 +26,21 @@ export interface ServiceProcess {
   child: ChildProcess;
   /** Everything the process wrote so far (pino JSON lines on stdout, anything else on stderr). */
   output(): string;
+  /** What it wrote on stdout alone (a CLI's JSON result). */
+  stdout(): string;
+  /** Resolves with the exit code when the process ends by itself. */
+  exited(): Promise<number | null>;
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts a long-running entry point (api/main.ts, workers/main.ts) as its own process. */
-export function startService(entry: string, env: NodeJS.ProcessEnv): ServiceProcess {
-  const child = spawn(process.execPath, [path.join(projectRoot, entry)], { env, cwd: projectRoot });
+/** Starts an entry point (api/main.ts, workers/main.ts, the CLI) as its own process. */
+export function startService(entry: string, env: NodeJS.ProcessEnv, args: readonly string[] = []): ServiceProcess {
+  const child = spawn(process.execPath, [path.join(projectRoot, entry), ...args], { env, cwd: projectRoot });
   let output = '';
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
   const listeners = new Set<() => void>();
   const append = (chunk: Buffer): void => {
     output += chunk.toString();
@@ -42,11 +48,14 @@ export function startService(entry: string, env: NodeJS.ProcessEnv): ServiceProc
   };
   child.stdout.on('data', append);
   child.stderr.on('data', append);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { resolve(code); }));
+  // 'close' rather than 'exit': by then stdout and stderr have been read to the end.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => { resolve(code); }));
 
   return {
     child,
     output: () => output,
+    stdout: () => stdout,
+    exited: () => exited,
     waitForOutput(pattern, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {
         const check = (): void => {

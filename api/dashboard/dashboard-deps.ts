@@ -1,0 +1,15 @@
+import type { Redis } from 'ioredis';
+import type { SecretBox } from '../../shared/crypto/secret-box.ts';
+import type { Database } from '../../shared/db/database.ts';
+import type { PublishScheduler } from '../../shared/domain/posts/publish-scheduler.ts';
+
+/** What the dashboard pages are built from (a subset of the app's dependencies). */
+export interface DashboardDeps {
+  db: Database;
+  secrets: SecretBox;
+  /** Login throttling counters. */
+  redis: Redis;
+  /** Disconnecting a channel cancels its scheduled jobs. */
+  scheduler: PublishScheduler;
+  now: () => Date;
+}

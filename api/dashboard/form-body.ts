@@ -1,0 +1,31 @@
+import type { Middleware } from 'koa';
+import { koaBody } from 'koa-body';
+import { DomainError } from '../../shared/errors.ts';
+import type { DashboardState } from './state.ts';
+
+/** Dashboard forms are small; nothing larger than this is a form of ours. */
+const formLimit = '64kb';
+
+/** Parses url-encoded form posts; other bodies stay unparsed (and so fail the CSRF check). */
+export function formBody(): Middleware<DashboardState> {
+  const parse = koaBody({ urlencoded: true, json: false, text: false, multipart: false, formLimit });
+  return async (ctx, next) => {
+    if (ctx.method === 'POST') {
+      try {
+        await parse(ctx, () => Promise.resolve());
+      } catch (error) {
+        throw new DomainError('validation_failed', 'the form could not be read; reload the page and try again', undefined, { cause: error });
+      }
+    }
+    await next();
+  };
+}
+
+/** One text field of the posted form, trimmed; '' when absent or not a single value. */
+export function formField(ctx: { request: { body?: unknown } }, name: string, options: { trim?: boolean } = {}): string {
+  const body = ctx.request.body;
+  if (typeof body !== 'object' || body === null) return '';
+  const value: unknown = (body as Record<string, unknown>)[name];
+  if (typeof value !== 'string') return '';
+  return options.trim === false ? value : value.trim();
+}

@@ -1,0 +1,139 @@
+import type Router from '@koa/router';
+import { checkCredentials, minimumPasswordLength, signUp } from '../../../shared/domain/accounts/accounts.ts';
+import { DomainError } from '../../../shared/errors.ts';
+import type { DashboardDeps } from '../dashboard-deps.ts';
+import { formField } from '../form-body.ts';
+import { html, type SafeHtml } from '../html.ts';
+import { sentence } from '../html-errors.ts';
+import { csrfField, renderPage } from '../layout.ts';
+import type { LoginThrottle } from '../login-throttle.ts';
+import { defaultLandingPath, loginPath, safeReturnPath } from '../return-target.ts';
+import { signIn, signOut } from '../session.ts';
+import type { DashboardRouterContext, DashboardState } from '../state.ts';
+
+interface AccountForm {
+  email: string;
+  organizationName?: string;
+  returnPath: string | null;
+  problem?: string;
+}
+
+function returnField(returnPath: string | null): SafeHtml {
+  return returnPath === null ? html`` : html`<input type="hidden" name="return_to" value="${returnPath}">`;
+}
+
+function problemBox(problem: string | undefined): SafeHtml {
+  return problem === undefined ? html`` : html`<p class="error" role="alert">${problem}</p>`;
+}
+
+function loginForm(ctx: DashboardRouterContext, form: AccountForm): SafeHtml {
+  return html`${problemBox(form.problem)}
+<form method="post" action="/login">
+  ${csrfField(ctx)}${returnField(form.returnPath)}
+  <label for="email">Email</label>
+  <input id="email" name="email" type="email" autocomplete="username" required value="${form.email}">
+  <label for="password">Password</label>
+  <input id="password" name="password" type="password" autocomplete="current-password" required>
+  <p><button type="submit" class="primary">Log in</button></p>
+</form>
+<p>No account yet? <a href="${loginPath(form.returnPath, '/signup')}">Sign up</a></p>`;
+}
+
+function signUpForm(ctx: DashboardRouterContext, form: AccountForm): SafeHtml {
+  return html`${problemBox(form.problem)}
+<form method="post" action="/signup">
+  ${csrfField(ctx)}${returnField(form.returnPath)}
+  <label for="email">Email</label>
+  <input id="email" name="email" type="email" autocomplete="username" required value="${form.email}">
+  <label for="password">Password</label>
+  <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${minimumPasswordLength}" aria-describedby="password-hint">
+  <p id="password-hint" class="muted">At least ${minimumPasswordLength} characters.</p>
+  <label for="organization">Organization name</label>
+  <input id="organization" name="organization" autocomplete="organization" required maxlength="200" value="${form.organizationName ?? ''}">
+  <p><button type="submit" class="primary">Sign up</button></p>
+</form>
+<p>Already have an account? <a href="${loginPath(form.returnPath)}">Log in</a></p>`;
+}
+
+function queryReturnPath(ctx: DashboardRouterContext): string | null {
+  const value = ctx.query.return_to;
+  return typeof value === 'string' ? safeReturnPath(value) : null;
+}
+
+export function registerAccountPages(router: Router<DashboardState>, deps: DashboardDeps, throttle: LoginThrottle): void {
+  router.get('/', (ctx) => {
+    ctx.redirect(ctx.state.signedIn === undefined ? '/login' : defaultLandingPath);
+  });
+
+  router.get('/login', (ctx) => {
+    const returnPath = queryReturnPath(ctx);
+    if (ctx.state.signedIn !== undefined) {
+      ctx.redirect(returnPath ?? defaultLandingPath);
+      return;
+    }
+    renderPage(ctx, { title: 'Log in', body: loginForm(ctx, { email: '', returnPath }) });
+  });
+
+  router.post('/login', async (ctx) => {
+    const email = formField(ctx, 'email');
+    const password = formField(ctx, 'password', { trim: false });
+    const returnPath = safeReturnPath(formField(ctx, 'return_to'));
+    const again = (status: number, problem: string): void => {
+      renderPage(ctx, { status, title: 'Log in', body: loginForm(ctx, { email, returnPath, problem }) });
+    };
+    if (email === '' || password === '') {
+      again(400, 'Enter your email and your password.');
+      return;
+    }
+    // Counted before the password is checked, so guessing costs an attempt whether or not it is right.
+    const admission = await throttle.admit(email, ctx.ip);
+    if (!admission.allowed) {
+      ctx.set('Retry-After', String(admission.retryAfterSeconds));
+      const minutes = Math.ceil(admission.retryAfterSeconds / 60);
+      again(429, `Too many login attempts. Wait ${minutes} minute${minutes === 1 ? '' : 's'}, then try again.`);
+      return;
+    }
+    const user = await checkCredentials(deps.db, { email, password });
+    const organizationId = user?.organizationIds[0]?.toString();
+    if (user === null || organizationId === undefined) {
+      again(400, 'The email or the password is wrong.');
+      return;
+    }
+    await signIn(ctx, deps, user, organizationId);
+    ctx.redirect(returnPath ?? defaultLandingPath);
+  });
+
+  router.get('/signup', (ctx) => {
+    const returnPath = queryReturnPath(ctx);
+    if (ctx.state.signedIn !== undefined) {
+      ctx.redirect(returnPath ?? defaultLandingPath);
+      return;
+    }
+    renderPage(ctx, { title: 'Sign up', body: signUpForm(ctx, { email: '', returnPath }) });
+  });
+
+  router.post('/signup', async (ctx) => {
+    const form = { email: formField(ctx, 'email'), organizationName: formField(ctx, 'organization'), returnPath: safeReturnPath(formField(ctx, 'return_to')) };
+    try {
+      const { user, organizationId } = await signUp(deps.db, deps.secrets, { email: form.email, password: formField(ctx, 'password', { trim: false }), organizationName: form.organizationName });
+      await signIn(ctx, deps, user, organizationId);
+      ctx.redirect(form.returnPath ?? defaultLandingPath);
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.status >= 500) throw error;
+      renderPage(ctx, { status: error.status, title: 'Sign up', body: signUpForm(ctx, { ...form, problem: sentence(error.message) }) });
+    }
+  });
+
+  router.get('/logout', (ctx) => {
+    if (ctx.state.signedIn === undefined) {
+      ctx.redirect('/login');
+      return;
+    }
+    renderPage(ctx, { title: 'Log out', body: html`<form method="post" action="/logout">${csrfField(ctx)}<button type="submit" class="primary">Log out of SPS</button></form>` });
+  });
+
+  router.post('/logout', async (ctx) => {
+    await signOut(ctx, deps);
+    ctx.redirect('/login');
+  });
+}

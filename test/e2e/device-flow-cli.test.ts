@@ -1,0 +1,132 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp } from '../../shared/domain/accounts/accounts.ts';
+import { launchChromium } from '../browser/chromium.ts';
+import { freePort, registerAuthServerApp, startAuthServer, type RunningAuthServer } from '../support/auth-server-harness.ts';
+import { createTestDatabase } from '../support/postgres.ts';
+import { startService, type ServiceProcess } from '../support/processes.ts';
+import { startStack, type RunningStack } from '../support/stack.ts';
+import { createTestContext, type TestContext } from '../support/test-context.ts';
+
+/**
+ * The spec's device flow as a user lives it: `sps auth:login --no-browser` prints a code and a
+ * URL; in a real (headless) browser the user enters the code on the auth server, logs in to the
+ * dashboard and approves on the consent page; the CLI saves its credentials and can call the API.
+ */
+describe('sps auth:login through the device-flow auth server, in a real browser', () => {
+  let ctx: TestContext;
+  let stack: RunningStack;
+  let database: { url: string; drop(): Promise<void> };
+  let authA: RunningAuthServer;
+  let authB: RunningAuthServer;
+  let browser: Browser;
+  let home: string;
+  const email = 'device-user@example.com';
+  const password = 'correct horse battery';
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    stack = await startStack(ctx, { workers: false });
+    database = await createTestDatabase();
+    const [portA, portB] = [await freePort(), await freePort()];
+    const { app, clientSecret } = await registerAuthServerApp(ctx, `http://127.0.0.1:${portA}`);
+    const env = {
+      PATH: process.env.PATH, DATABASE_URL: database.url, SERVICE_OAUTH_CLIENT_ID: app.clientId, SERVICE_OAUTH_CLIENT_SECRET: clientSecret,
+      SERVICE_FRONTEND_URL: stack.baseUrl, SERVICE_API_URL: `${stack.baseUrl}/api`, LOG_LEVEL: 'info',
+      // Both instances sit behind one public address, as behind a load balancer.
+      SERVER_URL: `http://127.0.0.1:${portA}`,
+    };
+    [authA, authB] = await Promise.all([startAuthServer(env, portA), startAuthServer(env, portB)]);
+    await signUp(ctx.db, ctx.secrets, { email, password, organizationName: 'Device Org' });
+    browser = await launchChromium();
+    home = mkdtempSync(path.join(tmpdir(), 'sps-cli-home-'));
+  });
+  afterAll(async () => {
+    await browser.close();
+    await Promise.all([authA.process.stop(), authB.process.stop()]);
+    await stack.close();
+    await ctx.cleanup();
+    await database.drop();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  const cliEnv = (authServer: RunningAuthServer) => ({ PATH: process.env.PATH, HOME: home, SERVICE_AUTH_SERVER: authServer.url, SERVICE_API_URL: `${stack.baseUrl}/api` });
+  const sps = (args: string[], env: NodeJS.ProcessEnv): ServiceProcess => startService('cli/sps.mjs', env, args);
+
+  async function loginUrl(cli: ServiceProcess): Promise<{ url: URL; code: string }> {
+    const [, address = ''] = await cli.waitForOutput(/Open this page to log in and confirm the code: (\S+)/);
+    const url = new URL(address);
+    return { url, code: url.searchParams.get('code') ?? '' };
+  }
+
+  /** The user's part, in the browser: confirm the code on `verifyOrigin`, log in, then authorize or deny. */
+  async function actInBrowser(verifyOrigin: string, code: string, decision: 'Authorize' | 'Deny'): Promise<string> {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(`${verifyOrigin}/device/verify?code=${encodeURIComponent(code)}`);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.waitForURL(/\/login/);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.waitForURL(/\/oauth\/authorize/);
+      await page.getByRole('button', { name: decision }).click();
+      await page.waitForURL(/\/device\/callback/);
+      return await page.locator('main').innerText();
+    } finally {
+      await context.close();
+    }
+  }
+
+  it('logs in with the code entered on another instance, saves the credentials, and lists integrations with them', async () => {
+    const cli = sps(['auth:login', '--no-browser'], cliEnv(authA));
+    const { url, code } = await loginUrl(cli);
+    expect(url.origin).toBe(authA.url);
+    expect(code).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
+    expect(cli.output()).toContain(`Your one-time code: ${code}`);
+
+    const shown = await actInBrowser(authB.url, code, 'Authorize');
+    expect(shown).toMatch(/You are logged in/);
+    expect(await cli.exited()).toBe(0);
+
+    const file = path.join(home, '.service', 'credentials.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { accessToken: string; apiUrl: string; organizationId: string };
+    expect(saved).toMatchObject({ accessToken: expect.stringMatching(/^pos_/) as string, apiUrl: `${stack.baseUrl}/api` });
+
+    const list = sps(['integrations:list'], { PATH: process.env.PATH, HOME: home });
+    expect(await list.exited()).toBe(0);
+    expect(JSON.parse(list.stdout())).toEqual([]);
+    const status = sps(['auth:status'], { PATH: process.env.PATH, HOME: home });
+    expect(await status.exited()).toBe(0);
+    expect(JSON.parse(status.stdout())).toMatchObject({ credential: 'oauth', valid: true, organizationId: saved.organizationId });
+  });
+
+  it('exits 1 with access_denied when the user denies', async () => {
+    const cli = sps(['auth:login', '--no-browser'], cliEnv(authB));
+    const { code } = await loginUrl(cli);
+    expect(await actInBrowser(authA.url, code, 'Deny')).toMatch(/denied/i);
+    expect(await cli.exited()).toBe(1);
+    expect(cli.output()).toMatch(/access_denied|denied in the browser/);
+  });
+
+  it('exits 1 with expired_token when the request expires', async () => {
+    const cli = sps(['auth:login', '--no-browser'], cliEnv(authA));
+    const { code } = await loginUrl(cli);
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      await client.query('UPDATE device_requests SET expires_at = now() - interval \'1 second\' WHERE user_code = $1', [code.replace('-', '')]);
+    } finally {
+      await client.end();
+    }
+    expect(await cli.exited()).toBe(1);
+    expect(cli.output()).toMatch(/expired/);
+  });
+});
