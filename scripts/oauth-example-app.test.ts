@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp } from '../shared/domain/accounts/accounts.ts';
+import { registerApp } from '../shared/domain/oauth/oauth-apps.ts';
+import { DashboardClient } from '../test/browser/dashboard-client.ts';
+import { freePort } from '../test/support/free-port.ts';
+import { startService } from '../test/support/processes.ts';
+import { startStack, type RunningStack } from '../test/support/stack.ts';
+import { createTestContext, type TestContext } from '../test/support/test-context.ts';
+
+describe('npm run oauth:example (a third-party app, end to end)', () => {
+  let ctx: TestContext;
+  let stack: RunningStack;
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    stack = await startStack(ctx, { workers: false });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await ctx.cleanup();
+  });
+
+  let users = 0;
+  async function setUp(decision: 'approve' | 'deny') {
+    const port = await freePort();
+    users += 1;
+    const email = `example-${users}@example.com`;
+    const user = await signUp(ctx.db, ctx.secrets, { email, password: 'correct horse battery', organizationName: `Example ${users}` });
+    const { app, clientSecret } = await registerApp(ctx.db, ctx.secrets, user.organizationId, { name: 'Example app', redirectUrl: `http://127.0.0.1:${port}/callback` });
+    const script = startService('scripts/oauth-example-app.ts', { PATH: process.env.PATH }, [
+      '--client-id', app.clientId, '--client-secret', clientSecret, '--port', String(port), '--frontend', stack.baseUrl, '--api', `${stack.baseUrl}/api`,
+    ]);
+    const [authorizeUrl = ''] = await script.waitForOutput(/http:\/\/\S+\/oauth\/authorize\?\S+/);
+    const browser = new DashboardClient(stack.baseUrl);
+    await browser.get('/login');
+    await browser.post('/login', { email, password: 'correct horse battery' });
+    const url = new URL(authorizeUrl);
+    await browser.get(`${url.pathname}${url.search}`);
+    const answer = await browser.post('/oauth/authorize', {
+      client_id: app.clientId, response_type: 'code', state: url.searchParams.get('state') ?? '', organization_id: user.organizationId, decision,
+    });
+    return { script, callback: answer.location ?? '', organizationId: user.organizationId };
+  }
+
+  it('prints the authorize URL, takes the callback, checks state, exchanges the code and lists integrations', async () => {
+    const { script, callback, organizationId } = await setUp('approve');
+    const page = await fetch(callback);
+    expect(await page.text()).toMatch(/authorized/);
+    expect(await script.exited()).toBe(0);
+    expect(JSON.parse(script.stdout().trim().split('\n').at(-1) ?? '')).toEqual({ organizationId, integrations: [] });
+  });
+
+  it('refuses a callback whose state is not the one it sent, and reports a denial', async () => {
+    const forged = await setUp('approve');
+    const tampered = new URL(forged.callback);
+    tampered.searchParams.set('state', 'forged');
+    expect((await fetch(tampered)).status).toBe(400);
+    expect(await forged.script.exited()).toBe(1);
+    const denied = await setUp('deny');
+    expect(await (await fetch(denied.callback)).text()).toMatch(/access_denied/);
+    expect(await denied.script.exited()).toBe(1);
+  });
+});
