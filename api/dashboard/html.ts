@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../shared/html/escape-html.ts';
 /**
  * HTML built only through the `html` tag: every interpolated value is escaped unless it is
  * itself the output of `html`, so a page cannot forget to escape a user's value.
@@ -16,11 +17,7 @@ export class SafeHtml {
 
 export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
 
-const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (character) => entities[character] ?? character);
-}
+export { escapeHtml };
 
 function render(value: HtmlValue): string {
   if (value instanceof SafeHtml) return value.markup;
