@@ -1,0 +1,65 @@
+import { Argument, Option, type Command } from 'commander';
+import { segment } from '../api-client.ts';
+import { requestAndPrint } from '../api-command.ts';
+import { CliError } from '../cli-error.ts';
+import { defineCommand } from '../command-definition.ts';
+import { collect, jsonObject } from '../option-parsers.ts';
+import { mediaReference, postBody, postTypes, type PostFlags } from '../post-body.ts';
+
+export function registerPostCommands(program: Command): void {
+  defineCommand(program, 'posts:create', 'Create a post on one or more channels: publish now, schedule, or keep as a draft',
+    'sps posts:create --channel <channelId> --content "Hello" --content "A reply in the thread" --type schedule --date 2030-01-01T09:00:00Z')
+    .option('--channel <id>', 'channel to post on (repeat for several)', collect)
+    .option('--content <text>', 'the text; repeat it and the later ones become thread replies or comments', collect)
+    .addOption(new Option('--type <type>', 'draft, schedule or now (default: now)').choices(postTypes))
+    .option('--date <iso>', 'publish date for --type schedule (ISO 8601; no offset means UTC)')
+    .option('--media <id:path>', 'uploaded media for the first part, as the id and path an upload returned (repeatable)', mediaReference)
+    .option('--settings <json>', 'the platform\'s post settings, a JSON object (see integrations:settings)', jsonObject)
+    .option('--file <post.json>', 'send this file as the whole request body instead of using the flags')
+    .action(async (options: PostFlags) => {
+      await requestAndPrint({ method: 'POST', path: '/posts', body: await postBody(options) });
+    });
+
+  defineCommand(program, 'posts:list', 'List posts whose publish date is in a range (root posts only)', 'sps posts:list --start 2030-01-01 --end 2030-02-01')
+    .requiredOption('--start <iso>', 'start of the range (ISO 8601)')
+    .requiredOption('--end <iso>', 'end of the range (ISO 8601)')
+    .option('--customer <id>', 'only posts on channels of this customer')
+    .action(async (options: { start: string; end: string; customer?: string }) => {
+      await requestAndPrint({ method: 'GET', path: '/posts', query: { startDate: options.start, endDate: options.end, customer: options.customer } });
+    });
+
+  defineCommand(program, 'posts:get', 'Show a post with its thread parts and each part\'s state', 'sps posts:get <postId>')
+    .argument('<id>', 'post id')
+    .action(async (id: string) => {
+      await requestAndPrint({ method: 'GET', path: `/posts/${segment(id)}` });
+    });
+
+  defineCommand(program, 'posts:delete', 'Delete a post (with its thread), or every post of a group with --group', 'sps posts:delete <postId>')
+    .argument('[id]', 'post id')
+    .option('--group <group>', 'delete every post of this group instead')
+    .action(async (id: string | undefined, options: { group?: string }) => {
+      if ((id === undefined) === (options.group === undefined)) throw new CliError('give either a post id or --group <group>');
+      const path = options.group === undefined ? `/posts/${segment(id ?? '')}` : `/posts/group/${segment(options.group)}`;
+      await requestAndPrint({ method: 'DELETE', path });
+    });
+
+  defineCommand(program, 'posts:status', 'Turn a post into a draft, or schedule it again', 'sps posts:status <postId> draft')
+    .argument('<id>', 'post id')
+    .addArgument(new Argument('<status>', 'the new status').choices(['draft', 'schedule']))
+    .action(async (id: string, status: string) => {
+      await requestAndPrint({ method: 'PUT', path: `/posts/${segment(id)}/status`, body: { status } });
+    });
+
+  defineCommand(program, 'posts:missing', 'List recent content on the platform for a post whose release id is "missing"', 'sps posts:missing <postId>')
+    .argument('<id>', 'post id')
+    .action(async (id: string) => {
+      await requestAndPrint({ method: 'GET', path: `/posts/${segment(id)}/missing` });
+    });
+
+  defineCommand(program, 'posts:connect', 'Link a post whose release id is "missing" to its item on the platform', 'sps posts:connect <postId> <releaseId>')
+    .argument('<id>', 'post id')
+    .argument('<releaseId>', 'the platform item\'s id, from posts:missing')
+    .action(async (id: string, releaseId: string) => {
+      await requestAndPrint({ method: 'PUT', path: `/posts/${segment(id)}/release-id`, body: { releaseId } });
+    });
+}

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findOrCreateCustomer } from '../shared/domain/customers/customers.ts';
+import { MastodonSimulator } from '../test/simulators/mastodon-simulator.ts';
+import { organizationWithMastodon } from '../test/support/fixtures.ts';
+import { startStack, type RunningStack } from '../test/support/stack.ts';
+import { createTestContext, type TestContext } from '../test/support/test-context.ts';
+import { removeTemporaryFolders, runCli, stdoutJson, temporaryHome, type CliRun } from './test/run-cli.ts';
+
+describe('sps integrations:* against the api', () => {
+  let ctx: TestContext;
+  let stack: RunningStack;
+  const simulator = new MastodonSimulator();
+  let org: { apiKey: string; organizationId: string; channelId: string };
+  const home = temporaryHome();
+
+  beforeAll(async () => {
+    await simulator.start();
+    ctx = await createTestContext();
+    stack = await startStack(ctx);
+    org = await organizationWithMastodon(ctx, simulator.origin, simulator.addAccount('channels'));
+  });
+  afterAll(async () => {
+    await stack.close();
+    await ctx.cleanup();
+    await simulator.stop();
+    removeTemporaryFolders();
+  });
+
+  const sps = (...args: string[]): Promise<CliRun> => runCli(args, { home, env: { SERVICE_API_KEY: org.apiKey, SERVICE_API_URL: `${stack.baseUrl}/api` } });
+
+  it('integrations:list prints the channels, and --customer filters them', async () => {
+    const channels = (stdoutJson(await sps('integrations:list')) as { id: string; identifier: string; name: string }[]);
+    expect(channels).toEqual([expect.objectContaining({ id: org.channelId, identifier: 'mastodon', name: 'Our Mastodon' })]);
+    const customer = await findOrCreateCustomer(ctx.db, org.organizationId, 'Client B');
+    expect(stdoutJson(await sps('integrations:list', '--customer', customer._id.toString()))).toEqual([]);
+  });
+
+  it('integrations:settings prints the platform\'s rules and tools; an unknown channel is 404', async () => {
+    const settings = (stdoutJson(await sps('integrations:settings', org.channelId)) as { output: { maxLength: number; tools: { methodName: string }[] } });
+    expect(settings.output.maxLength).toBe(500);
+    expect(settings.output.tools.map((tool) => tool.methodName)).toContain('instanceLimits');
+    const unknown = await sps('integrations:settings', '000000000000000000000000');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^Error: .*\(not_found, HTTP 404\)$/m);
+  });
+
+  it('integrations:trigger runs a tool with --data; an unknown tool shows the server\'s message', async () => {
+    const result = stdoutJson(await sps('integrations:trigger', org.channelId, 'instanceLimits', '--data', '{"unused": true}'));
+    expect(result).toMatchObject({ output: { maxCharacters: 500, maxMediaAttachments: 4 } });
+    const unknown = await sps('integrations:trigger', org.channelId, 'flairs');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(`Mastodon has no tool "flairs"; see GET /integration-settings/${org.channelId} (tool_not_found, HTTP 404)`);
+    const badData = await sps('integrations:trigger', org.channelId, 'instanceLimits', '--data', '[1, 2]');
+    expect(badData.code).toBe(1);
+    expect(badData.stderr).toContain('expected a JSON object');
+  });
+});

@@ -1,0 +1,137 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MastodonSimulator } from '../test/simulators/mastodon-simulator.ts';
+import { organizationWithMastodon } from '../test/support/fixtures.ts';
+import { startStack, waitFor, type RunningStack } from '../test/support/stack.ts';
+import { createTestContext, type TestContext } from '../test/support/test-context.ts';
+import { removeTemporaryFolders, runCli, stdoutJson, temporaryFolder, temporaryHome, type CliRun } from './test/run-cli.ts';
+
+interface PostDetail {
+  id: string;
+  content: string;
+  state: string;
+  group: string;
+  publishDate: string;
+  releaseId: string | null;
+  settings: Record<string, unknown>;
+  value: { content: string; state: string }[];
+}
+
+describe('sps posts:* against the api', () => {
+  let ctx: TestContext;
+  let stack: RunningStack;
+  const simulator = new MastodonSimulator();
+  let org: { apiKey: string; channelId: string };
+  const home = temporaryHome();
+  const files = temporaryFolder('sps-cli-posts-');
+
+  beforeAll(async () => {
+    await simulator.start();
+    ctx = await createTestContext();
+    stack = await startStack(ctx);
+    org = await organizationWithMastodon(ctx, simulator.origin, simulator.addAccount('cli'));
+  });
+  afterAll(async () => {
+    await stack.close();
+    await ctx.cleanup();
+    await simulator.stop();
+    removeTemporaryFolders();
+  });
+
+  const sps = (...args: string[]): Promise<CliRun> => runCli(args, { home, env: { SERVICE_API_KEY: org.apiKey, SERVICE_API_URL: `${stack.baseUrl}/api` } });
+  function expectFailure(run: CliRun, code: string, message: string | RegExp): void {
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(new RegExp(`\\(${code}, HTTP \\d{3}\\)`));
+    if (typeof message === 'string') expect(run.stderr).toContain(message);
+    else expect(run.stderr).toMatch(message);
+  }
+  async function create(...args: string[]): Promise<string> {
+    const created = (stdoutJson(await sps('posts:create', '--channel', org.channelId, ...args)) as { postId: string; integration: string }[]);
+    expect(created).toHaveLength(1);
+    return created[0]?.postId ?? '';
+  }
+
+  it('posts:create schedules a thread with settings from flags; posts:get shows it; posts:list finds it', async () => {
+    const id = await create('--content', 'CLI root', '--content', 'CLI reply', '--type', 'schedule', '--date', '2032-05-01T10:00:00Z', '--settings', '{"visibility":"unlisted"}');
+    const post = (stdoutJson(await sps('posts:get', id)) as PostDetail);
+    expect(post).toMatchObject({ id, state: 'QUEUE', publishDate: '2032-05-01T10:00:00.000Z', settings: { visibility: 'unlisted' } });
+    expect(post.value.map((part) => part.content)).toEqual(['CLI root', 'CLI reply']);
+    const listed = (stdoutJson(await sps('posts:list', '--start', '2032-05-01T00:00:00Z', '--end', '2032-05-02T00:00:00Z')) as { posts: PostDetail[] });
+    expect(listed.posts.map((listedPost) => [listedPost.id, listedPost.content])).toEqual([[id, 'CLI root']]);
+  });
+
+  it('posts:list and posts:get report the server\'s refusals', async () => {
+    expectFailure(await sps('posts:list', '--start', '2032-02-01', '--end', '2032-01-01'), 'validation_failed', /Error: .+/);
+    expectFailure(await sps('posts:get', '000000000000000000000000'), 'not_found', /Error: .*not found/i);
+    const missingFlag = await sps('posts:list', '--start', '2032-01-01');
+    expect(missingFlag.code).toBe(1);
+    expect(missingFlag.stderr).toContain('required option \'--end <iso>\' not specified');
+  });
+
+  it('posts:create shows the validation message and each detail when the platform refuses the content', async () => {
+    const run = await sps('posts:create', '--channel', org.channelId, '--content', 'é'.repeat(501));
+    expectFailure(run, 'validation_failed', 'posts.0.value.0.content: Mastodon channel "Our Mastodon": has 501 characters; Mastodon allows 500');
+  });
+
+  it('posts:create refuses bad flags before calling the server', async () => {
+    const badJson = await sps('posts:create', '--channel', org.channelId, '--content', 'x', '--settings', '{visibility');
+    expect(badJson.code).toBe(1);
+    expect(badJson.stderr).toMatch(/option '--settings <json>' argument '\{visibility' is invalid\. not valid JSON/);
+    const noChannel = await sps('posts:create', '--content', 'x');
+    expect(noChannel.code).toBe(1);
+    expect(noChannel.stderr).toContain('name at least one channel with --channel <id>');
+    const badType = await sps('posts:create', '--channel', org.channelId, '--content', 'x', '--type', 'later');
+    expect(badType.code).toBe(1);
+    expect(badType.stderr).toMatch(/Allowed choices are draft, schedule, now/);
+    const badMedia = await sps('posts:create', '--channel', org.channelId, '--content', 'x', '--media', 'just-an-id');
+    expect(badMedia.code).toBe(1);
+    expect(badMedia.stderr).toContain('expected <id>:<path>');
+  });
+
+  it('posts:create --file sends the whole body; posts:delete --group deletes the group', async () => {
+    const group = `cli-group-${Date.now()}`;
+    const file = path.join(files, 'post.json');
+    const body = { type: 'draft', posts: [{ integration: { id: org.channelId }, group, value: [{ content: 'From a file' }] }] };
+    writeFileSync(file, JSON.stringify(body));
+    const created = (stdoutJson(await sps('posts:create', '--file', file)) as { postId: string }[]);
+    const post = (stdoutJson(await sps('posts:get', created[0]?.postId ?? '')) as PostDetail);
+    expect(post).toMatchObject({ content: 'From a file', state: 'DRAFT', group });
+    const mixed = await sps('posts:create', '--file', file, '--content', 'also this');
+    expect(mixed.code).toBe(1);
+    expect(mixed.stderr).toContain('--file holds the whole post');
+    expect(stdoutJson(await sps('posts:delete', '--group', group))).toEqual({ group, deleted: 1, skipped: [] });
+    expectFailure(await sps('posts:delete', '--group', group), 'not_found', /Error: /);
+  });
+
+  it('posts:status turns a post into a draft and back; posts:delete removes it', async () => {
+    const id = await create('--content', 'Flip', '--type', 'schedule', '--date', new Date(Date.now() + 86_400_000).toISOString());
+    expect(stdoutJson(await sps('posts:status', id, 'draft'))).toEqual({ id, state: 'DRAFT' });
+    expect(stdoutJson(await sps('posts:status', id, 'schedule'))).toEqual({ id, state: 'QUEUE' });
+    const badStatus = await sps('posts:status', id, 'published');
+    expect(badStatus.code).toBe(1);
+    expect(badStatus.stderr).toMatch(/Allowed choices are draft, schedule/);
+    expect(stdoutJson(await sps('posts:delete', id))).toEqual({ id, deleted: true });
+    expectFailure(await sps('posts:get', id), 'not_found', /Error: /);
+    expectFailure(await sps('posts:status', id, 'draft'), 'not_found', /Error: /);
+    expectFailure(await sps('posts:delete', id), 'not_found', /Error: /);
+    const neither = await sps('posts:delete');
+    expect(neither.code).toBe(1);
+    expect(neither.stderr).toContain('give either a post id or --group <group>');
+  });
+
+  it('posts:create --type now publishes at once; posts:missing and posts:connect relink a post whose release id went missing', async () => {
+    const id = await create('--content', 'Published from the CLI');
+    const status = await waitFor(() => simulator.statuses.find((item) => item.text === 'Published from the CLI'), { what: 'the status on the simulator' });
+    await waitFor(async () => ((await ctx.db.posts.findById(id).lean())?.state === 'PUBLISHED' ? true : undefined), { what: 'the post to be published' });
+    expectFailure(await sps('posts:missing', id), 'not_missing', `post ${id} is not missing its release id`);
+    expectFailure(await sps('posts:connect', id, status.id), 'not_missing', /Error: /);
+
+    await ctx.db.posts.updateOne({ _id: id }, { $set: { releaseId: 'missing' } });
+    const recent = (stdoutJson(await sps('posts:missing', id)) as { id: string; url: string }[]);
+    expect(recent).toContainEqual({ id: status.id, url: status.url });
+    const connected = (stdoutJson(await sps('posts:connect', id, status.id)) as PostDetail);
+    expect(connected).toMatchObject({ id, releaseId: status.id, state: 'PUBLISHED' });
+  });
+});

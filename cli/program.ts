@@ -1,0 +1,49 @@
+import { Command } from 'commander';
+import { registerAnalyticsCommands } from './commands/analytics.ts';
+import { registerAuthCommands } from './commands/auth.ts';
+import { registerIntegrationCommands } from './commands/integrations.ts';
+import { registerMediaCommands } from './commands/media.ts';
+import { registerNotificationCommands } from './commands/notifications.ts';
+import { registerPostCommands } from './commands/posts.ts';
+import { registerVideoCommands } from './commands/video.ts';
+import { defaultApiUrl, defaultAuthServer } from './config.ts';
+import { credentialsFile } from './credentials-store.ts';
+
+const credentialsHelp = `
+Credentials:
+  Log in once with \`sps auth:login\` (a browser page confirms a one-time code); the
+  credentials are saved in ${credentialsFile()} (readable by you only).
+  Or set SERVICE_API_KEY to an API key from the account settings.
+  When both are present, the saved login wins over SERVICE_API_KEY.
+
+Environment:
+  SERVICE_API_KEY      API key, used when there is no saved login
+  SERVICE_API_URL      API address, ending in /api (default ${defaultApiUrl});
+                       overrides the address saved at login
+  SERVICE_AUTH_SERVER  device-flow auth server for auth:login (default ${defaultAuthServer})
+
+Results are JSON on stdout (pipe them to jq); messages and progress go to stderr.
+A failure exits with code 1 and the server's message on stderr.
+`;
+
+export function buildProgram(): Command {
+  const program = new Command('sps')
+    .description('SPS, the Social Publishing Service, from the command line: channels, posts, media and more.')
+    .showHelpAfterError('(add --help for more information)')
+    .addHelpText('after', credentialsHelp);
+
+  const groups: [string, (program: Command) => void][] = [
+    ['Authentication:', registerAuthCommands],
+    ['Channels (integrations):', registerIntegrationCommands],
+    ['Posts:', registerPostCommands],
+    ['Media:', registerMediaCommands],
+    ['Notifications:', registerNotificationCommands],
+    ['Analytics:', registerAnalyticsCommands],
+    ['Video:', registerVideoCommands],
+  ];
+  for (const [heading, register] of groups) {
+    program.commandsGroup(heading);
+    register(program);
+  }
+  return program;
+}

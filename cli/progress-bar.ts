@@ -1,0 +1,51 @@
+/** Files over this size show upload progress. */
+export const progressThresholdBytes = 5 * 1024 * 1024;
+
+const barWidth = 30;
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+export interface ProgressBar {
+  update(sentBytes: number): void;
+  finish(): void;
+}
+
+/**
+ * A bar on stderr. On a terminal it redraws one line; elsewhere (logs, CI, tests) it prints a
+ * line at every tenth so the output stays short.
+ */
+export function progressBar(label: string, totalBytes: number, stream: NodeJS.WriteStream = process.stderr): ProgressBar {
+  const interactive = stream.isTTY;
+  let lastTenth = -1;
+  let lastPercent = -1;
+  let sent = 0;
+
+  function render(): string {
+    const fraction = totalBytes === 0 ? 1 : Math.min(1, sent / totalBytes);
+    const filled = Math.round(fraction * barWidth);
+    const percent = Math.floor(fraction * 100);
+    return `${label} [${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}] ${String(percent).padStart(3)}% ${megabytes(sent)} / ${megabytes(totalBytes)}`;
+  }
+
+  return {
+    update(sentBytes) {
+      sent = sentBytes;
+      const percent = totalBytes === 0 ? 100 : Math.floor((Math.min(sent, totalBytes) / totalBytes) * 100);
+      if (interactive) {
+        if (percent === lastPercent) return;
+        lastPercent = percent;
+        stream.write(`\r${render()}`);
+        return;
+      }
+      const tenth = Math.floor(percent / 10);
+      if (tenth === lastTenth) return;
+      lastTenth = tenth;
+      stream.write(`${render()}\n`);
+    },
+    finish() {
+      if (interactive) stream.write('\n');
+    },
+  };
+}
