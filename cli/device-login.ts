@@ -18,12 +18,12 @@ type DeviceCode = z.infer<typeof deviceCodeSchema>;
 const tokenSchema = z.object({ access_token: z.string().min(1), api_url: z.string().min(1), organization_id: z.string() });
 const tokenErrorSchema = z.object({ error: z.string(), error_description: z.string().optional() });
 
-const expiredMessage = 'the code expired before the login was approved; run `sps auth:login` again';
+const expiredMessage = 'the code expired before the login was approved (expired_token); run `sps auth:login` again';
 
 /** What the contract's refusals mean to the user; `slow_down` is never sent, so it is fatal too. */
 const refusals = new Map<string, string>([
   ['expired_token', expiredMessage],
-  ['access_denied', 'the login was denied in the browser'],
+  ['access_denied', 'the login was denied in the browser (access_denied)'],
   ['slow_down', 'the auth server asked to slow down (slow_down); wait a moment and run `sps auth:login` again'],
 ]);
 
