@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /** What an adapter needs to act for one channel. The token is already decrypted. */
 export interface ChannelCredentials {
   channelId: string;
@@ -6,9 +8,20 @@ export interface ChannelCredentials {
   instanceUrl: string | null;
 }
 
+/** One attached file, read from storage only when the adapter sends it. */
+export interface PublishMedia {
+  kind: 'image' | 'video';
+  mimeType: string;
+  size: number;
+  fileName: string;
+  alt: string | null;
+  open(): Promise<Readable>;
+}
+
 export interface PublishInput {
   channel: ChannelCredentials;
   content: string;
+  media: PublishMedia[];
   settings: Record<string, unknown>;
   /** Derived from the post part, so a retried call cannot publish twice where the platform supports it. */
   idempotencyKey: string;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import busboy from 'busboy';
 
 /**
  * A local stand-in for one Mastodon instance's REST API, checking requests the way Mastodon
@@ -13,6 +14,7 @@ export interface SimulatedStatus {
   content: string;
   /** The raw `status` text as received. */
   text: string;
+  mediaIds: string[];
   in_reply_to_id: string | null;
   visibility: string;
   spoiler_text: string;
@@ -20,6 +22,17 @@ export interface SimulatedStatus {
   language: string | null;
   created_at: string;
   accountId: string;
+}
+
+export interface SimulatedMedia {
+  id: string;
+  accountId: string;
+  type: 'image' | 'video';
+  mimeType: string;
+  bytes: Buffer;
+  description: string | null;
+  /** Videos are "processed" after one poll, as real instances answer 202 then 206 then 200. */
+  pollsUntilReady: number;
 }
 
 export interface ReceivedRequest {
@@ -43,6 +56,7 @@ const visibilities = new Set(['public', 'unlisted', 'private', 'direct']);
 
 export class MastodonSimulator {
   readonly statuses: SimulatedStatus[] = [];
+  readonly media: SimulatedMedia[] = [];
   readonly requests: ReceivedRequest[] = [];
   readonly #accounts = new Map<string, { id: string; username: string }>();
   readonly #idempotency = new Map<string, SimulatedStatus>();
@@ -96,6 +110,10 @@ export class MastodonSimulator {
 
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', this.origin);
+    if (request.method === 'POST' && url.pathname === '/api/v2/media') {
+      await this.#uploadMedia(request, response);
+      return;
+    }
     const body = await readBody(request);
     this.requests.push({ method: request.method ?? '', path: url.pathname, headers: request.headers, body });
 
@@ -111,6 +129,18 @@ export class MastodonSimulator {
         }
       }
       this.#createStatus(account, request, body, response);
+      return;
+    }
+    const attachment = /^\/api\/v1\/media\/(\d+)$/.exec(url.pathname);
+    if (request.method === 'GET' && attachment !== null) {
+      const media = this.media.find((candidate) => candidate.id === attachment[1] && candidate.accountId === account?.id);
+      if (media === undefined) { send(response, 404, { error: 'Record not found' }); return; }
+      if (media.pollsUntilReady > 0) {
+        media.pollsUntilReady -= 1;
+        send(response, 206, this.#presentMedia(media, false));
+        return;
+      }
+      send(response, 200, this.#presentMedia(media, true));
       return;
     }
     const single = /^\/api\/v1\/statuses\/(\d+)$/.exec(url.pathname);
@@ -159,7 +189,12 @@ export class MastodonSimulator {
     }
     const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
     const text = typeof fields.status === 'string' ? fields.status : '';
-    if (text.trim() === '') { send(response, 422, { error: "Validation failed: Text can't be blank" }); return; }
+    const mediaIds = Array.isArray(fields.media_ids) ? fields.media_ids.filter((id): id is string => typeof id === 'string') : [];
+    if (text.trim() === '' && mediaIds.length === 0) { send(response, 422, { error: "Validation failed: Text can't be blank" }); return; }
+    const attached = mediaIds.map((id) => this.media.find((candidate) => candidate.id === id && candidate.accountId === account.id));
+    if (attached.some((media) => media === undefined)) { send(response, 422, { error: 'Validation failed: media_ids are not yours or do not exist' }); return; }
+    if (attached.some((media) => media !== undefined && media.pollsUntilReady > 0)) { send(response, 422, { error: 'Cannot attach files that have not finished processing. Try again in a moment!' }); return; }
+    if (mediaIds.length > 4) { send(response, 422, { error: 'Validation failed: You can only attach up to 4 files' }); return; }
     if (codePoints(text) > maxCharacters) { send(response, 422, { error: `Validation failed: Text character limit of ${maxCharacters} exceeded` }); return; }
     const visibility = typeof fields.visibility === 'string' ? fields.visibility : 'public';
     if (!visibilities.has(visibility)) { send(response, 422, { error: `Validation failed: Visibility is not included in the list` }); return; }
@@ -175,6 +210,7 @@ export class MastodonSimulator {
       uri: `${this.origin}/users/${account.username}/statuses/${id}`,
       content: `<p>${escapeHtml(text)}</p>`,
       text,
+      mediaIds,
       in_reply_to_id: inReplyTo,
       visibility,
       spoiler_text: typeof fields.spoiler_text === 'string' ? fields.spoiler_text : '',
@@ -190,8 +226,40 @@ export class MastodonSimulator {
   }
 
   #present(status: SimulatedStatus): Record<string, unknown> {
-    const { text: _text, accountId: _accountId, ...wire } = status;
-    return { ...wire, replies_count: 0, reblogs_count: 0, favourites_count: 0, media_attachments: [] };
+    const { text: _text, accountId: _accountId, mediaIds, ...wire } = status;
+    const attachments = mediaIds.flatMap((id) => this.media.filter((media) => media.id === id)).map((media) => this.#presentMedia(media, true));
+    return { ...wire, replies_count: 0, reblogs_count: 0, favourites_count: 0, media_attachments: attachments };
+  }
+
+  #presentMedia(media: SimulatedMedia, ready: boolean): Record<string, unknown> {
+    return { id: media.id, type: media.type, url: ready ? `${this.origin}/system/media/${media.id}` : null, description: media.description };
+  }
+
+  /** POST /api/v2/media: multipart `file` (+ `description`); 200 for images, 202 for videos still processing. */
+  async #uploadMedia(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const account = this.#accountFor(request);
+    const fields: Record<string, string> = {};
+    let file: { bytes: Buffer; mimeType: string } | null = null;
+    await new Promise<void>((resolve, reject) => {
+      const parser = busboy({ headers: request.headers });
+      parser.on('field', (name, value) => { fields[name] = value; });
+      parser.on('file', (_name, stream, info) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => { file = { bytes: Buffer.concat(chunks), mimeType: info.mimeType }; });
+      });
+      parser.once('close', resolve);
+      parser.once('error', reject);
+      request.pipe(parser);
+    });
+    this.requests.push({ method: 'POST', path: '/api/v2/media', headers: request.headers, body: { ...fields, fileBytes: (file as { bytes: Buffer } | null)?.bytes.length ?? 0 } });
+    if (account === null) { send(response, 401, { error: 'The access token is invalid' }); return; }
+    const uploaded = file as { bytes: Buffer; mimeType: string } | null;
+    if (uploaded === null || uploaded.bytes.length === 0) { send(response, 422, { error: 'Validation failed: File can\'t be blank' }); return; }
+    const type = uploaded.mimeType.startsWith('video/') ? 'video' : 'image';
+    const media: SimulatedMedia = { id: (this.#nextId++).toString(), accountId: account.id, type, mimeType: uploaded.mimeType, bytes: uploaded.bytes, description: fields.description ?? null, pollsUntilReady: type === 'video' ? 1 : 0 };
+    this.media.push(media);
+    send(response, type === 'video' ? 202 : 200, this.#presentMedia(media, type === 'image'));
   }
 }
 

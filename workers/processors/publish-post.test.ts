@@ -1,9 +1,13 @@
+import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishJobId } from '../../shared/queue/queues.ts';
 import { MastodonSimulator } from '../../test/simulators/mastodon-simulator.ts';
 import { api, organizationWithMastodon } from '../../test/support/fixtures.ts';
 import { startStack, waitFor, type RunningStack } from '../../test/support/stack.ts';
 import { createTestContext, type TestContext } from '../../test/support/test-context.ts';
+import { makeTestMedia } from '../../test/support/test-media.ts';
+
+const media = makeTestMedia();
 
 describe('publish worker against the Mastodon simulator', () => {
   let ctx: TestContext;
@@ -23,6 +27,7 @@ describe('publish worker against the Mastodon simulator', () => {
     await stack.close();
     await ctx.cleanup();
     await simulator.stop();
+    rmSync(media.dir, { recursive: true, force: true });
   });
 
   async function createPost(value: { content: string; delay?: number }[], settings?: Record<string, unknown>): Promise<string> {
@@ -118,6 +123,36 @@ describe('publish worker against the Mastodon simulator', () => {
     const rootPublishedAt = (await ctx.db.posts.findById(postId).lean())?.publishedAt?.getTime() ?? 0;
     expect(Math.abs((job.timestamp + (job.delay)) - (rootPublishedAt + 10 * 60_000))).toBeLessThan(2_000);
     await stack.publishQueue.remove(publishJobId(postId));
+  });
+
+  it('publishes a post\'s uploaded image with it, never without it', async () => {
+    const png = readFileSync(media.png);
+    const form = new FormData();
+    form.append('file', new Blob([png]), 'square.png');
+    const uploaded = await (await fetch(`${stack.baseUrl}/api/public/v1/upload`, { method: 'POST', body: form, headers: { Authorization: org.apiKey } })).json() as { id: string; path: string };
+    const response = await api(stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
+      method: 'POST',
+      body: { type: 'now', posts: [{ integration: { id: org.channelId }, value: [{ content: 'With a picture', image: [{ id: uploaded.id, path: uploaded.path, alt: 'Test card' }] }] }] },
+    });
+    const postId = (response.body as { postId: string }[])[0]?.postId ?? '';
+    expect((await settled(postId)).state).toBe('PUBLISHED');
+    const status = simulator.statuses.find((candidate) => candidate.text === 'With a picture');
+    const attached = simulator.media.find((item) => item.id === status?.mediaIds[0]);
+    expect(attached?.description).toBe('Test card');
+    expect(attached?.bytes.equals(png)).toBe(true);
+
+    // Media gone from the library by publishing time: the post fails rather than going out bare.
+    const gone = await api(stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
+      method: 'POST',
+      body: { type: 'schedule', date: new Date(Date.now() + 3_600_000).toISOString(), posts: [{ integration: { id: org.channelId }, value: [{ content: 'Lost picture', image: [{ id: uploaded.id, path: uploaded.path }] }] }] },
+    });
+    const goneId = (gone.body as { postId: string }[])[0]?.postId ?? '';
+    await ctx.db.media.deleteOne({ _id: uploaded.id });
+    await stack.publishQueue.getJob(publishJobId(goneId)).then((job) => job?.changeDelay(0));
+    const failed = await settled(goneId);
+    expect(failed.state).toBe('ERROR');
+    expect(failed.error).toMatch(/no longer in the library/);
+    expect(simulator.statuses.some((candidate) => candidate.text === 'Lost picture')).toBe(false);
   });
 
   it('marks the channel for reconnection when Mastodon rejects the token', async () => {

@@ -181,7 +181,7 @@ describe('post routes: list, get, delete, status, edit and reschedule, missing, 
     const pickerId = (pickerPost.body as { postId: string }[])[0]?.postId ?? '';
     await ctx.db.posts.updateOne({ _id: pickerId }, { $set: { releaseId: 'missing', state: 'PUBLISHED' } });
     // The item the platform holds (made directly, as if the earlier publish had succeeded).
-    const made = await createMastodonAdapter({ timeoutMs: 2_000 }).publish({ channel: { channelId: 'c', accessToken: token, instanceUrl: simulator.origin }, content: 'The real one', settings: {}, idempotencyKey: 'k-missing' });
+    const made = await createMastodonAdapter({ timeoutMs: 2_000 }).publish({ channel: { channelId: 'c', accessToken: token, instanceUrl: simulator.origin }, content: 'The real one', media: [], settings: {}, idempotencyKey: 'k-missing' });
     const response = await call(`/posts/${pickerId}/missing`, {}, picker.apiKey);
     expect(response.status).toBe(200);
     expect(response.body).toEqual([{ id: made.releaseId, url: made.releaseURL }]);

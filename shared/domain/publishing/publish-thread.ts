@@ -1,8 +1,10 @@
+import type { Types } from 'mongoose';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
 import type { AdapterSet } from '../../platforms/adapters.ts';
 import { PlatformError } from '../../platforms/platform-error.ts';
-import type { PublishResult } from '../../platforms/platform-adapter.ts';
+import type { PublishMedia, PublishResult } from '../../platforms/platform-adapter.ts';
+import type { Storage } from '../../storage/storage.ts';
 import { findPlatform } from '../../platforms/registry/registry.ts';
 import { notify } from '../notifications/notifications.ts';
 
@@ -10,7 +12,31 @@ export interface PublishDeps {
   db: Database;
   adapters: AdapterSet;
   secrets: SecretBox;
+  /** Where attached media are read from when an adapter uploads them to the platform. */
+  storage: Storage;
   now: () => Date;
+}
+
+/** The files a part refers to, from the organization's library; a missing one fails the post loudly. */
+async function partMedia(deps: PublishDeps, organizationId: Types.ObjectId, references: { id: string; alt?: string | null }[]): Promise<PublishMedia[]> {
+  if (references.length === 0) return [];
+  const library = await deps.db.media.find({ _id: { $in: references.map((reference) => reference.id) }, organizationId, status: 'ready' }).lean();
+  return references.map((reference) => {
+    const media = library.find((candidate) => candidate._id.toString() === reference.id);
+    const key = media?.storageKey;
+    if (media === undefined || key === null || key === undefined) {
+      throw new PlatformError({ kind: 'permanent', provider: 'sps', message: `media ${reference.id} is no longer in the library; the post was not published without it` });
+    }
+    const mimeType = media.mimeType ?? 'application/octet-stream';
+    return {
+      kind: mimeType.startsWith('video/') ? 'video' : 'image',
+      mimeType,
+      size: media.size ?? 0,
+      fileName: media.originalName ?? media.name,
+      alt: reference.alt ?? media.alt ?? null,
+      open: () => deps.storage.get(key),
+    };
+  });
 }
 
 export type PublishOutcome =
@@ -54,7 +80,8 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
       const dueAt = new Date(previous.publishedAt.getTime() + part.delayMinutes * 60_000);
       if (dueAt > deps.now()) return { kind: 'waiting', until: dueAt };
     }
-    const input = { channel: credentials, content: part.content, settings: (root.settings ?? {}) as Record<string, unknown>, idempotencyKey: `sps-post-${part._id.toString()}` };
+    const media = await partMedia(deps, root.organizationId, part.media);
+    const input = { channel: credentials, content: part.content, media, settings: (root.settings ?? {}) as Record<string, unknown>, idempotencyKey: `sps-post-${part._id.toString()}` };
     const result: PublishResult = previous === null ? await adapter.publish(input) : await adapter.comment({ ...input, parentReleaseId: previous.releaseId });
     const publishedAt = deps.now();
     await db.posts.updateOne(

@@ -2,13 +2,20 @@ import { z } from 'zod';
 import { mastodonSettings } from '../registry/mastodon.ts';
 import { PlatformError } from '../platform-error.ts';
 import { platformRequest } from '../platform-http.ts';
-import type { AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishResult } from '../platform-adapter.ts';
+import type { AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishMedia, PublishResult } from '../platform-adapter.ts';
 
 const provider = 'mastodon';
 
 const statusResponse = z.object({ id: z.string().min(1), url: z.string().nullable().optional(), uri: z.string() });
 
 const accountResponse = z.object({ id: z.string().min(1) });
+
+/** A MediaAttachment: `url` stays null while the instance is still processing the file. */
+const attachmentResponse = z.object({ id: z.string().min(1), url: z.string().nullable().optional() });
+
+/** How often, and how long, to ask whether an uploaded video is processed before retrying later. */
+const processingPollMs = 1_000;
+const processingWaitMs = 60_000;
 
 /** The part of GET /api/v2/instance that tells clients the instance's own limits. */
 const instanceResponse = z.object({
@@ -39,8 +46,42 @@ function instanceOf(channel: ChannelCredentials): string {
 }
 
 export function createMastodonAdapter(options: AdapterOptions): PlatformAdapter {
+  /**
+   * POST /api/v2/media: 200 when processed at once, 202 while the instance still works on it
+   * (videos); then GET /api/v1/media/:id answers 206 until it is ready. A status can only
+   * attach finished media.
+   */
+  async function uploadMedia(channel: ChannelCredentials, media: PublishMedia): Promise<string> {
+    const answer = await platformRequest({
+      provider,
+      method: 'POST',
+      url: `${instanceOf(channel)}/api/v2/media`,
+      headers: { Authorization: `Bearer ${channel.accessToken}` },
+      multipart: { fields: media.alt === null ? {} : { description: media.alt.slice(0, 1500) }, fileField: 'file', file: media },
+      timeoutMs: options.timeoutMs,
+      errorMessage,
+      withStatus: true,
+    }) as { status: number; body: unknown };
+    const attachment = attachmentResponse.safeParse(answer.body);
+    if (!attachment.success) throw unreadable('a media attachment');
+    if (answer.status === 200 && attachment.data.url !== null && attachment.data.url !== undefined) return attachment.data.id;
+    const deadline = Date.now() + processingWaitMs;
+    while (Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, processingPollMs));
+      const polled = await platformRequest({
+        provider, method: 'GET', url: `${instanceOf(channel)}/api/v1/media/${encodeURIComponent(attachment.data.id)}`,
+        headers: { Authorization: `Bearer ${channel.accessToken}` }, timeoutMs: options.timeoutMs, errorMessage, withStatus: true,
+      }) as { status: number; body: unknown };
+      if (polled.status === 200) return attachment.data.id;
+    }
+    // Still processing: worth another attempt later, when the same upload may be done.
+    throw new PlatformError({ kind: 'retryable', provider, message: `Mastodon is still processing ${media.fileName}` });
+  }
+
   async function postStatus(input: PublishInput, inReplyToId: string | null): Promise<PublishResult> {
     const settings = mastodonSettings.parse(input.settings);
+    const mediaIds: string[] = [];
+    for (const media of input.media) mediaIds.push(await uploadMedia(input.channel, media));
     const raw = await platformRequest({
       provider,
       method: 'POST',
@@ -54,6 +95,7 @@ export function createMastodonAdapter(options: AdapterOptions): PlatformAdapter 
         status: input.content,
         ...settings,
         ...(inReplyToId === null ? {} : { in_reply_to_id: inReplyToId }),
+        ...(mediaIds.length === 0 ? {} : { media_ids: mediaIds }),
       },
       timeoutMs: options.timeoutMs,
       errorMessage,
