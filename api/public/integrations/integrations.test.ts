@@ -1,82 +1,23 @@
 import { Types } from 'mongoose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { errorBodySchema } from '../common-schemas.ts';
-import { addTokenChannel } from '../../../shared/domain/channels/channels.ts';
 import { createOrganization } from '../../../shared/domain/organizations/organizations.ts';
 import { publishJobId } from '../../../shared/queue/queues.ts';
-import { MastodonSimulator } from '../../../test/simulators/mastodon-simulator.ts';
 import { api, organizationWithMastodon } from '../../../test/support/fixtures.ts';
-import { startStack, waitFor, type RunningStack } from '../../../test/support/stack.ts';
-import { createTestContext, type TestContext } from '../../../test/support/test-context.ts';
+import { waitFor } from '../../../test/support/stack.ts';
+import { channelTestKit, expectError } from './channel-test-kit.ts';
+import type { RunningStack } from '../../../test/support/stack.ts';
+import { useSimulatedStack } from '../../../test/support/simulated-stack.ts';
+import type { TestContext } from '../../../test/support/test-context.ts';
 
-const v1 = '/api/public/v1';
-
-/** Every error answer is `{statusCode, error, message}` with statusCode equal to the HTTP status. */
-function expectError(response: { status: number; body: unknown; headers: Headers }, status: number, code: string): string {
-  expect({ status: response.status, body: response.body }).toMatchObject({ status, body: { statusCode: status, error: code } });
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  const parsed = errorBodySchema.parse(response.body);
-  expect(parsed.message.trim()).not.toBe('');
-  return parsed.message;
-}
-
-const slotAnswer = z.object({ date: z.iso.datetime() });
-const defaultPostingTimes = [560, 850, 1140];
-
-/** The first default posting time strictly after `after` (what find-slot answers when nothing is taken). */
-function firstSlotAfter(after: number, times: number[] = defaultPostingTimes): number {
-  const day = new Date(after);
-  const startOfDay = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate());
-  for (let offset = 0; ; offset += 1) {
-    for (const minutes of times) {
-      const slot = startOfDay + offset * 86_400_000 + minutes * 60_000;
-      if (slot > after) return slot;
-    }
-  }
-}
-
-describe('public integrations and groups routes', () => {
+describe('channel routes: list, delete, settings, groups, social', () => {
+  const world = useSimulatedStack();
+  const { call, mastodonOrg, insertChannel, addMastodonChannel, schedulePost } = channelTestKit(world);
   let ctx: TestContext;
   let stack: RunningStack;
-  const simulator = new MastodonSimulator();
-
-  beforeAll(async () => {
-    await simulator.start();
-    ctx = await createTestContext();
-    stack = await startStack(ctx);
+  beforeAll(() => {
+    ({ ctx, stack } = world);
   });
-  afterAll(async () => {
-    await stack.close();
-    await ctx.cleanup();
-    await simulator.stop();
-  });
-
-  const call = (apiKey: string | null, path: string, init: { method?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) => api(stack.baseUrl, apiKey, `${v1}${path}`, init);
-
-  /** A fresh organization with a Mastodon channel on the simulator, under its own account. */
-  async function mastodonOrg(): Promise<{ apiKey: string; organizationId: string; channelId: string; token: string }> {
-    const token = simulator.addAccount(`acct${Math.random().toString(36).slice(2, 8)}`);
-    const org = await organizationWithMastodon(ctx, simulator.origin, token);
-    return { apiKey: org.apiKey, organizationId: org.organizationId, channelId: org.channelId, token };
-  }
-
-  /** A channel of a platform SPS has no token flow for, stored the way a future OAuth flow would. */
-  async function insertChannel(organizationId: string, provider: string): Promise<string> {
-    const channel = await ctx.db.channels.create({ organizationId: new Types.ObjectId(organizationId), provider, name: `Our ${provider}`, tokenSealed: ctx.secrets.seal('x') });
-    return channel._id.toString();
-  }
-
-  async function addMastodonChannel(organizationId: string, name: string, customer?: string): Promise<string> {
-    const token = simulator.addAccount(name.replaceAll(' ', ''));
-    return (await addTokenChannel(ctx.db, ctx.secrets, { allowPrivateNetwork: true }, { organizationId, provider: 'mastodon', name, instanceUrl: simulator.origin, token, customer })).id;
-  }
-
-  async function schedulePost(apiKey: string, channelId: string, date: Date, value: { content: string; delay?: number }[] = [{ content: 'Scheduled' }]): Promise<string> {
-    const response = await call(apiKey, '/posts', { method: 'POST', body: { type: 'schedule', date: date.toISOString(), posts: [{ integration: { id: channelId }, value }] } });
-    expect(response.status).toBe(201);
-    return (response.body as { postId: string }[])[0]?.postId ?? '';
-  }
 
   describe('GET /integrations', () => {
     it('lists only the caller\'s channels, in the contract\'s shape, without tokens', async () => {
@@ -232,176 +173,6 @@ describe('public integrations and groups routes', () => {
       expectError(await call(org.apiKey, `/integration-settings/${new Types.ObjectId().toString()}`), 404, 'not_found');
       expectError(await call(org.apiKey, '/integration-settings/nope'), 404, 'not_found');
       expectError(await call(org.apiKey, `/integration-settings/${stranger.channelId}`), 404, 'not_found');
-    });
-  });
-
-  describe('POST /integration-trigger/:id', () => {
-    it('runs instanceLimits through the platform worker and answers what the instance reports', async () => {
-      const org = await mastodonOrg();
-      const before = simulator.requests.length;
-      const response = await call(org.apiKey, `/integration-trigger/${org.channelId}`, { method: 'POST', body: { methodName: 'instanceLimits' } });
-      expect(response.status).toBe(200);
-      expect(response.body).toEqual({
-        output: { maxCharacters: 500, maxMediaAttachments: 4, charactersReservedPerUrl: 23, supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4'] },
-      });
-      const asked = simulator.requests.slice(before).filter((request) => request.path === '/api/v2/instance');
-      expect(asked).toHaveLength(1);
-      expect(asked[0]?.headers.authorization).toBe(`Bearer ${org.token}`);
-    });
-
-    it('accepts (and passes on) a data object', async () => {
-      const org = await mastodonOrg();
-      const response = await call(org.apiKey, `/integration-trigger/${org.channelId}`, { method: 'POST', body: { methodName: 'instanceLimits', data: { unused: true } } });
-      expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ output: { maxCharacters: 500 } });
-    });
-
-    it('answers 404 tool_not_found for a tool the platform does not have', async () => {
-      const org = await mastodonOrg();
-      const message = expectError(await call(org.apiKey, `/integration-trigger/${org.channelId}`, { method: 'POST', body: { methodName: 'flairs' } }), 404, 'tool_not_found');
-      expect(message).toContain('flairs');
-      const redditChannel = await insertChannel(org.organizationId, 'reddit');
-      expectError(await call(org.apiKey, `/integration-trigger/${redditChannel}`, { method: 'POST', body: { methodName: 'instanceLimits' } }), 404, 'tool_not_found');
-    });
-
-    it('answers 501 not_implemented for a tool of a platform without an adapter, without queueing a call', async () => {
-      const org = await mastodonOrg();
-      const redditChannel = await insertChannel(org.organizationId, 'reddit');
-      const nostrChannel = await insertChannel(org.organizationId, 'nostr');
-      expectError(await call(org.apiKey, `/integration-trigger/${redditChannel}`, { method: 'POST', body: { methodName: 'flairs', data: { subreddit: 'typescript' } } }), 501, 'not_implemented');
-      expectError(await call(org.apiKey, `/integration-trigger/${nostrChannel}`, { method: 'POST', body: { methodName: 'relays' } }), 501, 'not_implemented');
-    });
-
-    it('answers 400 for a missing, empty or too long methodName, a data that is not an object, and a body that is not JSON', async () => {
-      const org = await mastodonOrg();
-      const trigger = (init: { body?: unknown; rawBody?: string; headers?: Record<string, string> }) => call(org.apiKey, `/integration-trigger/${org.channelId}`, { method: 'POST', ...init });
-      const missing = expectError(await trigger({ body: {} }), 400, 'validation_failed');
-      expect(missing).toContain('methodName');
-      expectError(await trigger({ body: { data: {} } }), 400, 'validation_failed');
-      expectError(await trigger({ body: { methodName: '' } }), 400, 'validation_failed');
-      expectError(await trigger({ body: { methodName: 'x'.repeat(101) } }), 400, 'validation_failed');
-      expectError(await trigger({ body: { methodName: 42 } }), 400, 'validation_failed');
-      expectError(await trigger({ body: { methodName: 'instanceLimits', data: 'subreddit' } }), 400, 'validation_failed');
-      expectError(await trigger({ rawBody: '{"methodName":', headers: { 'Content-Type': 'application/json' } }), 400, 'invalid_json');
-    });
-
-    it('answers 404 not_found for an unknown id, a malformed id and another organization\'s channel', async () => {
-      const org = await mastodonOrg();
-      const stranger = await mastodonOrg();
-      const body = { methodName: 'instanceLimits' };
-      expectError(await call(org.apiKey, `/integration-trigger/${new Types.ObjectId().toString()}`, { method: 'POST', body }), 404, 'not_found');
-      expectError(await call(org.apiKey, '/integration-trigger/123', { method: 'POST', body }), 404, 'not_found');
-      expectError(await call(org.apiKey, `/integration-trigger/${stranger.channelId}`, { method: 'POST', body }), 404, 'not_found');
-    });
-
-    it('answers 502 platform_error with the platform\'s own message when the instance refuses the call', async () => {
-      const org = await mastodonOrg();
-      // The instance URL no longer leads to a Mastodon API: the simulator answers 404 "Record not found".
-      await ctx.db.channels.updateOne({ _id: org.channelId }, { $set: { instanceUrl: `${simulator.origin}/moved-away` } });
-      const message = expectError(await call(org.apiKey, `/integration-trigger/${org.channelId}`, { method: 'POST', body: { methodName: 'instanceLimits' } }), 502, 'platform_error');
-      expect(message).toContain('Record not found');
-    });
-
-    it('answers 502 platform_error naming the cause when the instance cannot be reached', async () => {
-      const gone = await new MastodonSimulator().start();
-      const token = gone.addAccount('gone');
-      const org = await organizationWithMastodon(ctx, gone.origin, token);
-      await gone.stop();
-      const message = expectError(await call(org.apiKey, `/integration-trigger/${org.channelId}`, { method: 'POST', body: { methodName: 'instanceLimits' } }), 502, 'platform_error');
-      expect(message).toContain('ECONNREFUSED');
-    });
-
-    describe('when no worker answers', () => {
-      let quiet: TestContext;
-      let quietStack: RunningStack;
-
-      beforeAll(async () => {
-        quiet = await createTestContext({ PLATFORM_CALL_WAIT_MS: '300' });
-        quietStack = await startStack(quiet, { workers: false });
-      });
-      afterAll(async () => {
-        await quietStack.close();
-        await quiet.cleanup();
-      });
-
-      it('answers 504 platform_timeout after the configured wait', async () => {
-        const org = await organizationWithMastodon(quiet, simulator.origin, simulator.addAccount('quiet'));
-        const started = Date.now();
-        const response = await api(quietStack.baseUrl, org.apiKey, `${v1}/integration-trigger/${org.channelId}`, { method: 'POST', body: { methodName: 'instanceLimits' } });
-        expect(Date.now() - started).toBeGreaterThanOrEqual(300);
-        const message = expectError(response, 504, 'platform_timeout');
-        expect(message).toContain('0.3 seconds');
-      });
-    });
-  });
-
-  describe('GET /find-slot/:id', () => {
-    it('answers the next default posting time in the future', async () => {
-      const org = await mastodonOrg();
-      const before = Date.now();
-      const response = await call(org.apiKey, `/find-slot/${org.channelId}`);
-      const after = Date.now();
-      expect(response.status).toBe(200);
-      const { date } = slotAnswer.parse(response.body);
-      expect(date).toMatch(/Z$/);
-      const slot = new Date(date).getTime();
-      expect(slot).toBeGreaterThan(before);
-      expect(slot % 60_000).toBe(0);
-      expect(defaultPostingTimes).toContain(new Date(slot).getUTCHours() * 60 + new Date(slot).getUTCMinutes());
-      expect([firstSlotAfter(before), firstSlotAfter(after)]).toContain(slot);
-    });
-
-    it('skips a slot taken by a scheduled post of the channel, and offers it again once that post is deleted', async () => {
-      const org = await mastodonOrg();
-      const first = new Date(slotAnswer.parse((await call(org.apiKey, `/find-slot/${org.channelId}`)).body).date);
-      const postId = await schedulePost(org.apiKey, org.channelId, first);
-
-      const beforeNext = Date.now();
-      const next = new Date(slotAnswer.parse((await call(org.apiKey, `/find-slot/${org.channelId}`)).body).date).getTime();
-      expect(next).toBeGreaterThan(first.getTime());
-      expect(next).toBe(firstSlotAfter(Math.max(first.getTime(), beforeNext)));
-
-      expect((await call(org.apiKey, `/posts/${postId}`, { method: 'DELETE' })).status).toBe(200);
-      const beforeFreed = Date.now();
-      const freed = new Date(slotAnswer.parse((await call(org.apiKey, `/find-slot/${org.channelId}`)).body).date).getTime();
-      expect(freed).toBe(firstSlotAfter(beforeFreed));
-      if (first.getTime() > beforeFreed) expect(freed).toBe(first.getTime());
-    });
-
-    it('ignores posts of the organization\'s other channels', async () => {
-      const org = await mastodonOrg();
-      const sibling = await addMastodonChannel(org.organizationId, 'Sibling');
-      const first = new Date(slotAnswer.parse((await call(org.apiKey, `/find-slot/${org.channelId}`)).body).date);
-      await schedulePost(org.apiKey, sibling, first);
-      const before = Date.now();
-      const again = new Date(slotAnswer.parse((await call(org.apiKey, `/find-slot/${org.channelId}`)).body).date);
-      expect(again.getTime()).toBe(firstSlotAfter(before));
-      if (first.getTime() > before) expect(again.getTime()).toBe(first.getTime());
-    });
-
-    it('answers 409 conflict when the channel has no posting times or every one is taken for 90 days', async () => {
-      const org = await mastodonOrg();
-      await ctx.db.channels.updateOne({ _id: org.channelId }, { $set: { postingTimes: [] } });
-      expectError(await call(org.apiKey, `/find-slot/${org.channelId}`), 409, 'conflict');
-
-      await ctx.db.channels.updateOne({ _id: org.channelId }, { $set: { postingTimes: [600] } });
-      const today = new Date();
-      const startOfDay = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-      const channelId = new Types.ObjectId(org.channelId);
-      const organizationId = new Types.ObjectId(org.organizationId);
-      await ctx.db.posts.insertMany(Array.from({ length: 92 }, (_, day) => ({
-        organizationId, channelId, group: 'full', position: 0, state: 'QUEUE', publishDate: new Date(startOfDay + day * 86_400_000 + 600 * 60_000),
-      })));
-      const message = expectError(await call(org.apiKey, `/find-slot/${org.channelId}`), 409, 'conflict');
-      expect(message).toContain('90 days');
-    });
-
-    it('answers 404 not_found for an unknown id, a malformed id and another organization\'s channel', async () => {
-      const org = await mastodonOrg();
-      const stranger = await mastodonOrg();
-      expectError(await call(org.apiKey, `/find-slot/${new Types.ObjectId().toString()}`), 404, 'not_found');
-      expectError(await call(org.apiKey, '/find-slot/zzzzzzzzzzzzzzzzzzzzzzzz'), 404, 'not_found');
-      expectError(await call(org.apiKey, `/find-slot/${stranger.channelId}`), 404, 'not_found');
     });
   });
 
