@@ -1,30 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrCreateCustomer } from '../shared/domain/customers/customers.ts';
-import { MastodonSimulator } from '../test/simulators/mastodon-simulator.ts';
+import type { MastodonSimulator } from '../test/simulators/mastodon-simulator.ts';
 import { organizationWithMastodon } from '../test/support/fixtures.ts';
-import { startStack, type RunningStack } from '../test/support/stack.ts';
-import { createTestContext, type TestContext } from '../test/support/test-context.ts';
+import type { RunningStack } from '../test/support/stack.ts';
+import { useSimulatedStack } from '../test/support/simulated-stack.ts';
+import type { TestContext } from '../test/support/test-context.ts';
 import { removeTemporaryFolders, runCli, stdoutJson, temporaryHome, type CliRun } from './test/run-cli.ts';
 
 describe('sps integrations:* against the api', () => {
+  const world = useSimulatedStack();
   let ctx: TestContext;
   let stack: RunningStack;
-  const simulator = new MastodonSimulator();
+  let simulator: MastodonSimulator;
   let org: { apiKey: string; organizationId: string; channelId: string };
   const home = temporaryHome();
 
   beforeAll(async () => {
-    await simulator.start();
-    ctx = await createTestContext();
-    stack = await startStack(ctx);
+    ({ ctx, stack, simulator } = world);
     org = await organizationWithMastodon(ctx, simulator.origin, simulator.addAccount('channels'));
   });
-  afterAll(async () => {
-    await stack.close();
-    await ctx.cleanup();
-    await simulator.stop();
-    removeTemporaryFolders();
-  });
+  afterAll(() => { removeTemporaryFolders(); });
 
   const sps = (...args: string[]): Promise<CliRun> => runCli(args, { home, env: { SERVICE_API_KEY: org.apiKey, SERVICE_API_URL: `${stack.baseUrl}/api` } });
 

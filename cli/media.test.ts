@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MastodonSimulator } from '../test/simulators/mastodon-simulator.ts';
 import { organizationWithMastodon } from '../test/support/fixtures.ts';
 import { startStack, type RunningStack } from '../test/support/stack.ts';
-import { makeTestMedia } from '../test/support/test-media.ts';
+import { makeTestMedia, padMp4 } from '../test/support/test-media.ts';
 import { createTestContext, type TestContext } from '../test/support/test-context.ts';
 import { removeTemporaryFolders, runCli, stdoutJson, temporaryHome, type CliRun } from './test/run-cli.ts';
 
@@ -23,15 +23,6 @@ interface Media {
 const media = makeTestMedia();
 const mediaWaitMs = 8_000;
 
-/** The MP4 followed by a top-level `free` box, which players and ffprobe skip: a valid video of `totalBytes`. */
-function paddedMp4(target: string, totalBytes: number): string {
-  const video = readFileSync(media.mp4);
-  const box = Buffer.alloc(totalBytes - video.length);
-  box.writeUInt32BE(box.length, 0);
-  box.write('free', 4, 'latin1');
-  writeFileSync(target, Buffer.concat([video, box]));
-  return target;
-}
 
 describe('sps upload, upload:url, media:get and video:generate against the api', () => {
   let ctx: TestContext;
@@ -92,7 +83,7 @@ describe('sps upload, upload:url, media:get and video:generate against the api',
   });
 
   it('upload streams a 6 MB video with a progress bar on stderr computed from the bytes sent', async () => {
-    const file = paddedMp4(path.join(media.dir, 'six-megabytes.mp4'), 6 * 1024 * 1024);
+    const file = padMp4(media.mp4, path.join(media.dir, 'six-megabytes.mp4'), 6 * 1024 * 1024);
     const run = await sps('upload', file);
     expect((stdoutJson(run) as Media)).toMatchObject({ mimeType: 'video/mp4', videoCodec: 'h264', size: 6 * 1024 * 1024, status: 'ready' });
     const progress = run.stderr.split('\n').filter((line) => line.startsWith('Uploading ['));

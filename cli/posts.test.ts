@@ -1,10 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MastodonSimulator } from '../test/simulators/mastodon-simulator.ts';
+import type { MastodonSimulator } from '../test/simulators/mastodon-simulator.ts';
 import { organizationWithMastodon } from '../test/support/fixtures.ts';
-import { startStack, waitFor, type RunningStack } from '../test/support/stack.ts';
-import { createTestContext, type TestContext } from '../test/support/test-context.ts';
+import { waitFor, type RunningStack } from '../test/support/stack.ts';
+import { useSimulatedStack } from '../test/support/simulated-stack.ts';
+import type { TestContext } from '../test/support/test-context.ts';
 import { removeTemporaryFolders, runCli, stdoutJson, temporaryFolder, temporaryHome, type CliRun } from './test/run-cli.ts';
 
 interface PostDetail {
@@ -19,25 +20,19 @@ interface PostDetail {
 }
 
 describe('sps posts:* against the api', () => {
+  const world = useSimulatedStack();
   let ctx: TestContext;
   let stack: RunningStack;
-  const simulator = new MastodonSimulator();
+  let simulator: MastodonSimulator;
   let org: { apiKey: string; channelId: string };
   const home = temporaryHome();
   const files = temporaryFolder('sps-cli-posts-');
 
   beforeAll(async () => {
-    await simulator.start();
-    ctx = await createTestContext();
-    stack = await startStack(ctx);
+    ({ ctx, stack, simulator } = world);
     org = await organizationWithMastodon(ctx, simulator.origin, simulator.addAccount('cli'));
   });
-  afterAll(async () => {
-    await stack.close();
-    await ctx.cleanup();
-    await simulator.stop();
-    removeTemporaryFolders();
-  });
+  afterAll(() => { removeTemporaryFolders(); });
 
   const sps = (...args: string[]): Promise<CliRun> => runCli(args, { home, env: { SERVICE_API_KEY: org.apiKey, SERVICE_API_URL: `${stack.baseUrl}/api` } });
   function expectFailure(run: CliRun, code: string, message: string | RegExp): void {

@@ -2,7 +2,7 @@
 // server that only pipes the body to a file, and media inspection against a bare ffprobe call.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { openDatabase } from '../../shared/db/database.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import { probeMedia } from '../../shared/media/media-probe.ts';
 import { freePort } from '../../test/support/free-port.ts';
+import { padMp4 } from '../../test/support/test-media.ts';
 import { prepareLocalEnvironment, projectRoot } from '../local/local-environment.ts';
 import { apiNodeFlags } from '../local/node-flags.ts';
 import { logToStderr } from '../local/run-script.ts';
@@ -26,19 +27,7 @@ function makeVideo(bytes: number): string {
   const clip = path.join(work, 'clip.mp4');
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '5',
     '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-movflags', '+faststart', clip]);
-  const head = readFileSync(clip);
-  const padding = bytes - head.length;
-  const file = path.join(work, 'video.mp4');
-  const fd = openSync(file, 'w');
-  writeSync(fd, head);
-  const box = Buffer.alloc(8);
-  box.writeUInt32BE(padding, 0);
-  box.write('free', 4, 'latin1');
-  writeSync(fd, box);
-  const block = Buffer.alloc(8 * 1024 * 1024);
-  for (let left = padding - 8; left > 0; left -= block.length) writeSync(fd, block, 0, Math.min(block.length, left));
-  closeSync(fd);
-  return file;
+  return padMp4(clip, path.join(work, 'video.mp4'), bytes);
 }
 
 /** Streams the file as multipart/form-data (field "file") and resolves with the seconds it took and the answer. */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -60,4 +60,27 @@ export function makeTestMedia(): TestMedia {
     html: file('page.png'),
     svg: file('drawing.svg'),
   };
+}
+
+/**
+ * `source` followed by a top-level MP4 `free` box, so the result is a valid video of exactly
+ * `totalBytes` (players and ffprobe skip free boxes). Written in blocks: fine for a gigabyte.
+ */
+export function padMp4(source: string, target: string, totalBytes: number): string {
+  const head = readFileSync(source);
+  const padding = totalBytes - head.length;
+  if (padding < 8) throw new Error(`cannot pad ${source} (${head.length} bytes) to ${totalBytes} bytes`);
+  const fd = openSync(target, 'w');
+  try {
+    writeSync(fd, head);
+    const box = Buffer.alloc(8);
+    box.writeUInt32BE(padding, 0);
+    box.write('free', 4, 'latin1');
+    writeSync(fd, box);
+    const block = Buffer.alloc(8 * 1024 * 1024);
+    for (let left = padding - 8; left > 0; left -= block.length) writeSync(fd, block, 0, Math.min(block.length, left));
+  } finally {
+    closeSync(fd);
+  }
+  return target;
 }
