@@ -1,5 +1,5 @@
 /** Stands in for our own origin while parsing; never appears in a result. */
-const placeholderOrigin = 'http://sps.invalid';
+const resolutionOrigin = 'http://sps.invalid';
 
 /** Browsers drop tabs and newlines inside URLs, which can turn `/\t/host` into `//host`. */
 function hasControlCharacter(value: string): boolean {
@@ -21,11 +21,11 @@ export function safeReturnPath(value: string): string | null {
   if (value.includes('\\') || hasControlCharacter(value)) return null;
   let url: URL;
   try {
-    url = new URL(value, placeholderOrigin);
+    url = new URL(value, resolutionOrigin);
   } catch {
     return null;
   }
-  if (url.origin !== placeholderOrigin) return null;
+  if (url.origin !== resolutionOrigin) return null;
   const path = url.pathname + url.search;
   return path.startsWith('//') ? null : path;
 }

@@ -65,14 +65,19 @@ export function registerAccountPages(router: Router<DashboardState>, deps: Dashb
     ctx.redirect(ctx.state.signedIn === undefined ? '/login' : defaultLandingPath);
   });
 
-  router.get('/login', (ctx) => {
-    const returnPath = queryReturnPath(ctx);
-    if (ctx.state.signedIn !== undefined) {
-      ctx.redirect(returnPath ?? defaultLandingPath);
-      return;
-    }
-    renderPage(ctx, { title: 'Log in', body: loginForm(ctx, { email: '', returnPath }) });
-  });
+  // A signed-in visitor of the login or sign-up page goes straight on to where they were heading.
+  const guestPage = (path: string, title: string, form: typeof loginForm) => {
+    router.get(path, (ctx) => {
+      const returnPath = queryReturnPath(ctx);
+      if (ctx.state.signedIn !== undefined) {
+        ctx.redirect(returnPath ?? defaultLandingPath);
+        return;
+      }
+      renderPage(ctx, { title, body: form(ctx, { email: '', returnPath }) });
+    });
+  };
+  guestPage('/login', 'Log in', loginForm);
+  guestPage('/signup', 'Sign up', signUpForm);
 
   router.post('/login', async (ctx) => {
     const email = formField(ctx, 'email');
@@ -103,14 +108,6 @@ export function registerAccountPages(router: Router<DashboardState>, deps: Dashb
     ctx.redirect(returnPath ?? defaultLandingPath);
   });
 
-  router.get('/signup', (ctx) => {
-    const returnPath = queryReturnPath(ctx);
-    if (ctx.state.signedIn !== undefined) {
-      ctx.redirect(returnPath ?? defaultLandingPath);
-      return;
-    }
-    renderPage(ctx, { title: 'Sign up', body: signUpForm(ctx, { email: '', returnPath }) });
-  });
 
   router.post('/signup', async (ctx) => {
     const form = { email: formField(ctx, 'email'), organizationName: formField(ctx, 'organization'), returnPath: safeReturnPath(formField(ctx, 'return_to')) };

@@ -31,7 +31,7 @@ function connectInstructions(platform: PlatformDefinition, organizationId: strin
   if (platform.identifier === 'mastodon') {
     return html`<p>Mastodon channels are connected with an access token of the account, by an operator of this SPS installation:</p>
 <ol>
-  <li>On the Mastodon instance, open Preferences, then Development, and create a new application with the <code>read</code> and <code>write</code> scopes.</li>
+  <li>On the Mastodon instance, open Preferences, then Development, and create a new application with the <code>write:statuses</code>, <code>write:media</code> and <code>read:accounts</code> scopes (SPS posts statuses with their media and reads the account to find recent posts).</li>
   <li>Copy the application's access token.</li>
   <li>Run on the SPS server:
     <pre><code>npm run channel:add -- --org ${organizationId} --provider mastodon --name "Our Mastodon" --instance https://mastodon.example --token &lt;access token&gt;</code></pre>
