@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { prepareFerretDbDatabase } from './ferretdb-postgres.ts';
 import { hasCommand } from './system-package.ts';
 import { portIsOpen, waitForPort } from './wait-for-port.ts';
 
@@ -32,10 +33,20 @@ export function buildFerretDb(log: (line: string) => void): string {
   return ferretdbBinary;
 }
 
+/**
+ * Where FerretDB keeps the documents. PostgreSQL is the default: its backend turns equality
+ * filters into SQL that PostgreSQL answers from FerretDB's indexes, where the SQLite backend scans
+ * every document of a collection (docs/queries.md has the measurements).
+ */
+export type FerretDbBackend =
+  | { kind: 'postgresql'; url: string }
+  | { kind: 'sqlite'; dataDir: string };
+
 export interface FerretDbOptions {
   host: string;
   port: number;
-  /** Folder for the SQLite backend's database files. */
+  backend: FerretDbBackend;
+  /** Holds the pid file of a detached server. */
   dataDir: string;
   /** Detached servers outlive the script that started them (and are reused by the next one). */
   detached: boolean;
@@ -48,19 +59,22 @@ export interface RunningFerretDb {
   child: ChildProcess | null;
 }
 
-/** Starts FerretDB on the SQLite backend unless something already listens on the port. */
+function backendArguments(backend: FerretDbBackend): string[] {
+  if (backend.kind === 'postgresql') return ['-handler', 'postgresql', '-postgresql-url', backend.url];
+  mkdirSync(backend.dataDir, { recursive: true });
+  return ['-handler', 'sqlite', '-sqlite-url', `file:${path.resolve(backend.dataDir)}/`];
+}
+
+/** Starts FerretDB on the given backend unless something already listens on the port. */
 export async function startFerretDb(options: FerretDbOptions, log: (line: string) => void): Promise<RunningFerretDb> {
   const url = `mongodb://${options.host}:${options.port}/`;
   if (await portIsOpen(options.host, options.port)) return { url, child: null };
   const binary = buildFerretDb(log);
+  if (options.backend.kind === 'postgresql') await prepareFerretDbDatabase(options.backend.url);
   mkdirSync(options.dataDir, { recursive: true });
   mkdirSync(path.dirname(options.logFile), { recursive: true });
   const logFd = openSync(options.logFile, 'a');
-  const child = spawn(binary, [
-    '-listen', `${options.host}:${options.port}`,
-    '-handler', 'sqlite',
-    '-sqlite-url', `file:${path.resolve(options.dataDir)}/`,
-  ], { detached: options.detached, stdio: ['ignore', logFd, logFd] });
+  const child = spawn(binary, ['-listen', `${options.host}:${options.port}`, ...backendArguments(options.backend)], { detached: options.detached, stdio: ['ignore', logFd, logFd] });
   closeSync(logFd);
   if (options.detached) {
     child.unref();
