@@ -1,5 +1,5 @@
 import { createApiRuntime } from './api-runtime.ts';
-import { closeHttpServer } from './http-server.ts';
+import { closeHttpServer, listenHttpServer } from './http-server.ts';
 import { openDatabase } from '../shared/db/database.ts';
 import { handleShutdown } from '../shared/lifecycle/shutdown.ts';
 import { LogEvent } from '../shared/logging/events.ts';
@@ -11,11 +11,17 @@ const logger = createLogger({ name: 'api', level: config.LOG_LEVEL });
 
 const db = await openDatabase(config.MONGO_URL);
 const runtime = await createApiRuntime(config, db, logger);
-const server = runtime.app.listen(config.PORT, config.HOST, () => {
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : config.PORT;
-  logger.info({ event: LogEvent.serviceListening, host: config.HOST, port }, `api listening on http://${config.HOST}:${port} (public API at ${config.BACKEND_URL}/public/v1)`);
+const server = await listenHttpServer(runtime.app.callback(), {
+  host: config.HOST,
+  port: config.PORT,
+  requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
 });
+const address = server.address();
+const port = typeof address === 'object' && address !== null ? address.port : config.PORT;
+logger.info(
+  { event: LogEvent.serviceListening, host: config.HOST, port },
+  `api listening on http://${config.HOST}:${port} (public API at ${config.BACKEND_URL}/public/v1)`,
+);
 
 handleShutdown(logger, [
   { name: 'http server', run: () => closeHttpServer(server, config.SHUTDOWN_TIMEOUT_MS / 2) },

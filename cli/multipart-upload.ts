@@ -4,8 +4,6 @@ import { stat } from 'node:fs/promises';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { ActiveCredential } from './active-credential.ts';
 import { interpretAnswer, networkFailure, publicApiUrl, type ApiAnswer } from './api-client.ts';
 import { CliError } from './cli-error.ts';
@@ -51,6 +49,56 @@ function readAll(response: IncomingMessage): Promise<string> {
 }
 
 /**
+ * Two turns of the event loop, so one of them polls the connection: an answer that has arrived
+ * is read before anything more is written. (From the poll phase, one setImmediate runs in the
+ * same turn, before any new poll.)
+ */
+async function letTheConnectionBeRead(): Promise<void> {
+  for (let turn = 0; turn < 2; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Resolves once the connection has taken `chunk`; fails with its error, or when it closes first. */
+function handOver(request: ClientRequest, chunk: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onClose = (): void => { reject(new Error('the connection closed while the file was being sent')); };
+    request.once('close', onClose);
+    request.write(chunk, (error) => {
+      request.off('close', onClose);
+      if (error === null || error === undefined) resolve();
+      else reject(error);
+    });
+  });
+}
+
+/**
+ * Sends the body one chunk at a time, each once the previous one is in the connection, and
+ * stops as soon as the server has answered. A server that refuses early (too large, wrong type)
+ * answers and then closes; a write after its close fails (EPIPE, ECONNRESET) and makes Node drop
+ * the connection with the unread answer in it. Reading before each write is what lets the client
+ * see that answer rather than "could not reach".
+ */
+async function sendBody(
+  request: ClientRequest,
+  parts: { head: Buffer; file: string; tail: Buffer },
+  onSent: (bytes: number) => void,
+): Promise<void> {
+  const server = { answered: false };
+  request.once('response', () => { server.answered = true; });
+  await handOver(request, parts.head);
+  for await (const chunk of createReadStream(parts.file, { highWaterMark: 256 * 1024 })) {
+    await letTheConnectionBeRead();
+    if (server.answered || request.destroyed) return;
+    const bytes = chunk as Buffer;
+    await handOver(request, bytes);
+    onSent(bytes.length);
+  }
+  await letTheConnectionBeRead();
+  if (server.answered || request.destroyed) return;
+  await handOver(request, parts.tail);
+  request.end();
+}
+
+/**
  * POST /upload as multipart/form-data with the file streamed from disk (never read whole), its
  * length announced up front so the server can refuse an oversized file before reading it.
  */
@@ -82,20 +130,16 @@ export async function uploadFile(credential: ActiveCredential, file: string, pro
   });
 
   let sentBytes = 0;
-  async function* body(): AsyncGenerator<Buffer> {
-    yield head;
-    for await (const chunk of createReadStream(file, { highWaterMark: 256 * 1024 })) {
-      const bytes = chunk as Buffer;
-      yield bytes;
-      // The generator resumes once the connection has taken the chunk.
-      sentBytes += bytes.length;
-      progress?.onSent(sentBytes, totalBytes);
-    }
-    yield tail;
-  }
-  // A server that refuses early (too large, wrong type) may close before the body is sent; what
-  // counts then is its answer, so a failure to send is only reported when there is no answer.
-  const sending = pipeline(Readable.from(body()), request).then(() => null, (error: unknown) => error);
+  // What counts is the server's answer: a failure to send is only reported when there is none.
+  const sending = sendBody(request, { head, file, tail }, (bytes) => {
+    sentBytes += bytes;
+    progress?.onSent(sentBytes, totalBytes);
+  }).then(() => null, (error: unknown) => {
+    // A file that cannot be read ends the request, so that the wait for an answer ends too (a
+    // failed connection has ended it already).
+    if (isFileError(error)) request.destroy();
+    return error;
+  });
 
   let response: IncomingMessage;
   let text: string;
@@ -107,6 +151,7 @@ export async function uploadFile(credential: ActiveCredential, file: string, pro
     if (isFileError(sendFailure)) throw new CliError(`cannot read ${file}: ${sendFailure.message}`);
     throw networkFailure(url, requestError ?? error);
   }
+  // The server answered before the whole file was sent: the rest is not wanted.
   if (!request.writableFinished) request.destroy();
   await sending;
   const retryAfter = response.headers['retry-after'];

@@ -13,7 +13,13 @@ export const errorStatus = {
   method_not_allowed: 405,
   not_missing: 409,
   conflict: 409,
+  /** The connection closed before a whole upload arrived (the client left, or the request timed out). */
+  upload_interrupted: 400,
+  /** The whole request did not arrive within HTTP_REQUEST_TIMEOUT_MS. */
+  request_timeout: 408,
   payload_too_large: 413,
+  /** Request headers over Node's limit (answered by the HTTP server before any route). */
+  headers_too_large: 431,
   unsupported_media_type: 415,
   unsupported_file_type: 415,
   fetch_failed: 422,
@@ -23,6 +29,10 @@ export const errorStatus = {
   not_implemented: 501,
   platform_error: 502,
   service_unavailable: 503,
+  /** Redis (queues, rate limits) cannot be reached. */
+  queue_unavailable: 503,
+  /** MongoDB cannot be reached. */
+  database_unavailable: 503,
   platform_timeout: 504,
 } as const;
 

@@ -80,7 +80,8 @@ async function main(): Promise<void> {
   const serviceEnv: NodeJS.ProcessEnv = {
     ...env,
     MONGO_URL: `${(env.MONGO_URL ?? '').replace(/\/[^/]*$/, '/')}sps_bench_${benchId}`,
-    QUEUE_PREFIX: `sps-bench-${benchId}`,
+    // npm run bench passes its run's prefix, so its clean-up removes these keys too.
+    QUEUE_PREFIX: process.env.BENCH_QUEUE_PREFIX ?? `sps-bench-${benchId}`,
     PORT: String(port),
     UPLOADS_DIR: path.join(work, 'uploads'),
     UPLOADS_PUBLIC_URL: `http://127.0.0.1:${port}/uploads`,
@@ -116,13 +117,13 @@ async function main(): Promise<void> {
   await db.close();
 
   log('timing inspection...');
-  // Inspection: SPS's probe (fluent-ffmpeg) against a bare ffprobe process on the same file.
+  // Inspection: SPS's probe (ffprobe with a time limit) against a bare ffprobe process on the same file.
   const rounds = 15;
   const ours: number[] = [];
   const bareProbe: number[] = [];
   for (let round = 0; round < rounds; round += 1) {
     let started = performance.now();
-    await probeMedia(video);
+    await probeMedia(video, { timeoutMs: 60_000 });
     ours.push(performance.now() - started);
     started = performance.now();
     spawnSync('ffprobe', ['-v', 'error', '-show_streams', '-show_format', video], { stdio: 'ignore' });

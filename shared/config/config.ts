@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deprecatedTrustProxySchema, trustProxyHopsSchema, withTrustProxyAlias } from './proxy-hops.ts';
 
 /** Booleans in the environment are spelled out; anything else is a typo worth stopping on. */
 const envBoolean = z.enum(['true', 'false']).transform((value) => value === 'true');
@@ -22,8 +23,10 @@ export const configSchema = z.object({
   QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, "_" and "-" only').default('sps'),
   SECRETS_KEY: secretsKey,
   ALLOW_PRIVATE_NETWORK: envBoolean.default(false),
-  /** Trust X-Forwarded-For / -Proto: only behind a proxy that sets them, or clients pick their own address. */
-  TRUST_PROXY: envBoolean.default(false),
+  /** Proxies in front of the api: the client address is this many X-Forwarded-For entries from the right. */
+  TRUST_PROXY_HOPS: trustProxyHopsSchema,
+  /** Deprecated alias: `true` means TRUST_PROXY_HOPS=1 (see withTrustProxyAlias). */
+  TRUST_PROXY: deprecatedTrustProxySchema,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WORKER_QUEUES: z
     .string()
@@ -32,6 +35,28 @@ export const configSchema = z.object({
   PUBLISH_CONCURRENCY: positiveInt.default(5),
   PUBLISH_ATTEMPTS: positiveInt.default(5),
   PUBLISH_BACKOFF_MS: positiveInt.default(5_000),
+  /**
+   * A publish job's lock, renewed every half of it while the job runs. It must outlast a Redis
+   * blip or an event-loop pause, not a whole publish; a killed worker's job waits this long
+   * (plus the stalled check) before another worker takes it over.
+   */
+  PUBLISH_LOCK_DURATION_MS: positiveInt.default(60_000),
+  PUBLISH_STALLED_INTERVAL_MS: positiveInt.default(30_000),
+  /** Times a publish job may be taken over after its worker died before BullMQ fails it. */
+  PUBLISH_MAX_STALLED_COUNT: z.coerce.number().int().min(0).default(2),
+  /** Times a post whose job failed or was lost is put back in the queue before it is failed for good. */
+  PUBLISH_MAX_RECOVERIES: z.coerce.number().int().min(0).default(3),
+  /** How often the sweep looks for due posts whose job was lost. */
+  PUBLISH_SWEEP_EVERY_MS: positiveInt.default(60_000),
+  /** A post is swept only when it has been due this long, so a job being added right now is left alone. */
+  PUBLISH_SWEEP_GRACE_MS: positiveInt.default(30_000),
+  PUBLISH_SWEEP_BATCH: positiveInt.default(200),
+  /** A platform's "try again at" (429) delays the job by at most this much. */
+  PUBLISH_MAX_RETRY_AFTER_MS: positiveInt.default(60 * 60 * 1000),
+  /** Times one job may be delayed by a platform's rate limit before it counts as a failed attempt. */
+  PUBLISH_MAX_RATE_LIMIT_DELAYS: positiveInt.default(10),
+  /** On SIGTERM, how long a publish in progress may take to finish (a video upload takes over a minute). */
+  PUBLISH_SHUTDOWN_GRACE_MS: positiveInt.default(120_000),
   PLATFORM_TIMEOUT_MS: positiveInt.default(15_000),
   PLATFORM_CONCURRENCY: positiveInt.default(10),
   /** How long the api waits for a worker's answer to a platform call before giving up with 504. */
@@ -55,7 +80,13 @@ export const configSchema = z.object({
   MEDIA_FETCH_TOTAL_TIMEOUT_MS: positiveInt.default(120_000),
   MEDIA_FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(10).default(5),
   MEDIA_CONCURRENCY: positiveInt.default(2),
+  /** Time limit of every ffprobe and ffmpeg run (inspection, poster frame); the process is killed at it. */
   FFPROBE_TIMEOUT_MS: positiveInt.default(30_000),
+  /**
+   * Time for the api to receive a whole request, body included (Node's requestTimeout). Uploads
+   * take the longest: 15 minutes carries a 1 GB video at about 10 Mbit/s.
+   */
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(15 * 60 * 1000),
   MAINTENANCE_EVERY_MS: positiveInt.default(10 * 60 * 1000),
   PUBLIC_API_RATE_LIMIT: positiveInt.default(30),
   PUBLIC_API_RATE_WINDOW_SECONDS: positiveInt.default(3600),
@@ -83,7 +114,7 @@ export class ConfigError extends Error {
 
 /** Reads and validates the whole environment once; every problem is reported, not just the first. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const result = configSchema.safeParse(env);
+  const result = configSchema.safeParse(withTrustProxyAlias(env));
   if (result.success) {
     const problems = crossFieldProblems(result.data);
     if (problems.length > 0) throw new ConfigError(problems);

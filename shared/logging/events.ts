@@ -16,6 +16,21 @@ export const LogEvent = {
   workerError: 'worker.error',
   postPublished: 'post.published',
   postFailed: 'post.failed',
+  /** An upload's connection closed before the whole file arrived; what was stored of it is removed. */
+  uploadInterrupted: 'upload.interrupted',
+  /** A refused upload's remaining body was read and dropped so the client could see the answer. */
+  uploadDrained: 'upload.drained',
+  /** A post whose job was lost or failed without settling it was put back in the queue. */
+  postRecovered: 'post.recovered',
+  publishSweep: 'publish.sweep',
+  /** An OAuth code was presented again after it was redeemed; the token issued from it was revoked. */
+  oauthCodeReused: 'oauth.code_reused',
+  /** A client address went over a throttle (logins, sign-ups, user codes, device codes). */
+  clientThrottled: 'client.throttled',
+  /** Work turned away because a bound was reached (password hashing, live device requests). */
+  serviceBusy: 'service.busy',
+  /** The auth server deleted expired device requests and throttle windows. */
+  authSweep: 'auth.sweep',
 } as const;
 
 export type LogEvent = (typeof LogEvent)[keyof typeof LogEvent];

@@ -1,5 +1,5 @@
 import { createReadStream, readFileSync, rmSync } from 'node:fs';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../errors.ts';
@@ -44,6 +44,14 @@ describe('sniffMedia', () => {
     const error = await refusal(file);
     expect(error.code).toBe('unsupported_file_type');
     expect(error.message).toMatch(message);
+  });
+
+  it('reports the error of a source that failed before it was handed over, instead of waiting for it', async () => {
+    const failed = new PassThrough();
+    failed.on('error', () => undefined);
+    failed.destroy(new DomainError('validation_failed', 'the multipart body could not be read: Unexpected end of form'));
+    await new Promise((resolve) => { failed.once('close', resolve); });
+    await expect(sniffMedia(failed, roomy)).rejects.toMatchObject({ code: 'validation_failed', message: /Unexpected end of form/ });
   });
 
   it('refuses an empty file', async () => {

@@ -89,6 +89,10 @@ class SniffingStream extends Transform {
  * held beyond the first few kilobytes, and nothing is read twice.
  */
 export async function sniffMedia(source: Readable, limits: MediaSizeLimits): Promise<SniffedMedia> {
+  // A source that failed before it was handed over (a multipart body that ended mid-file) would
+  // never emit again: its error is all there is to report.
+  if (source.errored !== null) throw source.errored;
+  if (source.destroyed) throw new Error('the source was closed before it was read');
   let settle: (type: AcceptedMediaType | Error) => void = () => undefined;
   const decided = new Promise<AcceptedMediaType | Error>((resolve) => { settle = resolve; });
   const sniffer = new SniffingStream(limits, (outcome) => { settle(outcome); });

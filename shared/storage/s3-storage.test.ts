@@ -11,7 +11,8 @@ import { makeTestMedia } from '../../test/support/test-media.ts';
 import { deleteMedia } from '../domain/media/store-media.ts';
 import { createOrganization } from '../domain/organizations/organizations.ts';
 import { probeMedia } from '../media/media-probe.ts';
-import { startStack } from '../../test/support/stack.ts';
+import { RawUpload, mp4Head } from '../../test/support/raw-upload.ts';
+import { startStack, waitFor } from '../../test/support/stack.ts';
 import { createTestContext } from '../../test/support/test-context.ts';
 import { newObjectKey } from './object-key.ts';
 import { S3Storage } from './s3-storage.ts';
@@ -38,6 +39,22 @@ describe('S3Storage against a real S3-compatible server', () => {
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(media.dir, { recursive: true, force: true });
   });
+
+  /** The environment of an api and workers that store in this server's bucket. */
+  function s3Settings(): Record<string, string> {
+    return {
+      STORAGE_DRIVER: 's3', S3_BUCKET: bucket, S3_ENDPOINT: server.endpoint, S3_ACCESS_KEY_ID: server.accessKeyId,
+      S3_SECRET_ACCESS_KEY: server.secretAccessKey, S3_PUBLIC_URL: `https://cdn.example.com/${bucket}`,
+    };
+  }
+
+  async function openMultipartUploadsBecome(count: number): Promise<void> {
+    const reached = async () => {
+      const uploads = (await client.send(new ListMultipartUploadsCommand({ Bucket: bucket }))).Uploads ?? [];
+      return uploads.length === count ? true : undefined;
+    };
+    await waitFor(reached, { what: `${count} open multipart upload(s) in the bucket` });
+  }
 
   it('stores, reads, checks and deletes an object, and names its public URL', async () => {
     const key = newObjectKey('png');
@@ -83,16 +100,13 @@ describe('S3Storage against a real S3-compatible server', () => {
     await storage.put(key, Readable.from([readFileSync(media.mp4)]), { contentType: 'video/mp4' });
     const location = await storage.readableLocation(key);
     expect(location).toMatch(/X-Amz-Signature=/);
-    const probe = await probeMedia(location);
+    const probe = await probeMedia(location, { timeoutMs: 30_000 });
     expect(probe).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac', width: 320, height: 240 });
     await storage.delete(key);
   });
 
   it('carries the whole media pipeline when it is the configured driver: upload, inspect, poster, delete', async () => {
-    const ctx = await createTestContext({
-      STORAGE_DRIVER: 's3', S3_BUCKET: bucket, S3_ENDPOINT: server.endpoint, S3_ACCESS_KEY_ID: server.accessKeyId,
-      S3_SECRET_ACCESS_KEY: server.secretAccessKey, S3_PUBLIC_URL: `https://cdn.example.com/${bucket}`,
-    });
+    const ctx = await createTestContext(s3Settings());
     const stack = await startStack(ctx);
     try {
       const { apiKey, organizationId } = await createOrganization(ctx.db, ctx.secrets, { name: 'S3 user' });
@@ -108,6 +122,31 @@ describe('S3Storage against a real S3-compatible server', () => {
       await deleteMedia({ db: ctx.db, storage }, organizationId, uploaded.id);
       for (const key of keys) expect(await storage.exists(key)).toBe(false);
       expect(await ctx.db.media.countDocuments({ _id: uploaded.id })).toBe(0);
+    } finally {
+      await stack.close();
+      await ctx.cleanup();
+    }
+  });
+
+  const interruptions: [string, Record<string, string>][] = [
+    ['the client disconnects', {}],
+    ['the request timeout passes', { HTTP_REQUEST_TIMEOUT_MS: '5000' }],
+  ];
+  it.each(interruptions)('aborts the multipart upload of a POST /upload when %s mid-file', async (_case, overrides) => {
+    const ctx = await createTestContext({ ...s3Settings(), ...overrides });
+    const stack = await startStack(ctx);
+    try {
+      const { apiKey } = await createOrganization(ctx.db, ctx.secrets, { name: 'S3 leaver' });
+      const upload = await RawUpload.open(stack.baseUrl, apiKey, { fileBytes: 64 * 1024 * 1024 });
+      await upload.write(mp4Head);
+      // Past the first 8 MiB part: the multipart upload exists and holds a part.
+      for (let sent = 0; sent < 12 * 1024 * 1024; sent += 1024 * 1024) await upload.write(Buffer.alloc(1024 * 1024));
+      await openMultipartUploadsBecome(1);
+      if (overrides.HTTP_REQUEST_TIMEOUT_MS === undefined) upload.socket.destroy();
+      await upload.closed;
+      if (overrides.HTTP_REQUEST_TIMEOUT_MS !== undefined) expect(upload.answer()).toMatchObject({ status: 408 });
+      await openMultipartUploadsBecome(0);
+      expect(await ctx.db.media.countDocuments({})).toBe(0);
     } finally {
       await stack.close();
       await ctx.cleanup();

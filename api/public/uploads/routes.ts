@@ -5,8 +5,11 @@ import type { PublicApiDeps } from '../public-api-deps.ts';
 import { mediaView, type MediaView } from '../../../shared/domain/media/media-view.ts';
 import { findOwnedMedia, recordRemoteMedia, recordUploadedMedia, streamIntoStorage } from '../../../shared/domain/media/store-media.ts';
 import { DomainError } from '../../../shared/errors.ts';
+import { parseRemoteMediaUrl } from '../../../shared/domain/media/remote-media-url.ts';
+import { LogEvent } from '../../../shared/logging/events.ts';
 import { describeBytes } from '../../../shared/media/media-types.ts';
 import { multipartFile } from './multipart-file.ts';
+import { drainRefusedUpload } from './refused-upload-drain.ts';
 import { mediaSchema, pendingMediaSchema, uploadFromUrlBody } from './schema.ts';
 
 /** Multipart framing around the file: boundaries and part headers. */
@@ -35,23 +38,31 @@ export function uploadRoutes(deps: PublicApiDeps): RouteDefinition[] {
       description: 'The type is recognised from the content. Images up to 10 MB and videos up to 1 GB by default (MEDIA_MAX_IMAGE_BYTES, MEDIA_MAX_VIDEO_BYTES). Answers 202 with a status URL when inspection takes longer than the wait.',
       response: z.union([mediaSchema, pendingMediaSchema]),
       handle: async ({ organization, ctx }) => {
-        if (ctx.is('multipart') === false) throw new DomainError('unsupported_media_type', 'send multipart/form-data with the file in field "file"');
         const maxBytes = Math.max(deps.mediaLimits.maxImageBytes, deps.mediaLimits.maxVideoBytes);
-        if (ctx.request.length > maxBytes + multipartOverheadBytes) {
-          ctx.set('Connection', 'close');
-          throw new DomainError('payload_too_large', `the upload is larger than the ${describeBytes(maxBytes)} allowed for videos`);
-        }
         let stored;
+        let filename;
         try {
+          if (ctx.is('multipart') === false) {
+            throw new DomainError('unsupported_media_type', 'send multipart/form-data with the file in field "file"');
+          }
+          if (ctx.request.length > maxBytes + multipartOverheadBytes) {
+            const allowed = describeBytes(maxBytes);
+            throw new DomainError('payload_too_large', `the upload is larger than the ${allowed} allowed for videos`);
+          }
           const file = await multipartFile(ctx.req, 'file', maxBytes);
+          filename = file.filename;
           stored = await streamIntoStorage(deps.storage, file.stream, deps.mediaLimits);
-          const media = await recordUploadedMedia(deps.db, organization.id, stored, file.filename);
-          return await processAndAnswer(organization.id, media._id.toString(), 'inspect');
         } catch (error) {
-          // The rest of a refused upload is not worth reading: close the connection after answering.
-          if (error instanceof DomainError && error.code === 'payload_too_large') ctx.set('Connection', 'close');
+          if (error instanceof DomainError && error.code === 'upload_interrupted') {
+            ctx.state.log.warn({ event: LogEvent.uploadInterrupted, declaredBytes: ctx.request.length }, error.message);
+          } else {
+            // Refused while the body may still be arriving: read the rest (bounded) so the client sees why.
+            drainRefusedUpload(ctx.req, ctx.res, ctx.state.log);
+          }
           throw error;
         }
+        const media = await recordUploadedMedia(deps.db, organization.id, stored, filename);
+        return processAndAnswer(organization.id, media._id.toString(), 'inspect');
       },
     }),
     defineRoute({
@@ -62,13 +73,7 @@ export function uploadRoutes(deps: PublicApiDeps): RouteDefinition[] {
       body: uploadFromUrlBody,
       response: z.union([mediaSchema, pendingMediaSchema]),
       handle: async ({ organization, body }) => {
-        let url: URL;
-        try {
-          url = new URL(body.url);
-        } catch {
-          throw new DomainError('validation_failed', 'url is not a valid URL', [{ path: 'url', message: 'not a URL' }]);
-        }
-        const media = await recordRemoteMedia(deps.db, organization.id, url.toString());
+        const media = await recordRemoteMedia(deps.db, organization.id, parseRemoteMediaUrl(body.url));
         return processAndAnswer(organization.id, media._id.toString(), 'import');
       },
     }),

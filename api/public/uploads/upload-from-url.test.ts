@@ -23,7 +23,15 @@ describe('POST /upload-from-url (fetched by the media worker)', () => {
 
   beforeAll(async () => {
     source = createServer((request, response) => {
-      const files: Record<string, [string, string]> = { '/photo.png': [media.png, 'image/png'], '/clip.mp4': [media.mp4, 'video/mp4'], '/page.html': [media.html, 'text/html'], '/huge.mp4': [media.mp4, 'video/mp4'] };
+      const files: Record<string, [string, string]> = {
+        '/photo.png': [media.png, 'image/png'], '/clip.mp4': [media.mp4, 'video/mp4'],
+        '/page.html': [media.html, 'text/html'], '/huge.mp4': [media.mp4, 'video/mp4'],
+        '/caf%E9.png': [media.png, 'image/png'],
+      };
+      if (request.url === '/bad-redirect.png') {
+        response.writeHead(302, { Location: 'http://[::1/photo.png' }).end();
+        return;
+      }
       if (request.url === '/slow.png') {
         response.writeHead(200, { 'Content-Type': 'image/png' });
         response.write(readFileSync(media.png).subarray(0, 10));
@@ -39,7 +47,7 @@ describe('POST /upload-from-url (fetched by the media worker)', () => {
     await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(source.address() as AddressInfo).port}`;
 
-    ctx = await createTestContext({ MEDIA_WAIT_MS: '1500', MEDIA_MAX_VIDEO_BYTES: String(2 * 1024 * 1024) });
+    ctx = await createTestContext({ MEDIA_WAIT_MS: '5000', MEDIA_MAX_VIDEO_BYTES: String(2 * 1024 * 1024) });
     stack = await startStack(ctx);
     ({ apiKey } = await createOrganization(ctx.db, ctx.secrets, { name: 'Importer' }));
     strict = await createTestContext({ ALLOW_PRIVATE_NETWORK: 'false' });
@@ -73,7 +81,7 @@ describe('POST /upload-from-url (fetched by the media worker)', () => {
 
   it('answers 202 with a status URL when the worker needs longer than the wait, and the media becomes ready', async () => {
     const response = await importUrl(`${origin}/slow.png`);
-    expect(response.status).toBe(202);
+    expect(response).toMatchObject({ status: 202, body: { status: 'pending' } });
     const pending = response.body as { id: string; status: string; statusUrl: string };
     expect(pending).toMatchObject({ status: 'pending', statusUrl: `${ctx.config.BACKEND_URL}/public/v1/media/${pending.id}` });
     const statusPath = new URL(pending.statusUrl).pathname;
@@ -92,8 +100,13 @@ describe('POST /upload-from-url (fetched by the media worker)', () => {
     ['a video over the cap', '/huge.mp4', 'fetch_failed:too_large'],
   ])('fails %s with fetch_failed and its reason, records it, and notifies the organization', async (_name, file, reason) => {
     const response = await importUrl(`${origin}${file}`);
-    expect(response.status).toBe(422);
-    expect(response.body).toMatchObject({ statusCode: 422, error: 'fetch_failed', details: [{ path: 'reason', message: reason }] });
+    expect(response).toMatchObject({
+      status: 422,
+      body: {
+        statusCode: 422, error: 'fetch_failed', message: expect.stringMatching(/^fetch failed \(/) as string,
+        details: [{ path: 'reason', message: reason }],
+      },
+    });
     const record = await ctx.db.media.findOne({ sourceUrl: `${origin}${file}` }).lean();
     expect(record).toMatchObject({ status: 'failed', errorReason: reason, path: null });
     const notification = await ctx.db.notifications.findOne({ content: { $regex: file.replace('.', '\\.') } }).lean();
@@ -109,8 +122,57 @@ describe('POST /upload-from-url (fetched by the media worker)', () => {
     }
   });
 
-  it('answers 400 for a body without a usable url', async () => {
-    expect((await importUrl('not a url')).status).toBe(400);
-    expect((await api(stack.baseUrl, apiKey, '/api/public/v1/upload-from-url', { method: 'POST', body: {} })).status).toBe(400);
+  it('answers 400 for a body without a usable url, recording nothing', async () => {
+    const before = await ctx.db.media.countDocuments({});
+    expect(await importUrl('not a url')).toMatchObject({
+      status: 400,
+      body: {
+        statusCode: 400, error: 'validation_failed', message: 'url is not a valid URL',
+        details: [{ path: 'url', message: 'not a URL' }],
+      },
+    });
+    const empty = await api(stack.baseUrl, apiKey, '/api/public/v1/upload-from-url', { method: 'POST', body: {} });
+    expect(empty).toMatchObject({
+      status: 400, body: { statusCode: 400, error: 'validation_failed', details: [{ path: 'url' }] },
+    });
+    expect(await ctx.db.media.countDocuments({})).toBe(before);
+  });
+
+  it('answers 400 for a "%" that starts no encoded byte, wherever it is in the URL', async () => {
+    const before = await ctx.db.media.countDocuments({});
+    const ends = ['/%E0%A4%A', '/a%zz.png', '/photo.png?size=100%', '/%'];
+    const malformed = ends.map((end) => `https://example.com${end}`);
+    for (const url of malformed) {
+      expect(await importUrl(url), url).toMatchObject({
+        status: 400,
+        body: {
+          statusCode: 400, error: 'validation_failed',
+          message: 'url has a "%" that is not followed by two hexadecimal digits',
+          details: [{ path: 'url', message: 'malformed percent-encoding' }],
+        },
+      });
+    }
+    expect(await ctx.db.media.countDocuments({})).toBe(before);
+  });
+
+  it('imports a well-formed URL whose encoded name is not UTF-8, keeping the name as written', async () => {
+    const response = await importUrl(`${origin}/caf%E9.png`);
+    expect(response).toMatchObject({
+      status: 201, body: { mimeType: 'image/png', status: 'ready', originalName: 'caf%E9.png' },
+    });
+  });
+
+  it('fails with fetch_failed when the source redirects to something that is not a URL', async () => {
+    const response = await importUrl(`${origin}/bad-redirect.png`);
+    expect(response).toMatchObject({
+      status: 422,
+      body: {
+        error: 'fetch_failed',
+        message: expect.stringMatching(/redirected to an address that is not a valid URL$/) as string,
+        details: [{ path: 'reason', message: 'fetch_failed:invalid_url' }],
+      },
+    });
+    const record = await ctx.db.media.findOne({ sourceUrl: `${origin}/bad-redirect.png` }).lean();
+    expect(record).toMatchObject({ status: 'failed', errorReason: 'fetch_failed:invalid_url' });
   });
 });

@@ -7,7 +7,8 @@ import { deleteMedia } from '../../../shared/domain/media/store-media.ts';
 import { createOrganization } from '../../../shared/domain/organizations/organizations.ts';
 import { createStorage } from '../../../shared/storage/create-storage.ts';
 import { api } from '../../../test/support/fixtures.ts';
-import { startStack, type RunningStack } from '../../../test/support/stack.ts';
+import { RawUpload, pngHead } from '../../../test/support/raw-upload.ts';
+import { startStack, waitFor, type RunningStack } from '../../../test/support/stack.ts';
 import { makeTestMedia } from '../../../test/support/test-media.ts';
 import { createTestContext, type TestContext } from '../../../test/support/test-context.ts';
 
@@ -119,22 +120,49 @@ describe('POST /upload and the served files', () => {
     form.append('file', new Blob([bigPng]), 'big.png');
     const response = await fetch(`${stack.baseUrl}/api/public/v1/upload`, { method: 'POST', body: form, headers: { Authorization: apiKey } });
     expect(response.status).toBe(413);
-    const body = await response.json() as { error: string; message: string };
-    expect(body.error).toBe('payload_too_large');
-    expect(body.message).toMatch(/0\.2 MB allowed for images/);
+    expect(await response.json()).toEqual({
+      statusCode: 413, error: 'payload_too_large', message: 'the image is larger than the 0.2 MB allowed for images',
+    });
     expect(filesUnder(ctx.config.UPLOADS_DIR).length).toBe(before);
+    expect(await ctx.db.media.countDocuments({ originalName: 'big.png' })).toBe(0);
   });
 
   it('refuses a body whose declared length is over every cap before reading it', async () => {
-    const status = await new Promise<number>((resolve, reject) => {
+    const answer = await new Promise<{ status: number; body: unknown }>((resolve, reject) => {
       const request = httpRequest(`${stack.baseUrl}/api/public/v1/upload`, {
         method: 'POST',
         headers: { Authorization: apiKey, 'Content-Type': 'multipart/form-data; boundary=x', 'Content-Length': String(50 * 1024 * 1024) },
-      }, (response) => { response.resume(); resolve(response.statusCode ?? 0); });
+      }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+          request.destroy();
+        });
+      });
       request.on('error', reject);
       request.write('--x\r\n');
     });
-    expect(status).toBe(413);
+    expect(answer).toEqual({
+      status: 413,
+      body: {
+        statusCode: 413, error: 'payload_too_large', message: 'the upload is larger than the 2 MB allowed for videos',
+      },
+    });
+  });
+
+  it('answers 400 for a body that ends in the middle of the file, where busboy fails the stream early', async () => {
+    const file = Buffer.concat([pngHead, Buffer.alloc(200)]);
+    const upload = await RawUpload.open(stack.baseUrl, apiKey, { fileBytes: file.length, finalBoundary: false });
+    await upload.write(file);
+    const answered = () => (upload.answer().status === null ? undefined : upload.answer());
+    const answer = await waitFor(answered, { what: 'the answer' });
+    upload.socket.destroy();
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toEqual({
+      statusCode: 400, error: 'validation_failed',
+      message: 'the multipart body could not be read: Unexpected end of form',
+    });
   });
 
   it('answers 400 without a file field and 415 for a non-multipart body', async () => {
@@ -144,15 +172,24 @@ describe('POST /upload and the served files', () => {
     expect(noFile.status).toBe(400);
     expect(await noFile.json()).toMatchObject({ error: 'validation_failed', details: [{ path: 'file' }] });
     const json = await api(stack.baseUrl, apiKey, '/api/public/v1/upload', { method: 'POST', body: { file: 'base64...' } });
-    expect(json.status).toBe(415);
+    expect(json).toMatchObject({
+      status: 415,
+      body: {
+        statusCode: 415, error: 'unsupported_media_type',
+        message: 'send multipart/form-data with the file in field "file"',
+      },
+    });
   });
 
   it('GET /media/:id shows a ready media; other organizations and unknown ids get 404', async () => {
     const stored = (await upload(media.png)).body as Media;
     expect(await api(stack.baseUrl, apiKey, `/api/public/v1/media/${stored.id}`)).toMatchObject({ status: 200, body: { id: stored.id, status: 'ready', width: 64 } });
     const other = await createOrganization(ctx.db, ctx.secrets, { name: 'Other' });
-    expect((await api(stack.baseUrl, other.apiKey, `/api/public/v1/media/${stored.id}`)).status).toBe(404);
-    expect((await api(stack.baseUrl, apiKey, `/api/public/v1/media/${new Types.ObjectId().toString()}`)).status).toBe(404);
+    expect(await api(stack.baseUrl, other.apiKey, `/api/public/v1/media/${stored.id}`))
+      .toMatchObject({ status: 404, body: { error: 'not_found', message: `media "${stored.id}" was not found` } });
+    const unknown = new Types.ObjectId().toString();
+    expect(await api(stack.baseUrl, apiKey, `/api/public/v1/media/${unknown}`))
+      .toMatchObject({ status: 404, body: { error: 'not_found', message: `media "${unknown}" was not found` } });
   });
 
   it('deletes the stored file and poster frame with the media record', async () => {
@@ -162,8 +199,11 @@ describe('POST /upload and the served files', () => {
     for (const file of files) expect(statSync(file).isFile()).toBe(true);
     await deleteMedia({ db: ctx.db, storage: await createStorage(ctx.config) }, record?.organizationId.toString() ?? '', stored.id);
     for (const file of files) expect(() => statSync(file)).toThrow(/ENOENT/);
-    expect((await served(stored.path)).status).toBe(404);
-    expect((await api(stack.baseUrl, apiKey, `/api/public/v1/media/${stored.id}`)).status).toBe(404);
+    const gone = await served(stored.path);
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toMatchObject({ error: 'not_found' });
+    expect(await api(stack.baseUrl, apiKey, `/api/public/v1/media/${stored.id}`))
+      .toMatchObject({ status: 404, body: { error: 'not_found' } });
   });
 
   it('checks a post\'s uploaded video against each channel\'s platform, stating the recommended format', async () => {
@@ -180,13 +220,16 @@ describe('POST /upload and the served files', () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ details: [{ path: 'posts.0.value.0.image.0', message: expect.stringMatching(/^X channel "x channel": the video does not suit X: its hevc video is not accepted\. Recommended: /) as string }] });
     expect((refused.body as { message: string }).message).toMatch(/Recommended: MP4, H\.264 baseline or main profile, AAC audio, 30 fps or less, at most 1920x1080/);
-    expect((await post(mastodon._id.toString())).status).toBe(201);
+    const accepted = await post(mastodon._id.toString());
+    expect(accepted.status).toBe(201);
+    expect(accepted.body).toMatchObject([{ integration: mastodon._id.toString() }]);
   });
 
   it('serves only keys it made: no traversal, no other files', async () => {
     for (const attempt of ['/uploads/..%2F..%2Fpackage.json', '/uploads/2026/01/01/..%2F..%2F..%2Fsecrets.key', '/uploads/2026/01/01/notours.png', '/uploads/2026/01/01/0123456789abcdef0123456789abcdef.exe']) {
       const response = await fetch(`${stack.baseUrl}${attempt}`);
       expect(response.status, attempt).toBe(404);
+      expect(await response.json(), attempt).toMatchObject({ statusCode: 404, error: 'not_found' });
     }
   });
 });

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import { probeMedia, posterFrame } from '../../media/media-probe.ts';
+import { MediaToolFailure, MediaToolTimeout } from '../../media/media-tool.ts';
 import type { MediaSizeLimits } from '../../media/media-types.ts';
 import { FetchFailure, safeFetch, type SafeFetchOptions } from '../../net/safe-fetch.ts';
 import { derivedObjectKey } from '../../storage/object-key.ts';
@@ -14,7 +15,8 @@ export interface MediaProcessingDeps {
   storage: Storage;
   limits: MediaSizeLimits;
   fetch: Omit<SafeFetchOptions, 'maxBytes'>;
-  ffmpegTimeoutSeconds: number;
+  /** Time limit of each ffprobe and ffmpeg run (FFPROBE_TIMEOUT_MS). */
+  mediaToolTimeoutMs: number;
 }
 
 /** The spec's wording for a video ffprobe cannot read. */
@@ -42,14 +44,30 @@ async function fetchIntoStorage(deps: MediaProcessingDeps, media: StoredMedia): 
   }
 }
 
+/**
+ * A failure of ffprobe or ffmpeg is the media's (it will fail the same way again), so the media
+ * is failed at once rather than retried; a timeout says so. Anything else (storage, network) is
+ * left to the job's retries.
+ */
+function asMediaFailure(error: unknown, unreadable: string): never {
+  if (error instanceof MediaToolTimeout) {
+    const seconds = +(error.timeoutMs / 1000).toFixed(1);
+    const message = `${unreadable}: ${error.tool} took longer than ${seconds} s`;
+    throw new MediaFailure('unreadable_media:timeout', message, { cause: error });
+  }
+  if (error instanceof MediaToolFailure) throw new MediaFailure('unreadable_media', unreadable, { cause: error });
+  throw error;
+}
+
 async function inspect(deps: MediaProcessingDeps, key: string, mimeType: string): Promise<Partial<StoredMedia>> {
   const location = await deps.storage.readableLocation(key);
   const isVideo = mimeType.startsWith('video/');
+  const unreadable = isVideo ? unreadableVideoMessage : 'Failed to read the image';
   let probe;
   try {
-    probe = await probeMedia(location);
+    probe = await probeMedia(location, { timeoutMs: deps.mediaToolTimeoutMs });
   } catch (error) {
-    throw new MediaFailure('unreadable_media', isVideo ? unreadableVideoMessage : 'Failed to read the image', { cause: error });
+    asMediaFailure(error, unreadable);
   }
   if (!isVideo) return { width: probe.width, height: probe.height };
   if (probe.videoCodec === null || probe.width === null || probe.height === null || probe.durationSeconds === null) {
@@ -57,7 +75,13 @@ async function inspect(deps: MediaProcessingDeps, key: string, mimeType: string)
   }
   const thumbnailKey = derivedObjectKey(key, 'poster', 'jpg');
   // A frame a second in (or at the very start of short clips) is rarely a black fade-in.
-  const poster = await deps.storage.put(thumbnailKey, posterFrame(location, Math.min(1, probe.durationSeconds / 2), deps.ffmpegTimeoutSeconds), { contentType: 'image/jpeg' });
+  const frame = posterFrame(location, Math.min(1, probe.durationSeconds / 2), deps.mediaToolTimeoutMs);
+  let poster;
+  try {
+    poster = await deps.storage.put(thumbnailKey, frame, { contentType: 'image/jpeg' });
+  } catch (error) {
+    asMediaFailure(error, unreadable);
+  }
   return {
     width: probe.width,
     height: probe.height,

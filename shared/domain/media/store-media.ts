@@ -8,6 +8,7 @@ import { sniffMedia } from '../../media/sniff-media.ts';
 import { newObjectKey } from '../../storage/object-key.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { StoredMedia } from './media-view.ts';
+import { remoteMediaName } from './remote-media-url.ts';
 
 export interface StoredBytes {
   key: string;
@@ -47,13 +48,16 @@ export async function recordUploadedMedia(db: Database, organizationId: string, 
   return media.toObject();
 }
 
-/** A media library entry for a URL the worker will fetch. */
-export async function recordRemoteMedia(db: Database, organizationId: string, sourceUrl: string): Promise<StoredMedia> {
-  const name = (() => {
-    const last = new URL(sourceUrl).pathname.split('/').filter(Boolean).at(-1);
-    return last === undefined ? 'remote-media' : decodeURIComponent(last).slice(0, 200);
-  })();
-  const media = await db.media.create({ organizationId: new Types.ObjectId(organizationId), name, originalName: name, sourceUrl, status: 'pending' });
+/** A media library entry for a URL the worker will fetch (parsed by `parseRemoteMediaUrl`). */
+export async function recordRemoteMedia(db: Database, organizationId: string, source: URL): Promise<StoredMedia> {
+  const name = remoteMediaName(source);
+  const media = await db.media.create({
+    organizationId: new Types.ObjectId(organizationId),
+    name,
+    originalName: name,
+    sourceUrl: source.href,
+    status: 'pending',
+  });
   return media.toObject();
 }
 

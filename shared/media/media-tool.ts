@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+
+export type MediaToolName = 'ffprobe' | 'ffmpeg';
+
+/** The tool ran past its time limit and was killed. */
+export class MediaToolTimeout extends Error {
+  readonly tool: MediaToolName;
+  readonly timeoutMs: number;
+  constructor(tool: MediaToolName, timeoutMs: number) {
+    super(`${tool} did not finish within ${timeoutMs} ms and was stopped`);
+    this.name = 'MediaToolTimeout';
+    this.tool = tool;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The tool exited with an error (the input is not media it can read), or could not be started. */
+export class MediaToolFailure extends Error {
+  readonly tool: MediaToolName;
+  constructor(tool: MediaToolName, message: string, options?: { cause?: unknown }) {
+    super(`${tool} failed: ${message}`, options);
+    this.name = 'MediaToolFailure';
+    this.tool = tool;
+  }
+}
+
+export interface MediaToolRun {
+  /** What the tool writes on stdout, as it comes. */
+  stdout: Readable;
+  /** Settles when the process has exited: fails with MediaToolTimeout or MediaToolFailure. */
+  exited: Promise<void>;
+}
+
+/** Only the end of stderr is kept for the error message: ffmpeg can write a lot of it. */
+const stderrKeptBytes = 2048;
+
+/**
+ * Runs ffprobe or ffmpeg with a hard time limit. At the limit the process gets SIGKILL: ffmpeg
+ * handles SIGTERM itself and only stops at its next check, which a process blocked opening its
+ * input (a FIFO, a server that never answers) never reaches. ffprobe runs through here rather
+ * than fluent-ffmpeg's `ffprobe()`, which gives no handle on the process to stop it.
+ */
+export function runMediaTool(tool: MediaToolName, args: readonly string[], timeoutMs: number): MediaToolRun {
+  const child = spawn(tool, ['-hide_banner', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text: string) => { stderr = (stderr + text).slice(-stderrKeptBytes); });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, timeoutMs);
+  const exited = new Promise<void>((resolve, reject) => {
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new MediaToolFailure(tool, error.message, { cause: error }));
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (timedOut) reject(new MediaToolTimeout(tool, timeoutMs));
+      else if (code === 0) resolve();
+      else {
+        const said = stderr.trim();
+        reject(new MediaToolFailure(tool, said === '' ? `exit ${code ?? signal ?? 'unknown'}` : said));
+      }
+    });
+  });
+  return { stdout: child.stdout, exited };
+}
