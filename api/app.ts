@@ -11,7 +11,9 @@ import { openApiDocument } from './public/openapi/openapi-document.ts';
 import type { PublicApiDeps } from './public/public-api-deps.ts';
 import { publicApiRouter } from './public/public-router.ts';
 import { publicRoutes } from './public/public-routes.ts';
+import type { Config } from '../shared/config/config.ts';
 import type { Logger } from '../shared/logging/logger.ts';
+import { trustProxyHops } from './trusted-proxy.ts';
 import { LocalDiskStorage } from '../shared/storage/local-disk-storage.ts';
 import { uploadsRouter } from './uploads/serve-uploads.ts';
 
@@ -20,13 +22,18 @@ export interface AppDeps extends PublicApiDeps {
   logger: Logger;
   /** URL path local uploads are served under (the path of UPLOADS_PUBLIC_URL). */
   uploadsPath: string;
-  /** TRUST_PROXY: take the client address from X-Forwarded-For (login throttling keys on it). */
-  trustProxy: boolean;
+  /** NODE_ENV, as validated: production makes the dashboard's cookies Secure (api/dashboard/cookies.ts). */
+  environment: Config['NODE_ENV'];
+  /** TRUST_PROXY_HOPS: proxies in front of the api (login and sign-up throttling key on the client address). */
+  proxyHops: number;
+  /** QUEUE_PREFIX: every Redis key of this deployment (or test file) lives under it. */
+  queuePrefix: string;
 }
 
 export function createApp(deps: AppDeps): Koa<AppState> {
-  const app = new Koa<AppState>();
-  app.proxy = deps.trustProxy;
+  // From the validated config, not Koa's own read of process.env.
+  const app = new Koa<AppState>({ env: deps.environment });
+  trustProxyHops(app, deps.proxyHops);
   // Signs the dashboard's cookies; derived from the root secret so no extra setting is needed.
   app.keys = [deps.secrets.digest('cookie-signing-v1')];
   app.silent = true; // errors are logged once, by the error handler, with the request id

@@ -1,6 +1,7 @@
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import { SecretBox } from '../shared/crypto/secret-box.ts';
 import { createHash } from 'node:crypto';
+import { trustProxyHops } from '../api/trusted-proxy.ts';
 import { authServerRouter, type AuthServerDeps } from './routes.ts';
 
 /** The root key of this server's own secrets, derived from its client secret (no extra variable to manage). */
@@ -8,11 +9,30 @@ export function authServerSecrets(clientSecret: string): SecretBox {
   return new SecretBox(createHash('sha256').update(`sps-auth-server:${clientSecret}`).digest());
 }
 
+/**
+ * On every answer, so no page can be forgotten: no page may be framed (a framed verify form
+ * could be clickjacked into approving an attacker's code), nothing loads but the inline style,
+ * the user code in the address goes to no other site, and nothing is cached.
+ */
+const contentSecurityPolicy = [
+  'default-src \'none\'', 'style-src \'unsafe-inline\'', 'frame-ancestors \'none\'', 'base-uri \'none\'',
+].join('; ');
+
+const pageHeaders: Middleware = async (ctx, next) => {
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('Content-Security-Policy', contentSecurityPolicy);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Referrer-Policy', 'no-referrer');
+  ctx.set('Cache-Control', 'no-store');
+  await next();
+};
+
 export function createAuthServerApp(deps: AuthServerDeps, secrets: SecretBox): Koa {
   const app = new Koa();
-  app.proxy = true;
+  trustProxyHops(app, deps.config.proxyHops);
   app.keys = [secrets.digest('auth-server-cookies-v1')];
   app.silent = true;
+  app.use(pageHeaders);
   app.use(async (ctx, next) => {
     try {
       await next();

@@ -1,19 +1,28 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../shared/domain/accounts/accounts.ts';
 import { approve } from '../shared/domain/oauth/authorization.ts';
 import type { StoredApp } from '../shared/domain/oauth/oauth-apps.ts';
-import { freePort, registerAuthServerApp, startAuthServer, type RunningAuthServer } from '../test/support/auth-server-harness.ts';
+import {
+  registerAuthServerApp, startAuthServer, useAuthServerCallback, type RunningAuthServer,
+} from '../test/support/auth-server-harness.ts';
 import { createTestDatabase } from '../test/support/postgres.ts';
 import { runScript } from '../test/support/processes.ts';
-import { startStack, type RunningStack } from '../test/support/stack.ts';
+import { startStack, waitFor, type RunningStack } from '../test/support/stack.ts';
 import { createTestContext, type TestContext } from '../test/support/test-context.ts';
+import { maxLiveRequests } from './device-requests.ts';
 
 interface Browser { cookies: Map<string, string> }
+interface Answer { status: number; text: string; location: string | null; headers: Headers }
+interface CallOptions { method?: string; form?: Record<string, string>; forwardedFor?: string }
 
-/** A minimal cookie-keeping client for the verify form. */
-async function call(browser: Browser, url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<{ status: number; text: string; location: string | null }> {
-  const headers: Record<string, string> = { Cookie: [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
+/** A minimal cookie-keeping client for the verify form; `forwardedFor` is what a proxy (or a forger) sends. */
+async function call(browser: Browser, url: string, init: CallOptions = {}): Promise<Answer> {
+  const headers: Record<string, string> = {
+    Cookie: [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+  };
+  if (init.forwardedFor !== undefined) headers['X-Forwarded-For'] = init.forwardedFor;
   let body: string | undefined;
   if (init.form !== undefined) {
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
@@ -25,10 +34,47 @@ async function call(browser: Browser, url: string, init: { method?: string; form
     const [name = '', value = ''] = pair.split('=');
     browser.cookies.set(name, value);
   }
-  return { status: response.status, text: await response.text(), location: response.headers.get('location') };
+  const text = await response.text();
+  return { status: response.status, text, location: response.headers.get('location'), headers: response.headers };
 }
 
 const csrfOf = (html: string): string => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+
+/** A different, made-up left-most X-Forwarded-For entry on every call: what a forger rotates. */
+const forged = (): string => `203.0.113.${String(randomBytes(1)[0])}`;
+
+interface PostAnswer { status: number; headers: Headers; body: Record<string, unknown> }
+
+async function post(
+  server: RunningAuthServer, path: string, body: unknown, forwardedFor?: string,
+): Promise<PostAnswer> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (forwardedFor !== undefined) headers['X-Forwarded-For'] = forwardedFor;
+  const response = await fetch(`${server.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  return { status: response.status, headers: response.headers, body: await response.json() as Record<string, unknown> };
+}
+
+interface DeviceLogin {
+  device_code: string; user_code: string; verification_uri: string; expires_in: number; interval: number;
+}
+const startLogin = async (server: RunningAuthServer): Promise<DeviceLogin> =>
+  (await post(server, '/device/code', {})).body as unknown as DeviceLogin;
+const poll = (server: RunningAuthServer, login: DeviceLogin) =>
+  post(server, '/device/token', { device_code: login.device_code });
+/** What a refused poll looks like. */
+const refusal = (error: string, more: Record<string, unknown> = {}) => ({ status: 400, body: { error, ...more } });
+const storedCode = (login: DeviceLogin): string => login.user_code.replace('-', '');
+
+/** Runs one statement against an auth server's database. */
+async function sql<Row extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<Row>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
 
 describe('device-flow auth server', () => {
   let ctx: TestContext;
@@ -44,16 +90,18 @@ describe('device-flow auth server', () => {
     ctx = await createTestContext();
     stack = await startStack(ctx, { workers: false });
     database = await createTestDatabase();
-    const [portA, portB] = [await freePort(), await freePort()];
-    const registered = await registerAuthServerApp(ctx, `http://127.0.0.1:${portA}`);
+    const registered = await registerAuthServerApp(ctx);
     app = registered.app;
     env = {
-      PATH: process.env.PATH, DATABASE_URL: database.url, SERVICE_OAUTH_CLIENT_ID: app.clientId, SERVICE_OAUTH_CLIENT_SECRET: registered.clientSecret,
-      SERVICE_FRONTEND_URL: stack.baseUrl, SERVICE_API_URL: `${stack.baseUrl}/api`, LOG_LEVEL: 'info',
+      PATH: process.env.PATH, DATABASE_URL: database.url, SERVICE_OAUTH_CLIENT_ID: app.clientId,
+      SERVICE_OAUTH_CLIENT_SECRET: registered.clientSecret, SERVICE_FRONTEND_URL: stack.baseUrl,
+      SERVICE_API_URL: `${stack.baseUrl}/api`, LOG_LEVEL: 'info',
     };
     // Two instances start at the same moment on an empty database: both must create-or-find the schema.
-    [first, second] = await Promise.all([startAuthServer(env, portA), startAuthServer({ ...env, SERVER_URL: `http://127.0.0.1:${portA}` }, portB)]);
-    user = await signUp(ctx.db, ctx.secrets, { email: 'cli-user@example.com', password: 'correct horse battery', organizationName: 'CLI Org' });
+    [first, second] = await Promise.all([startAuthServer(env), startAuthServer(env)]);
+    await useAuthServerCallback(ctx, app, first.publicUrl);
+    const account = { email: 'cli-user@example.com', password: 'correct horse battery', organizationName: 'CLI Org' };
+    user = await signUp(ctx.db, ctx.secrets, account);
   });
   afterAll(async () => {
     await Promise.all([first.process.stop(), second.process.stop()]);
@@ -62,17 +110,12 @@ describe('device-flow auth server', () => {
     await database.drop();
   });
 
-  const post = async (server: RunningAuthServer, path: string, body: unknown) => {
-    const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    return { status: response.status, body: await response.json() as Record<string, unknown> };
-  };
-  const startLogin = async (server: RunningAuthServer) => (await post(server, '/device/code', {})).body as { device_code: string; user_code: string; verification_uri: string; expires_in: number; interval: number };
-
-  /** The browser part: the verify form, then the service's consent (approved in-process here; the browser test drives the real page). */
+  /** The browser part: the verify form, then the service's consent (approved in-process; e2e drives the page). */
   async function verify(server: RunningAuthServer, userCode: string): Promise<string> {
     const browser: Browser = { cookies: new Map() };
     const page = await call(browser, `${server.url}/device/verify?code=${encodeURIComponent(userCode)}`);
-    const submitted = await call(browser, `${server.url}/device/verify`, { method: 'POST', form: { user_code: userCode, csrf: csrfOf(page.text) } });
+    const form = { user_code: userCode, csrf: csrfOf(page.text) };
+    const submitted = await call(browser, `${server.url}/device/verify`, { method: 'POST', form });
     expect(submitted.status).toBe(302);
     const consent = new URL(submitted.location ?? '');
     expect(`${consent.origin}${consent.pathname}`).toBe(`${stack.baseUrl}/oauth/authorize`);
@@ -80,14 +123,44 @@ describe('device-flow auth server', () => {
     expect(consent.searchParams.get('response_type')).toBe('code');
     return consent.searchParams.get('state') ?? '';
   }
-  const consentCode = () => approve(ctx.db, ctx.secrets, { app, user: user.user, organizationId: user.organizationId, now: new Date() });
+  const consentCode = () => approve(ctx.db, ctx.secrets, {
+    app, user: user.user, organizationId: user.organizationId, now: new Date(),
+  });
+  const callback = async (server: RunningAuthServer, state: string) =>
+    fetch(`${server.url}/device/callback?${new URLSearchParams({ code: await consentCode(), state }).toString()}`);
 
-  it('stops at start-up naming every required variable that is missing', async () => {
-    const result = await runScript('auth-server/main.ts', [], { PATH: process.env.PATH, SERVICE_OAUTH_CLIENT_ID: 'wrong' });
+  /** Verify, consent and callback: the request is complete and its token waits for the next poll. */
+  async function approveLogin(login: DeviceLogin): Promise<void> {
+    const done = await callback(first, await verify(second, login.user_code));
+    expect(await done.text()).toMatch(/You are logged in/);
+  }
+
+  /** As if the last poll had been `secondsAgo` earlier: lets a test poll again without waiting the interval. */
+  const lastPolledAgo = (login: DeviceLogin, secondsAgo: number) => sql(database.url,
+    'UPDATE device_requests SET last_polled_at = now() - make_interval(secs => $2) WHERE user_code = $1',
+    [storedCode(login), secondsAgo]);
+  interface RequestRow { status: string; poll_interval: number; access_token_sealed: string | null; lives_for: number }
+  const requestRow = async (login: DeviceLogin) => (await sql<RequestRow>(database.url, `
+    SELECT status, poll_interval, access_token_sealed, extract(epoch FROM expires_at - now())::float AS lives_for
+    FROM device_requests WHERE user_code = $1`, [storedCode(login)]))[0];
+  const expire = (login: DeviceLogin, url = database.url) => sql(url,
+    'UPDATE device_requests SET expires_at = now() - interval \'1 second\', last_polled_at = NULL WHERE user_code = $1',
+    [storedCode(login)]);
+
+  it('stops at start-up naming every required variable that is missing or wrong', async () => {
+    const wrong = { PATH: process.env.PATH, SERVICE_OAUTH_CLIENT_ID: 'wrong', TRUST_PROXY_HOPS: 'two' };
+    const result = await runScript('auth-server/main.ts', [], wrong);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/DATABASE_URL: required/);
     expect(result.stderr).toMatch(/SERVICE_OAUTH_CLIENT_ID: must be the OAuth app's client id/);
     expect(result.stderr).toMatch(/SERVICE_OAUTH_CLIENT_SECRET: required/);
+    expect(result.stderr).toMatch(/TRUST_PROXY_HOPS: /);
+  });
+
+  it('listens on the port it was given by the system and reports it', () => {
+    expect(first.port).toBeGreaterThan(0);
+    expect(first.port).not.toBe(second.port);
+    expect(first.publicUrl).toBe(`http://localhost:${first.port}`);
   });
 
   it('answers /health after checking the database', async () => {
@@ -98,33 +171,79 @@ describe('device-flow auth server', () => {
     const response = await fetch(`${first.url}/device/code`, { method: 'POST' });
     expect(response.status).toBe(200);
     const body = await response.json() as Record<string, unknown>;
-    expect(body).toEqual({ device_code: expect.any(String) as string, user_code: expect.stringMatching(/^[A-Z]{4}-[A-Z]{4}$/) as string, verification_uri: `${first.url}/device/verify`, expires_in: 900, interval: 5 });
+    expect(body).toEqual({
+      device_code: expect.any(String) as string, user_code: expect.stringMatching(/^[A-Z]{4}-[A-Z]{4}$/) as string,
+      verification_uri: `${first.publicUrl}/device/verify`, expires_in: 900, interval: 5,
+    });
   });
 
-  it('one login, each step on a different instance: code → verify → callback → token exactly once', async () => {
+  it('one login, each step on a different instance: code → verify → callback → token', async () => {
     const login = await startLogin(first);
-    expect(await post(second, '/device/token', { device_code: login.device_code })).toMatchObject({ status: 400, body: { error: 'authorization_pending' } });
-    const state = await verify(second, login.user_code.toLowerCase().replace('-', ''));
-    const done = await fetch(`${first.url}/device/callback?${new URLSearchParams({ code: await consentCode(), state }).toString()}`);
+    expect(await poll(second, login)).toMatchObject(refusal('authorization_pending'));
+    const done = await callback(first, await verify(second, login.user_code.toLowerCase().replace('-', '')));
     expect(done.status).toBe(200);
     expect(await done.text()).toMatch(/You are logged in/);
-    const token = await post(second, '/device/token', { device_code: login.device_code });
-    expect(token).toMatchObject({ status: 200, body: { access_token: expect.stringMatching(/^pos_/) as string, api_url: `${stack.baseUrl}/api`, organization_id: user.organizationId } });
-    const integrations = await fetch(`${stack.baseUrl}/api/public/v1/integrations`, { headers: { Authorization: String(token.body.access_token) } });
+    await lastPolledAgo(login, 5);
+    const token = await poll(second, login);
+    expect(token).toMatchObject({
+      status: 200,
+      body: {
+        access_token: expect.stringMatching(/^pos_/) as string,
+        api_url: `${stack.baseUrl}/api`,
+        organization_id: user.organizationId,
+      },
+    });
+    const headers = { Authorization: String(token.body.access_token) };
+    const integrations = await fetch(`${stack.baseUrl}/api/public/v1/integrations`, { headers });
     expect(integrations.status).toBe(200);
-    expect(await post(first, '/device/token', { device_code: login.device_code })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  });
+
+  it('hands the same token again to a poll with the same device code for a minute, then never again', async () => {
+    const login = await startLogin(first);
+    await approveLogin(login);
+    const delivered = await poll(first, login);
+    expect(delivered).toMatchObject({ status: 200, body: { access_token: expect.stringMatching(/^pos_/) as string } });
+    const row = await requestRow(login);
+    expect(row?.status).toBe('delivered');
+    // The row now lives for the redelivery window only, not the rest of its 15 minutes.
+    expect(row?.lives_for).toBeGreaterThan(50);
+    expect(row?.lives_for).toBeLessThanOrEqual(60);
+
+    // The CLI lost the answer and polls again, on another instance.
+    await lastPolledAgo(login, 5);
+    const again = await poll(second, login);
+    expect(again).toEqual({ status: 200, headers: expect.any(Headers) as Headers, body: delivered.body });
+    // Another device code gets nothing.
+    const stranger = await startLogin(second);
+    expect(await poll(second, stranger)).toMatchObject(refusal('authorization_pending'));
+
+    // The window is over: no token, and the sealed copy is gone from the row.
+    await expire(login);
+    expect(await poll(first, login)).toMatchObject(refusal('invalid_grant'));
+    expect((await requestRow(login))?.access_token_sealed).toBeNull();
+  });
+
+  it('answers slow_down to polls sooner than the interval, adding 5 seconds each time (RFC 8628 3.5)', async () => {
+    const login = await startLogin(first);
+    expect(await poll(first, login)).toMatchObject(refusal('authorization_pending'));
+    expect(await poll(second, login)).toMatchObject(refusal('slow_down', { interval: 10 }));
+    expect(await poll(first, login)).toMatchObject(refusal('slow_down', { interval: 15 }));
+    expect((await requestRow(login))?.poll_interval).toBe(15);
+    // 12 seconds is still too soon for an interval of 15.
+    await lastPolledAgo(login, 12);
+    expect(await poll(first, login)).toMatchObject(refusal('slow_down', { interval: 20 }));
+    // A poll that waited the whole interval is answered.
+    await lastPolledAgo(login, 21);
+    expect(await poll(second, login)).toMatchObject(refusal('authorization_pending'));
+    expect((await requestRow(login))?.poll_interval).toBe(20);
   });
 
   it('keeps no token, device code or state in clear in its table', async () => {
-    const client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    try {
-      const rows = (await client.query('SELECT * FROM device_requests')).rows as Record<string, unknown>[];
-      expect(JSON.stringify(rows)).not.toMatch(/pos_/);
-      expect(rows.every((row) => row.access_token_sealed === null || (typeof row.access_token_sealed === 'string' && row.access_token_sealed.startsWith('v1.')))).toBe(true);
-    } finally {
-      await client.end();
-    }
+    const rows = await sql<Record<string, unknown>>(database.url, 'SELECT * FROM device_requests');
+    expect(rows.length).toBeGreaterThan(0);
+    expect(JSON.stringify(rows)).not.toMatch(/pos_/);
+    const sealedOrNone = (value: unknown) => value === null || (typeof value === 'string' && value.startsWith('v1.'));
+    expect(rows.every((row) => sealedOrNone(row.access_token_sealed))).toBe(true);
   });
 
   it('marks a denied request and answers access_denied', async () => {
@@ -132,41 +251,167 @@ describe('device-flow auth server', () => {
     const state = await verify(first, login.user_code);
     const denied = await fetch(`${second.url}/device/callback?error=access_denied&state=${encodeURIComponent(state)}`);
     expect(await denied.text()).toMatch(/denied/i);
-    expect(await post(first, '/device/token', { device_code: login.device_code })).toMatchObject({ status: 400, body: { error: 'access_denied' } });
+    expect(await poll(first, login)).toMatchObject(refusal('access_denied'));
   });
 
-  it('answers expired_token once the request has expired, and the sweep deletes it', async () => {
+  it('answers expired_token once the request has expired, and no longer accepts its user code', async () => {
     const login = await startLogin(first);
-    const client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    try {
-      await client.query('UPDATE device_requests SET expires_at = now() - interval \'1 second\' WHERE user_code = $1', [login.user_code.replace('-', '')]);
-    } finally {
-      await client.end();
-    }
-    expect(await post(second, '/device/token', { device_code: login.device_code })).toMatchObject({ status: 400, body: { error: 'expired_token' } });
+    await expire(login);
+    expect(await poll(second, login)).toMatchObject(refusal('expired_token'));
     const browser: Browser = { cookies: new Map() };
     const page = await call(browser, `${first.url}/device/verify`);
-    const again = await call(browser, `${first.url}/device/verify`, { method: 'POST', form: { user_code: login.user_code, csrf: csrfOf(page.text) } });
+    const form = { user_code: login.user_code, csrf: csrfOf(page.text) };
+    const again = await call(browser, `${first.url}/device/verify`, { method: 'POST', form });
     expect(again.status).toBe(400);
     expect(again.text).toMatch(/wrong or has expired/);
   });
 
   it('refuses a callback with an unknown state and a verify without the form\'s token', async () => {
-    expect((await fetch(`${first.url}/device/callback?code=x&state=forged`)).status).toBe(400);
+    const unknown = await fetch(`${first.url}/device/callback?code=x&state=forged`);
+    expect(unknown.status).toBe(400);
+    expect(await unknown.text()).toMatch(/unknown or has expired/);
     const login = await startLogin(first);
-    const forged = await call({ cookies: new Map() }, `${first.url}/device/verify`, { method: 'POST', form: { user_code: login.user_code, csrf: 'forged' } });
-    expect(forged.status).toBe(403);
+    const form = { user_code: login.user_code, csrf: 'forged' };
+    const forgedForm = await call({ cookies: new Map() }, `${first.url}/device/verify`, { method: 'POST', form });
+    expect(forgedForm.status).toBe(403);
+    expect(forgedForm.text).toMatch(/This form expired/);
   });
 
-  it('throttles guessing of user codes per address', async () => {
+  // Found by the fuzzer (test/fuzz): a body its Content-Encoding does not describe was a 500.
+  it('answers 400 invalid_request, not 500, to a body it cannot decode', async () => {
+    for (const encoding of ['gzip', 'deflate', 'br']) {
+      const response = await fetch(`${first.url}/device/token`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Encoding': encoding }, body: '{"device_code":"x"}' });
+      expect(response.status, encoding).toBe(400);
+      expect(await response.json(), encoding).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/^the body could not be read/) as unknown });
+    }
+  });
+
+  it('forbids framing and outside resources on every page, the verify form above all', async () => {
+    const browser: Browser = { cookies: new Map() };
+    const form = await call(browser, `${first.url}/device/verify?code=BCDF-GHJK`);
+    const refused = await call(browser, `${first.url}/device/verify`, {
+      method: 'POST', form: { user_code: 'nonsense', csrf: 'forged' },
+    });
+    const callback = await call(browser, `${second.url}/device/callback?state=unknown`);
+    const json = await call(browser, `${first.url}/health`);
+    for (const answer of [form, refused, callback, json]) {
+      expect(answer.headers.get('x-frame-options')).toBe('DENY');
+      expect(answer.headers.get('content-security-policy')).toMatch(/(^|; )frame-ancestors 'none'(;|$)/);
+      expect(answer.headers.get('content-security-policy')).toMatch(/(^|; )default-src 'none'(;|$)/);
+      expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+    }
+    expect(form.text).toContain('value="BCDF-GHJK"');
+  });
+
+  it('throttles guessing of user codes per address, however X-Forwarded-For rotates (TRUST_PROXY_HOPS=0)', async () => {
     const browser: Browser = { cookies: new Map() };
     const page = await call(browser, `${first.url}/device/verify`);
     const csrf = csrfOf(page.text);
     const statuses: number[] = [];
     // Earlier tests spent a few failures already; 12 more attempts must hit the limit of 10.
-    for (let attempt = 0; attempt < 12; attempt += 1) statuses.push((await call(browser, `${attempt % 2 === 0 ? first.url : second.url}/device/verify`, { method: 'POST', form: { user_code: 'BBBB-BBBB', csrf } })).status);
+    for (let attempt = 0; attempt < 12; attempt += 1) {
+      const server = attempt % 2 === 0 ? first : second;
+      const answer = await call(browser, `${server.url}/device/verify`, {
+        method: 'POST', form: { user_code: 'BBBB-BBBB', csrf }, forwardedFor: forged(),
+      });
+      statuses.push(answer.status);
+    }
     expect(statuses).toContain(429);
     expect(statuses.at(-1)).toBe(429);
+  });
+
+  describe('behind one proxy (TRUST_PROXY_HOPS=1), on a database of its own', () => {
+    let proxied: RunningAuthServer;
+    let ownDatabase: { url: string; drop(): Promise<void> };
+
+    beforeAll(async () => {
+      ownDatabase = await createTestDatabase();
+      // A fast sweep, so the test can watch it work.
+      proxied = await startAuthServer({
+        ...env, DATABASE_URL: ownDatabase.url, TRUST_PROXY_HOPS: '1', SWEEP_EVERY_MS: '200',
+      });
+    });
+    afterAll(async () => {
+      await proxied.process.stop();
+      await ownDatabase.drop();
+    });
+
+    it('throttles user-code guesses by the right-most X-Forwarded-For entry: two clients count apart', async () => {
+      const browser: Browser = { cookies: new Map() };
+      const csrf = csrfOf((await call(browser, `${proxied.url}/device/verify`)).text);
+      const guess = (client: string) => call(browser, `${proxied.url}/device/verify`, {
+        method: 'POST', form: { user_code: 'CCCC-CCCC', csrf }, forwardedFor: `${forged()}, ${client}`,
+      });
+      for (let attempt = 1; attempt <= 10; attempt += 1) expect((await guess('198.51.100.10')).status).toBe(400);
+      const blocked = await guess('198.51.100.10');
+      expect(blocked.status).toBe(429);
+      expect(blocked.text).toMatch(/Too many wrong codes from your address/);
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+      const neighbour = await guess('198.51.100.11');
+      expect(neighbour.status).toBe(400);
+      expect(neighbour.text).toMatch(/wrong or has expired/);
+    });
+
+    it('throttles starting logins per client address, with Retry-After', async () => {
+      const client = '198.51.100.20';
+      for (let started = 1; started <= 30; started += 1) {
+        expect((await post(proxied, '/device/code', {}, `${forged()}, ${client}`)).status).toBe(200);
+      }
+      const refused = await post(proxied, '/device/code', {}, `${forged()}, ${client}`);
+      expect(refused).toMatchObject({
+        status: 429,
+        body: { error: 'rate_limited', error_description: expect.stringMatching(/too many logins started/) as string },
+      });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await post(proxied, '/device/code', {}, '198.51.100.21')).status).toBe(200);
+    });
+
+    it('refuses new logins with 503 while the live requests are at their bound', async () => {
+      const liveCount = 'SELECT count(*) FROM device_requests WHERE expires_at > now()';
+      const counted = await sql<{ count: string }>(ownDatabase.url, liveCount);
+      const live = Number(counted[0]?.count);
+      await sql(ownDatabase.url, `
+        INSERT INTO device_requests (device_code_digest, user_code, expires_at)
+        SELECT 'flood-' || n, 'FLOOD' || n, now() + interval '10 minutes' FROM generate_series(1, $1::int) AS n`,
+      [maxLiveRequests - live]);
+      try {
+        const refused = await post(proxied, '/device/code', {}, '198.51.100.30');
+        expect(refused).toMatchObject({ status: 503, body: { error: 'temporarily_unavailable' } });
+        expect(refused.headers.get('retry-after')).toBe('60');
+      } finally {
+        await sql(ownDatabase.url, 'DELETE FROM device_requests WHERE device_code_digest LIKE \'flood-%\'');
+      }
+      expect((await post(proxied, '/device/code', {}, '198.51.100.30')).status).toBe(200);
+    });
+
+    it('sweeps tokens of expired requests, the rows 5 minutes on, old throttle windows; nothing live', async () => {
+      await sql(ownDatabase.url, `
+        INSERT INTO device_requests (device_code_digest, user_code, expires_at, access_token_sealed, status) VALUES
+        ('sweep-long-expired', 'SWEEPOLD', now() - interval '6 minutes', 'v1.sealed', 'delivered'),
+        ('sweep-just-expired', 'SWEEPJST', now() - interval '1 second', 'v1.sealed', 'delivered'),
+        ('sweep-live', 'SWEEPNEW', now() + interval '10 minutes', 'v1.sealed', 'delivered')`);
+      await sql(ownDatabase.url, `INSERT INTO address_throttle (purpose, address, window_start, hits) VALUES
+        ('verify_failure', 'sweep-old', now() - interval '16 minutes', 3),
+        ('device_code', 'sweep-old', now() - interval '16 minutes', 1),
+        ('verify_failure', 'sweep-fresh', now(), 1)`);
+      const late = await startLogin(proxied);
+      await expire(late, ownDatabase.url);
+      const count = async (query: string) => Number((await sql<{ count: string }>(ownDatabase.url, query))[0]?.count);
+      await waitFor(async () => {
+        const left = await count(`SELECT
+          (SELECT count(*) FROM device_requests WHERE user_code = 'SWEEPOLD')
+          + (SELECT count(*) FROM device_requests WHERE user_code = 'SWEEPJST' AND access_token_sealed IS NOT NULL)
+          + (SELECT count(*) FROM address_throttle WHERE address = 'sweep-old') AS count`);
+        return left === 0 ? true : undefined;
+      }, { what: 'the sweep to delete the expired rows' });
+      // Kept for a late poll, which hears expired_token rather than invalid_grant, but without its token.
+      expect(await count('SELECT count(*) FROM device_requests WHERE user_code = \'SWEEPJST\'')).toBe(1);
+      const liveWithToken = `SELECT count(*) FROM device_requests
+        WHERE user_code = 'SWEEPNEW' AND access_token_sealed IS NOT NULL`;
+      expect(await count(liveWithToken)).toBe(1);
+      expect(await count('SELECT count(*) FROM address_throttle WHERE address = \'sweep-fresh\'')).toBe(1);
+      // The CLI that polls after the sweep learns why it failed.
+      expect(await poll(proxied, late)).toMatchObject(refusal('expired_token'));
+    });
   });
 });

@@ -3,19 +3,25 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import type { Pool } from 'pg';
+import { LogEvent } from '../shared/logging/events.ts';
 import type { Logger } from '../shared/logging/logger.ts';
+import type { AddressThrottle, ThrottleVerdict } from './address-throttle.ts';
 import type { AuthServerConfig } from './config.ts';
 import { pollIntervalSeconds, type DeviceRequests } from './device-requests.ts';
 import { resultPage, verifyPage } from './pages.ts';
 import { exchangeAtService } from './token-exchange.ts';
 import { displayUserCode, normaliseUserCode } from './user-code.ts';
-import type { VerifyThrottle } from './verify-throttle.ts';
 
 export interface AuthServerDeps {
   config: AuthServerConfig;
+  /** The public URL, resolved once listening (SERVER_URL, or http://localhost:{port}). */
+  serverUrl: string;
   pool: Pool;
   requests: DeviceRequests;
-  throttle: VerifyThrottle;
+  /** Wrong user codes per client address. */
+  verifyThrottle: AddressThrottle;
+  /** Logins started per client address. */
+  codeThrottle: AddressThrottle;
   logger: Logger;
 }
 
@@ -44,9 +50,26 @@ function formField(ctx: Context, name: string): unknown {
 }
 
 export function authServerRouter(deps: AuthServerDeps): Router {
-  const { config, requests, throttle } = deps;
+  const { config, requests, verifyThrottle, codeThrottle } = deps;
+  const refused = (ctx: Context, verdict: Extract<ThrottleVerdict, { allowed: false }>, what: string): void => {
+    deps.logger.warn({ event: LogEvent.clientThrottled, what, address: ctx.ip }, `throttled: ${what}`);
+    ctx.set('Retry-After', String(verdict.retryAfterSeconds));
+  };
   const router = new Router();
-  const form = koaBody({ urlencoded: true, json: true, multipart: false, text: false, formLimit: '16kb', jsonLimit: '16kb' });
+  const parseBody = koaBody({ urlencoded: true, json: true, multipart: false, text: false, formLimit: '16kb', jsonLimit: '16kb' });
+  // A body that cannot be read (corrupt gzip or brotli, an unknown encoding, too large) is the
+  // client's fault: its own 4xx (413, 415) or a 400, never a 500.
+  const form = async (ctx: Context, next: () => Promise<unknown>): Promise<void> => {
+    try {
+      await parseBody(ctx, () => Promise.resolve());
+    } catch (error) {
+      const status = typeof error === 'object' && error !== null && 'status' in error && (error.status === 413 || error.status === 415) ? error.status : 400;
+      ctx.status = status;
+      ctx.body = { error: 'invalid_request', error_description: `the body could not be read (${error instanceof Error ? error.message : String(error)})` };
+      return;
+    }
+    await next();
+  };
 
   router.get('/health', async (ctx) => {
     try {
@@ -60,12 +83,29 @@ export function authServerRouter(deps: AuthServerDeps): Router {
   });
 
   router.post('/device/code', form, async (ctx) => {
-    const created = await requests.create();
     ctx.set('Cache-Control', 'no-store');
+    const verdict = await codeThrottle.hit(ctx.ip);
+    if (!verdict.allowed) {
+      refused(ctx, verdict, 'device codes');
+      ctx.status = 429;
+      ctx.body = {
+        error: 'rate_limited',
+        error_description: `too many logins started from your address; wait ${verdict.retryAfterSeconds} seconds`,
+      };
+      return;
+    }
+    const created = await requests.create();
+    if (created === null) {
+      deps.logger.error({ event: LogEvent.serviceBusy }, 'live device requests at their bound: refusing logins');
+      ctx.status = 503;
+      ctx.set('Retry-After', '60');
+      ctx.body = { error: 'temporarily_unavailable', error_description: 'too many logins in progress; retry in a minute' };
+      return;
+    }
     ctx.body = {
       device_code: created.deviceCode,
       user_code: displayUserCode(created.userCode),
-      verification_uri: `${config.serverUrl}/device/verify`,
+      verification_uri: `${deps.serverUrl}/device/verify`,
       expires_in: created.expiresIn,
       interval: pollIntervalSeconds,
     };
@@ -86,11 +126,18 @@ export function authServerRouter(deps: AuthServerDeps): Router {
       ctx.body = verifyPage({ code: typed, csrf: csrfToken(ctx), error });
     };
     if (!csrfMatches(ctx, formField(ctx, 'csrf'))) { again(403, 'This form expired. Please enter the code again.'); return; }
-    if (await throttle.isBlocked(ctx.ip)) { again(429, 'Too many wrong codes from your address. Wait 15 minutes and try again.'); return; }
+    const verdict = await verifyThrottle.check(ctx.ip);
+    if (!verdict.allowed) {
+      refused(ctx, verdict, 'wrong user codes');
+      const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
+      const wait = `${minutes} minute${minutes === 1 ? '' : 's'}`;
+      again(429, `Too many wrong codes from your address. Wait ${wait} and try again.`);
+      return;
+    }
     const userCode = normaliseUserCode(typed);
     const state = userCode === null ? null : await requests.startAuthorization(userCode);
     if (state === null) {
-      await throttle.recordFailure(ctx.ip);
+      await verifyThrottle.hit(ctx.ip);
       again(400, 'That code is wrong or has expired. Check the code in your terminal, or run sps auth:login again.');
       return;
     }
@@ -140,11 +187,20 @@ export function authServerRouter(deps: AuthServerDeps): Router {
       return;
     }
     ctx.status = 400;
+    if (result.outcome === 'slow_down') {
+      // `interval` is not in RFC 8628's error answer; it tells a client what the server now expects.
+      ctx.body = {
+        error: 'slow_down',
+        error_description: `polling too fast; wait ${result.intervalSeconds} seconds between polls`,
+        interval: result.intervalSeconds,
+      };
+      return;
+    }
     ctx.body = {
       pending: { error: 'authorization_pending', error_description: 'the user has not approved yet' },
       expired: { error: 'expired_token', error_description: 'the login request expired; start again' },
       denied: { error: 'access_denied', error_description: 'the user denied access' },
-      unknown: { error: 'invalid_grant', error_description: 'unknown device code, or its token was already delivered' },
+      unknown: { error: 'invalid_grant', error_description: 'unknown device code, or its redelivery window is over' },
     }[result.outcome];
   });
 

@@ -24,14 +24,23 @@ export async function ensureSchema(pool: Pool): Promise<void> {
         created_at timestamptz NOT NULL DEFAULT now(),
         expires_at timestamptz NOT NULL
       )`);
+    // Added after the first release: the pacing of polls (RFC 8628 slow_down).
+    await client.query(`
+      ALTER TABLE device_requests
+        ADD COLUMN IF NOT EXISTS poll_interval integer NOT NULL DEFAULT 5,
+        ADD COLUMN IF NOT EXISTS last_polled_at timestamptz`);
     await client.query('CREATE UNIQUE INDEX IF NOT EXISTS device_requests_user_code_live ON device_requests (user_code) WHERE status = \'pending\'');
     await client.query('CREATE INDEX IF NOT EXISTS device_requests_expires_at ON device_requests (expires_at)');
     await client.query(`
-      CREATE TABLE IF NOT EXISTS device_verify_failures (
-        address text PRIMARY KEY,
+      CREATE TABLE IF NOT EXISTS address_throttle (
+        purpose text NOT NULL,
+        address text NOT NULL,
         window_start timestamptz NOT NULL,
-        failures integer NOT NULL
+        hits integer NOT NULL,
+        PRIMARY KEY (purpose, address)
       )`);
+    // The first release's verify-only throttle; address_throttle replaced it (its rows were 15-minute windows).
+    await client.query('DROP TABLE IF EXISTS device_verify_failures');
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK');

@@ -1,4 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../test/support/free-port.ts';
@@ -62,6 +64,69 @@ describe('sps auth:login (device flow against a fake auth server)', () => {
     const { run } = await login({ tokenAnswers: [{ status: 400, body: { error: 'server_error', error_description: 'the database is down' } }] });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('the auth server refused the login (server_error): the database is down');
+  });
+
+  it('answers slow_down by polling 5 seconds slower from then on (RFC 8628 3.5), and logs in', async () => {
+    const started = Date.now();
+    const slowDown = { status: 400, body: { error: 'slow_down' } };
+    const { run, server: device } = await login({ tokenAnswers: [pending, slowDown, approved], interval: 0.05 });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/Logged in to organization org-from-device/);
+    expect(device.polls).toHaveLength(3);
+    // Three polls 50 ms apart, except the one after slow_down: 5.05 seconds.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(5_000);
+  });
+
+  it('polls again when an answer is lost or the server fails a moment (the token is redelivered)', async () => {
+    const unavailable = { status: 503, body: { error: 'server_error' } };
+    const { run, file, server: device } = await login({ tokenAnswers: [pending, unavailable, approved] });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/Polling failed \(the auth server answered HTTP 503\); trying again/);
+    expect(device.polls).toHaveLength(3);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ accessToken: 'pos_device_token' });
+  });
+
+  it('gives up after four failed polls in a row, and saves nothing', async () => {
+    const badGateway = { status: 502, body: { error: 'bad_gateway' } };
+    const { run, file, server: device } = await login({ tokenAnswers: [badGateway] });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/the auth server answered HTTP 502; gave up waiting for the login/);
+    expect(device.polls).toHaveLength(4);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('says why the auth server would not start a login', async () => {
+    const refusing = createServer((_request, response) => {
+      const body = { error: 'rate_limited', error_description: 'too many logins started from your address' };
+      response.writeHead(429, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
+      const env = { SERVICE_AUTH_SERVER: origin };
+      const run = await runCli(['auth:login', '--no-browser'], { home: temporaryHome(), env });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`the auth server did not start a login (HTTP 429 from ${origin}/device/code)`);
+      expect(run.stderr).toContain(': too many logins started from your address');
+    } finally {
+      await new Promise<void>((resolve) => refusing.close(() => { resolve(); }));
+    }
+  });
+
+  it.each([
+    'file:///etc/passwd', 'javascript:alert(1)', 'ms-settings:privacy',
+  ])('refuses the address %s: no browser, no poll, exit 1', async (address) => {
+    const bin = temporaryFolder('sps-fake-opener-');
+    const opened = path.join(bin, 'opened.txt');
+    writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > "${opened}"\n`, { mode: 0o755 });
+    const withOpener = { args: [], env: { PATH: `${bin}:${process.env.PATH ?? ''}` } };
+    const options = { tokenAnswers: [approved], verificationUri: address };
+    const { run, server: device, file } = await login(options, withOpener);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`a verification address that is not http(s), refused: ${JSON.stringify(address)}`);
+    expect(device.polls).toEqual([]);
+    expect(existsSync(opened)).toBe(false);
+    expect(existsSync(file)).toBe(false);
   });
 
   it('stops polling once expires_in has passed', async () => {

@@ -9,6 +9,8 @@ export interface DashboardDeps {
   secrets: SecretBox;
   /** Login throttling counters. */
   redis: Redis;
+  /** QUEUE_PREFIX: the login throttle's Redis keys live under it, like the queues'. */
+  queuePrefix: string;
   /** Disconnecting a channel cancels its scheduled jobs. */
   scheduler: PublishScheduler;
   now: () => Date;

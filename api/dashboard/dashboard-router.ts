@@ -36,7 +36,7 @@ export function dashboard(deps: DashboardDeps): DashboardMiddleware {
   const router = new Router<DashboardState>();
   // Router-level middleware runs only for requests that match one of the routes below.
   router.use(pageHeaders, htmlErrors(), formBody(), csrfProtection(deps.secrets), loadSession(deps));
-  registerAccountPages(router, deps, new LoginThrottle(deps.redis, deps.secrets));
+  registerAccountPages(router, deps, new LoginThrottle(deps.redis, deps.secrets, deps.queuePrefix));
   registerSettingsPages(router, deps);
   registerChannelPages(router, deps);
   registerPostPages(router, deps);

@@ -12,6 +12,8 @@ export interface FakeDeviceServerOptions {
   tokenAnswers: TokenAnswer[];
   expiresIn?: number;
   interval?: number;
+  /** The verification_uri to send instead of the server's own /device/verify page. */
+  verificationUri?: string;
 }
 
 export interface FakeDeviceServer {
@@ -48,7 +50,12 @@ export async function startFakeDeviceServer(options: FakeDeviceServerOptions): P
     void (async () => {
       const body = await readJson(request);
       if (request.method === 'POST' && request.url === '/device/code') {
-        send(response, 200, { device_code: deviceCode, user_code: userCode, verification_uri: `${origin}/device/verify`, expires_in: options.expiresIn ?? 60, interval: options.interval ?? 0.05 });
+        send(response, 200, {
+          device_code: deviceCode,
+          user_code: userCode,
+          verification_uri: options.verificationUri ?? `${origin}/device/verify`,
+          expires_in: options.expiresIn ?? 60, interval: options.interval ?? 0.05,
+        });
         return;
       }
       if (request.method === 'POST' && request.url === '/device/token') {

@@ -1,12 +1,14 @@
 import type Router from '@koa/router';
 import { checkCredentials, minimumPasswordLength, signUp } from '../../../shared/domain/accounts/accounts.ts';
 import { DomainError } from '../../../shared/errors.ts';
+import { LogEvent } from '../../../shared/logging/events.ts';
 import type { DashboardDeps } from '../dashboard-deps.ts';
 import { formField } from '../form-body.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { sentence } from '../html-errors.ts';
 import { csrfField, renderPage } from '../layout.ts';
-import type { LoginThrottle } from '../login-throttle.ts';
+import type { LoginAdmission, LoginThrottle } from '../login-throttle.ts';
+import { PasswordWorkBusy, PasswordWorkLimiter } from '../password-work-limiter.ts';
 import { defaultLandingPath, loginPath, safeReturnPath } from '../return-target.ts';
 import { signIn, signOut } from '../session.ts';
 import type { DashboardRouterContext, DashboardState } from '../state.ts';
@@ -55,12 +57,34 @@ function signUpForm(ctx: DashboardRouterContext, form: AccountForm): SafeHtml {
 <p>Already have an account? <a href="${loginPath(form.returnPath)}">Log in</a></p>`;
 }
 
+/** Seconds a visitor turned away because the server is busy hashing passwords is asked to wait. */
+const busyRetrySeconds = 5;
+
+type Refusal = Extract<LoginAdmission, { allowed: false }>;
+
+/** The 429 sentence with the wait in minutes, and the Retry-After header, for a refused admission. */
+function throttled(ctx: DashboardRouterContext, admission: Refusal, what: string): string {
+  ctx.state.log.warn({ event: LogEvent.clientThrottled, what, address: ctx.ip }, `throttled: ${what}`);
+  ctx.set('Retry-After', String(admission.retryAfterSeconds));
+  const minutes = Math.ceil(admission.retryAfterSeconds / 60);
+  return `Too many ${what}. Wait ${minutes} minute${minutes === 1 ? '' : 's'}, then try again.`;
+}
+
+function busy(ctx: DashboardRouterContext): string {
+  ctx.state.log.warn({ event: LogEvent.serviceBusy }, 'password hashing at its bound: turned a visitor away');
+  ctx.set('Retry-After', String(busyRetrySeconds));
+  return `The service is busy. Try again in ${busyRetrySeconds} seconds.`;
+}
+
 function queryReturnPath(ctx: DashboardRouterContext): string | null {
   const value = ctx.query.return_to;
   return typeof value === 'string' ? safeReturnPath(value) : null;
 }
 
 export function registerAccountPages(router: Router<DashboardState>, deps: DashboardDeps, throttle: LoginThrottle): void {
+  // Two scrypt runs at once (64 MiB) and a short queue; a flood beyond that is turned away with 503.
+  const passwordWork = new PasswordWorkLimiter({ running: 2, waiting: 16 });
+
   router.get('/', (ctx) => {
     ctx.redirect(ctx.state.signedIn === undefined ? '/login' : defaultLandingPath);
   });
@@ -93,12 +117,17 @@ export function registerAccountPages(router: Router<DashboardState>, deps: Dashb
     // Counted before the password is checked, so guessing costs an attempt whether or not it is right.
     const admission = await throttle.admit(email, ctx.ip);
     if (!admission.allowed) {
-      ctx.set('Retry-After', String(admission.retryAfterSeconds));
-      const minutes = Math.ceil(admission.retryAfterSeconds / 60);
-      again(429, `Too many login attempts. Wait ${minutes} minute${minutes === 1 ? '' : 's'}, then try again.`);
+      again(429, throttled(ctx, admission, 'login attempts'));
       return;
     }
-    const user = await checkCredentials(deps.db, { email, password });
+    let user: Awaited<ReturnType<typeof checkCredentials>>;
+    try {
+      user = await passwordWork.run(() => checkCredentials(deps.db, { email, password }));
+    } catch (error) {
+      if (!(error instanceof PasswordWorkBusy)) throw error;
+      again(503, busy(ctx));
+      return;
+    }
     const organizationId = user?.organizationIds[0]?.toString();
     if (user === null || organizationId === undefined) {
       again(400, 'The email or the password is wrong.');
@@ -111,13 +140,28 @@ export function registerAccountPages(router: Router<DashboardState>, deps: Dashb
 
   router.post('/signup', async (ctx) => {
     const form = { email: formField(ctx, 'email'), organizationName: formField(ctx, 'organization'), returnPath: safeReturnPath(formField(ctx, 'return_to')) };
+    const again = (status: number, problem: string): void => {
+      renderPage(ctx, { status, title: 'Sign up', body: signUpForm(ctx, { ...form, problem }) });
+    };
+    // Counted before anything is hashed: every sign-up, good or bad, costs the address one.
+    const admission = await throttle.admitSignUp(ctx.ip);
+    if (!admission.allowed) {
+      again(429, throttled(ctx, admission, 'sign-ups from your address'));
+      return;
+    }
+    const password = formField(ctx, 'password', { trim: false });
     try {
-      const { user, organizationId } = await signUp(deps.db, deps.secrets, { email: form.email, password: formField(ctx, 'password', { trim: false }), organizationName: form.organizationName });
+      const account = { email: form.email, password, organizationName: form.organizationName };
+      const { user, organizationId } = await passwordWork.run(() => signUp(deps.db, deps.secrets, account));
       await signIn(ctx, deps, user, organizationId);
       ctx.redirect(form.returnPath ?? defaultLandingPath);
     } catch (error) {
+      if (error instanceof PasswordWorkBusy) {
+        again(503, busy(ctx));
+        return;
+      }
       if (!(error instanceof DomainError) || error.status >= 500) throw error;
-      renderPage(ctx, { status: error.status, title: 'Sign up', body: signUpForm(ctx, { ...form, problem: sentence(error.message) }) });
+      again(error.status, sentence(error.message));
     }
   });
 
