@@ -1,8 +1,8 @@
+import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../shared/domain/accounts/accounts.ts';
-import { registerApp } from '../shared/domain/oauth/oauth-apps.ts';
+import { editApp, registerApp } from '../shared/domain/oauth/oauth-apps.ts';
 import { DashboardClient } from '../test/browser/dashboard-client.ts';
-import { freePort } from '../test/support/free-port.ts';
 import { startService } from '../test/support/processes.ts';
 import { startStack, type RunningStack } from '../test/support/stack.ts';
 import { createTestContext, type TestContext } from '../test/support/test-context.ts';
@@ -22,14 +22,18 @@ describe('npm run oauth:example (a third-party app, end to end)', () => {
 
   let users = 0;
   async function setUp(decision: 'approve' | 'deny') {
-    const port = await freePort();
     users += 1;
     const email = `example-${users}@example.com`;
     const user = await signUp(ctx.db, ctx.secrets, { email, password: 'correct horse battery', organizationName: `Example ${users}` });
-    const { app, clientSecret } = await registerApp(ctx.db, ctx.secrets, user.organizationId, { name: 'Example app', redirectUrl: `http://127.0.0.1:${port}/callback` });
+    // The app listens on a port of the system's choosing (no free-port race) and says which:
+    // its Redirect URL is set to that address before the user is sent to the consent page.
+    const details = { name: 'Example app', redirectUrl: 'http://127.0.0.1:1/callback' };
+    const { app, clientSecret } = await registerApp(ctx.db, ctx.secrets, user.organizationId, details);
     const script = startService('scripts/oauth-example-app.ts', { PATH: process.env.PATH }, [
-      '--client-id', app.clientId, '--client-secret', clientSecret, '--port', String(port), '--frontend', stack.baseUrl, '--api', `${stack.baseUrl}/api`,
+      '--client-id', app.clientId, '--client-secret', clientSecret, '--port', '0', '--frontend', stack.baseUrl, '--api', `${stack.baseUrl}/api`,
     ]);
+    const [, redirectUrl = ''] = await script.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+\/callback)/);
+    await editApp(ctx.db, user.organizationId, app._id.toString(), { ...details, redirectUrl });
     const [authorizeUrl = ''] = await script.waitForOutput(/http:\/\/\S+\/oauth\/authorize\?\S+/);
     const browser = new DashboardClient(stack.baseUrl);
     await browser.get('/login');
@@ -39,13 +43,16 @@ describe('npm run oauth:example (a third-party app, end to end)', () => {
     const answer = await browser.post('/oauth/authorize', {
       client_id: app.clientId, response_type: 'code', state: url.searchParams.get('state') ?? '', organization_id: user.organizationId, decision,
     });
+    expect(answer.status).toBe(302);
+    expect(answer.location?.startsWith(`${redirectUrl}?`)).toBe(true);
     return { script, callback: answer.location ?? '', organizationId: user.organizationId };
   }
 
   it('prints the authorize URL, takes the callback, checks state, exchanges the code and lists integrations', async () => {
     const { script, callback, organizationId } = await setUp('approve');
     const page = await fetch(callback);
-    expect(await page.text()).toMatch(/authorized/);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toBe('authorized: the app called the API with its token\nYou can close this window.\n');
     expect(await script.exited()).toBe(0);
     expect(JSON.parse(script.stdout().trim().split('\n').at(-1) ?? '')).toEqual({ organizationId, integrations: [] });
   });
@@ -54,10 +61,15 @@ describe('npm run oauth:example (a third-party app, end to end)', () => {
     const forged = await setUp('approve');
     const tampered = new URL(forged.callback);
     tampered.searchParams.set('state', 'forged');
-    expect((await fetch(tampered)).status).toBe(400);
+    const refused = await fetch(tampered);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toMatch(/^refused: the state does not match the one this app sent\n/);
     expect(await forged.script.exited()).toBe(1);
+    // The forged callback's code was never exchanged: no grant exists for it.
+    expect(await ctx.db.oauthGrants.countDocuments({ organizationId: new Types.ObjectId(forged.organizationId) })).toBe(0);
     const denied = await setUp('deny');
-    expect(await (await fetch(denied.callback)).text()).toMatch(/access_denied/);
+    expect(new URL(denied.callback).searchParams.get('error')).toBe('access_denied');
+    expect(await (await fetch(denied.callback)).text()).toMatch(/^the user did not authorize the app \(access_denied\)\n/);
     expect(await denied.script.exited()).toBe(1);
   });
 });

@@ -1,8 +1,10 @@
 // A third-party app, end to end, for users to see the OAuth flow work:
 //   npm run oauth:example -- --client-id pca_... --client-secret pcs_... [--port 8976]
 // Register the app first in the dashboard with the Redirect URL http://127.0.0.1:<port>/callback.
+// --port 0 takes any free port; the address it listens on is printed (tests read it from there).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
@@ -23,7 +25,8 @@ if (clientId === undefined || clientSecret === undefined) {
 }
 
 const say = (line: string): void => { process.stderr.write(`${line}\n`); };
-const redirectUri = `http://127.0.0.1:${values.port}/callback`;
+/** Known once listening: with --port 0 the system picks the port. */
+let redirectUri = '';
 // The state ties the answer to this run: a callback carrying another state is not ours.
 const state = randomBytes(16).toString('base64url');
 const authorizeUrl = new URL('/oauth/authorize', values.frontend);
@@ -70,6 +73,7 @@ const server = createServer((request, response) => {
   });
 });
 server.listen(Number(values.port), '127.0.0.1', () => {
+  redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
   say(`listening on ${redirectUri} (register it as the app's Redirect URL)`);
   say('open this address in a browser and authorize the app:');
   process.stdout.write(`${authorizeUrl.toString()}\n`);

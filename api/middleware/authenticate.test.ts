@@ -1,4 +1,7 @@
+import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomCredential } from '../../shared/crypto/secret-box.ts';
+import { registerApp } from '../../shared/domain/oauth/oauth-apps.ts';
 import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
 import { api } from '../../test/support/fixtures.ts';
 import { startStack, type RunningStack } from '../../test/support/stack.ts';
@@ -34,12 +37,48 @@ describe('public API authentication', () => {
   });
 
   it('accepts the raw key and the Bearer form', async () => {
-    expect((await api(stack.baseUrl, apiKey, '/api/public/v1/integrations')).status).toBe(200);
-    expect((await api(stack.baseUrl, `Bearer ${apiKey}`, '/api/public/v1/integrations')).status).toBe(200);
+    expect(await api(stack.baseUrl, apiKey, '/api/public/v1/integrations')).toMatchObject({ status: 200, body: [] });
+    const bearer = await api(stack.baseUrl, `Bearer ${apiKey}`, '/api/public/v1/is-connected');
+    expect(bearer).toMatchObject({ status: 200, body: { connected: true } });
+  });
+
+  it('accepts an OAuth access token only while its grant is unrevoked and its app and organization exist', async () => {
+    const { organizationId } = await createOrganization(ctx.db, ctx.secrets, { name: 'Token holder' });
+    const { app } = await registerApp(ctx.db, ctx.secrets, organizationId, {
+      name: 'Gatekeeper',
+      redirectUrl: 'https://gate.example.com/cb',
+    });
+    /** A grant written as an exchange writes it, with its token returned in clear. */
+    const grantFor = async (organization: string): Promise<string> => {
+      const token = randomCredential('pos_');
+      await ctx.db.oauthGrants.create({
+        tokenDigest: ctx.secrets.digest(token), appId: app._id, userId: new Types.ObjectId(),
+        organizationId: new Types.ObjectId(organization), codeDigest: ctx.secrets.digest(randomCredential()),
+      });
+      return token;
+    };
+    const answer = (token: string) => api(stack.baseUrl, token, '/api/public/v1/is-connected');
+    const refused = { status: 401, body: { error: 'invalid_credentials' } };
+
+    const live = await grantFor(organizationId);
+    expect(await answer(live)).toMatchObject({ status: 200, body: { connected: true } });
+    expect(await answer(`pos_${'x'.repeat(43)}`)).toMatchObject(refused);
+
+    const revoked = await grantFor(organizationId);
+    await ctx.db.oauthGrants.updateOne({ tokenDigest: ctx.secrets.digest(revoked) }, {
+      $set: { revokedAt: new Date() },
+    });
+    expect(await answer(revoked)).toMatchObject(refused);
+
+    const orphaned = await grantFor(new Types.ObjectId().toString());
+    expect(await answer(orphaned)).toMatchObject(refused);
+
+    await ctx.db.oauthApps.deleteOne({ _id: app._id });
+    expect(await answer(live)).toMatchObject(refused);
   });
 
   it('stores the key only as a digest and a sealed copy', async () => {
-    const stored = await ctx.db.organizations.findOne({}).lean();
+    const stored = await ctx.db.organizations.findOne({ name: 'Acme' }).lean();
     expect(JSON.stringify(stored)).not.toContain(apiKey);
     expect(stored?.apiKeyDigest).toBe(ctx.secrets.digest(apiKey));
     expect(ctx.secrets.open(stored?.apiKeySealed ?? '')).toBe(apiKey);

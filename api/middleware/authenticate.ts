@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import type { AppState } from '../context.ts';
 import type { SecretBox } from '../../shared/crypto/secret-box.ts';
 import type { Database } from '../../shared/db/database.ts';
-import { findOrganizationByAccessToken } from '../../shared/domain/oauth/authorization.ts';
+import { findOrganizationByAccessToken } from '../../shared/domain/oauth/grants.ts';
 import { findOrganizationByApiKey } from '../../shared/domain/organizations/organizations.ts';
 import { DomainError } from '../../shared/errors.ts';
 

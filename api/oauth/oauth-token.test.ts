@@ -1,7 +1,8 @@
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type StoredUser } from '../../shared/domain/accounts/accounts.ts';
-import { approve, approvedApps, authorizationRequest, revokeApp } from '../../shared/domain/oauth/authorization.ts';
+import { approve, authorizationRequest, deleteExpiredCodes } from '../../shared/domain/oauth/authorization.ts';
+import { approvedApps, revokeApp } from '../../shared/domain/oauth/grants.ts';
 import { deleteApp, registerApp, rotateAppSecret, type StoredApp } from '../../shared/domain/oauth/oauth-apps.ts';
 import { api } from '../../test/support/fixtures.ts';
 import { startStack, type RunningStack } from '../../test/support/stack.ts';
@@ -35,6 +36,20 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
   const exchange = (body: Record<string, unknown>) => api(stack.baseUrl, null, '/api/oauth/token', { method: 'POST', body });
   const exchangeCode = (code: string, secret = clientSecret, clientId = app.clientId) => exchange({ grant_type: 'authorization_code', code, client_id: clientId, client_secret: secret });
   const integrations = (token: string) => api(stack.baseUrl, token, '/api/public/v1/integrations');
+  /** A live token acts for the member's organization, which has no channel: 200 and an empty list. */
+  const expectLive = async (token: string) => {
+    expect(await integrations(token)).toMatchObject({ status: 200, body: [] });
+  };
+  const expectDead = async (token: string) => {
+    expect(await integrations(token)).toMatchObject({ status: 401, body: { error: 'invalid_credentials' } });
+  };
+  const tokenOf = (answer: { status: number; body: unknown }): string => {
+    expect(answer).toMatchObject({
+      status: 200,
+      body: { token_type: 'bearer', access_token: expect.stringMatching(/^pos_/) as unknown },
+    });
+    return (answer.body as { access_token: string }).access_token;
+  };
 
   it('issues client ids pca_ and secrets pcs_, keeping only a digest of the secret', async () => {
     expect(app.clientId).toMatch(/^pca_[0-9a-f]{32}$/);
@@ -55,8 +70,8 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
     expect(response.body).toEqual({ id: member.organizationId, cus: null, access_token: expect.stringMatching(/^pos_[A-Za-z0-9_-]{43}$/) as string, token_type: 'bearer' });
     expect(response.headers.get('cache-control')).toBe('no-store');
     const token = (response.body as { access_token: string }).access_token;
-    expect((await integrations(token)).status).toBe(200);
-    expect((await integrations(`Bearer ${token}`)).status).toBe(200);
+    await expectLive(token);
+    await expectLive(`Bearer ${token}`);
   });
 
   it('accepts a form-encoded body too', async () => {
@@ -66,29 +81,48 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
       rawBody: new URLSearchParams({ grant_type: 'authorization_code', code, client_id: app.clientId, client_secret: clientSecret }).toString(),
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     });
-    expect(response.status).toBe(200);
+    await expectLive(tokenOf(response));
   });
 
-  it('code consumed → a second exchange gets invalid_grant', async () => {
+  it('code consumed → a second exchange: invalid_grant, and its token is revoked (RFC 6749 §4.1.2)', async () => {
     const code = await codeFor();
-    expect((await exchangeCode(code)).status).toBe(200);
+    const token = tokenOf(await exchangeCode(code));
+    await expectLive(token);
+    expect(await exchangeCode(code)).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: expect.stringMatching(/already used.*revoked/) as unknown },
+    });
+    await expectDead(token);
+    const revoked = { codeDigest: ctx.secrets.digest(code), revokedAt: { $ne: null } };
+    expect(await ctx.db.oauthGrants.countDocuments(revoked)).toBe(1);
+  });
+
+  it('a reused code revokes its token even after the sweep removed the used code', async () => {
+    const code = await codeFor();
+    const token = tokenOf(await exchangeCode(code));
+    expect(await deleteExpiredCodes(ctx.db, new Date())).toBeGreaterThanOrEqual(1);
+    expect(await ctx.db.oauthCodes.countDocuments({ codeDigest: ctx.secrets.digest(code) })).toBe(0);
     expect(await exchangeCode(code)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    await expectDead(token);
+  });
+
+  it('a reused code presented by another app revokes nothing', async () => {
+    const other = await registerApp(ctx.db, ctx.secrets, owner.organizationId, {
+      name: 'Code thief',
+      redirectUrl: 'https://thief.example.com/cb',
+    });
+    const code = await codeFor();
+    const token = tokenOf(await exchangeCode(code));
+    const thief = await exchangeCode(code, other.clientSecret, other.app.clientId);
+    expect(thief).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    await expectLive(token);
   });
 
   it('10 minutes elapse → invalid_grant', async () => {
     const code = await codeFor(member, new Date(Date.now() - 10 * 60 * 1000 - 1000));
     expect(await exchangeCode(code)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     const fresh = await codeFor(member, new Date(Date.now() - 9 * 60 * 1000));
-    expect((await exchangeCode(fresh)).status).toBe(200);
-  });
-
-  it('two exchanges racing on one code give exactly one token', async () => {
-    for (let round = 0; round < 5; round += 1) {
-      const code = await codeFor();
-      const results = await Promise.all(Array.from({ length: 8 }, () => exchangeCode(code)));
-      expect(results.filter((result) => result.status === 200)).toHaveLength(1);
-      expect(results.filter((result) => (result.body as { error?: string }).error === 'invalid_grant')).toHaveLength(7);
-    }
+    await expectLive(tokenOf(await exchangeCode(fresh)));
   });
 
   it('answers the RFC 6749 errors with their statuses', async () => {
@@ -104,53 +138,87 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
     const malformed = await api(stack.baseUrl, null, '/api/oauth/token', { method: 'POST', rawBody: '{"grant_type":', headers: { 'Content-Type': 'application/json' } });
     expect(malformed).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
     // The code was never consumed by the failed attempts.
-    expect((await exchangeCode(code)).status).toBe(200);
+    await expectLive(tokenOf(await exchangeCode(code)));
   });
 
   it('refuses a code issued to another app with invalid_grant', async () => {
     const other = await registerApp(ctx.db, ctx.secrets, owner.organizationId, { name: 'Other app', redirectUrl: 'https://other.example.com/cb' });
     const code = await codeFor(member, new Date(), other.app);
     expect(await exchangeCode(code)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-    expect((await exchangeCode(code, other.clientSecret, other.app.clientId)).status).toBe(200);
+    await expectLive(tokenOf(await exchangeCode(code, other.clientSecret, other.app.clientId)));
   });
 
   it('rotating the secret fails the old one at once and leaves issued tokens valid', async () => {
-    const token = ((await exchangeCode(await codeFor())).body as { access_token: string }).access_token;
+    const token = tokenOf(await exchangeCode(await codeFor()));
     const pending = await codeFor();
     const newSecret = await rotateAppSecret(ctx.db, ctx.secrets, owner.organizationId, app._id.toString());
     expect(await exchangeCode(pending)).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
-    expect((await integrations(token)).status).toBe(200);
-    expect((await exchangeCode(pending, newSecret)).status).toBe(200);
+    await expectLive(token);
+    await expectLive(tokenOf(await exchangeCode(pending, newSecret)));
     clientSecret = newSecret;
   });
 
   it('access tokens do not expire with time', async () => {
-    const token = ((await exchangeCode(await codeFor())).body as { access_token: string }).access_token;
+    const token = tokenOf(await exchangeCode(await codeFor()));
     await ctx.db.oauthGrants.updateOne({ tokenDigest: ctx.secrets.digest(token) }, { $set: { createdAt: new Date('2020-01-01T00:00:00Z') } });
-    expect((await integrations(token)).status).toBe(200);
+    await expectLive(token);
   });
 
   it('a user\'s revoke ends that user\'s access only', async () => {
     const third = await signUp(ctx.db, ctx.secrets, { email: 'third@example.com', password: 'correct horse battery', organizationName: 'Third' });
-    const mine = ((await exchangeCode(await codeFor())).body as { access_token: string }).access_token;
-    const theirs = ((await exchangeCode(await codeFor(third))).body as { access_token: string }).access_token;
+    const mine = tokenOf(await exchangeCode(await codeFor()));
+    const theirs = tokenOf(await exchangeCode(await codeFor(third)));
     expect((await approvedApps(ctx.db, member.user._id)).map((entry) => entry.name)).toContain('Scheduler Pro');
-    await revokeApp(ctx.db, member.user._id, app._id.toString(), new Date());
-    expect(await integrations(mine)).toMatchObject({ status: 401, body: { error: 'invalid_credentials' } });
-    expect((await integrations(theirs)).status).toBe(200);
+    expect(await revokeApp(ctx.db, member.user._id, app._id.toString(), new Date())).toBeGreaterThanOrEqual(1);
+    await expectDead(mine);
+    expect(await integrations(theirs)).toMatchObject({ status: 200, body: [] });
     expect((await approvedApps(ctx.db, member.user._id)).map((entry) => entry.name)).not.toContain('Scheduler Pro');
+  });
+
+  it('a user\'s revoke also voids the codes they approved that the app has not exchanged yet', async () => {
+    const third = await signUp(ctx.db, ctx.secrets, {
+      email: 'fourth@example.com',
+      password: 'correct horse battery',
+      organizationName: 'Fourth',
+    });
+    const approvedJustBefore = await codeFor();
+    const theirs = await codeFor(third);
+    await revokeApp(ctx.db, member.user._id, app._id.toString(), new Date());
+    expect(await exchangeCode(approvedJustBefore)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    const memberGrants = { userId: member.user._id, appId: app._id, revokedAt: null };
+    expect(await ctx.db.oauthGrants.countDocuments(memberGrants)).toBe(0);
+    // Another user's pending approval of the same app is theirs to keep.
+    expect(await integrations(tokenOf(await exchangeCode(theirs)))).toMatchObject({ status: 200, body: [] });
+    // Approving again after the revoke is a new consent and works.
+    await expectLive(tokenOf(await exchangeCode(await codeFor())));
+  });
+
+  it('a token whose app record is gone fails, whatever its grant says', async () => {
+    const fleeting = await registerApp(ctx.db, ctx.secrets, owner.organizationId, {
+      name: 'Fleeting app',
+      redirectUrl: 'https://fleeting.example.com/cb',
+    });
+    const code = await codeFor(member, new Date(), fleeting.app);
+    const token = tokenOf(await exchangeCode(code, fleeting.clientSecret, fleeting.app.clientId));
+    await expectLive(token);
+    // As if a delete had removed the app but not (yet) reached this grant.
+    await ctx.db.oauthApps.deleteOne({ _id: fleeting.app._id });
+    const unrevoked = { tokenDigest: ctx.secrets.digest(token), revokedAt: null };
+    expect(await ctx.db.oauthGrants.countDocuments(unrevoked)).toBe(1);
+    await expectDead(token);
   });
 
   it('deleting the app revokes every token it issued, removes it from every approved-apps list, and is irreversible', async () => {
     const doomed = await registerApp(ctx.db, ctx.secrets, owner.organizationId, { name: 'Doomed app', redirectUrl: 'https://doomed.example.com/cb' });
     const tokens = await Promise.all([member, owner].map(async (user) => {
       const code = await codeFor(user, new Date(), doomed.app);
-      return ((await exchangeCode(code, doomed.clientSecret, doomed.app.clientId)).body as { access_token: string }).access_token;
+      return tokenOf(await exchangeCode(code, doomed.clientSecret, doomed.app.clientId));
     }));
     const unused = await codeFor(member, new Date(), doomed.app);
-    for (const token of tokens) expect((await integrations(token)).status).toBe(200);
+    for (const token of tokens) expect(await integrations(token)).toMatchObject({ status: 200, body: [] });
     await deleteApp(ctx.db, owner.organizationId, doomed.app._id.toString(), new Date());
-    for (const token of tokens) expect((await integrations(token)).status).toBe(401);
+    for (const token of tokens) await expectDead(token);
+    expect(await ctx.db.oauthGrants.countDocuments({ appId: doomed.app._id, revokedAt: null })).toBe(0);
     for (const user of [member, owner]) expect((await approvedApps(ctx.db, user.user._id)).map((entry) => entry.name)).not.toContain('Doomed app');
     expect(await exchangeCode(unused, doomed.clientSecret, doomed.app.clientId)).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
     expect(await ctx.db.oauthCodes.countDocuments({ appId: doomed.app._id })).toBe(0);
@@ -163,7 +231,15 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
       const user = await signUp(limited.db, limited.secrets, { email: 'rate@example.com', password: 'correct horse battery', organizationName: 'Rate Co' });
       const registered = await registerApp(limited.db, limited.secrets, user.organizationId, { name: 'Rate app', redirectUrl: 'https://rate.example.com/cb' });
       const code = await approve(limited.db, limited.secrets, { app: registered.app, user: user.user, organizationId: user.organizationId, now: new Date() });
-      const token = ((await api(limitedStack.baseUrl, null, '/api/oauth/token', { method: 'POST', body: { grant_type: 'authorization_code', code, client_id: registered.app.clientId, client_secret: registered.clientSecret } })).body as { access_token: string }).access_token;
+      const token = tokenOf(await api(limitedStack.baseUrl, null, '/api/oauth/token', {
+        method: 'POST',
+        body: {
+          grant_type: 'authorization_code',
+          code,
+          client_id: registered.app.clientId,
+          client_secret: registered.clientSecret,
+        },
+      }));
       const organization = await limited.db.organizations.findById(user.organizationId).lean();
       const apiKey = limited.secrets.open(organization?.apiKeySealed ?? '');
       const answers = await Promise.all([
@@ -171,6 +247,9 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
         ...Array.from({ length: 20 }, () => api(limitedStack.baseUrl, apiKey, '/api/public/v1/is-connected')),
       ]);
       expect(answers.filter((answer) => answer.status === 200)).toHaveLength(30);
+      const refusedByLimit = answers.filter((answer) => answer.status === 429);
+      expect(refusedByLimit).toHaveLength(10);
+      for (const answer of refusedByLimit) expect(answer.body).toMatchObject({ error: 'rate_limited' });
     } finally {
       await limitedStack.close();
       await limited.cleanup();

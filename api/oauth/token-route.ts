@@ -5,6 +5,7 @@ import type { SecretBox } from '../../shared/crypto/secret-box.ts';
 import type { Database } from '../../shared/db/database.ts';
 import { exchangeCode, type TokenRequest } from '../../shared/domain/oauth/authorization.ts';
 import { OAuthError } from '../../shared/domain/oauth/oauth-error.ts';
+import { LogEvent } from '../../shared/logging/events.ts';
 
 /**
  * POST /api/oauth/token: the spec's JSON body, form-encoded too (RFC 6749's own encoding).
@@ -21,13 +22,20 @@ export function oauthTokenRouter(deps: { db: Database; secrets: SecretBox; now: 
       try {
         await parse(ctx, () => Promise.resolve());
       } catch (error) {
-        throw new OAuthError('invalid_request', `the body could not be read (${error instanceof Error ? error.message : String(error)})`);
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new OAuthError('invalid_request', `the body could not be read (${reason})`);
       }
       const body: unknown = ctx.request.body;
       const request: TokenRequest = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
       ctx.body = await exchangeCode(deps.db, deps.secrets, request, deps.now());
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
+      if (error.reusedCode !== null) {
+        // RFC 6749 §10.5: a replayed code may mean it leaked; the operator should hear of it.
+        const { revokedTokens } = error.reusedCode;
+        const event = LogEvent.oauthCodeReused;
+        ctx.state.log.warn({ event, revokedTokens }, 'an OAuth code was used again; its token is revoked');
+      }
       ctx.status = error.status;
       if (error.code === 'invalid_client') ctx.set('WWW-Authenticate', 'Basic realm="sps"');
       ctx.body = { error: error.code, error_description: error.message };

@@ -33,7 +33,7 @@ describe('dashboard consent and organizations', () => {
   async function signedInClient(label: string): Promise<{ user: DashboardClient; email: string }> {
     const user = new DashboardClient(stack.baseUrl);
     const account = newAccount(label);
-    expect((await user.signUp(account)).status).toBe(302);
+    expect(await user.signUp(account)).toMatchObject({ status: 302, location: '/settings' });
     return { user, email: account.email };
   }
 
@@ -51,7 +51,7 @@ describe('dashboard consent and organizations', () => {
   }
 
   it('answers an unknown client, a missing one or another response_type with a 400 page and never redirects', async () => {
-    const { user } = await signedInClient('invalid');
+    const { user, email } = await signedInClient('invalid');
     const anonymous = new DashboardClient(stack.baseUrl);
     const invalid: Record<string, string>[] = [
       { client_id: 'pca_00000000000000000000000000000000', response_type: 'code', state: 'x' },
@@ -70,6 +70,9 @@ describe('dashboard consent and organizations', () => {
     await user.get(consent({ client_id: clientId, response_type: 'code' }));
     const posted = await user.post('/oauth/authorize', { client_id: 'pca_00000000000000000000000000000000', response_type: 'code', decision: 'approve' });
     expect({ status: posted.status, location: posted.location }).toEqual({ status: 400, location: null });
+    expect(posted.html).toContain('is not registered with SPS');
+    const account = await ctx.db.users.findOne({ email }).lean();
+    expect(await ctx.db.oauthCodes.countDocuments({ userId: account?._id })).toBe(0);
   });
 
   it('shows the app, the permissions and the user\'s organizations, escaped', async () => {
@@ -121,7 +124,11 @@ describe('dashboard consent and organizations', () => {
     expect((await user.post('/organizations/switch', { organization_id: first, return_to: '/channels' })).location).toBe('/channels');
     settings = await user.post('/settings/api-key/reveal', {});
     expect(settings.html).toContain(await revealApiKey(ctx.db, ctx.secrets, first));
-    expect((await user.post('/organizations/switch', { organization_id: new Types.ObjectId().toString() })).status).toBe(404);
+    const unknownOrganization = await user.post('/organizations/switch', {
+      organization_id: new Types.ObjectId().toString(),
+    });
+    expect(unknownOrganization).toMatchObject({ status: 404, location: null });
+    expect(unknownOrganization.html).toContain('Not found');
     expect((await user.post('/organizations/switch', { organization_id: second, return_to: 'https://evil.example' })).location).toBe('/settings');
 
     const query = { client_id: clientId, response_type: 'code', state: 'pick' };
@@ -129,14 +136,18 @@ describe('dashboard consent and organizations', () => {
     expect(page.html).toContain(`<option value="${second}" selected>Second Client</option>`);
     const foreign = await user.post('/oauth/authorize', { ...query, decision: 'approve', organization_id: new Types.ObjectId().toString() });
     expect({ status: foreign.status, location: foreign.location }).toEqual({ status: 400, location: null });
+    expect(foreign.html).toContain('Choose one of your organizations, then Authorize or Deny.');
 
     await user.post('/organizations/switch', { organization_id: first, return_to: consent(query) });
     const approved = await user.post('/oauth/authorize', { ...query, decision: 'approve', organization_id: second });
     const code = new URL(approved.location ?? '').searchParams.get('code') ?? '';
     const token = await exchange(code);
     const integrations = await api(stack.baseUrl, token, '/api/public/v1/integrations');
-    expect(integrations.status).toBe(200);
-    expect(integrations.body).toEqual([expect.objectContaining({ name: 'Second channel', identifier: 'mastodon' })]);
+    expect(integrations).toMatchObject({
+      status: 200,
+      body: [expect.objectContaining({ name: 'Second channel', identifier: 'mastodon' })],
+    });
+    expect(integrations.body).toHaveLength(1);
     expect((await api(stack.baseUrl, await revealApiKey(ctx.db, ctx.secrets, first), '/api/public/v1/integrations')).body).toEqual([]);
 
     const approvedApps = await user.get('/approved-apps');

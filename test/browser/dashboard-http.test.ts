@@ -13,7 +13,7 @@ describe('dashboard sessions and forms', () => {
 
   beforeAll(async () => {
     // The tests pose as several client addresses through X-Forwarded-For, as a proxy would send them.
-    ctx = await createTestContext({ TRUST_PROXY: 'true' });
+    ctx = await createTestContext({ TRUST_PROXY_HOPS: '1' });
     stack = await startStack(ctx, { workers: false });
   });
   afterAll(async () => {
@@ -52,7 +52,9 @@ describe('dashboard sessions and forms', () => {
     expect(session).toMatch(/; samesite=lax/i);
     expect(session).toMatch(/; path=\//i);
     expect(setCookies.some((line) => line.startsWith('sps_session.sig='))).toBe(true);
-    expect((await user.get('/settings')).status).toBe(200);
+    const settings = await user.get('/settings');
+    expect(settings.status).toBe(200);
+    expect(settings.html).toContain('cookie');
 
     const value = user.cookies.get('sps_session') ?? '';
     user.cookies.set('sps_session', `${value.slice(0, -1)}${value.endsWith('A') ? 'B' : 'A'}`);
@@ -78,14 +80,21 @@ describe('dashboard sessions and forms', () => {
     expect(await revealApiKey(ctx.db, ctx.secrets, organizationId)).toBe(keyBefore);
 
     const anonymous = client();
-    expect((await anonymous.post('/login', { email: account.email, password: account.password }, { csrf: null })).status).toBe(403);
+    const noToken = await anonymous.post('/login', { email: account.email, password: account.password }, { csrf: null });
+    expect(noToken.status).toBe(403);
+    expect(noToken.html).toContain('could not be accepted');
+    expect(noToken.headers.getSetCookie().some((line) => line.startsWith('sps_session='))).toBe(false);
     // A JSON body cannot carry the form token either.
     const json = await fetch(`${stack.baseUrl}/logout`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: [...user.cookies].map(([name, value]) => `${name}=${value}`).join('; ') }, body: JSON.stringify({ _csrf: user.csrf }), redirect: 'manual' });
     expect(json.status).toBe(403);
+    expect(await json.text()).toContain('could not be accepted');
+    expect((await user.get('/settings')).status).toBe(200);
 
     const rotated = await user.post('/settings/api-key/rotate', {});
     expect(rotated.status).toBe(200);
-    expect(await revealApiKey(ctx.db, ctx.secrets, organizationId)).not.toBe(keyBefore);
+    const keyAfter = await revealApiKey(ctx.db, ctx.secrets, organizationId);
+    expect(keyAfter).not.toBe(keyBefore);
+    expect(rotated.html).toContain(keyAfter);
   });
 
   it('logs out by deleting the session record, so a copy of the old cookie no longer works', async () => {
@@ -135,7 +144,9 @@ describe('dashboard sessions and forms', () => {
     }
     const account = newAccount('victim');
     await client().signUp(account);
-    expect((await client(address).logIn(account)).status).toBe(429);
+    const blocked = await client(address).logIn(account);
+    expect(blocked.status).toBe(429);
+    expect(blocked.html).toContain('Too many login attempts');
     // The same account from another address is still welcome.
     expect((await client().logIn(account)).location).toBe('/settings');
   });
@@ -156,9 +167,25 @@ describe('dashboard sessions and forms', () => {
 
     const account = newAccount('returning');
     expect((await visitor.signUp({ ...account, returnTo: consent })).location).toBe(consent);
-    expect((await visitor.get(consent)).status).toBe(200);
+    const consentPage = await visitor.get(consent);
+    expect(consentPage.status).toBe(200);
+    expect(consentPage.html).toContain('Return App');
     await visitor.post('/logout', {});
     expect((await visitor.logIn({ ...account, returnTo: consent })).location).toBe(consent);
+  });
+
+  // Found by the fuzzer (issue 18, item 6): PostgreSQL under FerretDB cannot search for text
+  // holding a NUL character, so such a field made the login lookup fail with a 500.
+  it('answers a readable 400 page, not a 500, for a form field or a query holding a NUL character', async () => {
+    const visitor = client();
+    await visitor.get('/login');
+    const answer = await visitor.post('/login', { email: 'a\u0000b@example.com', password: 'whatever password' });
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(answer.html).toContain('text cannot contain the NUL character');
+    const page = await visitor.get('/oauth/authorize?client_id=pca_%00&response_type=code');
+    expect(page.status).toBe(400);
+    expect(page.html).toContain('text cannot contain the NUL character');
   });
 
   it('refuses return targets that leave the site and lands on /settings instead', async () => {

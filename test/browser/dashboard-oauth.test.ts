@@ -45,7 +45,17 @@ describe('dashboard and OAuth consent in chromium', () => {
     await callback.stop();
   });
 
-  const publicApiStatus = async (credential: string, route: string): Promise<number> => (await api(stack.baseUrl, credential, `/api/public/v1${route}`)).status;
+  /** A working credential: `/is-connected` says so, and `/integrations` lists the (still empty) channels. */
+  const expectAccepted = async (credential: string): Promise<void> => {
+    const connected = await api(stack.baseUrl, credential, '/api/public/v1/is-connected');
+    expect(connected).toMatchObject({ status: 200, body: { connected: true } });
+    const channels = await api(stack.baseUrl, credential, '/api/public/v1/integrations');
+    expect(channels).toMatchObject({ status: 200, body: [] });
+  };
+  const expectRefused = async (credential: string): Promise<void> => {
+    const channels = await api(stack.baseUrl, credential, '/api/public/v1/integrations');
+    expect(channels).toMatchObject({ status: 401, body: { error: 'invalid_credentials' } });
+  };
   const exchange = (code: string, secret: string) => api(stack.baseUrl, null, '/api/oauth/token', { method: 'POST', body: { grant_type: 'authorization_code', code, client_id: app.clientId, client_secret: secret } });
   const consentPath = (state: string, clientId = app.clientId): string => `/oauth/authorize?${new URLSearchParams({ client_id: clientId, response_type: 'code', state }).toString()}`;
 
@@ -86,15 +96,15 @@ describe('dashboard and OAuth consent in chromium', () => {
     expect(oldKey).toMatch(/^sps_/);
     await owner.getByRole('button', { name: 'Copy' }).click();
     await expect.poll(() => owner.evaluate<string>('navigator.clipboard.readText()')).toBe(oldKey);
-    expect(await publicApiStatus(oldKey, '/is-connected')).toBe(200);
+    await expectAccepted(oldKey);
 
     await owner.getByRole('button', { name: 'Rotate API key' }).click();
     await owner.getByText('The previous key no longer works').waitFor();
     const newKey = (await owner.locator('#api-key').textContent()) ?? '';
     expect(newKey).toMatch(/^sps_/);
     expect(newKey).not.toBe(oldKey);
-    expect(await publicApiStatus(oldKey, '/is-connected')).toBe(401);
-    expect(await publicApiStatus(newKey, '/is-connected')).toBe(200);
+    await expectRefused(oldKey);
+    await expectAccepted(newKey);
   });
 
   it('registers an OAuth app and shows its secret once', async () => {
@@ -133,9 +143,13 @@ describe('dashboard and OAuth consent in chromium', () => {
     expect(callback.last.get('state')).toBe('first-state');
     const code = callback.last.get('code') ?? '';
     expect(code).not.toBe('');
-    tokens.push(await tokenFor(code));
-    expect(await publicApiStatus(tokens[0] ?? '', '/integrations')).toBe(200);
-    expect((await exchange(code, app.secret)).body).toMatchObject({ error: 'invalid_grant' });
+    const token = await tokenFor(code);
+    await expectAccepted(token);
+    // The app sending the same code again is a replay (RFC 6749 §4.1.2): refused, and the token it got is revoked.
+    expect(await exchange(code, app.secret)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    await expectRefused(token);
+    tokens.push(await tokenFor((await authorize('second-state')).get('code') ?? ''));
+    await expectAccepted(tokens[0] ?? '');
   });
 
   it('sends a denial back with error=access_denied and the state', async () => {
@@ -164,8 +178,11 @@ describe('dashboard and OAuth consent in chromium', () => {
 
     const code = (await authorize('after-rotation')).get('code') ?? '';
     const refused = await exchange(code, oldSecret);
-    expect(refused).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
-    expect(await publicApiStatus(tokens[0] ?? '', '/integrations')).toBe(200);
+    expect(refused).toMatchObject({
+      status: 401,
+      body: { error: 'invalid_client', error_description: 'client authentication failed' },
+    });
+    await expectAccepted(tokens[0] ?? '');
     tokens.push(await tokenFor(code));
   });
 
@@ -175,12 +192,12 @@ describe('dashboard and OAuth consent in chromium', () => {
     await user.getByRole('button', { name: `Revoke ${app.name}` }).click();
     await user.getByText('access was revoked').waitFor();
     expect(await user.getByText('You have not approved any app.').isVisible()).toBe(true);
-    for (const token of tokens) expect(await publicApiStatus(token, '/integrations')).toBe(401);
+    for (const token of tokens) await expectRefused(token);
   });
 
   it('lets the owner delete the app after a confirmation; new tokens die and the app leaves the user\'s list', async () => {
     const token = await tokenFor((await authorize('again')).get('code') ?? '');
-    expect(await publicApiStatus(token, '/integrations')).toBe(200);
+    await expectAccepted(token);
     await user.goto('/approved-apps');
     expect(await user.getByRole('table').getByText(app.name, { exact: true }).isVisible()).toBe(true);
 
@@ -192,9 +209,11 @@ describe('dashboard and OAuth consent in chromium', () => {
     await owner.getByText('The app was deleted.').waitFor();
     expect(await owner.getByRole('button', { name: 'Register app' }).isVisible()).toBe(true);
 
-    expect(await publicApiStatus(token, '/integrations')).toBe(401);
+    await expectRefused(token);
     await user.goto('/approved-apps');
     expect(await user.getByText(app.name).count()).toBe(0);
+    expect(await user.getByText('You have not approved any app.').isVisible()).toBe(true);
     expect((await user.goto(consentPath('gone')))?.status()).toBe(400);
+    expect(await user.getByText('is not registered with SPS').isVisible()).toBe(true);
   });
 });

@@ -57,6 +57,7 @@ describe('dashboard pages', () => {
     const foreign = await user.post(`/channels/${foreignId}/disconnect`, {});
     expect(foreign.status).toBe(404);
     expect(foreign.headers.get('content-type')).toMatch(/^text\/html/);
+    expect((await ctx.db.channels.findById(foreignId).lean())?.deletedAt ?? null).toBeNull();
     expect((await user.post(`/channels/${channelId}/disconnect`, {})).location).toBe('/channels');
     expect((await user.get('/channels')).html).toContain('No channels are connected');
   });
@@ -83,7 +84,11 @@ describe('dashboard pages', () => {
     expect(count(second.html, /<li><time/)).toBe(50);
     expect(second.html).toContain('href="/notifications?page=1"');
     expect(second.html).not.toContain('page=3');
-    for (const page of ['0', 'abc', '-1', '1.5']) expect((await user.get(`/notifications?page=${page}`)).status).toBe(400);
+    for (const page of ['0', 'abc', '-1', '1.5']) {
+      const refused = await user.get(`/notifications?page=${page}`);
+      expect(refused.status, page).toBe(400);
+      expect(refused.html, page).toContain('The page number must be a whole number from 1.');
+    }
   });
 
   it('lists posts of the current month by default, and of any range asked for', async () => {
@@ -102,9 +107,15 @@ describe('dashboard pages', () => {
     const older = await user.get(`/posts?from=${day}&to=${day}`);
     expect(older.html).toContain('An older post');
     expect(older.html).not.toContain('This month');
-    expect((await user.get('/posts?from=2025-02-30')).status).toBe(400);
-    expect((await user.get('/posts?from=2020-01-01&to=2024-01-01')).status).toBe(400);
-    expect((await user.get('/posts?from=2024-02-01&to=2024-01-01')).status).toBe(400);
+    for (const [query, message] of [
+      ['from=2025-02-30', '&quot;from&quot; must be a date written as YYYY-MM-DD'],
+      ['from=2020-01-01&to=2024-01-01', 'The date range may span at most 366 days'],
+      ['from=2024-02-01&to=2024-01-01', 'EndDate must not be before startDate'],
+    ]) {
+      const refused = await user.get(`/posts?${query}`);
+      expect(refused.status, query).toBe(400);
+      expect(refused.html, query).toContain(message);
+    }
   });
 
   it('registers the OAuth app with readable refusals, shows the secret once, edits it', async () => {
@@ -121,20 +132,28 @@ describe('dashboard pages', () => {
     expect(created.html).toMatch(/id="client-id" class="secret">pca_[0-9a-f]{32}</);
     const again = await user.get('/oauth-app');
     expect(again.html).not.toContain(secret ?? 'missing');
-    expect((await user.post('/oauth-app', { name: 'Second', redirect_url: 'https://app.example/2' })).status).toBe(409);
+    const second = await user.post('/oauth-app', { name: 'Second', redirect_url: 'https://app.example/2' });
+    expect(second.status).toBe(409);
+    expect(second.html).toContain('This organization already has an OAuth app; edit it or delete it first.');
+    expect(await ctx.db.oauthApps.countDocuments({ organizationId: new Types.ObjectId(organizationId) })).toBe(1);
 
     const appId = /name="app_id" value="([0-9a-f]{24})"/.exec(again.html)?.[1] ?? '';
     expect((await user.post('/oauth-app/edit', { app_id: appId, name: 'Renamed', description: '', picture_url: '', redirect_url: 'https://app.example/callback' })).location).toBe('/oauth-app?saved=1');
     expect((await user.get('/oauth-app?saved=1')).html).toContain('Renamed');
-    expect((await user.post('/oauth-app/edit', { app_id: new Types.ObjectId().toString(), name: 'X', redirect_url: 'https://app.example/x' })).status).toBe(404);
+    const unknown = await user.post('/oauth-app/edit', { app_id: new Types.ObjectId().toString(), name: 'X', redirect_url: 'https://app.example/x' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.html).toContain('was not found');
+    expect((await user.get('/oauth-app')).html).toContain('Renamed');
   });
 
   it('answers unknown pages with an HTML 404 and leaves the API\'s JSON 404 alone', async () => {
     const page = await user.get('/no-such-page');
     expect(page.status).toBe(404);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.html).toContain('There is no page at this address.');
     const apiMiss = await fetch(`${stack.baseUrl}/api/no-such-route`);
     expect(apiMiss.status).toBe(404);
     expect(apiMiss.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await apiMiss.json()).toEqual({ statusCode: 404, error: 'not_found', message: 'no route for GET /api/no-such-route' });
   });
 });

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { approvedApps, revokeApp, type ApprovedApp } from '../../../shared/domain/oauth/authorization.ts';
+import { approvedApps, revokeApp, type ApprovedApp } from '../../../shared/domain/oauth/grants.ts';
 import type { DashboardDeps } from '../dashboard-deps.ts';
 import { html, webUrl, type SafeHtml } from '../html.ts';
 import { csrfField, renderPage } from '../layout.ts';

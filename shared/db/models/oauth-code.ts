@@ -1,6 +1,9 @@
 import { Schema, Types, type Connection, type InferSchemaType, type Model } from 'mongoose';
 
-/** An authorization code: single use, 10 minutes. Consumed by one atomic update. */
+/**
+ * An authorization code: single use, 10 minutes. Redeeming it inserts a grant carrying its digest
+ * under a unique index (see exchangeCode); a user's revoke of the app deletes it.
+ */
 const oauthCodeSchema = new Schema(
   {
     codeDigest: { type: String, required: true, unique: true },
@@ -12,6 +15,8 @@ const oauthCodeSchema = new Schema(
   },
   { timestamps: { createdAt: true, updatedAt: false }, collection: 'oauth_codes' },
 );
+// A user's revoke and an app's deletion drop the codes of that app (and user).
+oauthCodeSchema.index({ appId: 1, userId: 1 });
 
 export type OAuthCode = InferSchemaType<typeof oauthCodeSchema>;
 export type OAuthCodeModel = Model<OAuthCode>;

@@ -2,7 +2,8 @@ import { Schema, Types, type Connection, type InferSchemaType, type Model } from
 
 /**
  * A user's approval of an app for one organization, holding the access token it was issued
- * (`pos_...`, stored as a digest). Tokens do not expire; revoking sets `revokedAt`.
+ * (`pos_...`, stored as a digest). Tokens do not expire; revoking sets `revokedAt`. A token is
+ * live only while `revokedAt` is null and its app still exists (shared/domain/oauth/grants.ts).
  */
 const oauthGrantSchema = new Schema(
   {
@@ -12,7 +13,8 @@ const oauthGrantSchema = new Schema(
     organizationId: { type: Types.ObjectId, required: true },
     /**
      * Digest of the code this grant was exchanged from. Unique, so a code can make only one
-     * grant: the insert is the atomic step of redeeming a code (see exchangeCode).
+     * grant: the insert is the atomic step of redeeming a code (see exchangeCode). Also how a
+     * code presented again finds the token to revoke, after the sweep removed the code.
      */
     codeDigest: { type: String, required: true, unique: true },
     revokedAt: { type: Date, default: null },

@@ -1,10 +1,10 @@
 import { Types } from 'mongoose';
 import { randomCredential, type SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
-import type { AuthenticatedOrganization } from '../organizations/organizations.ts';
 import { isMember, type StoredUser } from '../accounts/accounts.ts';
 import { DomainError } from '../../errors.ts';
 import { findAppByClientId, type StoredApp } from './oauth-apps.ts';
+import { revokeGrantOfCode } from './grants.ts';
 import { OAuthError } from './oauth-error.ts';
 
 /** The spec: an authorization code lives 10 minutes and is single use. */
@@ -51,9 +51,31 @@ function field(request: TokenRequest, name: keyof TokenRequest): string {
   return value;
 }
 
+/** The duplicate-key error of a unique index: on FerretDB the one step that decides exactly-once. */
+function isDuplicateKey(error: unknown): boolean {
+  return error instanceof Error && /duplicate key|E11000/i.test(error.message);
+}
+
+/** RFC 6749 §4.1.2: a code presented again is refused and the token issued from it revoked. */
+async function refuseUnusableCode(db: Database, appId: Types.ObjectId, codeDigest: string, now: Date): Promise<never> {
+  const revokedTokens = await revokeGrantOfCode(db, appId, codeDigest, now);
+  if (revokedTokens === null) {
+    throw new OAuthError('invalid_grant', 'the code is invalid, expired, revoked, or was issued to another app');
+  }
+  throw new OAuthError('invalid_grant', 'the code was already used; the access token issued from it is revoked', {
+    reusedCode: { revokedTokens },
+  });
+}
+
 /**
- * RFC 6749 §4.1.3 for the spec's body fields. Two exchanges racing on one code give exactly one
- * token: redeeming is guarded by a unique index, not by a read-then-write.
+ * RFC 6749 §4.1.3 for the spec's body fields. Nothing here relies on a conditional update (not
+ * atomic on FerretDB 1.24: measured, 6 of 8 racing exchanges passed one):
+ * - of exchanges racing on one code, exactly one inserts its grant (unique index on codeDigest);
+ *   every other one is a reuse of the code and revokes that grant;
+ * - after inserting, the exchange re-reads its code and its app. A revoke deletes the user's codes
+ *   before revoking their grants, and deleting an app removes the app before anything else, so a
+ *   grant that a revoke or a delete could not see belongs to an exchange that sees its code or its
+ *   app gone here, and revokes the grant itself.
  */
 export async function exchangeCode(db: Database, secrets: SecretBox, request: TokenRequest, now: Date): Promise<TokenResponse> {
   const grantType = field(request, 'grant_type');
@@ -67,63 +89,34 @@ export async function exchangeCode(db: Database, secrets: SecretBox, request: To
 
   const codeDigest = secrets.digest(code);
   const issued = await db.oauthCodes.findOne({ codeDigest, appId: app._id, consumedAt: null, expiresAt: { $gt: now } }).lean();
-  if (issued === null) throw new OAuthError('invalid_grant', 'the code is invalid, expired, already used, or was issued to another app');
+  if (issued === null) return refuseUnusableCode(db, app._id, codeDigest, now);
   const organization = await db.organizations.findById(issued.organizationId).lean();
   if (organization === null) throw new OAuthError('invalid_grant', 'the organization of this code no longer exists');
 
-  // The unique index on the grant's codeDigest makes this insert the one atomic step: of two
-  // exchanges racing on one code, exactly one inserts. (A conditional findOneAndUpdate is not
-  // atomic on FerretDB 1.24: measured, 6 of 8 racing exchanges passed it.)
   const accessToken = randomCredential('pos_');
+  const tokenDigest = secrets.digest(accessToken);
   try {
-    await db.oauthGrants.create({ tokenDigest: secrets.digest(accessToken), appId: app._id, userId: issued.userId, organizationId: issued.organizationId, codeDigest });
+    await db.oauthGrants.create({
+      tokenDigest,
+      appId: app._id,
+      userId: issued.userId,
+      organizationId: issued.organizationId,
+      codeDigest,
+    });
   } catch (error) {
-    if (error instanceof Error && /duplicate key|E11000/i.test(error.message)) throw new OAuthError('invalid_grant', 'the code was already used');
+    if (isDuplicateKey(error)) return refuseUnusableCode(db, app._id, codeDigest, now);
     throw error;
+  }
+  const codeRemains = (await db.oauthCodes.exists({ _id: issued._id })) !== null;
+  const appRemains = (await db.oauthApps.exists({ _id: app._id })) !== null;
+  if (!codeRemains || !appRemains) {
+    await db.oauthGrants.updateOne({ tokenDigest }, { $set: { revokedAt: now } });
+    throw new OAuthError('invalid_grant', appRemains
+      ? 'the user revoked this app while the code was being exchanged'
+      : 'the app was deleted while the code was being exchanged');
   }
   await db.oauthCodes.updateOne({ _id: issued._id }, { $set: { consumedAt: now } });
   return { id: organization._id.toString(), cus: organization.billingCustomerId ?? null, access_token: accessToken, token_type: 'bearer' };
-}
-
-/** The organization an access token acts for, or null when it is unknown or revoked. */
-export async function findOrganizationByAccessToken(db: Database, secrets: SecretBox, token: string): Promise<AuthenticatedOrganization | null> {
-  if (!token.startsWith('pos_')) return null;
-  const grant = await db.oauthGrants.findOne({ tokenDigest: secrets.digest(token), revokedAt: null }).lean();
-  if (grant === null) return null;
-  const organization = await db.organizations.findById(grant.organizationId).lean();
-  if (organization === null) return null;
-  return { id: organization._id.toString(), name: organization.name, billingCustomerId: organization.billingCustomerId ?? null };
-}
-
-export interface ApprovedApp {
-  appId: string;
-  name: string;
-  description: string | null;
-  pictureUrl: string | null;
-  organizationName: string;
-  approvedAt: Date;
-}
-
-/** The apps a user has live tokens for, one row per app and organization. */
-export async function approvedApps(db: Database, userId: Types.ObjectId): Promise<ApprovedApp[]> {
-  const grants = await db.oauthGrants.find({ userId, revokedAt: null }).sort({ createdAt: -1 }).lean();
-  const apps = new Map((await db.oauthApps.find({ _id: { $in: grants.map((grant) => grant.appId) } }).lean()).map((app) => [app._id.toString(), app]));
-  const organizations = new Map((await db.organizations.find({ _id: { $in: grants.map((grant) => grant.organizationId) } }).lean()).map((organization) => [organization._id.toString(), organization]));
-  const seen = new Set<string>();
-  return grants.flatMap((grant) => {
-    const app = apps.get(grant.appId.toString());
-    const key = `${grant.appId.toString()}:${grant.organizationId.toString()}`;
-    if (app === undefined || seen.has(key)) return [];
-    seen.add(key);
-    return [{ appId: app._id.toString(), name: app.name, description: app.description ?? null, pictureUrl: app.pictureUrl ?? null, organizationName: organizations.get(grant.organizationId.toString())?.name ?? '', approvedAt: grant.createdAt }];
-  });
-}
-
-/** The user's revoke: every token this user holds for the app stops working. */
-export async function revokeApp(db: Database, userId: Types.ObjectId, appId: string, now: Date): Promise<number> {
-  if (!Types.ObjectId.isValid(appId)) return 0;
-  const result = await db.oauthGrants.updateMany({ userId, appId: new Types.ObjectId(appId), revokedAt: null }, { $set: { revokedAt: now } });
-  return result.modifiedCount;
 }
 
 /** Maintenance: codes past their lifetime (and used ones) are removed; expiry is enforced in queries regardless. */

@@ -78,12 +78,14 @@ export async function rotateAppSecret(db: Database, secrets: SecretBox, organiza
 }
 
 /**
- * Deletes an app for good: every token it issued is revoked (so it leaves every user's approved
- * apps), its unused codes are dropped, and the app record goes.
+ * Deletes an app for good. The app record goes first: from that moment every token it issued
+ * fails (findOrganizationByAccessToken checks the app) and an exchange racing this delete sees the
+ * app gone after inserting its grant and revokes it (exchangeCode). Then its grants are marked
+ * revoked, so it leaves every user's approved apps, and its unused codes are dropped.
  */
 export async function deleteApp(db: Database, organizationId: string, appId: string, now: Date): Promise<void> {
   const app = await findOwnedApp(db, organizationId, appId);
+  await db.oauthApps.deleteOne({ _id: app._id });
   await db.oauthGrants.updateMany({ appId: app._id, revokedAt: null }, { $set: { revokedAt: now } });
   await db.oauthCodes.deleteMany({ appId: app._id });
-  await db.oauthApps.deleteOne({ _id: app._id });
 }
