@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { ConnectionPolicy } from '../net/connection-policy.ts';
 
 /** What an adapter needs to act for one channel. The token is already decrypted. */
 export interface ChannelCredentials {
@@ -53,4 +54,9 @@ export interface PlatformAdapter {
 
 export interface AdapterOptions {
   timeoutMs: number;
+  /**
+   * Where servers whose address a user gave (a Mastodon instance...) may be; adapters pass it
+   * as `userHost` on every request to such a server (platform-http.ts).
+   */
+  userHosts: ConnectionPolicy;
 }

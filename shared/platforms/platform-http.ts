@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
+import type { ConnectionPolicy } from '../net/connection-policy.ts';
+import { FetchFailure } from '../net/fetch-failure.ts';
+import { pinnedRequest } from '../net/pinned-request.ts';
 import type { PublishMedia } from './platform-adapter.ts';
 import { PlatformError, type PlatformErrorKind } from './platform-error.ts';
 
@@ -24,7 +28,21 @@ export interface PlatformRequest {
   classify?: (status: number, body: unknown) => PlatformErrorKind | undefined;
   /** Answer `{status, body}` instead of the body, where 200 and 202 mean different things. */
   withStatus?: boolean;
+  /**
+   * Set by the adapter for a server whose address a user gave (a Mastodon instance, a WordPress
+   * site, a relay): the request goes over a fresh connection pinned to an address this policy
+   * allows, checked at every connect, so a name that turns private later (DNS rebinding) is
+   * refused. Unset for the platforms' own fixed hosts.
+   */
+  userHost?: ConnectionPolicy;
+  /** How messages name the server ("the Mastodon instance"); defaults to the provider. */
+  serverName?: string;
+  /** How long a refusal asks us to wait, read from its status and headers; defaults to Retry-After. */
+  retryAfterMs?: (status: number, header: (name: string) => string | null, now: number) => number | null;
 }
+
+/** An answer larger than this is not a platform's JSON: refuse it rather than hold it. */
+const maxAnswerBytes = 10 * 1024 * 1024;
 
 /** Seconds or an HTTP date, per RFC 9110; anything else is ignored. */
 export function parseRetryAfter(value: string | null, now: number = Date.now()): number | null {
@@ -40,14 +58,81 @@ export function kindForStatus(status: number): PlatformErrorKind {
   return 'permanent';
 }
 
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+function retryAfterHeader(_status: number, header: (name: string) => string | null, now: number): number | null {
+  return parseRetryAfter(header('retry-after'), now);
+}
+
+function parseBody(text: string): unknown {
   if (text === '') return null;
   try {
     return JSON.parse(text) as unknown;
   } catch {
+    // Not JSON (an HTML error page, plain text): callers show its start as the platform's message.
     return text;
   }
+}
+
+/** Status, headers and the whole body text of one answer, whichever way it was sent. */
+interface RawAnswer {
+  status: number;
+  header: (name: string) => string | null;
+  text: string;
+}
+
+async function readCapped(body: AsyncIterable<Uint8Array> | null, provider: string, stop: () => void): Promise<string> {
+  if (body === null) return '';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > maxAnswerBytes) {
+      stop();
+      const message = `${provider} answered with more than ${maxAnswerBytes} bytes`;
+      throw new PlatformError({ kind: 'permanent', provider, message });
+    }
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function headerOf(headers: IncomingHttpHeaders): (name: string) => string | null {
+  return (name) => {
+    const value = headers[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+}
+
+/** What platformRequest hands to either way of sending. */
+interface Outgoing {
+  headers: Record<string, string>;
+  body: string | Readable | undefined;
+  signal: AbortSignal;
+}
+
+async function sendPinned(
+  request: PlatformRequest,
+  policy: ConnectionPolicy,
+  { headers, body, signal }: Outgoing,
+): Promise<RawAnswer> {
+  const init = { method: request.method, headers, signal, ...(body === undefined ? {} : { body }) };
+  const response = await pinnedRequest(new URL(request.url), policy, init);
+  const text = await readCapped(response, request.provider, () => { response.destroy(); });
+  return { status: response.statusCode ?? 0, header: headerOf(response.headers), text };
+}
+
+async function sendWithFetch(request: PlatformRequest, { headers, body, signal }: Outgoing): Promise<RawAnswer> {
+  const webBody = body instanceof Readable ? (Readable.toWeb(body) as ReadableStream) : body;
+  const response = await fetch(request.url, {
+    method: request.method,
+    headers,
+    body: webBody,
+    signal,
+    redirect: 'error',
+    ...(webBody instanceof ReadableStream ? { duplex: 'half' } : {}),
+  });
+  const text = await readCapped(response.body, request.provider, () => { void response.body?.cancel(); });
+  return { status: response.status, header: (name) => response.headers.get(name), text };
 }
 
 async function multipartStream(body: MultipartBody): Promise<{ stream: Readable; contentType: string; length: number }> {
@@ -64,7 +149,11 @@ async function multipartStream(body: MultipartBody): Promise<{ stream: Readable;
     for await (const chunk of file) yield chunk as Buffer;
     yield tail;
   }
-  return { stream: Readable.from(parts()), contentType: `multipart/form-data; boundary=${boundary}`, length: head.length + body.file.size + tail.length };
+  const stream = Readable.from(parts());
+  // The file is open before the first byte is asked for: a request refused before sending must still close it.
+  stream.once('close', () => { file.destroy(); });
+  const length = head.length + body.file.size + tail.length;
+  return { stream, contentType: `multipart/form-data; boundary=${boundary}`, length };
 }
 
 /**
@@ -73,7 +162,7 @@ async function multipartStream(body: MultipartBody): Promise<{ stream: Readable;
  */
 export async function platformRequest(request: PlatformRequest): Promise<unknown> {
   const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'SPS/0.1 (Social Publishing Service)', ...request.headers };
-  let body: string | ReadableStream | undefined;
+  let body: string | Readable | undefined;
   if (request.json !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(request.json);
@@ -82,38 +171,53 @@ export async function platformRequest(request: PlatformRequest): Promise<unknown
     const multipart = await multipartStream(request.multipart);
     headers['Content-Type'] = multipart.contentType;
     headers['Content-Length'] = String(multipart.length);
-    body = Readable.toWeb(multipart.stream) as ReadableStream;
+    body = multipart.stream;
   }
-  let response: Response;
+  const signal = AbortSignal.timeout(request.timeoutMs);
+  const outgoing = { headers, body, signal };
+  let answer: RawAnswer;
   try {
-    response = await fetch(request.url, { method: request.method, headers, body, signal: AbortSignal.timeout(request.timeoutMs), redirect: 'error', ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) });
+    answer = request.userHost === undefined
+      ? await sendWithFetch(request, outgoing)
+      : await sendPinned(request, request.userHost, outgoing);
   } catch (error) {
-    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    throw new PlatformError({
-      kind: 'retryable',
-      provider: request.provider,
-      message: timedOut ? `${request.provider} did not answer within ${request.timeoutMs} ms` : `could not reach ${request.provider}: ${describeNetworkError(error)}`,
-      cause: error,
-    });
+    if (body instanceof Readable) body.destroy();
+    throw networkFailure(request, error, signal);
   }
-  const parsed = await readBody(response);
-  if (response.ok) return request.withStatus === true ? { status: response.status, body: parsed } : parsed;
+  const parsed = parseBody(answer.text);
+  if (answer.status >= 200 && answer.status < 300) {
+    return request.withStatus === true ? { status: answer.status, body: parsed } : parsed;
+  }
 
-  const kind = request.classify?.(response.status, parsed) ?? kindForStatus(response.status);
+  const kind = request.classify?.(answer.status, parsed) ?? kindForStatus(answer.status);
   const platformMessage = request.errorMessage?.(parsed) ?? (typeof parsed === 'string' ? parsed.slice(0, 500) : undefined);
+  const readRetryAfter = request.retryAfterMs ?? retryAfterHeader;
   throw new PlatformError({
     kind,
     provider: request.provider,
-    httpStatus: response.status,
-    retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
-    message: platformMessage ?? `${request.provider} answered HTTP ${response.status}`,
+    httpStatus: answer.status,
+    retryAfterMs: readRetryAfter(answer.status, answer.header, Date.now()),
+    message: platformMessage ?? `${request.provider} answered HTTP ${answer.status}`,
   });
 }
 
-function describeNetworkError(error: unknown): string {
-  // undici reports "fetch failed" and puts the system error (ECONNREFUSED, ENOTFOUND...) in `cause`.
-  const cause: unknown = error instanceof Error ? error.cause : undefined;
-  if (typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string') return cause.code;
-  if (cause instanceof Error) return cause.message;
-  return error instanceof Error ? error.message : String(error);
+/**
+ * A request that got no answer. The message says only that the server could not be reached
+ * (or did not answer in time): the system error (ECONNREFUSED, ENOTFOUND...), a refused
+ * address and the resolved address stay in `cause`, which the workers log, because whoever
+ * named the host could otherwise map which hosts and ports exist by reading the messages.
+ */
+function networkFailure(request: PlatformRequest, error: unknown, signal: AbortSignal): PlatformError {
+  if (error instanceof PlatformError) return error;
+  const server = request.serverName ?? request.provider;
+  const provider = request.provider;
+  if (error instanceof FetchFailure && error.reason === 'invalid_url') {
+    const message = `${server} cannot be called at this address: ${error.message}`;
+    return new PlatformError({ kind: 'permanent', provider, message, cause: error });
+  }
+  if (signal.aborted) {
+    const message = `${server} did not answer within ${request.timeoutMs} ms`;
+    return new PlatformError({ kind: 'retryable', provider, message, cause: error });
+  }
+  return new PlatformError({ kind: 'retryable', provider, message: `could not reach ${server}`, cause: error });
 }

@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import busboy from 'busboy';
+import { defaultRateLimits, RateLimiter, type RateLimits, type Throttled } from './mastodon-rate-limiter.ts';
+import {
+  countedLength, hasScope, imageSizeLimit, judgeUpload, maxMediaPerStatus, maxStatusCharacters, outsideScopes,
+  supportedMimeTypes, videoSizeLimit,
+} from './mastodon-rules.ts';
 
 /**
- * A local stand-in for one Mastodon instance's REST API, checking requests the way Mastodon
- * does (bearer token, status length, visibility, reply target, Idempotency-Key) and recording
- * what it received. Facts: ../shared/platforms/open-and-community.md, section 2.
+ * A local stand-in for one Mastodon instance's REST API, refusing what Mastodon refuses (token
+ * and scopes, status length with the content warning, media kinds, types and sizes, rate limits
+ * with X-RateLimit-*), honouring Idempotency-Key, and recording what it received.
+ * Facts: ../shared/platforms/open-and-community.md, section 2; rules in mastodon-rules.ts.
  */
 export interface SimulatedStatus {
   id: string;
@@ -28,6 +34,7 @@ export interface SimulatedMedia {
   id: string;
   accountId: string;
   type: 'image' | 'video';
+  /** As detected from the bytes, the way Mastodon decides. */
   mimeType: string;
   bytes: Buffer;
   description: string | null;
@@ -46,28 +53,73 @@ export interface InjectedFailure {
   /** Omitted: after `delayMs` the call goes through normally (a slow platform, not a failing one). */
   status?: number;
   body?: unknown;
+  /** Sent as given, and only these: a test that wants X-RateLimit-* headers says so. */
   headers?: Record<string, string>;
   /** Hold the connection this long before answering (to provoke client timeouts). */
   delayMs?: number;
+  /** Create the status, then destroy the socket without answering: the client never learns it worked. */
+  loseResponse?: boolean;
 }
 
-const maxCharacters = 500;
+export interface SimulatorOptions {
+  /** Loopback address to listen on; tests of DNS pinning use another one than 127.0.0.1. */
+  host?: string;
+  /** Default: any free port. */
+  port?: number;
+  rateLimits?: Partial<RateLimits>;
+}
+
+interface Account {
+  id: string;
+  username: string;
+  scopes: readonly string[];
+  tokenId: string;
+}
+
+type Reply = (status: number, body: unknown, headers?: Record<string, string>) => void;
+
+/** A refusal as Mastodon words it: `{error}` with its status. */
+interface Refusal {
+  status: number;
+  error: string;
+}
+
 const visibilities = new Set(['public', 'unlisted', 'private', 'direct']);
+
+/** Scopes the endpoints SPS uses require; a token needs one of them (`write` covers `write:*`). */
+const scopesFor = {
+  postStatus: ['write:statuses'],
+  uploadMedia: ['write:media'],
+  readMedia: ['write:media'],
+  readStatuses: ['read:statuses'],
+  verifyCredentials: ['read:accounts', 'profile'],
+} as const;
+
+const tooManyRequests = { error: 'Too many requests' };
 
 export class MastodonSimulator {
   readonly statuses: SimulatedStatus[] = [];
   readonly media: SimulatedMedia[] = [];
   readonly requests: ReceivedRequest[] = [];
-  readonly #accounts = new Map<string, { id: string; username: string }>();
+  /** Responses cut off on purpose (`loseResponse`), for tests to check the simulator did its part. */
+  lostResponses = 0;
+  readonly #accounts = new Map<string, Account>();
   readonly #idempotency = new Map<string, SimulatedStatus>();
   readonly #failures: (InjectedFailure | 'pass')[] = [];
+  readonly #limiter = new RateLimiter();
+  readonly #rateLimits: RateLimits;
+  readonly #host: string;
+  readonly #port: number;
   readonly #server: Server;
   #nextId = 110_000_000_000_000_000n;
   origin = '';
   /** Called for every status created (the by-hand script logs them). */
   onStatus: ((status: SimulatedStatus) => void) | null = null;
 
-  constructor() {
+  constructor(options: SimulatorOptions = {}) {
+    this.#host = options.host ?? '127.0.0.1';
+    this.#port = options.port ?? 0;
+    this.#rateLimits = { ...defaultRateLimits, ...options.rateLimits };
     this.#server = createServer((request, response) => {
       this.#handle(request, response).catch((error: unknown) => {
         send(response, 500, { error: `simulator failure: ${String(error)}` });
@@ -76,11 +128,15 @@ export class MastodonSimulator {
   }
 
   async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.#server.listen(this.#port, this.#host, resolve));
     const address = this.#server.address();
     if (typeof address !== 'object' || address === null) throw new Error('simulator has no address');
-    this.origin = `http://127.0.0.1:${address.port}`;
+    this.origin = `http://${this.#host}:${address.port}`;
     return this;
+  }
+
+  get port(): number {
+    return Number(new URL(this.origin).port);
   }
 
   async stop(): Promise<void> {
@@ -88,10 +144,14 @@ export class MastodonSimulator {
     await new Promise<void>((resolve) => this.#server.close(() => { resolve(); }));
   }
 
-  /** Registers an account and returns the access token Mastodon would have issued for it. */
-  addAccount(username: string): string {
+  /**
+   * Registers an account and returns the access token Mastodon would have issued for it,
+   * with `scopes` (default `read write`, what most apps ask for).
+   */
+  addAccount(username: string, options: { scopes?: readonly string[] } = {}): string {
     const token = randomUUID().replaceAll('-', '');
-    this.#accounts.set(token, { id: String(this.#accounts.size + 1), username });
+    const scopes = options.scopes ?? ['read', 'write'];
+    this.#accounts.set(token, { id: String(this.#accounts.size + 1), username, scopes, tokenId: randomUUID() });
     return token;
   }
 
@@ -108,102 +168,183 @@ export class MastodonSimulator {
     return this.requests.filter((request) => request.method === 'POST' && request.path === '/api/v1/statuses');
   }
 
+  /** The Idempotency-Key of every POST /api/v1/statuses whose text was `text`, in arrival order. */
+  idempotencyKeysFor(text: string): (string | null)[] {
+    return this.statusesCreatedRequests()
+      .filter((request) => fieldsOf(request.body).status === text)
+      .map((request) => {
+        const key = request.headers['idempotency-key'];
+        return typeof key === 'string' ? key : null;
+      });
+  }
+
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', this.origin);
+    const account = this.#accountFor(request);
+    // Rack::Attack runs before the application: a throttled call is refused whatever it is.
+    const throttle = account === null ? null : this.#limiter.hit(`api:${account.tokenId}`, this.#rateLimits.api);
+    const reply: Reply = (status, body, headers = {}) => {
+      send(response, status, body, { ...throttle?.headers, ...headers });
+    };
     if (request.method === 'POST' && url.pathname === '/api/v2/media') {
-      await this.#uploadMedia(request, response);
+      await this.#uploadMedia(request, account, throttle, reply);
       return;
     }
     const body = await readBody(request);
     this.requests.push({ method: request.method ?? '', path: url.pathname, headers: request.headers, body });
+    if (throttle !== null && !throttle.allowed) {
+      reply(429, tooManyRequests);
+      return;
+    }
+    /** The caller's account, or null after answering 401 (no valid token) or 403 (scopes). */
+    const authorized = (scopes: readonly string[]): Account | null => {
+      const refusal = authorizationRefusal(account, scopes);
+      if (refusal === null) return account;
+      reply(refusal.status, { error: refusal.error });
+      return null;
+    };
 
-    const account = this.#accountFor(request);
     if (request.method === 'POST' && url.pathname === '/api/v1/statuses') {
-      if (account === null) { send(response, 401, { error: 'The access token is invalid' }); return; }
+      const poster = authorized(scopesFor.postStatus);
+      if (poster === null) return;
       const failure = this.#failures.shift();
-      if (failure !== undefined && failure !== 'pass') {
-        if (failure.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, failure.delayMs));
-        if (failure.status !== undefined) {
-          send(response, failure.status, failure.body ?? { error: 'injected failure' }, failure.headers);
-          return;
-        }
+      const injected = failure === undefined || failure === 'pass' ? null : failure;
+      if (injected?.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, injected.delayMs));
+      if (injected?.status !== undefined) {
+        // Exactly what the test asked for, without the throttle's headers: a bare injected 429 stays bare.
+        send(response, injected.status, injected.body ?? { error: 'injected failure' }, injected.headers);
+        return;
       }
-      this.#createStatus(account, request, body, response);
+      this.#createStatus(poster, request, body, reply, injected?.loseResponse === true);
       return;
     }
     const attachment = /^\/api\/v1\/media\/(\d+)$/.exec(url.pathname);
     if (request.method === 'GET' && attachment !== null) {
-      const media = this.media.find((candidate) => candidate.id === attachment[1] && candidate.accountId === account?.id);
-      if (media === undefined) { send(response, 404, { error: 'Record not found' }); return; }
-      if (media.pollsUntilReady > 0) {
+      const owner = authorized(scopesFor.readMedia);
+      if (owner === null) return;
+      const media = this.media.find((candidate) => candidate.id === attachment[1] && candidate.accountId === owner.id);
+      if (media === undefined) {
+        reply(404, { error: 'Record not found' });
+      } else if (media.pollsUntilReady > 0) {
         media.pollsUntilReady -= 1;
-        send(response, 206, this.#presentMedia(media, false));
-        return;
+        reply(206, this.#presentMedia(media, false));
+      } else {
+        reply(200, this.#presentMedia(media, true));
       }
-      send(response, 200, this.#presentMedia(media, true));
       return;
     }
     const single = /^\/api\/v1\/statuses\/(\d+)$/.exec(url.pathname);
     if (request.method === 'GET' && single !== null) {
+      // A public endpoint: scopes are checked only when a token is given.
+      if (request.headers.authorization !== undefined && authorized(scopesFor.readStatuses) === null) return;
       const status = this.statuses.find((candidate) => candidate.id === single[1]);
-      if (status === undefined) send(response, 404, { error: 'Record not found' });
-      else send(response, 200, this.#present(status));
+      if (status === undefined) reply(404, { error: 'Record not found' });
+      else reply(200, this.#present(status));
       return;
     }
     if (request.method === 'GET' && url.pathname === '/api/v2/instance') {
-      send(response, 200, {
-        domain: new URL(this.origin).host,
-        configuration: {
-          statuses: { max_characters: maxCharacters, max_media_attachments: 4, characters_reserved_per_url: 23 },
-          media_attachments: { supported_mime_types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4'] },
-        },
-      });
+      reply(200, this.#instance());
       return;
     }
     const accountStatuses = /^\/api\/v1\/accounts\/([^/]+)\/statuses$/.exec(url.pathname);
     if (request.method === 'GET' && accountStatuses !== null) {
-      if (account === null) { send(response, 401, { error: 'The access token is invalid' }); return; }
+      if (authorized(scopesFor.readStatuses) === null) return;
       const limit = Math.min(40, Number(url.searchParams.get('limit') ?? '20'));
       const own = this.statuses.filter((status) => status.accountId === accountStatuses[1]).reverse().slice(0, limit);
-      send(response, 200, own.map((status) => this.#present(status)));
+      reply(200, own.map((status) => this.#present(status)));
       return;
     }
     if (request.method === 'GET' && url.pathname === '/api/v1/accounts/verify_credentials') {
-      if (account === null) { send(response, 401, { error: 'The access token is invalid' }); return; }
-      send(response, 200, { id: account.id, username: account.username, acct: account.username, display_name: account.username, avatar: `${this.origin}/avatars/${account.id}.png` });
+      const me = authorized(scopesFor.verifyCredentials);
+      if (me === null) return;
+      const avatar = `${this.origin}/avatars/${me.id}.png`;
+      reply(200, { id: me.id, username: me.username, acct: me.username, display_name: me.username, avatar });
       return;
     }
-    send(response, 404, { error: 'Record not found' });
+    reply(404, { error: 'Record not found' });
   }
 
-  #accountFor(request: IncomingMessage): { id: string; username: string } | null {
+  #accountFor(request: IncomingMessage): Account | null {
     const match = /^Bearer (.+)$/.exec(request.headers.authorization ?? '');
     return match?.[1] === undefined ? null : (this.#accounts.get(match[1]) ?? null);
   }
 
-  #createStatus(account: { id: string; username: string }, request: IncomingMessage, body: unknown, response: ServerResponse): void {
+  #instance(): Record<string, unknown> {
+    return {
+      domain: new URL(this.origin).host,
+      configuration: {
+        statuses: {
+          max_characters: maxStatusCharacters,
+          max_media_attachments: maxMediaPerStatus,
+          characters_reserved_per_url: 23,
+        },
+        media_attachments: {
+          supported_mime_types: supportedMimeTypes,
+          image_size_limit: imageSizeLimit,
+          video_size_limit: videoSizeLimit,
+        },
+      },
+    };
+  }
+
+  /** What PostStatusService refuses, in its order: the media first, then the text and its fields. */
+  #statusRefusal(account: Account, fields: Record<string, unknown>, mediaIds: string[]): Refusal | null {
+    if (mediaIds.length > maxMediaPerStatus) {
+      return { status: 422, error: `Cannot attach more than ${maxMediaPerStatus} files` };
+    }
+    const own = this.media.filter((candidate) => candidate.accountId === account.id);
+    const attached = mediaIds.map((id) => own.find((candidate) => candidate.id === id));
+    if (attached.some((media) => media === undefined)) {
+      return { status: 422, error: 'Validation failed: media_ids are not yours or do not exist' };
+    }
+    if (attached.length > 1 && attached.some((media) => media?.type === 'video')) {
+      return { status: 422, error: 'Cannot attach a video to a post that already contains images' };
+    }
+    if (attached.some((media) => media !== undefined && media.pollsUntilReady > 0)) {
+      return { status: 422, error: 'Cannot attach files that have not finished processing. Try again in a moment!' };
+    }
+    const text = stringField(fields, 'status') ?? '';
+    if (text.trim() === '' && mediaIds.length === 0) {
+      return { status: 422, error: "Validation failed: Text can't be blank" };
+    }
+    if (countedLength(stringField(fields, 'spoiler_text') ?? '', text) > maxStatusCharacters) {
+      return { status: 422, error: `Validation failed: Text character limit of ${maxStatusCharacters} exceeded` };
+    }
+    if (!visibilities.has(stringField(fields, 'visibility') ?? 'public')) {
+      return { status: 422, error: 'Validation failed: Visibility is not included in the list' };
+    }
+    const inReplyTo = stringField(fields, 'in_reply_to_id');
+    if (inReplyTo !== null && !this.statuses.some((status) => status.id === inReplyTo)) {
+      return { status: 404, error: 'Record not found' };
+    }
+    return null;
+  }
+
+  /** PostStatusService: an idempotent repeat, the refusals, the rate limit, then the status. */
+  #createStatus(account: Account, request: IncomingMessage, body: unknown, reply: Reply, loseResponse: boolean): void {
     const idempotencyKey = request.headers['idempotency-key'];
     if (typeof idempotencyKey === 'string') {
       const earlier = this.#idempotency.get(`${account.id}:${idempotencyKey}`);
-      if (earlier !== undefined) { send(response, 200, this.#present(earlier)); return; }
+      if (earlier !== undefined) {
+        reply(200, this.#present(earlier));
+        return;
+      }
     }
-    const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-    const text = typeof fields.status === 'string' ? fields.status : '';
-    const mediaIds = Array.isArray(fields.media_ids) ? fields.media_ids.filter((id): id is string => typeof id === 'string') : [];
-    if (text.trim() === '' && mediaIds.length === 0) { send(response, 422, { error: "Validation failed: Text can't be blank" }); return; }
-    const attached = mediaIds.map((id) => this.media.find((candidate) => candidate.id === id && candidate.accountId === account.id));
-    if (attached.some((media) => media === undefined)) { send(response, 422, { error: 'Validation failed: media_ids are not yours or do not exist' }); return; }
-    if (attached.some((media) => media !== undefined && media.pollsUntilReady > 0)) { send(response, 422, { error: 'Cannot attach files that have not finished processing. Try again in a moment!' }); return; }
-    if (mediaIds.length > 4) { send(response, 422, { error: 'Validation failed: You can only attach up to 4 files' }); return; }
-    if (codePoints(text) > maxCharacters) { send(response, 422, { error: `Validation failed: Text character limit of ${maxCharacters} exceeded` }); return; }
-    const visibility = typeof fields.visibility === 'string' ? fields.visibility : 'public';
-    if (!visibilities.has(visibility)) { send(response, 422, { error: `Validation failed: Visibility is not included in the list` }); return; }
-    const inReplyTo = typeof fields.in_reply_to_id === 'string' ? fields.in_reply_to_id : null;
-    if (inReplyTo !== null && !this.statuses.some((status) => status.id === inReplyTo)) {
-      send(response, 404, { error: 'Record not found' });
+    const fields = fieldsOf(body);
+    const given = Array.isArray(fields.media_ids) ? (fields.media_ids as unknown[]) : [];
+    const mediaIds = given.filter((id): id is string => typeof id === 'string');
+    const refusal = this.#statusRefusal(account, fields, mediaIds);
+    if (refusal !== null) {
+      reply(refusal.status, { error: refusal.error });
+      return;
+    }
+    const statusesThrottle = this.#limiter.hit(`statuses:${account.id}`, this.#rateLimits.statuses);
+    if (!statusesThrottle.allowed) {
+      reply(429, tooManyRequests, statusesThrottle.headers);
       return;
     }
     const id = (this.#nextId++).toString();
+    const text = stringField(fields, 'status') ?? '';
     const status: SimulatedStatus = {
       id,
       url: `${this.origin}/@${account.username}/${id}`,
@@ -211,56 +352,119 @@ export class MastodonSimulator {
       content: `<p>${escapeHtml(text)}</p>`,
       text,
       mediaIds,
-      in_reply_to_id: inReplyTo,
-      visibility,
-      spoiler_text: typeof fields.spoiler_text === 'string' ? fields.spoiler_text : '',
+      in_reply_to_id: stringField(fields, 'in_reply_to_id'),
+      visibility: stringField(fields, 'visibility') ?? 'public',
+      spoiler_text: stringField(fields, 'spoiler_text') ?? '',
       sensitive: fields.sensitive === true,
-      language: typeof fields.language === 'string' ? fields.language : null,
+      language: stringField(fields, 'language'),
       created_at: new Date().toISOString(),
       accountId: account.id,
     };
     this.statuses.push(status);
     this.onStatus?.(status);
     if (typeof idempotencyKey === 'string') this.#idempotency.set(`${account.id}:${idempotencyKey}`, status);
-    send(response, 200, this.#present(status));
+    if (loseResponse) {
+      this.lostResponses += 1;
+      request.socket.destroy();
+      return;
+    }
+    reply(200, this.#present(status), statusesThrottle.headers);
   }
 
   #present(status: SimulatedStatus): Record<string, unknown> {
     const { text: _text, accountId: _accountId, mediaIds, ...wire } = status;
-    const attachments = mediaIds.flatMap((id) => this.media.filter((media) => media.id === id)).map((media) => this.#presentMedia(media, true));
+    const attachments = mediaIds
+      .flatMap((id) => this.media.filter((media) => media.id === id))
+      .map((media) => this.#presentMedia(media, true));
     return { ...wire, replies_count: 0, reblogs_count: 0, favourites_count: 0, media_attachments: attachments };
   }
 
   #presentMedia(media: SimulatedMedia, ready: boolean): Record<string, unknown> {
-    return { id: media.id, type: media.type, url: ready ? `${this.origin}/system/media/${media.id}` : null, description: media.description };
+    const url = ready ? `${this.origin}/system/media/${media.id}` : null;
+    return { id: media.id, type: media.type, url, description: media.description };
   }
 
-  /** POST /api/v2/media: multipart `file` (+ `description`); 200 for images, 202 for videos still processing. */
-  async #uploadMedia(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const account = this.#accountFor(request);
+  /**
+   * POST /api/v2/media: multipart `file` (+ `description`), judged by its bytes; 200 for images,
+   * 202 for videos still processing. Bytes past the largest limit are counted, not kept.
+   */
+  async #uploadMedia(
+    request: IncomingMessage,
+    account: Account | null,
+    throttle: Throttled | null,
+    reply: Reply,
+  ): Promise<void> {
     const fields: Record<string, string> = {};
-    let file: { bytes: Buffer; mimeType: string } | null = null;
+    const chunks: Buffer[] = [];
+    let size = 0;
     await new Promise<void>((resolve, reject) => {
       const parser = busboy({ headers: request.headers });
       parser.on('field', (name, value) => { fields[name] = value; });
-      parser.on('file', (_name, stream, info) => {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => { file = { bytes: Buffer.concat(chunks), mimeType: info.mimeType }; });
+      parser.on('file', (_name, stream) => {
+        stream.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= videoSizeLimit + 1) chunks.push(chunk);
+        });
       });
       parser.once('close', resolve);
       parser.once('error', reject);
       request.pipe(parser);
     });
-    this.requests.push({ method: 'POST', path: '/api/v2/media', headers: request.headers, body: { ...fields, fileBytes: (file as { bytes: Buffer } | null)?.bytes.length ?? 0 } });
-    if (account === null) { send(response, 401, { error: 'The access token is invalid' }); return; }
-    const uploaded = file as { bytes: Buffer; mimeType: string } | null;
-    if (uploaded === null || uploaded.bytes.length === 0) { send(response, 422, { error: 'Validation failed: File can\'t be blank' }); return; }
-    const type = uploaded.mimeType.startsWith('video/') ? 'video' : 'image';
-    const media: SimulatedMedia = { id: (this.#nextId++).toString(), accountId: account.id, type, mimeType: uploaded.mimeType, bytes: uploaded.bytes, description: fields.description ?? null, pollsUntilReady: type === 'video' ? 1 : 0 };
+    const received = { ...fields, fileBytes: size };
+    this.requests.push({ method: 'POST', path: '/api/v2/media', headers: request.headers, body: received });
+    if (throttle !== null && !throttle.allowed) {
+      reply(429, tooManyRequests);
+      return;
+    }
+    const refusal = authorizationRefusal(account, scopesFor.uploadMedia);
+    if (account === null || refusal !== null) {
+      reply(refusal?.status ?? 401, { error: refusal?.error });
+      return;
+    }
+    const mediaThrottle = this.#limiter.hit(`media:${account.id}`, this.#rateLimits.media);
+    const answer: Reply = (status, body) => { reply(status, body, mediaThrottle.headers); };
+    if (!mediaThrottle.allowed) {
+      answer(429, tooManyRequests);
+      return;
+    }
+    if (size === 0) {
+      answer(422, { error: 'Validation failed: File can\'t be blank' });
+      return;
+    }
+    const bytes = Buffer.concat(chunks);
+    const judged = await judgeUpload(bytes.subarray(0, 64 * 1024), size);
+    if ('refused' in judged) {
+      answer(422, { error: judged.refused });
+      return;
+    }
+    const media: SimulatedMedia = {
+      id: (this.#nextId++).toString(),
+      accountId: account.id,
+      type: judged.kind,
+      mimeType: judged.mimeType,
+      bytes,
+      description: fields.description ?? null,
+      pollsUntilReady: judged.kind === 'video' ? 1 : 0,
+    };
     this.media.push(media);
-    send(response, type === 'video' ? 202 : 200, this.#presentMedia(media, type === 'image'));
+    answer(judged.kind === 'video' ? 202 : 200, this.#presentMedia(media, judged.kind === 'image'));
   }
+}
+
+/** 401 without a valid token, 403 when the token has none of the scopes. */
+function authorizationRefusal(account: Account | null, scopes: readonly string[]): Refusal | null {
+  if (account === null) return { status: 401, error: 'The access token is invalid' };
+  if (!hasScope(account.scopes, scopes)) return { status: 403, error: outsideScopes };
+  return null;
+}
+
+function fieldsOf(body: unknown): Record<string, unknown> {
+  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+}
+
+function stringField(fields: Record<string, unknown>, name: string): string | null {
+  const value = fields[name];
+  return typeof value === 'string' ? value : null;
 }
 
 async function readBody(request: IncomingMessage): Promise<unknown> {
@@ -277,13 +481,6 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
   response.end(JSON.stringify(body));
-}
-
-/** Mastodon counts characters as Ruby does: code points, not UTF-16 units. */
-function codePoints(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
 }
 
 function escapeHtml(text: string): string {

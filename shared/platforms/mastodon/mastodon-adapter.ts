@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { mastodonSettings } from '../registry/mastodon.ts';
 import { PlatformError } from '../platform-error.ts';
-import { platformRequest } from '../platform-http.ts';
+import { platformRequest, type PlatformRequest } from '../platform-http.ts';
+import { mastodonRetryAfterMs } from './mastodon-rate-limit.ts';
 import type { AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishMedia, PublishResult } from '../platform-adapter.ts';
 
 const provider = 'mastodon';
@@ -45,22 +46,42 @@ function instanceOf(channel: ChannelCredentials): string {
   return channel.instanceUrl.replace(/\/+$/, '');
 }
 
+/** What differs between the adapter's calls; the rest is the same for every call to an instance. */
+type InstanceCall = Pick<
+  PlatformRequest,
+  'method' | 'url' | 'headers' | 'json' | 'multipart' | 'classify' | 'withStatus'
+>;
+
+/** 403: a disabled, unconfirmed or unapproved account, or a token without the scope; only the user can fix it. */
+const forbiddenMeansReconnect = (status: number) => (status === 403 ? 'disconnected' as const : undefined);
+
 export function createMastodonAdapter(options: AdapterOptions): PlatformAdapter {
+  /** Every call goes to the user's instance, so over a pinned, policy-checked connection. */
+  function callInstance(call: InstanceCall): Promise<unknown> {
+    return platformRequest({
+      provider,
+      serverName: 'the Mastodon instance',
+      userHost: options.userHosts,
+      timeoutMs: options.timeoutMs,
+      errorMessage,
+      retryAfterMs: mastodonRetryAfterMs,
+      ...call,
+    });
+  }
+
   /**
    * POST /api/v2/media: 200 when processed at once, 202 while the instance still works on it
    * (videos); then GET /api/v1/media/:id answers 206 until it is ready. A status can only
    * attach finished media.
    */
   async function uploadMedia(channel: ChannelCredentials, media: PublishMedia): Promise<string> {
-    const answer = await platformRequest({
-      provider,
+    const answer = await callInstance({
       method: 'POST',
       url: `${instanceOf(channel)}/api/v2/media`,
       headers: { Authorization: `Bearer ${channel.accessToken}` },
       multipart: { fields: media.alt === null ? {} : { description: media.alt.slice(0, 1500) }, fileField: 'file', file: media },
-      timeoutMs: options.timeoutMs,
-      errorMessage,
       withStatus: true,
+      classify: forbiddenMeansReconnect,
     }) as { status: number; body: unknown };
     const attachment = attachmentResponse.safeParse(answer.body);
     if (!attachment.success) throw unreadable('a media attachment');
@@ -68,9 +89,12 @@ export function createMastodonAdapter(options: AdapterOptions): PlatformAdapter 
     const deadline = Date.now() + processingWaitMs;
     while (Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, processingPollMs));
-      const polled = await platformRequest({
-        provider, method: 'GET', url: `${instanceOf(channel)}/api/v1/media/${encodeURIComponent(attachment.data.id)}`,
-        headers: { Authorization: `Bearer ${channel.accessToken}` }, timeoutMs: options.timeoutMs, errorMessage, withStatus: true,
+      const polled = await callInstance({
+        method: 'GET',
+        url: `${instanceOf(channel)}/api/v1/media/${encodeURIComponent(attachment.data.id)}`,
+        headers: { Authorization: `Bearer ${channel.accessToken}` },
+        withStatus: true,
+        classify: forbiddenMeansReconnect,
       }) as { status: number; body: unknown };
       if (polled.status === 200) return attachment.data.id;
     }
@@ -82,8 +106,7 @@ export function createMastodonAdapter(options: AdapterOptions): PlatformAdapter 
     const settings = mastodonSettings.parse(input.settings);
     const mediaIds: string[] = [];
     for (const media of input.media) mediaIds.push(await uploadMedia(input.channel, media));
-    const raw = await platformRequest({
-      provider,
+    const raw = await callInstance({
       method: 'POST',
       url: `${instanceOf(input.channel)}/api/v1/statuses`,
       headers: {
@@ -97,10 +120,7 @@ export function createMastodonAdapter(options: AdapterOptions): PlatformAdapter 
         ...(inReplyToId === null ? {} : { in_reply_to_id: inReplyToId }),
         ...(mediaIds.length === 0 ? {} : { media_ids: mediaIds }),
       },
-      timeoutMs: options.timeoutMs,
-      errorMessage,
-      // 403 covers a disabled, unconfirmed or unapproved account: only the user can fix that.
-      classify: (status) => (status === 403 ? 'disconnected' : undefined),
+      classify: forbiddenMeansReconnect,
     });
     const status = statusResponse.safeParse(raw);
     if (!status.success) throw unreadable('a status');
@@ -108,13 +128,11 @@ export function createMastodonAdapter(options: AdapterOptions): PlatformAdapter 
   }
 
   function get(channel: ChannelCredentials, path: string): Promise<unknown> {
-    return platformRequest({
-      provider,
+    return callInstance({
       method: 'GET',
       url: `${instanceOf(channel)}${path}`,
       headers: { Authorization: `Bearer ${channel.accessToken}` },
-      timeoutMs: options.timeoutMs,
-      errorMessage,
+      classify: forbiddenMeansReconnect,
     });
   }
 

@@ -8,9 +8,10 @@ export type PlatformGroup = (typeof platformGroups)[number];
  * - code-points: characters as most platforms (and Ruby, Python) count them;
  * - graphemes: user-perceived characters (Bluesky);
  * - x-weighted: X's weighting, URLs as 23 and CJK / emoji as 2 (twitter-text);
- * - utf8-bytes: bytes on the wire (Farcaster casts).
+ * - utf8-bytes: bytes on the wire (Farcaster casts);
+ * - mastodon: graphemes, URLs as 23, `@user@domain` as `@user` (mastodon-text-length.ts).
  */
-export type TextCounting = 'code-points' | 'graphemes' | 'x-weighted' | 'utf8-bytes';
+export type TextCounting = 'code-points' | 'graphemes' | 'x-weighted' | 'utf8-bytes' | 'mastodon';
 
 /** What the registry needs to know of one attached media item. */
 export interface MediaFacts {

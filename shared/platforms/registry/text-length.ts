@@ -1,4 +1,5 @@
 import twitterText from 'twitter-text';
+import { mastodonTextLength } from './mastodon-text-length.ts';
 import type { TextCounting } from './platform.ts';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -20,6 +21,8 @@ export function textLength(text: string, counting: TextCounting): number {
       return twitterText.parseTweet(text).weightedLength;
     case 'utf8-bytes':
       return Buffer.byteLength(text, 'utf8');
+    case 'mastodon':
+      return mastodonTextLength(text);
   }
 }
 
@@ -28,4 +31,5 @@ export const countingUnit: Record<TextCounting, string> = {
   graphemes: 'characters',
   'x-weighted': 'weighted characters (URLs count 23, CJK and emoji 2)',
   'utf8-bytes': 'bytes',
+  mastodon: 'characters',
 };
