@@ -5,6 +5,7 @@ import type { AppState } from './context.ts';
 import type { Config } from '../shared/config/config.ts';
 import { SecretBox } from '../shared/crypto/secret-box.ts';
 import type { Database } from '../shared/db/database.ts';
+import { LogEvent } from '../shared/logging/events.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import { MediaQueue } from '../shared/queue/media-queue.ts';
 import { BullPlatformCaller } from '../shared/queue/platform-call-queue.ts';
@@ -22,12 +23,18 @@ export interface ApiRuntime {
 
 /** The api wired as the configuration describes it (api/main.ts and the tests both build it so). */
 export async function createApiRuntime(config: Config, db: Database, logger: Logger): Promise<ApiRuntime> {
-  const producer = createRedis(config.REDIS_URL, 'producer');
+  const producer = createRedis(config.REDIS_URL, 'producer', logger);
   // QueueEvents blocks on its connection, so it must not share the producer's fail-fast one.
-  const eventConnections = [createRedis(config.REDIS_URL, 'worker'), createRedis(config.REDIS_URL, 'worker')] as const;
+  const eventConnections = [createRedis(config.REDIS_URL, 'worker', logger), createRedis(config.REDIS_URL, 'worker', logger)] as const;
   const events = BullPlatformCaller.events(eventConnections[0], config.QUEUE_PREFIX);
   const mediaEvents = MediaQueue.events(eventConnections[1], config.QUEUE_PREFIX);
-  const publishQueue = createPublishQueue(producer, { prefix: config.QUEUE_PREFIX, attempts: config.PUBLISH_ATTEMPTS, backoffMs: config.PUBLISH_BACKOFF_MS });
+  for (const emitter of [events, mediaEvents]) {
+    // Without a listener BullMQ prints each connection error while Redis is away.
+    emitter.on('error', (error) => {
+      logger.warn({ event: LogEvent.workerError, queue: emitter.name, err: error }, 'queue events error');
+    });
+  }
+  const publishQueue = createPublishQueue(producer, { prefix: config.QUEUE_PREFIX, attempts: config.PUBLISH_ATTEMPTS, backoffMs: config.PUBLISH_BACKOFF_MS }, logger);
   await Promise.all([publishQueue.waitUntilReady(), events.waitUntilReady(), mediaEvents.waitUntilReady()]);
   const mediaQueue = new MediaQueue(producer, mediaEvents, { prefix: config.QUEUE_PREFIX });
   const platformCaller = new BullPlatformCaller(producer, events, { prefix: config.QUEUE_PREFIX, timeoutMs: config.PLATFORM_CALL_WAIT_MS });
@@ -45,7 +52,9 @@ export async function createApiRuntime(config: Config, db: Database, logger: Log
     backendUrl: config.BACKEND_URL.replace(/\/+$/, ''),
     storage: await createStorage(config),
     uploadsPath: new URL(config.UPLOADS_PUBLIC_URL).pathname,
-    trustProxy: config.TRUST_PROXY,
+    environment: config.NODE_ENV,
+    proxyHops: config.TRUST_PROXY_HOPS,
+    queuePrefix: config.QUEUE_PREFIX,
     mediaQueue,
     mediaLimits: { maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES, maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES },
     mediaWaitMs: config.MEDIA_WAIT_MS,

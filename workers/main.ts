@@ -3,6 +3,7 @@ import { openDatabase } from '../shared/db/database.ts';
 import { handleShutdown } from '../shared/lifecycle/shutdown.ts';
 import { LogEvent } from '../shared/logging/events.ts';
 import { createLogger } from '../shared/logging/logger.ts';
+import { QueueName } from '../shared/queue/queues.ts';
 import { createRedis } from '../shared/queue/redis.ts';
 import { loadConfigOrExit } from '../shared/runtime/boot.ts';
 
@@ -10,13 +11,21 @@ const config = loadConfigOrExit();
 const logger = createLogger({ name: 'workers', level: config.LOG_LEVEL });
 
 const db = await openDatabase(config.MONGO_URL);
-const redis = createRedis(config.REDIS_URL, 'worker');
+const redis = createRedis(config.REDIS_URL, 'worker', logger);
 const running = await startConfiguredWorkers(config, db, redis, logger);
-logger.info({ event: LogEvent.serviceListening, queues: config.WORKER_QUEUES }, `workers running: ${config.WORKER_QUEUES.join(', ')}`);
+logger.info(
+  { event: LogEvent.serviceListening, queues: config.WORKER_QUEUES },
+  `workers running: ${config.WORKER_QUEUES.join(', ')}`,
+);
 
+// A publish cut short is only taken over after its lock expires, so running publishes get their
+// own, longer grace; the hard deadline leaves time after it for the connections to close.
+const jobsWithinMs = config.SHUTDOWN_TIMEOUT_MS * 0.7;
+const publishesWithinMs = config.WORKER_QUEUES.includes(QueueName.publish)
+  ? Math.max(config.PUBLISH_SHUTDOWN_GRACE_MS, jobsWithinMs)
+  : jobsWithinMs;
 handleShutdown(logger, [
-  // Leave time after the workers for the connections to close before the hard deadline.
-  { name: 'workers', run: () => running.close(config.SHUTDOWN_TIMEOUT_MS * 0.7) },
+  { name: 'workers', run: () => running.close(jobsWithinMs, publishesWithinMs) },
   { name: 'redis', run: () => redis.quit() },
   { name: 'mongodb', run: () => db.close() },
-], config.SHUTDOWN_TIMEOUT_MS);
+], Math.max(jobsWithinMs, publishesWithinMs) + config.SHUTDOWN_TIMEOUT_MS * 0.3);

@@ -1,20 +1,24 @@
-import { Queue, Worker } from 'bullmq';
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../shared/config/config.ts';
 import { SecretBox } from '../shared/crypto/secret-box.ts';
 import type { Database } from '../shared/db/database.ts';
 import type { PublishDeps } from '../shared/domain/publishing/publish-thread.ts';
+import { recoverPublication, type RecoveryDeps } from '../shared/domain/publishing/recover-publications.ts';
 import type { MediaProcessingDeps } from '../shared/domain/media/process-media.ts';
+import { connectionPolicyFor } from '../shared/net/connection-policy.ts';
 import { publicAddressesOnly } from '../shared/net/safe-fetch.ts';
 import { createAdapters } from '../shared/platforms/adapters.ts';
 import { createStorage } from '../shared/storage/create-storage.ts';
 import { LogEvent } from '../shared/logging/events.ts';
 import type { Logger } from '../shared/logging/logger.ts';
-import { jobs, QueueName } from '../shared/queue/queues.ts';
+import { BullPublishScheduler, createPublishQueue } from '../shared/queue/publish-queue.ts';
+import { jobs, publishPostPayload, QueueName } from '../shared/queue/queues.ts';
 import { cleanExpiredProcessor } from './processors/clean-expired.ts';
 import { platformCallProcessor } from './processors/platform-call.ts';
 import { processMediaProcessor } from './processors/process-media.ts';
-import { publishPostProcessor } from './processors/publish-post.ts';
+import { publishPostProcessor, type PublishRetryLimits } from './processors/publish-post.ts';
+import { sweepPublicationsProcessor, type SweepSettings } from './processors/sweep-publications.ts';
 
 export interface WorkerSettings {
   queues: readonly string[];
@@ -23,33 +27,116 @@ export interface WorkerSettings {
   platformConcurrency: number;
   mediaConcurrency: number;
   maintenanceEveryMs: number;
+  publish: PublishSettings;
+  sweep: SweepSettings & { everyMs: number };
+}
+
+/** How publish jobs are retried, taken over and recovered (config: PUBLISH_*). */
+export interface PublishSettings extends PublishRetryLimits {
+  attempts: number;
+  backoffMs: number;
+  lockDurationMs: number;
+  stalledIntervalMs: number;
+  maxStalledCount: number;
+  maxRecoveries: number;
 }
 
 export type WorkerDeps = PublishDeps & MediaProcessingDeps;
 
 export interface RunningWorkers {
   workers: Worker[];
-  /** Stops taking jobs and waits for the running ones; after `timeoutMs` they are handed back. */
-  close(timeoutMs: number): Promise<void>;
+  /**
+   * Stops taking jobs and waits for the running ones: publish jobs up to `publishTimeoutMs`
+   * (a publish can take minutes), the others up to `timeoutMs`; after that they are handed back.
+   */
+  close(timeoutMs: number, publishTimeoutMs?: number): Promise<void>;
 }
 
 const knownQueues = new Set<string>(Object.values(QueueName));
 
 /** Said on every remote media fetch, so site owners know who is asking. */
-export const mediaFetchUserAgent = 'SPS-MediaFetcher/0.1 (Social Publishing Service; fetches media a user asked to post)';
+export const mediaFetchUserAgent =
+  'SPS-MediaFetcher/0.1 (Social Publishing Service; fetches media a user asked to post)';
+
+/**
+ * A publish job that ended failed (stalled too often, or failed while MongoDB was away) can leave
+ * its post queued with no job: settle it now rather than waiting for the sweep.
+ */
+async function settleFailedPublishJob(recovery: RecoveryDeps, job: Job, logger: Logger): Promise<void> {
+  const payload = publishPostPayload.safeParse(job.data);
+  if (!payload.success) return;
+  const { postId } = payload.data;
+  const log = logger.child({ jobId: job.id, postId, reason: job.failedReason });
+  try {
+    const outcome = await recoverPublication(recovery, postId);
+    if (outcome === 'requeued') log.warn({ event: LogEvent.postRecovered }, 'job failed, post unsettled; re-queued');
+    if (outcome === 'failed') log.warn({ event: LogEvent.postFailed }, 'job failed too often; post failed');
+  } catch (error) {
+    log.error({ event: LogEvent.workerError, err: error }, 'could not settle the post; the sweep will');
+  }
+}
+
+/** Waits for a worker's running jobs up to `timeoutMs`, then closes it at once (the stalled check hands them on). */
+async function closeWorker(worker: Worker, timeoutMs: number, logger: Logger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => { resolve('timeout'); }, timeoutMs);
+  });
+  const result = await Promise.race([worker.close().then(() => 'closed' as const), deadline]);
+  clearTimeout(timer);
+  if (result === 'timeout') {
+    const fields = { event: LogEvent.serviceStopping, queue: worker.name, timeoutMs };
+    logger.warn(fields, 'jobs running at the deadline; handing them back');
+    await worker.close(true);
+  }
+}
 
 /** Starts one BullMQ worker per queue named in `settings.queues`; an unknown name is an error. */
-export async function startWorkers(deps: WorkerDeps, connection: Redis, settings: WorkerSettings, logger: Logger): Promise<RunningWorkers> {
+export async function startWorkers(
+  deps: WorkerDeps,
+  connection: Redis,
+  settings: WorkerSettings,
+  logger: Logger,
+): Promise<RunningWorkers> {
   const unknown = settings.queues.filter((name) => !knownQueues.has(name));
-  if (unknown.length > 0) throw new Error(`WORKER_QUEUES names unknown queues: ${unknown.join(', ')} (known: ${[...knownQueues].join(', ')})`);
+  if (unknown.length > 0) {
+    const known = [...knownQueues].join(', ');
+    throw new Error(`WORKER_QUEUES names unknown queues: ${unknown.join(', ')} (known: ${known})`);
+  }
 
   const workers: Worker[] = [];
-  if (settings.queues.includes(QueueName.publish)) {
-    workers.push(new Worker(QueueName.publish, publishPostProcessor(deps, logger), {
+  const servesPublish = settings.queues.includes(QueueName.publish);
+  const servesMaintenance = settings.queues.includes(QueueName.maintenance);
+  // Recovery (the failed-job handler and the sweep) re-adds publish jobs, with the api's job options.
+  const publishQueue = servesPublish || servesMaintenance
+    ? createPublishQueue(connection, {
+      prefix: settings.prefix, attempts: settings.publish.attempts, backoffMs: settings.publish.backoffMs,
+    }, logger)
+    : null;
+  const recovery: RecoveryDeps | null = publishQueue === null
+    ? null
+    : {
+      ...deps,
+      jobs: new BullPublishScheduler(publishQueue, deps.now),
+      maxRecoveries: settings.publish.maxRecoveries,
+    };
+  const settling = new Set<Promise<void>>();
+
+  if (servesPublish && recovery !== null) {
+    const worker = new Worker(QueueName.publish, publishPostProcessor(deps, settings.publish, logger), {
       connection,
       prefix: settings.prefix,
       concurrency: settings.publishConcurrency,
-    }));
+      lockDuration: settings.publish.lockDurationMs,
+      stalledInterval: settings.publish.stalledIntervalMs,
+      maxStalledCount: settings.publish.maxStalledCount,
+    });
+    worker.on('failed', (job) => {
+      if (job === undefined) return;
+      const settled = settleFailedPublishJob(recovery, job, logger).finally(() => { settling.delete(settled); });
+      settling.add(settled);
+    });
+    workers.push(worker);
   }
   if (settings.queues.includes(QueueName.media)) {
     workers.push(new Worker(QueueName.media, processMediaProcessor(deps, logger), {
@@ -58,12 +145,40 @@ export async function startWorkers(deps: WorkerDeps, connection: Redis, settings
       concurrency: settings.mediaConcurrency,
     }));
   }
-  if (settings.queues.includes(QueueName.maintenance)) {
-    // Upserting the scheduler is idempotent: every worker process may do it at start.
+  let maintenanceQueue: Queue | null = null;
+  let rescheduleOnReconnect: (() => void) | null = null;
+  if (servesMaintenance && recovery !== null) {
     const queue = new Queue(QueueName.maintenance, { connection, prefix: settings.prefix });
-    await queue.upsertJobScheduler(jobs.cleanExpired.name, { every: settings.maintenanceEveryMs }, { name: jobs.cleanExpired.name, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } });
-    await queue.close();
-    workers.push(new Worker(QueueName.maintenance, cleanExpiredProcessor(deps, logger), { connection, prefix: settings.prefix, concurrency: 1 }));
+    queue.on('error', (error) => {
+      logger.warn({ event: LogEvent.workerError, queue: queue.name, err: error }, 'maintenance queue error');
+    });
+    maintenanceQueue = queue;
+    // Upserting a scheduler is idempotent: every worker process may do it at start.
+    const upsertSchedulers = async (): Promise<void> => {
+      const opts = { removeOnComplete: 100, removeOnFail: 100 };
+      const every = (job: { name: string }, everyMs: number) =>
+        queue.upsertJobScheduler(job.name, { every: everyMs }, { name: job.name, data: {}, opts });
+      await every(jobs.cleanExpired, settings.maintenanceEveryMs);
+      await every(jobs.sweepPublications, settings.sweep.everyMs);
+    };
+    await upsertSchedulers();
+    // A Redis that comes back without its data has forgotten the schedulers, and the sweep is
+    // what recovers the jobs it lost: put them back on every reconnection.
+    rescheduleOnReconnect = () => {
+      upsertSchedulers().catch((error: unknown) => {
+        logger.error({ event: LogEvent.workerError, queue: queue.name, err: error }, 'schedulers not restored');
+      });
+    };
+    connection.on('ready', rescheduleOnReconnect);
+    const processors: Record<string, (job: Job) => Promise<unknown>> = {
+      [jobs.cleanExpired.name]: cleanExpiredProcessor(deps, logger),
+      [jobs.sweepPublications.name]: sweepPublicationsProcessor(recovery, settings.sweep, logger),
+    };
+    workers.push(new Worker(QueueName.maintenance, (job: Job) => {
+      const processor = processors[job.name];
+      if (processor === undefined) throw new UnrecoverableError(`no handler for maintenance job "${job.name}"`);
+      return processor(job);
+    }, { connection, prefix: settings.prefix, concurrency: 1 }));
   }
   if (settings.queues.includes(QueueName.platform)) {
     workers.push(new Worker(QueueName.platform, platformCallProcessor(deps, logger), {
@@ -74,31 +189,37 @@ export async function startWorkers(deps: WorkerDeps, connection: Redis, settings
   }
   for (const worker of workers) {
     // Without a listener an 'error' event would crash the process on a Redis blip.
-    worker.on('error', (error) => { logger.error({ event: LogEvent.workerError, queue: worker.name, err: error }, 'worker error'); });
+    worker.on('error', (error) => {
+      logger.error({ event: LogEvent.workerError, queue: worker.name, err: error }, 'worker error');
+    });
   }
 
   return {
     workers,
-    async close(timeoutMs: number) {
-      let timer: NodeJS.Timeout | undefined;
-      const graceful = Promise.all(workers.map((worker) => worker.close()));
-      const deadline = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => { resolve('timeout'); }, timeoutMs); });
-      const result = await Promise.race([graceful.then(() => 'closed' as const), deadline]);
-      clearTimeout(timer);
-      if (result === 'timeout') {
-        // Jobs still running are left to BullMQ's stalled-job check, which hands them to another worker.
-        logger.warn({ event: LogEvent.serviceStopping, timeoutMs }, 'jobs still running at the shutdown deadline; handing them back');
-        await Promise.all(workers.map((worker) => worker.close(true)));
-      }
+    async close(timeoutMs: number, publishTimeoutMs: number = timeoutMs) {
+      if (rescheduleOnReconnect !== null) connection.off('ready', rescheduleOnReconnect);
+      const within = (worker: Worker) => (worker.name === QueueName.publish ? publishTimeoutMs : timeoutMs);
+      await Promise.all(workers.map((worker) => closeWorker(worker, within(worker), logger)));
+      await Promise.allSettled([...settling]);
+      await maintenanceQueue?.close();
+      await publishQueue?.close();
     },
   };
 }
 
 /** The workers as the configuration describes them (workers/main.ts and the tests both start them so). */
-export async function startConfiguredWorkers(config: Config, db: Database, connection: Redis, logger: Logger): Promise<RunningWorkers> {
+export async function startConfiguredWorkers(
+  config: Config,
+  db: Database,
+  connection: Redis,
+  logger: Logger,
+): Promise<RunningWorkers> {
   const deps: WorkerDeps = {
     db,
-    adapters: createAdapters({ timeoutMs: config.PLATFORM_TIMEOUT_MS }),
+    adapters: createAdapters({
+      timeoutMs: config.PLATFORM_TIMEOUT_MS,
+      userHosts: connectionPolicyFor(config.ALLOW_PRIVATE_NETWORK),
+    }),
     secrets: new SecretBox(config.SECRETS_KEY),
     now: () => new Date(),
     storage: await createStorage(config),
@@ -111,7 +232,7 @@ export async function startConfiguredWorkers(config: Config, db: Database, conne
       maxRedirects: config.MEDIA_FETCH_MAX_REDIRECTS,
       userAgent: mediaFetchUserAgent,
     },
-    ffmpegTimeoutSeconds: Math.ceil(config.FFPROBE_TIMEOUT_MS / 1000),
+    mediaToolTimeoutMs: config.FFPROBE_TIMEOUT_MS,
   };
   return startWorkers(deps, connection, {
     queues: config.WORKER_QUEUES,
@@ -120,5 +241,20 @@ export async function startConfiguredWorkers(config: Config, db: Database, conne
     platformConcurrency: config.PLATFORM_CONCURRENCY,
     mediaConcurrency: config.MEDIA_CONCURRENCY,
     maintenanceEveryMs: config.MAINTENANCE_EVERY_MS,
+    publish: {
+      attempts: config.PUBLISH_ATTEMPTS,
+      backoffMs: config.PUBLISH_BACKOFF_MS,
+      lockDurationMs: config.PUBLISH_LOCK_DURATION_MS,
+      stalledIntervalMs: config.PUBLISH_STALLED_INTERVAL_MS,
+      maxStalledCount: config.PUBLISH_MAX_STALLED_COUNT,
+      maxRecoveries: config.PUBLISH_MAX_RECOVERIES,
+      maxRetryAfterMs: config.PUBLISH_MAX_RETRY_AFTER_MS,
+      maxRateLimitDelays: config.PUBLISH_MAX_RATE_LIMIT_DELAYS,
+    },
+    sweep: {
+      everyMs: config.PUBLISH_SWEEP_EVERY_MS,
+      graceMs: config.PUBLISH_SWEEP_GRACE_MS,
+      batchSize: config.PUBLISH_SWEEP_BATCH,
+    },
   }, logger);
 }

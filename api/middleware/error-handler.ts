@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { ZodError } from 'zod';
 import type { AppState } from '../context.ts';
+import { unavailableBackingService, writeMayHaveApplied } from '../../shared/backing-service-errors.ts';
 import { DomainError, errorStatus, type ErrorCode, type ErrorDetail } from '../../shared/errors.ts';
 import { LogEvent } from '../../shared/logging/events.ts';
 
@@ -28,8 +29,6 @@ function isHttpLikeError(error: unknown): error is HttpLikeError {
   return error instanceof Error && typeof (error as Partial<HttpLikeError>).status === 'number';
 }
 
-/** Names of driver errors that mean a backing service is unreachable rather than a bug. */
-const unavailableErrorNames = new Set(['MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoNotConnectedError', 'MaxRetriesPerRequestError']);
 
 /** Maps every failure to the contract's JSON error shape; the only place statuses are chosen. */
 export function classifyError(error: unknown): ErrorBody {
@@ -45,9 +44,14 @@ export function classifyError(error: unknown): ErrorBody {
     if (error.status === 415) return body('unsupported_media_type', error.message);
     return body('validation_failed', error.message);
   }
-  if (error instanceof Error && (unavailableErrorNames.has(error.name) || /ECONNREFUSED|Connection is closed|Stream isn't writeable/.test(error.message))) {
-    return body('service_unavailable', 'a backing service is unavailable; try again shortly');
+  // A store that cannot be reached is not the caller's fault nor a bug: 503 with a code a client can retry on.
+  const unavailable = unavailableBackingService(error);
+  if (unavailable === 'database' && writeMayHaveApplied(error)) {
+    const unsure = 'the database connection dropped while saving; it may have been saved: check before resending';
+    return body('database_unavailable', unsure);
   }
+  if (unavailable === 'database') return body('database_unavailable', 'the database is unreachable; try again shortly');
+  if (unavailable === 'queue') return body('queue_unavailable', 'the queue (Redis) is unreachable; try again shortly');
   return body('internal_error', 'something went wrong on our side; the error was logged');
 }
 
@@ -61,6 +65,13 @@ export function errorHandler(): Middleware<AppState> {
       }
       if (ctx.body === undefined && ctx.status === 405) {
         ctx.body = body('method_not_allowed', `${ctx.path} does not take ${ctx.method}; it takes ${ctx.response.get('Allow')}`);
+      }
+      // The router answers 501 to a method no route uses (TRACE, PROPFIND): the caller's
+      // choice, not a server fault, so it is a 405 like any other refused method.
+      if (ctx.body === undefined && ctx.status === 501) {
+        ctx.status = 405;
+        const allowed = ctx.response.get('Allow');
+        ctx.body = body('method_not_allowed', `${ctx.path} does not take ${ctx.method}${allowed === '' ? '' : `; it takes ${allowed}`}`);
       }
     } catch (error) {
       const mapped = classifyError(error);

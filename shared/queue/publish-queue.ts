@@ -1,6 +1,9 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { LogEvent } from '../logging/events.ts';
+import type { Logger } from '../logging/logger.ts';
 import type { CancelOutcome, PublishScheduler } from '../domain/posts/publish-scheduler.ts';
+import type { PublishJobPresence, PublishJobs } from '../domain/publishing/publish-jobs.ts';
 import { defaultJobOptions, jobs, publishJobId, publishPostPayload } from './queues.ts';
 
 export interface QueueSettings {
@@ -9,16 +12,24 @@ export interface QueueSettings {
   backoffMs: number;
 }
 
-export function createPublishQueue(connection: Redis, settings: QueueSettings): Queue {
-  return new Queue(jobs.publishPost.queue, {
+export function createPublishQueue(connection: Redis, settings: QueueSettings, logger?: Logger): Queue {
+  const queue = new Queue(jobs.publishPost.queue, {
     connection,
     prefix: settings.prefix,
     defaultJobOptions: defaultJobOptions({ attempts: settings.attempts, backoffMs: settings.backoffMs }),
   });
+  // Without a listener BullMQ prints each connection error while Redis is away.
+  queue.on('error', (error) => {
+    logger?.warn({ event: LogEvent.workerError, queue: queue.name, err: error }, 'publish queue error');
+  });
+  return queue;
 }
 
-/** The posts domain's scheduling port, backed by a delayed BullMQ job per post. */
-export class BullPublishScheduler implements PublishScheduler {
+/**
+ * The posts domain's scheduling port and publication recovery's view of the queue, backed by
+ * one delayed BullMQ job per post whose id is derived from the post (ARCHITECTURE rule 2).
+ */
+export class BullPublishScheduler implements PublishScheduler, PublishJobs {
   readonly #queue: Queue;
   readonly #now: () => Date;
 
@@ -40,5 +51,21 @@ export class BullPublishScheduler implements PublishScheduler {
     if (job === undefined) return 'absent';
     // remove() answers 0 when a worker holds the job's lock, i.e. it is publishing now.
     return (await this.#queue.remove(publishJobId(postId))) === 1 ? 'cancelled' : 'running';
+  }
+
+  async presence(postId: string): Promise<PublishJobPresence> {
+    const state = await this.#queue.getJobState(publishJobId(postId));
+    if (state === 'unknown') return 'absent';
+    return state === 'completed' || state === 'failed' ? 'finished' : 'pending';
+  }
+
+  async requeue(job: { organizationId: string; postId: string }): Promise<void> {
+    if ((await this.presence(job.postId)) === 'finished') {
+      // The kept id would turn the add below into a no-op. If another recoverer replaced the job
+      // in the meantime, remove() takes back that waiting job and the add puts the same one back;
+      // a job a worker already holds is not removed (0), and the add then changes nothing.
+      await this.#queue.remove(publishJobId(job.postId));
+    }
+    await this.schedule({ ...job, publishAt: this.#now() });
   }
 }

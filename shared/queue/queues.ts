@@ -12,7 +12,10 @@ export const QueueName = {
   platform: 'platform',
   /** Fetching remote media and inspecting stored media (ffprobe, poster frames). */
   media: 'media',
-  /** Repeatable clean-ups: expired OAuth codes and dashboard sessions (no TTL indexes, rule 7). */
+  /**
+   * Repeatable jobs: expired OAuth codes and dashboard sessions (no TTL indexes, rule 7), and the
+   * sweep that re-queues due posts whose publish job was lost.
+   */
   maintenance: 'maintenance',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
@@ -23,6 +26,8 @@ export const publishPostPayload = z.object({
   organizationId: objectId,
   /** The root part of the post on one channel; its thread parts are loaded from it. */
   postId: objectId,
+  /** Times this job was delayed by a platform's rate limit (429 with a reset time); bounded by config. */
+  rateLimitDelays: z.number().int().min(0).optional(),
 });
 export type PublishPostPayload = z.infer<typeof publishPostPayload>;
 
@@ -48,6 +53,7 @@ export const jobs = {
   platformCall: { queue: QueueName.platform, name: 'platform-call', payload: platformCallPayload },
   processMedia: { queue: QueueName.media, name: 'process-media', payload: mediaJobPayload },
   cleanExpired: { queue: QueueName.maintenance, name: 'clean-expired', payload: z.object({}) },
+  sweepPublications: { queue: QueueName.maintenance, name: 'sweep-publications', payload: z.object({}) },
 } as const;
 
 /** Deterministic: enqueueing the same post twice finds the existing job instead of adding one. */

@@ -19,7 +19,13 @@ describe('publish worker against the Mastodon simulator', () => {
   beforeAll(async () => {
     await simulator.start();
     token = simulator.addAccount('sps');
-    ctx = await createTestContext({ PUBLISH_ATTEMPTS: '3', PUBLISH_BACKOFF_MS: '20' });
+    ctx = await createTestContext({
+      PUBLISH_ATTEMPTS: '3',
+      PUBLISH_BACKOFF_MS: '20',
+      // Small enough for the rate-limit tests to see the caps at work.
+      PUBLISH_MAX_RATE_LIMIT_DELAYS: '2',
+      PUBLISH_MAX_RETRY_AFTER_MS: '1500',
+    });
     stack = await startStack(ctx);
     org = await organizationWithMastodon(ctx, simulator.origin, token);
   });
@@ -48,6 +54,26 @@ describe('publish worker against the Mastodon simulator', () => {
 
   const notificationsMentioning = async (text: string) => (await ctx.db.notifications.find({ content: { $regex: text } }).lean());
 
+  /** The post's job as BullMQ keeps it once finished: its state and how many attempts it took. */
+  interface FinishedJob { state: string; attemptsMade: number; data: Record<string, unknown> }
+  async function finishedJob(postId: string): Promise<FinishedJob> {
+    return waitFor(async () => {
+      const job = await stack.publishQueue.getJob(publishJobId(postId));
+      const state = await job?.getState();
+      if (job === undefined || (state !== 'completed' && state !== 'failed')) return undefined;
+      return { state, attemptsMade: job.attemptsMade, data: job.data as Record<string, unknown> };
+    }, { what: `the job of post ${postId} to finish` });
+  }
+  const statusRequests = (text: string) =>
+    simulator.statusesCreatedRequests()
+      .filter((request) => (request.body as { status?: string } | null)?.status === text);
+  /** A 429 as Mastodon sends it: the time its window reopens, not Retry-After. */
+  const throttled = (resetAt: Date) => ({
+    status: 429,
+    body: { error: 'Too many requests' },
+    headers: { 'X-RateLimit-Limit': '300', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': resetAt.toISOString() },
+  });
+
   it('publishes a thread in order, each part replying to the previous, and records release ids, URLs and a notification', async () => {
     const postId = await createPost([{ content: 'Thread A 1/3' }, { content: 'Thread A 2/3' }, { content: 'Thread A 3/3' }], { visibility: 'unlisted' });
     const root = await settled(postId);
@@ -74,6 +100,8 @@ describe('publish worker against the Mastodon simulator', () => {
     expect(simulator.statuses.filter((status) => status.text === 'Survives a bad minute')).toHaveLength(1);
     const attempts = simulator.statusesCreatedRequests().filter((request) => (request.body as { status: string }).status === 'Survives a bad minute');
     expect(attempts).toHaveLength(3);
+    // Two failed attempts and the one that worked: BullMQ counts all three.
+    expect(await finishedJob(postId)).toMatchObject({ state: 'completed', attemptsMade: 3 });
   });
 
   it('fails a rejected body at once, without retrying, and tells the organization why', async () => {
@@ -85,6 +113,7 @@ describe('publish worker against the Mastodon simulator', () => {
     expect(root.state).toBe('ERROR');
     expect(root.error).toBe('Validation failed: Text contains a forbidden word');
     expect(simulator.statusesCreatedRequests().length - requestsBefore).toBe(1);
+    expect(await finishedJob(postId)).toMatchObject({ state: 'failed', attemptsMade: 1 });
     const [notification] = await notificationsMentioning('forbidden word');
     expect(notification?.content).toBe('Your post could not be published on Mastodon: Validation failed: Text contains a forbidden word');
   });
@@ -96,6 +125,68 @@ describe('publish worker against the Mastodon simulator', () => {
     expect(root.state).toBe('ERROR');
     expect(root.error).toBe('Bad Gateway');
     expect(simulator.statuses.some((status) => status.text === 'Never makes it')).toBe(false);
+    expect(statusRequests('Never makes it')).toHaveLength(3);
+    expect(await finishedJob(postId)).toMatchObject({ state: 'failed', attemptsMade: 3 });
+  });
+
+  it('fails at once, in one attempt, a stored post that cannot be sent (settings that no longer parse)', async () => {
+    // A draft is stored without the platform's checks; one that reaches the queue anyway (stored
+    // before a rule changed) fails the same way on every attempt, so it must not be retried.
+    const response = await api(stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
+      method: 'POST',
+      body: {
+        type: 'draft',
+        posts: [{ integration: { id: org.channelId }, value: [{ content: 'Invisible' }], settings: { visibility: 'all' } }],
+      },
+    });
+    const postId = (response.body as { postId: string }[])[0]?.postId ?? '';
+    await ctx.db.posts.updateOne({ _id: postId }, { $set: { state: 'QUEUE', publishDate: new Date() } });
+    const payload = { organizationId: org.organizationId, postId };
+    await stack.publishQueue.add('publish-post', payload, { jobId: publishJobId(postId) });
+    const root = await settled(postId);
+    expect(root.state).toBe('ERROR');
+    expect(root.error).toMatch(/visibility/);
+    expect(await finishedJob(postId)).toMatchObject({ state: 'failed', attemptsMade: 1 });
+    expect(statusRequests('Invisible')).toHaveLength(0);
+    const failures = await notificationsMentioning('could not be published');
+    expect(failures.some((notification) => notification.content.includes('visibility'))).toBe(true);
+  });
+
+  it('waits for the platform\'s rate-limit reset instead of backing off, without spending an attempt', async () => {
+    simulator.failNext(throttled(new Date(Date.now() + 1_200)));
+    const postId = await createPost([{ content: 'After the window reopens' }]);
+    const tried = () => (statusRequests('After the window reopens').length > 0 ? Date.now() : undefined);
+    const firstTry = await waitFor(tried, { what: 'the first try' });
+    const root = await settled(postId);
+    const publishedAt = Date.now();
+    expect(root.state).toBe('PUBLISHED');
+    // Backoff would have retried after 20 ms; the reset is about 1.2 s away (the adapter waits at least 1 s).
+    expect(publishedAt - firstTry).toBeGreaterThanOrEqual(900);
+    expect(statusRequests('After the window reopens')).toHaveLength(2);
+    expect(simulator.statuses.filter((status) => status.text === 'After the window reopens')).toHaveLength(1);
+    // The delay is not a failed attempt: only the attempt that published counts.
+    const job = await finishedJob(postId);
+    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
+  });
+
+  it('caps a far-off reset at PUBLISH_MAX_RETRY_AFTER_MS', async () => {
+    simulator.failNext(throttled(new Date(Date.now() + 2 * 3_600_000)));
+    const postId = await createPost([{ content: 'Not two hours later' }]);
+    const root = await settled(postId);
+    expect(root.state).toBe('PUBLISHED');
+    const job = await finishedJob(postId);
+    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
+  });
+
+  it('stops delaying after PUBLISH_MAX_RATE_LIMIT_DELAYS: more 429s spend attempts, then the post fails', async () => {
+    simulator.failNext(...Array.from({ length: 5 }, () => throttled(new Date(Date.now() - 1_000))));
+    const postId = await createPost([{ content: 'Throttled for ever' }]);
+    const root = await settled(postId);
+    expect(root.state).toBe('ERROR');
+    expect(root.error).toBe('Too many requests');
+    // Two delays (the cap), then the three attempts.
+    expect(statusRequests('Throttled for ever')).toHaveLength(5);
+    expect(await finishedJob(postId)).toMatchObject({ state: 'failed', attemptsMade: 3, data: { rateLimitDelays: 2 } });
   });
 
   it('resumes a thread after the last published part instead of publishing it again', async () => {
@@ -148,6 +239,8 @@ describe('publish worker against the Mastodon simulator', () => {
     });
     const goneId = (gone.body as { postId: string }[])[0]?.postId ?? '';
     await ctx.db.media.deleteOne({ _id: uploaded.id });
+    // Its time comes: the post is due (the worker checks the post's date, not only the job's).
+    await ctx.db.posts.updateOne({ _id: goneId }, { $set: { publishDate: new Date() } });
     await stack.publishQueue.getJob(publishJobId(goneId)).then((job) => job?.changeDelay(0));
     const failed = await settled(goneId);
     expect(failed.state).toBe('ERROR');

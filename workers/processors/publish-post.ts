@@ -1,16 +1,35 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { unavailableBackingService } from '../../shared/backing-service-errors.ts';
 import { failThread, publishThread, type PublishDeps } from '../../shared/domain/publishing/publish-thread.ts';
 import { LogEvent } from '../../shared/logging/events.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
 import { PlatformError } from '../../shared/platforms/platform-error.ts';
-import { publishPostPayload } from '../../shared/queue/queues.ts';
+import { publishPostPayload, type PublishPostPayload } from '../../shared/queue/queues.ts';
+
+export interface PublishRetryLimits {
+  /** A platform's "try again in" is followed up to this long. */
+  maxRetryAfterMs: number;
+  /** Rate-limit delays one job may take before a 429 counts as a failed attempt, so a job cannot be put off forever. */
+  maxRateLimitDelays: number;
+}
 
 /**
- * Runs when a post is due. Acts on the error class, never on raw status codes:
- * retryable failures are thrown back to BullMQ (backoff) while attempts remain; anything else,
- * or the last attempt, marks the post failed and ends the job without retry.
+ * Worth another attempt: the platform said "later" (429, 5xx, network) or MongoDB/Redis could
+ * not be reached. Anything else (a rejected body, a revoked token, settings that no longer
+ * parse, a bug) would fail the same way again, so it fails the post at once.
  */
-export function publishPostProcessor(deps: PublishDeps, baseLogger: Logger) {
+function isTransient(error: Error): boolean {
+  if (error instanceof PlatformError) return error.kind === 'retryable';
+  return unavailableBackingService(error) !== null;
+}
+
+/**
+ * Runs when a post is due. Acts on the error class, never on raw status codes: a platform's
+ * rate limit with a reset time delays the job until then; other transient failures are thrown
+ * back to BullMQ (exponential backoff) while attempts remain; anything else, or the last attempt,
+ * marks the post failed and ends the job without retry.
+ */
+export function publishPostProcessor(deps: PublishDeps, limits: PublishRetryLimits, baseLogger: Logger) {
   return async (job: Job, token?: string): Promise<{ releaseURL: string } | { skipped: string }> => {
     const log = baseLogger.child({ jobId: job.id, queue: job.queueName, attempt: job.attemptsMade + 1 });
     const payload = publishPostPayload.safeParse(job.data);
@@ -31,18 +50,26 @@ export function publishPostProcessor(deps: PublishDeps, baseLogger: Logger) {
           log.info({ event: LogEvent.jobCompleted, postId, reason: outcome.reason }, 'nothing to publish');
           return { skipped: outcome.reason };
         case 'waiting':
-          log.info({ event: LogEvent.jobDelayed, postId, until: outcome.until.toISOString() }, 'next thread part is not due yet');
+          log.info({ event: LogEvent.jobDelayed, postId, until: outcome.until.toISOString() }, 'not due yet');
           await job.moveToDelayed(outcome.until.getTime(), token);
           throw new DelayedError();
       }
     } catch (error) {
       if (error instanceof DelayedError) throw error;
       const failure = error instanceof Error ? error : new Error(String(error));
+      if (failure instanceof PlatformError && failure.kind === 'retryable' && failure.retryAfterMs !== null) {
+        const delayed = await delayForRateLimit(job, token, payload.data, failure.retryAfterMs, limits);
+        if (delayed !== null) {
+          log.warn(
+            { event: LogEvent.jobDelayed, postId, ...delayed, err: failure },
+            'the platform asked to wait; the job is delayed until its reset',
+          );
+          throw new DelayedError();
+        }
+      }
       const attempts = job.opts.attempts ?? 1;
       const lastAttempt = job.attemptsMade + 1 >= attempts;
-      // Errors that are not the platform's (MongoDB, Redis) are worth another attempt too.
-      const retryable = !(failure instanceof PlatformError) || failure.kind === 'retryable';
-      if (retryable && !lastAttempt) {
+      if (isTransient(failure) && !lastAttempt) {
         log.warn({ event: LogEvent.jobRetrying, postId, err: failure }, 'publish failed; BullMQ will retry');
         throw failure;
       }
@@ -51,4 +78,23 @@ export function publishPostProcessor(deps: PublishDeps, baseLogger: Logger) {
       throw new UnrecoverableError(failure.message);
     }
   };
+}
+
+/**
+ * Moves the job back to the delayed set for the platform's reset time (capped), without spending
+ * an attempt; null once the job has been delayed `maxRateLimitDelays` times already.
+ */
+async function delayForRateLimit(
+  job: Job,
+  token: string | undefined,
+  payload: PublishPostPayload,
+  retryAfterMs: number,
+  limits: PublishRetryLimits,
+): Promise<{ delayMs: number; rateLimitDelays: number } | null> {
+  const count = (payload.rateLimitDelays ?? 0) + 1;
+  if (count > limits.maxRateLimitDelays) return null;
+  const delayMs = Math.min(retryAfterMs, limits.maxRetryAfterMs);
+  await job.updateData({ ...payload, rateLimitDelays: count });
+  await job.moveToDelayed(Date.now() + delayMs, token);
+  return { delayMs, rateLimitDelays: count };
 }

@@ -41,11 +41,20 @@ const postSchema = new Schema(
     publishedAt: { type: Date, default: null },
     error: { type: String, default: null },
     deletedAt: { type: Date, default: null },
+    /** Root only: times the post was put back in the queue after its job was lost or failed unsettled. */
+    publishRecoveries: { type: Number, default: 0, min: 0 },
+    /** Root only: when the organization was told the whole thread was published (told once, even if the job runs again). */
+    notifiedAt: { type: Date, default: null },
   },
   { timestamps: true, collection: 'posts' },
 );
 postSchema.index({ organizationId: 1, publishDate: 1 });
 postSchema.index({ rootPostId: 1, position: 1 });
+// A channel's posts (find-slot, deleting a channel) and a group's posts (DELETE /posts/group/:group).
+postSchema.index({ channelId: 1, publishDate: 1 });
+postSchema.index({ organizationId: 1, group: 1 });
+// The publish sweep: equality on state, a range on publishDate (shared/domain/publishing/recover-publications.ts).
+postSchema.index({ state: 1, publishDate: 1 });
 
 export type Post = InferSchemaType<typeof postSchema>;
 export type PostModel = Model<Post>;

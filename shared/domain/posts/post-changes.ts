@@ -1,8 +1,10 @@
-import type { Types } from 'mongoose';
+import { updateThread } from '../../db/equality-queries.ts';
 import type { Database } from '../../db/database.ts';
 import type { PostState } from '../../db/models/post.ts';
 import { DomainError, notFound } from '../../errors.ts';
-import { findOwnedPost, getPost, type PostWithThread } from './post-queries.ts';
+import { checkChannelPosts } from './check-channel-posts.ts';
+import type { ChannelPostInput } from './post-input.ts';
+import { findOwnedPost, getPost, type PostWithThread, type StoredPost } from './post-queries.ts';
 import type { PublishScheduler } from './publish-scheduler.ts';
 
 export interface PostChangeDeps {
@@ -14,8 +16,6 @@ export interface PostChangeDeps {
 /** Release id a platform adapter records when it published but could not tell which item it made. */
 export const missingReleaseId = 'missing';
 
-const threadOf = (rootId: Types.ObjectId) => ({ $or: [{ _id: rootId }, { rootPostId: rootId }] });
-
 async function cancelOrRefuse(scheduler: PublishScheduler, postId: string): Promise<void> {
   if ((await scheduler.cancel(postId)) === 'running') {
     throw new DomainError('conflict', `post ${postId} is being published right now; try again in a moment`);
@@ -26,7 +26,7 @@ async function cancelOrRefuse(scheduler: PublishScheduler, postId: string): Prom
 export async function deletePost(deps: PostChangeDeps, organizationId: string, postId: string): Promise<{ id: string; deleted: true }> {
   const root = await findOwnedPost(deps.db, organizationId, postId);
   await cancelOrRefuse(deps.scheduler, root._id.toString());
-  await deps.db.posts.updateMany(threadOf(root._id), { $set: { deletedAt: deps.now() } });
+  await updateThread(deps.db.posts, root._id, {}, { $set: { deletedAt: deps.now() } });
   return { id: root._id.toString(), deleted: true };
 }
 
@@ -41,10 +41,43 @@ export async function deleteGroup(deps: PostChangeDeps, organizationId: string, 
       skipped.push(root._id.toString());
       continue;
     }
-    await deps.db.posts.updateMany(threadOf(root._id), { $set: { deletedAt: deps.now() } });
+    await updateThread(deps.db.posts, root._id, {}, { $set: { deletedAt: deps.now() } });
     deleted += 1;
   }
   return { group, deleted, skipped };
+}
+
+/**
+ * A draft was stored without the platform's rules (POST /posts checks them only for posts that
+ * will publish): check them now, as POST /posts would, so a post that cannot publish is refused
+ * here with the reason instead of failing in the worker. Returns the settings as the platform
+ * parsed them.
+ */
+async function checkBeforeScheduling(db: Database, root: StoredPost): Promise<Record<string, unknown>> {
+  const parts = [root, ...await db.posts.find({ rootPostId: root._id, deletedAt: null }).sort({ position: 1 }).lean()];
+  const { __type: _provider, ...settings } = (root.settings ?? {}) as Record<string, unknown>;
+  const input: ChannelPostInput = {
+    integration: { id: root.channelId.toString() },
+    settings,
+    value: parts.map((part) => ({
+      content: part.content,
+      delay: part.delayMinutes,
+      image: part.media.map((media) => ({
+        id: media.id, path: media.path, alt: media.alt ?? undefined, thumbnail: media.thumbnail ?? undefined,
+      })),
+    })),
+  };
+  try {
+    const [checked] = await checkChannelPosts(db, root.organizationId, 'schedule', [input]);
+    if (checked === undefined) throw new Error('one post in, one checked post out');
+    return checked.settings;
+  } catch (error) {
+    // The checks name paths of a POST /posts body (posts.0.value.1.content); here there is one post.
+    if (!(error instanceof DomainError)) throw error;
+    const unprefix = (text: string): string => text.replaceAll('posts.0.', '');
+    const details = error.details?.map((detail) => ({ path: unprefix(detail.path), message: detail.message }));
+    throw new DomainError(error.code, `the post cannot be scheduled: ${unprefix(error.message)}`, details);
+  }
 }
 
 /** `draft` takes a post out of the schedule; `schedule` puts it back at its date (or now, if that has passed). */
@@ -54,10 +87,14 @@ export async function changePostStatus(deps: PostChangeDeps, organizationId: str
   const id = root._id.toString();
   if (status === 'draft') {
     await cancelOrRefuse(deps.scheduler, id);
-    await deps.db.posts.updateMany({ ...threadOf(root._id), releaseId: null }, { $set: { state: 'DRAFT' } });
+    await updateThread(deps.db.posts, root._id, { releaseId: null }, { $set: { state: 'DRAFT' } });
     return { id, state: 'DRAFT' };
   }
-  await deps.db.posts.updateMany({ ...threadOf(root._id), releaseId: null }, { $set: { state: 'QUEUE', error: null } });
+  const settings = await checkBeforeScheduling(deps.db, root);
+  // A fresh schedule gets a fresh recovery budget (shared/domain/publishing/recover-publications.ts).
+  await updateThread(deps.db.posts, root._id, { releaseId: null }, {
+    $set: { state: 'QUEUE', error: null, settings, publishRecoveries: 0 },
+  });
   const publishAt = root.publishDate > deps.now() ? root.publishDate : deps.now();
   // A failed post keeps its finished job under the same id: clear it so the new one is added.
   await cancelOrRefuse(deps.scheduler, id);

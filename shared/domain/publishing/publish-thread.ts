@@ -1,12 +1,14 @@
-import type { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
+import { findEachById, updateThread } from '../../db/equality-queries.ts';
 import type { AdapterSet } from '../../platforms/adapters.ts';
 import { PlatformError } from '../../platforms/platform-error.ts';
 import type { PublishMedia, PublishResult } from '../../platforms/platform-adapter.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { findPlatform } from '../../platforms/registry/registry.ts';
 import { notify } from '../notifications/notifications.ts';
+import { importedMediaState } from '../posts/post-media.ts';
 
 export interface PublishDeps {
   db: Database;
@@ -17,11 +19,16 @@ export interface PublishDeps {
   now: () => Date;
 }
 
-/** The files a part refers to, from the organization's library; a missing one fails the post loudly. */
-async function partMedia(deps: PublishDeps, organizationId: Types.ObjectId, references: { id: string; alt?: string | null }[]): Promise<PublishMedia[]> {
-  if (references.length === 0) return [];
-  const library = await deps.db.media.find({ _id: { $in: references.map((reference) => reference.id) }, organizationId, status: 'ready' }).lean();
-  return references.map((reference) => {
+type MediaReference = { id: string; alt?: string | null };
+
+/**
+ * The files the parts refer to, from the organization's library, in one round trip; a missing
+ * one fails the post loudly rather than publishing without it.
+ */
+async function threadMedia(deps: PublishDeps, organizationId: Types.ObjectId, references: MediaReference[]): Promise<(reference: MediaReference) => PublishMedia> {
+  const ids = [...new Set(references.map((reference) => reference.id))].filter((id) => Types.ObjectId.isValid(id));
+  const library = await findEachById(deps.db.media, ids.map((id) => new Types.ObjectId(id)), { organizationId, status: 'ready' });
+  return (reference) => {
     const media = library.find((candidate) => candidate._id.toString() === reference.id);
     const key = media?.storageKey;
     if (media === undefined || key === null || key === undefined) {
@@ -36,7 +43,7 @@ async function partMedia(deps: PublishDeps, organizationId: Types.ObjectId, refe
       alt: reference.alt ?? media.alt ?? null,
       open: () => deps.storage.get(key),
     };
-  });
+  };
 }
 
 export type PublishOutcome =
@@ -54,12 +61,37 @@ const displayName = (provider: string): string => findPlatform(provider)?.displa
  */
 export async function publishThread(deps: PublishDeps, postId: string): Promise<PublishOutcome> {
   const { db } = deps;
-  const root = await db.posts.findOne({ _id: postId, rootPostId: null, deletedAt: null }).lean();
+  const rootId = new Types.ObjectId(postId);
+  // The root and its replies together: two indexed equality queries, one round trip.
+  const [root, replies] = await Promise.all([
+    db.posts.findOne({ _id: rootId, rootPostId: null, deletedAt: null }).lean(),
+    db.posts.find({ rootPostId: rootId, deletedAt: null }).sort({ position: 1 }).lean(),
+  ]);
   if (root === null) return { kind: 'skipped', reason: 'the post was deleted' };
   if (root.state === 'DRAFT') return { kind: 'skipped', reason: 'the post is a draft' };
   if (root.state === 'ERROR') return { kind: 'skipped', reason: 'the post already failed' };
+  // The post decides when it is due, not the job: a job re-added by the recovery sweep while the
+  // post was being moved to a later date must not publish it early.
+  if ((root.releaseId ?? null) === null && root.publishDate > deps.now()) {
+    return { kind: 'waiting', until: root.publishDate };
+  }
 
-  const channel = await db.channels.findOne({ _id: root.channelId, organizationId: root.organizationId, deletedAt: null }).lean();
+  const parts = [root, ...replies];
+  const unpublished = parts.filter((part) => part.releaseId === null || part.releaseId === undefined);
+  // A job can run again after the thread settled (a worker killed after the last write, a job
+  // re-added by the sweep): nothing is published twice and the organization is told once.
+  if (replies.some((part) => part.state === 'ERROR')) return { kind: 'skipped', reason: 'the post already failed' };
+  if (unpublished.length === 0 && (root.notifiedAt ?? null) !== null) {
+    return { kind: 'skipped', reason: 'the post was already published' };
+  }
+  // Media the post imports by URL may still be fetched by the media worker: wait, or fail clearly.
+  const imports = await importedMediaState(db, root.organizationId, unpublished.flatMap((part) => part.media), deps.now());
+  if (imports.kind === 'waiting') return { kind: 'waiting', until: imports.until };
+  if (imports.kind === 'failed') throw new PlatformError({ kind: 'permanent', provider: 'sps', message: imports.message });
+  const [channel, mediaOf] = await Promise.all([
+    db.channels.findOne({ _id: root.channelId, organizationId: root.organizationId, deletedAt: null }).lean(),
+    threadMedia(deps, root.organizationId, unpublished.flatMap((part) => part.media)),
+  ]);
   if (channel === null || channel.disabled) {
     throw new PlatformError({ kind: 'disconnected', provider: channel?.provider ?? 'unknown', message: 'the channel was removed or disabled' });
   }
@@ -68,8 +100,8 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
     throw new PlatformError({ kind: 'permanent', provider: channel.provider, message: `publishing to ${displayName(channel.provider)} is not available yet` });
   }
   const credentials = { channelId: channel._id.toString(), accessToken: deps.secrets.open(channel.tokenSealed), instanceUrl: channel.instanceUrl ?? null };
-  const parts = await db.posts.find({ $or: [{ _id: root._id }, { rootPostId: root._id }], deletedAt: null }).sort({ position: 1 }).lean();
 
+  let releaseURL = root.releaseURL ?? '';
   let previous: { releaseId: string; publishedAt: Date } | null = null;
   for (const part of parts) {
     if (part.releaseId !== null && part.releaseId !== undefined) {
@@ -80,7 +112,7 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
       const dueAt = new Date(previous.publishedAt.getTime() + part.delayMinutes * 60_000);
       if (dueAt > deps.now()) return { kind: 'waiting', until: dueAt };
     }
-    const media = await partMedia(deps, root.organizationId, part.media);
+    const media = part.media.map(mediaOf);
     const input = { channel: credentials, content: part.content, media, settings: (root.settings ?? {}) as Record<string, unknown>, idempotencyKey: `sps-post-${part._id.toString()}` };
     const result: PublishResult = previous === null ? await adapter.publish(input) : await adapter.comment({ ...input, parentReleaseId: previous.releaseId });
     const publishedAt = deps.now();
@@ -89,14 +121,15 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
       { $set: { releaseId: result.releaseId, releaseURL: result.releaseURL, publishedAt, state: 'PUBLISHED', error: null } },
     );
     previous = { releaseId: result.releaseId, publishedAt };
+    if (part.position === 0) releaseURL = result.releaseURL;
   }
 
-  const published = await db.posts.findOne({ _id: root._id }).lean();
-  const releaseURL = published?.releaseURL ?? '';
+  // Told at least once: a crash between these two writes repeats the notification, never loses it.
   await notify(db, root.organizationId.toString(), {
     content: `Your post was published on ${displayName(channel.provider)} at ${releaseURL}`,
     link: releaseURL === '' ? null : releaseURL,
   });
+  await db.posts.updateOne({ _id: root._id }, { $set: { notifiedAt: deps.now() } });
   return { kind: 'published', releaseURL };
 }
 
@@ -113,10 +146,6 @@ export async function failThread(deps: PublishDeps, postId: string, failure: Err
   const provider = channel?.provider ?? 'unknown';
   const message = failure.message;
 
-  await db.posts.updateMany(
-    { $or: [{ _id: root._id }, { rootPostId: root._id }], releaseId: null },
-    { $set: { state: 'ERROR', error: message } },
-  );
   if (failure instanceof PlatformError && (failure.kind === 'disconnected' || failure.kind === 'refresh_token') && channel !== null) {
     await db.channels.updateOne({ _id: channel._id }, { $set: { refreshNeeded: true } });
   }
@@ -124,4 +153,7 @@ export async function failThread(deps: PublishDeps, postId: string, failure: Err
     content: `Your post could not be published on ${displayName(provider)}: ${message}`,
     link: null,
   });
+  // The state last: a post in ERROR has its notification and its flagged channel. A crash before
+  // this write runs the job again, which at worst tells the organization twice.
+  await updateThread(db.posts, root._id, { releaseId: null }, { $set: { state: 'ERROR', error: message } });
 }
