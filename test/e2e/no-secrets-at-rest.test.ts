@@ -2,7 +2,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardClient } from '../browser/dashboard-client.ts';
 import { MastodonSimulator } from '../simulators/mastodon-simulator.ts';
-import { freePort, registerAuthServerApp, startAuthServer, type RunningAuthServer } from '../support/auth-server-harness.ts';
+import {
+  registerAuthServerApp, startAuthServer, useAuthServerCallback, type RunningAuthServer,
+} from '../support/auth-server-harness.ts';
 import { api } from '../support/fixtures.ts';
 import { createTestDatabase } from '../support/postgres.ts';
 import { runScript } from '../support/processes.ts';
@@ -34,13 +36,13 @@ describe('no secret, code or token in clear at rest or in the logs', () => {
     ctx = await createTestContext({ LOG_LEVEL: 'trace' });
     stack = await startStack(ctx);
     database = await createTestDatabase();
-    const port = await freePort();
-    const registered = await registerAuthServerApp(ctx, `http://127.0.0.1:${port}`);
+    const registered = await registerAuthServerApp(ctx);
     remember(registered.clientSecret);
     auth = await startAuthServer({
       PATH: process.env.PATH, DATABASE_URL: database.url, SERVICE_OAUTH_CLIENT_ID: registered.app.clientId, SERVICE_OAUTH_CLIENT_SECRET: registered.clientSecret,
       SERVICE_FRONTEND_URL: stack.baseUrl, SERVICE_API_URL: `${stack.baseUrl}/api`, LOG_LEVEL: 'trace',
-    }, port);
+    });
+    await useAuthServerCallback(ctx, registered.app, auth.publicUrl);
   });
   afterAll(async () => {
     await auth.process.stop();

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Queue } from 'bullmq';
 import { createApiRuntime } from '../../api/api-runtime.ts';
-import { closeHttpServer } from '../../api/http-server.ts';
+import { closeHttpServer, listenHttpServer } from '../../api/http-server.ts';
 import { createRedis } from '../../shared/queue/redis.ts';
 import { startConfiguredWorkers, type RunningWorkers } from '../../workers/worker-runtime.ts';
 import type { TestContext } from './test-context.ts';
@@ -17,12 +17,14 @@ export interface RunningStack {
 /** The api (on a free port) and, unless told otherwise, the workers, in this process against real Redis and MongoDB. */
 export async function startStack(ctx: TestContext, options: { workers?: boolean } = {}): Promise<RunningStack> {
   const runtime = await createApiRuntime(ctx.config, ctx.db, ctx.logger);
-  const server: Server = await new Promise((resolve) => {
-    const listening = runtime.app.listen(0, '127.0.0.1', () => { resolve(listening); });
+  const server: Server = await listenHttpServer(runtime.app.callback(), {
+    host: '127.0.0.1',
+    port: 0,
+    requestTimeoutMs: ctx.config.HTTP_REQUEST_TIMEOUT_MS,
   });
   const { port } = server.address() as AddressInfo;
 
-  const workerRedis = options.workers === false ? null : createRedis(ctx.config.REDIS_URL, 'worker');
+  const workerRedis = options.workers === false ? null : createRedis(ctx.config.REDIS_URL, 'worker', ctx.logger);
   const workers = workerRedis === null ? null : await startConfiguredWorkers(ctx.config, ctx.db, workerRedis, ctx.logger);
 
   return {
