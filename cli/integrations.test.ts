@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addTokenChannel } from '../shared/domain/channels/channels.ts';
 import { findOrCreateCustomer } from '../shared/domain/customers/customers.ts';
 import type { MastodonSimulator } from '../test/simulators/mastodon-simulator.ts';
 import { organizationWithMastodon } from '../test/support/fixtures.ts';
@@ -28,6 +29,14 @@ describe('sps integrations:* against the api', () => {
     expect(channels).toEqual([expect.objectContaining({ id: org.channelId, identifier: 'mastodon', name: 'Our Mastodon' })]);
     const customer = await findOrCreateCustomer(ctx.db, org.organizationId, 'Client B');
     expect(stdoutJson(await sps('integrations:list', '--customer', customer._id.toString()))).toEqual([]);
+    // A filter that answers nothing proves little: one channel of that customer must come back alone.
+    const clientChannel = await addTokenChannel(ctx.db, ctx.secrets, { allowPrivateNetwork: true }, {
+      organizationId: org.organizationId, provider: 'mastodon', name: 'For client B', instanceUrl: simulator.origin, token: simulator.addAccount('client-b'), customer: 'Client B',
+    });
+    expect(stdoutJson(await sps('integrations:list', '--customer', customer._id.toString()))).toEqual([
+      expect.objectContaining({ id: clientChannel.id, name: 'For client B', customer: { id: customer._id.toString(), name: 'Client B' } }),
+    ]);
+    expect((stdoutJson(await sps('integrations:list')) as unknown[])).toHaveLength(2);
   });
 
   it('integrations:settings prints the platform\'s rules and tools; an unknown channel is 404', async () => {

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { DomainError } from '../../shared/errors.ts';
+import { refuseNulCharacters } from '../../shared/validation/json-shape.ts';
 import type { DashboardState } from './state.ts';
 
 /** Dashboard forms are small; nothing larger than this is a form of ours. */
@@ -16,7 +17,10 @@ export function formBody(): Middleware<DashboardState> {
       } catch (error) {
         throw new DomainError('validation_failed', 'the form could not be read; reload the page and try again', undefined, { cause: error });
       }
+      refuseNulCharacters(ctx.request.body, 'form');
     }
+    // The database can neither store nor search text with a NUL character: a 400 page, not a 500.
+    refuseNulCharacters(ctx.query, 'query');
     await next();
   };
 }

@@ -3,6 +3,7 @@ import { koaBody } from 'koa-body';
 import type { AppState } from '../context.ts';
 import { DomainError } from '../../shared/errors.ts';
 import { payloadTooLargeMessage } from './error-handler.ts';
+import { refuseNulCharacters } from '../../shared/validation/json-shape.ts';
 
 export const bodyLimits = {
   /** The spec's limit for post creation, where callers used to inline images. */
@@ -20,7 +21,7 @@ function parseFailure(error: unknown): DomainError {
 
 /**
  * Parses a JSON body up to `limitBytes`. Every parsing failure (too large, malformed, a
- * forbidden `__proto__` key) becomes a 4xx here; a body in another format is refused with 415.
+ * forbidden `__proto__` key, a NUL character) becomes a 4xx here; a body in another format is refused with 415.
  */
 export function jsonBody(limitBytes: number): Middleware<AppState> {
   const parse = koaBody({ json: true, jsonLimit: limitBytes, jsonStrict: true, urlencoded: false, text: false, multipart: false });
@@ -34,6 +35,7 @@ export function jsonBody(limitBytes: number): Middleware<AppState> {
     } catch (error) {
       throw parseFailure(error);
     }
+    refuseNulCharacters(ctx.request.body, 'body');
     await next();
   };
 }

@@ -1,9 +1,12 @@
 import Router from '@koa/router';
 import { currentOrganization, type AppContext, type AppState } from '../context.ts';
 import { bodyLimits, jsonBody } from '../middleware/json-body.ts';
+import { refuseNulCharacters } from '../../shared/validation/json-shape.ts';
 import { Reply, type RouteDefinition } from './route-definition.ts';
 
 async function runRoute(route: RouteDefinition, ctx: AppContext): Promise<void> {
+  refuseNulCharacters(ctx.params, 'path');
+  refuseNulCharacters(ctx.query, 'query');
   const params = route.params === undefined ? undefined : route.params.parse(ctx.params);
   const query = route.query === undefined ? undefined : route.query.parse(ctx.query);
   const body = route.body === undefined ? undefined : route.body.parse(ctx.request.body ?? {});

@@ -5,7 +5,7 @@ import { api, organizationWithMastodon } from '../../../test/support/fixtures.ts
 import { createTestContext } from '../../../test/support/test-context.ts';
 import { channelTestKit, expectError, v1 } from './channel-test-kit.ts';
 import { MastodonSimulator } from '../../../test/simulators/mastodon-simulator.ts';
-import { startStack, type RunningStack } from '../../../test/support/stack.ts';
+import { startStack, waitFor, type RunningStack } from '../../../test/support/stack.ts';
 import { useSimulatedStack } from '../../../test/support/simulated-stack.ts';
 import type { TestContext } from '../../../test/support/test-context.ts';
 
@@ -25,7 +25,8 @@ function firstSlotAfter(after: number, times: number[] = defaultPostingTimes): n
 }
 
 describe('channel routes that reach the platform or the calendar: integration-trigger, find-slot', () => {
-  const world = useSimulatedStack();
+  // Warnings are kept (in memory) so a test can find the system error the worker logged.
+  const world = useSimulatedStack({ overrides: { LOG_LEVEL: 'warn' } });
   const { call, mastodonOrg, insertChannel, addMastodonChannel, schedulePost } = channelTestKit(world);
   let ctx: TestContext;
   let simulator: MastodonSimulator;
@@ -40,7 +41,13 @@ describe('channel routes that reach the platform or the calendar: integration-tr
       const response = await call(org.apiKey, `/integration-trigger/${org.channelId}`, { method: 'POST', body: { methodName: 'instanceLimits' } });
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
-        output: { maxCharacters: 500, maxMediaAttachments: 4, charactersReservedPerUrl: 23, supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4'] },
+        output: {
+          maxCharacters: 500, maxMediaAttachments: 4, charactersReservedPerUrl: 23,
+          supportedMimeTypes: [
+            'image/jpeg', 'image/png', 'image/gif', 'image/heic', 'image/heif', 'image/webp', 'image/avif',
+            'video/mp4', 'video/x-m4v', 'video/quicktime', 'video/webm', 'video/ogg',
+          ],
+        },
       });
       const asked = simulator.requests.slice(before).filter((request) => request.path === '/api/v2/instance');
       expect(asked).toHaveLength(1);
@@ -83,6 +90,24 @@ describe('channel routes that reach the platform or the calendar: integration-tr
       expectError(await trigger({ rawBody: '{"methodName":', headers: { 'Content-Type': 'application/json' } }), 400, 'invalid_json');
     });
 
+    // Issue 18, item 6: `data` is queued as a job; nesting this deep overflowed JSON.stringify (500).
+    it('answers 400 naming the place for data nested too deep, too large or with keys MongoDB reads as operators', async () => {
+      const org = await mastodonOrg();
+      const trigger = (data: string) => call(org.apiKey, `/integration-trigger/${org.channelId}`, {
+        method: 'POST', rawBody: `{"methodName":"instanceLimits","data":${data}}`, headers: { 'Content-Type': 'application/json' },
+      });
+      const cases: [string, string, string][] = [
+        [`{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, 'data.a.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0', 'data.a.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0: nested more than 16 levels deep'],
+        [`{"big":"${'b'.repeat(70 * 1024)}"}`, 'data', 'data: larger than 64 KB'],
+        ['{"$where":"sleep(1000)"}', 'data.$where', 'data.$where: a key cannot start with "$"'],
+      ];
+      for (const [data, path, message] of cases) {
+        const response = await trigger(data);
+        expect(response.status).toBe(400);
+        expect(response.body).toMatchObject({ statusCode: 400, error: 'validation_failed', message, details: [{ path }] });
+      }
+    });
+
     it('answers 404 not_found for an unknown id, a malformed id and another organization\'s channel', async () => {
       const org = await mastodonOrg();
       const stranger = await mastodonOrg();
@@ -100,13 +125,25 @@ describe('channel routes that reach the platform or the calendar: integration-tr
       expect(message).toContain('Record not found');
     });
 
-    it('answers 502 platform_error naming the cause when the instance cannot be reached', async () => {
+    it('answers 502 platform_error, the same for a refused port and an unresolvable name (no port scans)', async () => {
       const gone = await new MastodonSimulator().start();
       const token = gone.addAccount('gone');
-      const org = await organizationWithMastodon(ctx, gone.origin, token);
+      const refusedPort = await organizationWithMastodon(ctx, gone.origin, token);
       await gone.stop();
-      const message = expectError(await call(org.apiKey, `/integration-trigger/${org.channelId}`, { method: 'POST', body: { methodName: 'instanceLimits' } }), 502, 'platform_error');
-      expect(message).toContain('ECONNREFUSED');
+      const unresolvable = await organizationWithMastodon(ctx, 'http://sps-nowhere.invalid:8443', token);
+      const trigger = async (org: { apiKey: string; channelId: string }) => {
+        const body = { methodName: 'instanceLimits' };
+        const response = await call(org.apiKey, `/integration-trigger/${org.channelId}`, { method: 'POST', body });
+        return expectError(response, 502, 'platform_error');
+      };
+      const refusedMessage = await trigger(refusedPort);
+      const unresolvableMessage = await trigger(unresolvable);
+      expect(refusedMessage).toBe('the platform call failed: could not reach the Mastodon instance');
+      expect(unresolvableMessage).toBe(refusedMessage);
+      // The system error stays in the worker's log, where the operator can read it.
+      const logged = (code: string) => (ctx.logLines.some((line) => line.includes(code)) ? true : undefined);
+      await waitFor(() => logged('ENOTFOUND'), { what: 'the DNS error in the log' });
+      expect(logged('ECONNREFUSED')).toBe(true);
     });
 
     describe('when no worker answers', () => {
@@ -159,7 +196,7 @@ describe('channel routes that reach the platform or the calendar: integration-tr
       expect(next).toBeGreaterThan(first.getTime());
       expect(next).toBe(firstSlotAfter(Math.max(first.getTime(), beforeNext)));
 
-      expect((await call(org.apiKey, `/posts/${postId}`, { method: 'DELETE' })).status).toBe(200);
+      expect(await call(org.apiKey, `/posts/${postId}`, { method: 'DELETE' })).toMatchObject({ status: 200, body: { id: postId, deleted: true } });
       const beforeFreed = Date.now();
       const freed = new Date(slotAnswer.parse((await call(org.apiKey, `/find-slot/${org.channelId}`)).body).date).getTime();
       expect(freed).toBe(firstSlotAfter(beforeFreed));

@@ -65,6 +65,24 @@ describe('channel routes: list, delete, settings, groups, social', () => {
       expect((onlyB.body as { id: string }[]).map((channel) => channel.id)).toEqual([b1]);
     });
 
+    it('takes `group`, the name Postiz clients send, as the same filter as `customer`', async () => {
+      const org = await createOrganization(ctx.db, ctx.secrets, { name: 'Postiz client' });
+      const a1 = await addMastodonChannel(org.organizationId, 'A one', 'Client A');
+      await addMastodonChannel(org.organizationId, 'B one', 'Client B');
+      await addMastodonChannel(org.organizationId, 'Loose');
+      const customers = z.array(z.object({ id: z.string(), name: z.string() })).parse((await call(org.apiKey, '/groups')).body);
+      const clientA = customers.find((customer) => customer.name === 'Client A')?.id ?? '';
+      const clientB = customers.find((customer) => customer.name === 'Client B')?.id ?? '';
+
+      const byGroup = await call(org.apiKey, `/integrations?group=${clientA}`);
+      expect(byGroup.status).toBe(200);
+      expect(byGroup.body).toEqual([expect.objectContaining({ id: a1, name: 'A one', customer: { id: clientA, name: 'Client A' } })]);
+      expect((await call(org.apiKey, `/integrations?group=${clientA}&customer=${clientA}`)).body).toEqual(byGroup.body);
+      const message = expectError(await call(org.apiKey, `/integrations?group=${clientA}&customer=${clientB}`), 400, 'validation_failed');
+      expect(message).toBe('group: customer and group are the same filter: give one of them, or the same value in both');
+      expect((await call(org.apiKey, `/integrations?group=${new Types.ObjectId().toString()}`)).body).toEqual([]);
+    });
+
     it('answers an empty array for an unknown customer id or another organization\'s customer', async () => {
       const org = await createOrganization(ctx.db, ctx.secrets, { name: 'Filtered' });
       await addMastodonChannel(org.organizationId, 'Mine', 'Mine Inc');
@@ -123,7 +141,7 @@ describe('channel routes: list, delete, settings, groups, social', () => {
 
     it('answers 404 not_found once the channel is gone, and the other routes no longer find it', async () => {
       const org = await mastodonOrg();
-      expect((await call(org.apiKey, `/integrations/${org.channelId}`, { method: 'DELETE' })).status).toBe(200);
+      expect(await call(org.apiKey, `/integrations/${org.channelId}`, { method: 'DELETE' })).toMatchObject({ status: 200, body: { id: org.channelId, deleted: true } });
       expectError(await call(org.apiKey, `/integrations/${org.channelId}`, { method: 'DELETE' }), 404, 'not_found');
       expectError(await call(org.apiKey, `/integration-settings/${org.channelId}`), 404, 'not_found');
       expectError(await call(org.apiKey, `/integration-trigger/${org.channelId}`, { method: 'POST', body: { methodName: 'instanceLimits' } }), 404, 'not_found');
@@ -139,7 +157,7 @@ describe('channel routes: list, delete, settings, groups, social', () => {
       expectError(await call(org.apiKey, `/integrations/${stranger.channelId}`, { method: 'DELETE' }), 404, 'not_found');
 
       expect((await call(stranger.apiKey, '/integrations')).body).toMatchObject([{ id: stranger.channelId }]);
-      expect(await stack.publishQueue.getJob(publishJobId(strangerPost))).toBeDefined();
+      expect(await (await stack.publishQueue.getJob(publishJobId(strangerPost)))?.getState()).toBe('delayed');
       expect((await ctx.db.posts.findById(strangerPost).lean())?.deletedAt).toBeNull();
       expect((await call(org.apiKey, '/integrations')).body).toMatchObject([{ id: org.channelId }]);
     });
@@ -214,7 +232,7 @@ describe('channel routes: list, delete, settings, groups, social', () => {
       const response = await call(org.apiKey, '/social/mastodon');
       expect(response.status).toBe(200);
       const { url } = z.object({ url: z.url() }).parse(response.body);
-      expect(url).toMatch(/\/channels\/connect\/mastodon$/);
+      expect(url).toBe(`${ctx.config.FRONTEND_URL.replace(/\/+$/, '')}/channels/connect/mastodon`);
       expect(url).toBe(`${ctx.config.FRONTEND_URL.replace(/\/+$/, '')}/channels/connect/mastodon`);
       const message = expectError(await call(org.apiKey, '/social/myspace'), 404, 'not_found');
       expect(message).toContain('myspace');

@@ -21,10 +21,10 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
   return [
     defineRoute({
       method: 'get', path: '/integrations', tag: 'Integrations', status: 200, errors: [],
-      summary: 'List connected channels',
+      summary: 'List connected channels, all or those of one customer',
       query: customerFilterQuery,
       response: z.array(integrationSchema),
-      handle: ({ organization, query }) => listChannels(deps.db, organization.id, { customer: query.customer }),
+      handle: ({ organization, query }) => listChannels(deps.db, organization.id, { customer: query.customer ?? query.group }),
     }),
     defineRoute({
       method: 'delete', path: '/integrations/:id', tag: 'Integrations', status: 200, errors: ['not_found'],

@@ -1,10 +1,12 @@
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrCreateCustomer } from '../../../shared/domain/customers/customers.ts';
+import { connectionPolicyFor } from '../../../shared/net/connection-policy.ts';
 import { createMastodonAdapter } from '../../../shared/platforms/mastodon/mastodon-adapter.ts';
 import { publishJobId } from '../../../shared/queue/queues.ts';
 import { MastodonSimulator } from '../../../test/simulators/mastodon-simulator.ts';
 import { api, organizationWithMastodon } from '../../../test/support/fixtures.ts';
+import { expectError } from '../integrations/channel-test-kit.ts';
 import { startStack, type RunningStack } from '../../../test/support/stack.ts';
 import { createTestContext, type TestContext } from '../../../test/support/test-context.ts';
 
@@ -65,15 +67,13 @@ describe('post routes: list, get, delete, status, edit and reschedule, missing, 
   });
 
   it.each([
-    ['no dates', ''],
-    ['no end', '?startDate=2031-01-01'],
-    ['bad date', '?startDate=yesterday&endDate=2031-01-01'],
-    ['end before start', '?startDate=2031-02-01&endDate=2031-01-01'],
-    ['range over 366 days', '?startDate=2030-01-01&endDate=2031-06-01'],
-  ])('GET /posts answers 400 for %s', async (_name, query) => {
-    const response = await call(`/posts${query}`);
-    expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ statusCode: 400, error: 'validation_failed' });
+    ['no dates', '', /^startDate: /],
+    ['no end', '?startDate=2031-01-01', /^endDate: /],
+    ['bad date', '?startDate=yesterday&endDate=2031-01-01', /^startDate: must be an ISO 8601 date/],
+    ['end before start', '?startDate=2031-02-01&endDate=2031-01-01', /^endDate must not be before startDate$/],
+    ['range over 366 days', '?startDate=2030-01-01&endDate=2031-06-01', /^the date range may span at most 366 days/],
+  ])('GET /posts answers 400 for %s, saying what is wrong', async (_name, query, message) => {
+    expect(expectError(await call(`/posts${query}`), 400, 'validation_failed')).toMatch(message);
   });
 
   it('GET /posts/:id shows the thread with each part\'s state; other organizations get 404', async () => {
@@ -84,34 +84,37 @@ describe('post routes: list, get, delete, status, edit and reschedule, missing, 
     expect(post.id).toBe(id);
     expect(post.value.map((part) => [part.content, part.state])).toEqual([['Root', 'QUEUE'], ['Second', 'QUEUE'], ['Third', 'QUEUE']]);
     expect(post.value[0]?.id).toBe(id);
+    // A reply's id is not a post of its own; another organization's post does not exist for us.
     for (const missing of [new Types.ObjectId().toString(), 'nope', post.value[1]?.id ?? '']) {
-      expect((await call(`/posts/${missing}`)).status).toBe(404);
+      expect(expectError(await call(`/posts/${missing}`), 404, 'not_found')).toBe(`post ${JSON.stringify(missing)} was not found`);
     }
-    expect((await call(`/posts/${id}`, {}, other.apiKey)).status).toBe(404);
+    expectError(await call(`/posts/${id}`, {}, other.apiKey), 404, 'not_found');
   });
 
   it('DELETE /posts/:id removes the post and its comments and cancels its job', async () => {
     const id = await schedule(['Doomed', 'Doomed reply']);
     expect(await jobState(id)).toBe('delayed');
-    expect((await call(`/posts/${id}`, { method: 'DELETE' }, other.apiKey)).status).toBe(404);
+    expectError(await call(`/posts/${id}`, { method: 'DELETE' }, other.apiKey), 404, 'not_found');
+    expect(await jobState(id)).toBe('delayed');
     const response = await call(`/posts/${id}`, { method: 'DELETE' });
     expect(response).toMatchObject({ status: 200, body: { id, deleted: true } });
     expect(await jobState(id)).toBeUndefined();
     expect(await ctx.db.posts.countDocuments({ $or: [{ _id: id }, { rootPostId: id }], deletedAt: null })).toBe(0);
-    expect((await call(`/posts/${id}`)).status).toBe(404);
-    expect((await call(`/posts/${id}`, { method: 'DELETE' })).status).toBe(404);
+    expectError(await call(`/posts/${id}`), 404, 'not_found');
+    expectError(await call(`/posts/${id}`, { method: 'DELETE' }), 404, 'not_found');
   });
 
   it('DELETE /posts/group/:group removes every post of the group', async () => {
     const group = `launch-${Date.now()}`;
     const first = await schedule(['Group one'], inOneDay(), { group });
     const second = await schedule(['Group two'], inOneDay(), { group });
-    expect((await call(`/posts/group/${group}`, { method: 'DELETE' }, other.apiKey)).status).toBe(404);
+    expectError(await call(`/posts/group/${group}`, { method: 'DELETE' }, other.apiKey), 404, 'not_found');
+    expect(await jobState(first)).toBe('delayed');
     const response = await call(`/posts/group/${group}`, { method: 'DELETE' });
     expect(response).toMatchObject({ status: 200, body: { group, deleted: 2, skipped: [] } });
     expect(await jobState(first)).toBeUndefined();
     expect(await jobState(second)).toBeUndefined();
-    expect((await call(`/posts/group/${group}`, { method: 'DELETE' })).status).toBe(404);
+    expectError(await call(`/posts/group/${group}`, { method: 'DELETE' }), 404, 'not_found');
   });
 
   it('PUT /posts/:id/status: draft removes the job, schedule puts it back', async () => {
@@ -121,8 +124,9 @@ describe('post routes: list, get, delete, status, edit and reschedule, missing, 
     expect((await ctx.db.posts.find({ rootPostId: id }).lean()).map((part) => part.state)).toEqual(['DRAFT']);
     expect(await call(`/posts/${id}/status`, { method: 'PUT', body: { status: 'schedule' } })).toMatchObject({ status: 200, body: { id, state: 'QUEUE' } });
     expect(await jobState(id)).toBe('delayed');
-    expect((await call(`/posts/${id}/status`, { method: 'PUT', body: { status: 'published' } })).status).toBe(400);
-    expect((await call(`/posts/${id}/status`, { method: 'PUT', body: { status: 'draft' } }, other.apiKey)).status).toBe(404);
+    expect(expectError(await call(`/posts/${id}/status`, { method: 'PUT', body: { status: 'published' } }), 400, 'validation_failed')).toMatch(/^status: /);
+    expectError(await call(`/posts/${id}/status`, { method: 'PUT', body: { status: 'draft' } }, other.apiKey), 404, 'not_found');
+    expect(await jobState(id)).toBe('delayed');
     await ctx.db.posts.updateOne({ _id: id }, { $set: { state: 'PUBLISHED', releaseId: '1' } });
     expect(await call(`/posts/${id}/status`, { method: 'PUT', body: { status: 'draft' } })).toMatchObject({ status: 409, body: { error: 'conflict' } });
   });
@@ -140,7 +144,7 @@ describe('post routes: list, get, delete, status, edit and reschedule, missing, 
     expect(stored.value.map((part) => part.content)).toEqual(['Moved', 'New reply']);
 
     const edited = await call('/posts', { method: 'POST', body: { type: 'update', posts: [{ integration: { id: org.channelId }, value: [{ id, content: 'Edited only' }] }] } });
-    expect(edited.status).toBe(201);
+    expect(edited).toMatchObject({ status: 201, body: [{ postId: id, integration: org.channelId }] });
     const unchanged = await stack.publishQueue.getJob(publishJobId(id));
     expect(unchanged?.timestamp).toBe(after?.timestamp);
     const reread = (await call(`/posts/${id}`)).body as { publishDate: string; value: { content: string }[] };
@@ -151,8 +155,12 @@ describe('post routes: list, get, delete, status, edit and reschedule, missing, 
     const foreign = await call('/posts', { method: 'POST', body: { type: 'draft', posts: [{ integration: { id: other.channelId }, value: [{ content: 'theirs' }] }] } }, other.apiKey);
     const foreignId = (foreign.body as { postId: string }[])[0]?.postId ?? '';
     const edit = (id: string) => call('/posts', { method: 'POST', body: { type: 'update', posts: [{ integration: { id: org.channelId }, value: [{ id, content: 'x' }] }] } });
-    expect((await edit(foreignId)).status).toBe(404);
-    expect((await edit(new Types.ObjectId().toString())).status).toBe(404);
+    for (const id of [foreignId, new Types.ObjectId().toString()]) {
+      const response = await edit(id);
+      expect(expectError(response, 404, 'not_found')).toBe(`post ${JSON.stringify(id)} was not found`);
+      expect(response.body).toMatchObject({ details: [{ path: 'posts.0.value.0.id' }] });
+    }
+    expect((await ctx.db.posts.findById(foreignId).lean())?.content).toBe('theirs');
     const published = await schedule(['Already out']);
     await ctx.db.posts.updateOne({ _id: published }, { $set: { state: 'PUBLISHED', releaseId: '42' } });
     expect((await edit(published)).body).toMatchObject({ statusCode: 409, error: 'conflict' });
@@ -167,8 +175,10 @@ describe('post routes: list, get, delete, status, edit and reschedule, missing, 
     expect((tooLong.body as { message: string }).message).toMatch(/^posts\.0\.value\.1\.content: Mastodon channel "Our Mastodon"/);
     const badSetting = await call('/posts', { method: 'POST', body: { type: 'schedule', date: inOneDay().toISOString(), posts: [{ integration: { id: org.channelId }, settings: { visibility: 'everyone' }, value: [{ content: 'ok' }] }] } });
     expect(badSetting.body).toMatchObject({ statusCode: 400, details: [{ path: 'posts.0.settings.visibility' }] });
-    const draft = await call('/posts', { method: 'POST', body: { type: 'draft', posts: [{ integration: { id: org.channelId }, value: [{ content: 'é'.repeat(501) }] }] } });
+    const draft = await call('/posts', { method: 'POST', body: { type: 'draft', posts: [{ integration: { id: org.channelId }, settings: { visibility: 'everyone' }, value: [{ content: 'é'.repeat(501) }] }] } });
     expect(draft.status).toBe(201);
+    const stored = await ctx.db.posts.findById((draft.body as { postId: string }[])[0]?.postId).lean();
+    expect(stored).toMatchObject({ state: 'DRAFT', content: 'é'.repeat(501), settings: { visibility: 'everyone', __type: 'mastodon' } });
   });
 
   it('GET /posts/:id/missing lists recent platform content only for posts whose release id is "missing"', async () => {
@@ -181,21 +191,25 @@ describe('post routes: list, get, delete, status, edit and reschedule, missing, 
     const pickerId = (pickerPost.body as { postId: string }[])[0]?.postId ?? '';
     await ctx.db.posts.updateOne({ _id: pickerId }, { $set: { releaseId: 'missing', state: 'PUBLISHED' } });
     // The item the platform holds (made directly, as if the earlier publish had succeeded).
-    const made = await createMastodonAdapter({ timeoutMs: 2_000 }).publish({ channel: { channelId: 'c', accessToken: token, instanceUrl: simulator.origin }, content: 'The real one', media: [], settings: {}, idempotencyKey: 'k-missing' });
+    const made = await createMastodonAdapter({ timeoutMs: 2_000, userHosts: connectionPolicyFor(true) }).publish({ channel: { channelId: 'c', accessToken: token, instanceUrl: simulator.origin }, content: 'The real one', media: [], settings: {}, idempotencyKey: 'k-missing' });
     const response = await call(`/posts/${pickerId}/missing`, {}, picker.apiKey);
     expect(response.status).toBe(200);
     expect(response.body).toEqual([{ id: made.releaseId, url: made.releaseURL }]);
-    expect((await call(`/posts/${pickerId}/missing`)).status).toBe(404);
+    // Another organization's post: not found, and nothing of the picker's platform is shown.
+    expectError(await call(`/posts/${pickerId}/missing`), 404, 'not_found');
   });
 
   it('PUT /posts/:id/release-id answers 409 unless the release id is "missing", then stores it', async () => {
     const id = await schedule(['Pick me']);
     expect(await call(`/posts/${id}/release-id`, { method: 'PUT', body: { releaseId: '123' } })).toMatchObject({ status: 409, body: { error: 'not_missing' } });
     await ctx.db.posts.updateOne({ _id: id }, { $set: { releaseId: 'missing', state: 'PUBLISHED' } });
-    expect((await call(`/posts/${id}/release-id`, { method: 'PUT', body: {} })).status).toBe(400);
+    const missingField = await call(`/posts/${id}/release-id`, { method: 'PUT', body: {} });
+    expectError(missingField, 400, 'validation_failed');
+    expect(missingField.body).toMatchObject({ details: [{ path: 'releaseId' }] });
     const response = await call(`/posts/${id}/release-id`, { method: 'PUT', body: { releaseId: '123' } });
     expect(response).toMatchObject({ status: 200, body: { id, releaseId: '123', state: 'PUBLISHED' } });
-    expect((await call(`/posts/${id}/release-id`, { method: 'PUT', body: { releaseId: '456' } })).status).toBe(409);
+    expectError(await call(`/posts/${id}/release-id`, { method: 'PUT', body: { releaseId: '456' } }), 409, 'not_missing');
+    expect((await ctx.db.posts.findById(id).lean())?.releaseId).toBe('123');
   });
 
   it('caps JSON bodies outside POST /posts at 1 MB', async () => {

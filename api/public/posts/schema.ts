@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { postStates } from '../../../shared/db/models/post.ts';
 import { isoDate } from '../../../shared/validation/iso-date.ts';
-import { integrationRefSchema } from '../common-schemas.ts';
+import { boundedJsonObject, integrationRefSchema } from '../common-schemas.ts';
 
 /** Bounds that keep one request from asking for unbounded work (ARCHITECTURE rule 6). */
 export const postLimits = {
@@ -11,6 +11,8 @@ export const postLimits = {
   /** Listmonk newsletters allow 100 million characters; per-platform limits apply on top. */
   contentCharacters: 100_000_000,
   delayMinutes: 7 * 24 * 60,
+  /** Every part document carries the settings: deep enough for any platform's schema, small enough to copy. */
+  settings: { maxDepth: 16, maxBytes: 256 * 1024 },
 } as const;
 
 const mediaReference = z.object({
@@ -30,7 +32,7 @@ const postPart = z.object({
 const channelPost = z.object({
   integration: z.object({ id: z.string().min(1).max(100) }),
   group: z.string().min(1).max(100).optional(),
-  settings: z.record(z.string(), z.unknown()).optional(),
+  settings: boundedJsonObject(postLimits.settings).optional().describe('The platform\'s post settings (see GET /integration-settings/:id); at most 16 levels deep and 256 KB'),
   value: z.array(postPart).min(1, 'a post needs at least one part').max(postLimits.partsPerPost),
 });
 
@@ -38,7 +40,7 @@ export const createPostsBody = z.object({
   type: z.enum(['draft', 'schedule', 'now', 'update']).describe('update edits posts named by value[0].id without rescheduling them'),
   date: isoDate.optional(),
   shortLink: z.boolean().optional(),
-  tags: z.array(z.object({ value: z.string().max(100), label: z.string().max(100) })).max(50).default([]),
+  tags: z.array(z.object({ value: z.string().min(1).max(100), label: z.string().min(1).max(100) })).max(50).default([]),
   posts: z.array(channelPost).min(1, 'name at least one channel in posts').max(postLimits.channelsPerRequest),
 });
 export type CreatePostsBody = z.infer<typeof createPostsBody>;

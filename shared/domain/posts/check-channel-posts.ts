@@ -2,12 +2,15 @@ import type { Types } from 'mongoose';
 import type { Database } from '../../db/database.ts';
 import type { Channel } from '../../db/models/channel.ts';
 import type { Media } from '../../db/models/media.ts';
-import { asObjectId } from '../../db/object-id.ts';
+import { findEachById } from '../../db/equality-queries.ts';
+import { asObjectId, distinctObjectIds } from '../../db/object-id.ts';
 import { DomainError, type ErrorDetail } from '../../errors.ts';
 import type { MediaFacts } from '../../platforms/registry/platform.ts';
 import { findPlatform } from '../../platforms/registry/registry.ts';
 import { validatePlatformPost } from '../../platforms/registry/validate-post.ts';
+import { measureJson } from '../../validation/json-shape.ts';
 import type { ChannelPostInput, CreatePostType } from './post-input.ts';
+import { resolvePostMedia, type MediaImports } from './post-media.ts';
 
 export interface CheckedChannelPost {
   input: ChannelPostInput;
@@ -16,8 +19,34 @@ export interface CheckedChannelPost {
   settings: Record<string, unknown>;
 }
 
+/**
+ * Each part is one MongoDB document (16 MB at most) carrying its content, the post's settings
+ * and tags: a part that would not fit is refused before anything is stored, with a margin for
+ * the other fields and the encoding.
+ */
+export const maxStoredPartBytes = 15 * 1024 * 1024;
+
+function oversizedParts(posts: ChannelPostInput[], tags: { value: string; label: string }[]): ErrorDetail[] {
+  const unbounded = { maxDepth: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY };
+  const tagBytes = measureJson(tags, unbounded).bytes;
+  return posts.flatMap((post, postIndex) => {
+    const shared = measureJson(post.settings ?? {}, unbounded).bytes + tagBytes;
+    return post.value.flatMap((part, partIndex) => {
+      const bytes = shared + Buffer.byteLength(part.content) + measureJson(part.image, unbounded).bytes;
+      if (bytes <= maxStoredPartBytes) return [];
+      const megabytes = (bytes / (1024 * 1024)).toFixed(1);
+      return [{ path: `posts.${postIndex}.value.${partIndex}`, message: `this part holds ${megabytes} MB (content, settings and tags); one part can hold at most 15 MB` }];
+    });
+  });
+}
+
+/**
+ * What the platform rules see of a media. One still importing when the post is created counts
+ * as a JPEG image of unknown size, the one kind every platform with media takes: its count is
+ * checked now, its real kind and size by the platform when the post is published.
+ */
 function mediaFacts(media: Media): MediaFacts {
-  const type = media.mimeType ?? 'application/octet-stream';
+  const type = media.mimeType ?? (media.status === 'pending' ? 'image/jpeg' : 'application/octet-stream');
   return {
     kind: type.startsWith('video/') ? 'video' : 'image',
     mimeType: type,
@@ -35,13 +64,26 @@ function mediaFacts(media: Media): MediaFacts {
  * the channel and the media belong to the organization, and (except for drafts) the platform's
  * rules hold. All problems are reported at once, each naming the channel, platform and rule.
  */
-export async function checkChannelPosts(db: Database, organizationId: Types.ObjectId, type: CreatePostType, posts: ChannelPostInput[]): Promise<CheckedChannelPost[]> {
+export interface CheckOptions {
+  /** Tags are copied into every part document: they count towards its size. */
+  tags?: { value: string; label: string }[];
+  /** Given by the api: unknown media given by URL are imported (post-media.ts). */
+  imports?: MediaImports;
+}
+
+export async function checkChannelPosts(db: Database, organizationId: Types.ObjectId, type: CreatePostType, given: ChannelPostInput[], options: CheckOptions = {}): Promise<CheckedChannelPost[]> {
+  let posts = given;
   const empty: ErrorDetail[] = posts.flatMap((post, postIndex) => post.value.flatMap((part, partIndex) =>
     part.content.trim() === '' && part.image.length === 0 ? [{ path: `posts.${postIndex}.value.${partIndex}.content`, message: 'each part needs content or media' }] : []));
   if (empty.length > 0) throw new DomainError('validation_failed', 'some post parts are empty: each needs content or media', empty);
+  const oversized = oversizedParts(posts, options.tags ?? []);
+  if (oversized.length > 0) {
+    const [first] = oversized;
+    throw new DomainError('payload_too_large', `PayloadTooLargeError: ${first?.path ?? 'posts'}: ${first?.message ?? 'too large'}; split the text over several parts`, oversized);
+  }
 
   const channelIds = posts.map((post) => asObjectId(post.integration.id));
-  const channels = await db.channels.find({ _id: { $in: channelIds.filter((id) => id !== null) }, organizationId, deletedAt: null }).lean();
+  const channels = await findEachById(db.channels, distinctObjectIds(posts.map((post) => post.integration.id)), { organizationId, deletedAt: null });
   const byId = new Map(channels.map((channel) => [channel._id.toString(), channel]));
   const unknown = posts.flatMap((post, index) => (byId.has(channelIds[index]?.toString() ?? '') ? [] : [{ index, id: post.integration.id }]));
   if (unknown.length > 0) {
@@ -52,13 +94,9 @@ export async function checkChannelPosts(db: Database, organizationId: Types.Obje
     );
   }
 
-  const mediaIds = [...new Set(posts.flatMap((post) => post.value.flatMap((part) => part.image.map((image) => image.id))))];
-  const library = mediaIds.length === 0 ? [] : await db.media.find({ _id: { $in: mediaIds.map(asObjectId).filter((id) => id !== null) }, organizationId, status: 'ready' }).lean();
-  const mediaById = new Map(library.map((media) => [media._id.toString(), media]));
-  const missing = mediaIds.filter((id) => !mediaById.has(id.toLowerCase()));
-  if (missing.length > 0) {
-    throw new DomainError('unknown_media', `media ${missing.map((id) => JSON.stringify(id)).join(', ')} is not in your media library; upload it first and use the returned id and path`);
-  }
+  const resolved = await resolvePostMedia(db, organizationId, posts, options.imports);
+  posts = resolved.posts;
+  const mediaById = resolved.library;
 
   const problems: ErrorDetail[] = [];
   const checked = posts.map((post, index): CheckedChannelPost => {
@@ -70,7 +108,7 @@ export async function checkChannelPosts(db: Database, organizationId: Types.Obje
     const parts = post.value.map((part) => ({
       text: part.content,
       media: part.image.flatMap((image) => {
-        const media = mediaById.get(image.id.toLowerCase());
+        const media = mediaById.get(image.id);
         return media === undefined ? [] : [mediaFacts(media)];
       }),
     }));

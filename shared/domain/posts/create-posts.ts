@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Types } from 'mongoose';
 import type { Database } from '../../db/database.ts';
+import { threadFilters, updateThread } from '../../db/equality-queries.ts';
 import type { Post, PostState } from '../../db/models/post.ts';
 import { asObjectId } from '../../db/object-id.ts';
 import { DomainError } from '../../errors.ts';
 import { checkChannelPosts, type CheckedChannelPost } from './check-channel-posts.ts';
 import type { CreatedPost, CreatePostsInput } from './post-input.ts';
+import type { MediaImports } from './post-media.ts';
 import type { PublishScheduler } from './publish-scheduler.ts';
 
 export type { CreatedPost, CreatePostsInput } from './post-input.ts';
 
-export interface CreatePostsDeps {
+export interface CreatePostsDeps extends Partial<MediaImports> {
   db: Database;
   scheduler: PublishScheduler;
   now: () => Date;
@@ -49,12 +51,13 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
     const unnamed = input.posts.flatMap((post, index) => (post.value[0]?.id === undefined ? [{ path: `posts.${index}.value.0.id`, message: 'required when type is "update"' }] : []));
     if (unnamed.length > 0) throw new DomainError('validation_failed', '"update" edits existing posts: give the post id as value[0].id', unnamed);
   }
-  const checked = await checkChannelPosts(db, orgId, input.type, input.posts);
+  const imports = deps.mediaQueue === undefined || deps.mediaWaitMs === undefined ? undefined : { mediaQueue: deps.mediaQueue, mediaWaitMs: deps.mediaWaitMs };
+  const checked = await checkChannelPosts(db, orgId, input.type, input.posts, { tags: input.tags, imports });
   const existing = await postsToEdit(db, orgId, checked);
   const now = deps.now();
   const requestGroup = randomUUID();
   const results: CreatedPost[] = [];
-  const created: { rootId: Types.ObjectId; partIds: Types.ObjectId[] }[] = [];
+  const created: Types.ObjectId[] = [];
   const toSchedule: { rootId: Types.ObjectId; publishAt: Date; edited: boolean }[] = [];
 
   for (const [index, entry] of checked.entries()) {
@@ -75,8 +78,10 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
     }));
 
     if (previous === null) {
-      await db.posts.insertMany(parts, { ordered: true });
-      created.push({ rootId, partIds: parts.map((part) => part._id) });
+      // The root last: an insert cut short by the database going away leaves at most replies
+      // without their root, which are never published nor re-queued by the recovery sweep.
+      await db.posts.insertMany([...parts.slice(1), ...parts.slice(0, 1)], { ordered: true });
+      created.push(rootId);
     } else {
       if (input.type !== 'update' && (await deps.scheduler.cancel(rootId.toString())) === 'running') {
         throw new DomainError('conflict', `post ${rootId.toString()} is being published right now and cannot be edited`);
@@ -99,10 +104,10 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
     // back; edited ones are kept as drafts so the edit is not lost. Cancelling is best effort: a
     // job that survives finds no queued post and is skipped by the worker.
     await Promise.allSettled(toSchedule.map((job) => deps.scheduler.cancel(job.rootId.toString())));
-    await db.posts.deleteMany({ _id: { $in: created.flatMap((post) => post.partIds) } });
+    await Promise.all(created.flatMap(threadFilters).map((filter) => db.posts.deleteMany(filter)));
     const edited = toSchedule.filter((job) => job.edited).map((job) => job.rootId);
-    if (edited.length > 0) await db.posts.updateMany({ $or: [{ _id: { $in: edited } }, { rootPostId: { $in: edited } }] }, { $set: { state: 'DRAFT' } });
-    throw new DomainError('service_unavailable', `the post could not be queued for publishing; new posts were not saved${edited.length > 0 ? ' and edited posts were kept as drafts' : ''}; try again`, undefined, { cause: error });
+    await Promise.all(edited.map((rootId) => updateThread(db.posts, rootId, {}, { $set: { state: 'DRAFT' } })));
+    throw new DomainError('queue_unavailable', `the post could not be queued for publishing; new posts were not saved${edited.length > 0 ? ' and edited posts were kept as drafts' : ''}; try again`, undefined, { cause: error });
   }
   return results;
 }
