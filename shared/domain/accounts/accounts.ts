@@ -2,6 +2,7 @@ import { Types } from 'mongoose';
 import { hashPassword, verifyPassword } from '../../crypto/password.ts';
 import { randomCredential, type SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
+import { findEachById } from '../../db/equality-queries.ts';
 import type { User } from '../../db/models/user.ts';
 import { DomainError } from '../../errors.ts';
 import { createOrganization } from '../organizations/organizations.ts';
@@ -49,7 +50,8 @@ export async function checkCredentials(db: Database, input: { email: string; pas
 }
 
 export async function userOrganizations(db: Database, user: StoredUser): Promise<{ id: string; name: string }[]> {
-  const organizations = await db.organizations.find({ _id: { $in: user.organizationIds } }).sort({ name: 1 }).lean();
+  const organizations = await findEachById(db.organizations, user.organizationIds);
+  organizations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return organizations.map((organization) => ({ id: organization._id.toString(), name: organization.name }));
 }
 

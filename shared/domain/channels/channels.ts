@@ -1,6 +1,7 @@
 import { Types } from 'mongoose';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
+import { findEachById } from '../../db/equality-queries.ts';
 import type { Channel } from '../../db/models/channel.ts';
 import { asObjectId } from '../../db/object-id.ts';
 import { DomainError, notFound } from '../../errors.ts';
@@ -76,7 +77,7 @@ export async function listChannels(db: Database, organizationId: string, filter:
   }
   const channels = await db.channels.find(query).sort({ createdAt: 1, _id: 1 }).lean();
   const customerIds = channels.flatMap((channel) => (channel.customerId === null || channel.customerId === undefined ? [] : [channel.customerId]));
-  const customers = customerIds.length === 0 ? [] : await db.customers.find({ _id: { $in: customerIds } }).lean();
+  const customers = await findEachById(db.customers, customerIds);
   const customerById = new Map(customers.map((customer) => [customer._id.toString(), customer]));
   return channels.map((channel) => {
     const customer = channel.customerId === null || channel.customerId === undefined ? undefined : customerById.get(channel.customerId.toString());

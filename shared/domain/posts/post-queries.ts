@@ -46,9 +46,10 @@ export interface PostWithThread {
 
 export async function getPost(db: Database, organizationId: string, postId: string): Promise<PostWithThread> {
   const root = await findOwnedPost(db, organizationId, postId);
-  const [parts, channel] = await Promise.all([
-    db.posts.find({ $or: [{ _id: root._id }, { rootPostId: root._id }], deletedAt: null }).sort({ position: 1 }).lean(),
+  // The root is at position 0; its replies are one indexed equality away (no $or: docs/queries.md).
+  const [replies, channel] = await Promise.all([
+    db.posts.find({ rootPostId: root._id, deletedAt: null }).sort({ position: 1 }).lean(),
     db.channels.findById(root.channelId).lean(),
   ]);
-  return { root, parts, channel };
+  return { root, parts: [root, ...replies], channel };
 }
