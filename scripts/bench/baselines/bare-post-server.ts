@@ -1,0 +1,72 @@
+// The baseline of `POST /posts` (issue 16): a bare Koa handler that parses the same JSON body,
+// stores an equivalent post document with one insertOne and queues one delayed BullMQ job, on
+// the same MongoDB-wire server and Redis as SPS. No authentication, rate limit or platform rules:
+// what any handler doing this work must spend at least.
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import Koa from 'koa';
+import { koaBody } from 'koa-body';
+import { MongoClient, ObjectId } from 'mongodb';
+import { z } from 'zod';
+
+const env = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535),
+  MONGO_URL: z.string().regex(/^mongodb:\/\//),
+  REDIS_URL: z.string().regex(/^redis:\/\//),
+  QUEUE_PREFIX: z.string().min(1),
+  BARE_QUEUE: z.string().min(1),
+  BARE_ORGANIZATION_ID: z.string().regex(/^[0-9a-f]{24}$/),
+}).parse(process.env);
+
+const body = z.object({
+  date: z.iso.datetime(),
+  posts: z.array(z.object({
+    integration: z.object({ id: z.string().regex(/^[0-9a-f]{24}$/) }),
+    value: z.array(z.object({ content: z.string() })).min(1),
+  })).length(1),
+});
+
+const mongo = await MongoClient.connect(env.MONGO_URL);
+const posts = mongo.db().collection('posts');
+const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1 });
+const queue = new Queue(env.BARE_QUEUE, { connection, prefix: env.QUEUE_PREFIX });
+const organizationId = new ObjectId(env.BARE_ORGANIZATION_ID);
+
+const app = new Koa();
+app.use(koaBody({ json: true, jsonStrict: true, urlencoded: false, text: false, multipart: false }));
+app.use(async (ctx) => {
+  if (ctx.method !== 'POST' || ctx.path !== '/posts') { ctx.status = 404; return; }
+  const input = body.safeParse(ctx.request.body);
+  if (!input.success) {
+    ctx.status = 400;
+    ctx.body = { error: 'validation_failed', message: input.error.message };
+    return;
+  }
+  const [entry] = input.data.posts;
+  const content = entry?.value[0]?.content ?? '';
+  const publishDate = new Date(input.data.date);
+  const now = new Date();
+  const post = {
+    organizationId, channelId: new ObjectId(entry?.integration.id), group: randomUUID(), rootPostId: null, position: 0,
+    content, media: [], settings: { __type: 'mastodon' }, tags: [], publishDate, delayMinutes: 0, state: 'QUEUE',
+    releaseId: null, releaseURL: null, publishedAt: null, error: null, deletedAt: null, publishRecoveries: 0,
+    notifiedAt: null, createdAt: now, updatedAt: now,
+  };
+  const { insertedId } = await posts.insertOne(post);
+  const delay = Math.max(0, publishDate.getTime() - now.getTime());
+  await queue.add('publish-post', { postId: insertedId.toHexString() }, { delay });
+  ctx.status = 201;
+  ctx.body = [{ postId: insertedId.toHexString(), integration: entry?.integration.id }];
+});
+
+const server = app.listen(env.PORT, '127.0.0.1', () => {
+  process.stdout.write(`bare post server listening on ${env.PORT}\n`);
+});
+process.once('SIGTERM', () => {
+  server.close();
+  void Promise.all([queue.close(), mongo.close()]).then(() => process.exit(0), (error: unknown) => {
+    process.stderr.write(`bare post server: closing failed: ${String(error)}\n`);
+    process.exit(1);
+  });
+});

@@ -1,0 +1,32 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { MastodonSimulator } from '../../test/simulators/mastodon-simulator.ts';
+
+/** The text of the `index`th status a measure sends; the tag tells one measure's statuses from another's. */
+export const statusText = (tag: string, index: number): string => `bench ${tag} ${index}`;
+
+/** When the simulator received each status of one measure (wall-clock ms, comparable with due times). */
+export class StatusReceipts {
+  readonly receivedAt = new Map<number, number>();
+  readonly #simulator: MastodonSimulator;
+
+  constructor(simulator: MastodonSimulator, tag: string) {
+    this.#simulator = simulator;
+    const pattern = new RegExp(`^bench ${tag} (\\d+)$`);
+    simulator.onStatus = (status) => {
+      const match = pattern.exec(status.text);
+      if (match?.[1] === undefined) return;
+      const index = Number(match[1]);
+      // A repeat (a retried job) keeps its first arrival: that is when the post went out.
+      if (!this.receivedAt.has(index)) this.receivedAt.set(index, Date.now());
+    };
+  }
+
+  /** Resolves when `expected` statuses have arrived or at `deadline` (epoch ms), whichever is first. */
+  async waitFor(expected: number, deadline: number): Promise<void> {
+    while (this.receivedAt.size < expected && Date.now() < deadline) await sleep(100);
+  }
+
+  stop(): void {
+    this.#simulator.onStatus = null;
+  }
+}
