@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { createDatabaseIfMissing, databaseName, withAdminClient } from './postgres.ts';
 
 /**
  * Prepares the PostgreSQL database under FerretDB's PostgreSQL backend so that FerretDB's queries
@@ -16,18 +17,9 @@ import pg from 'pg';
  * Both are idempotent; existing indexes get their twins too, so an older database is upgraded.
  */
 export async function prepareFerretDbDatabase(url: string): Promise<void> {
-  const database = databaseName(url);
-  const adminUrl = new URL(url);
-  adminUrl.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: adminUrl.toString() });
-  await admin.connect();
-  try {
-    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${database}`);
-    await admin.query(`ALTER DATABASE ${database} SET plan_cache_mode = force_custom_plan`);
-  } finally {
-    await admin.end();
-  }
+  await createDatabaseIfMissing(url);
+  await withAdminClient(url, (admin) =>
+    admin.query(`ALTER DATABASE ${databaseName(url)} SET plan_cache_mode = force_custom_plan`));
 
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -51,24 +43,9 @@ export async function prepareFerretDbDatabase(url: string): Promise<void> {
   }
 }
 
-/** Only plain lower-case names: the name is put into SQL as an identifier. */
-export function databaseName(url: string): string {
-  const name = new URL(url).pathname.replace(/^\//, '');
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unexpected database name in ${url}: use lower-case letters, digits and _`);
-  return name;
-}
-
 /** Drops a database FerretDB used (the test suite's, at the end of a run). */
 export async function dropFerretDbDatabase(url: string): Promise<void> {
-  const adminUrl = new URL(url);
-  adminUrl.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: adminUrl.toString() });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${databaseName(url)} WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
+  await withAdminClient(url, (admin) => admin.query(`DROP DATABASE IF EXISTS ${databaseName(url)} WITH (FORCE)`));
 }
 
 /**

@@ -20,19 +20,38 @@ export async function ensureLocalPostgres(url: string, log: (line: string) => vo
     execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'start'], { stdio: 'inherit' });
     await waitForPort(parsed.hostname, port, { timeoutMs: 20_000, what: 'PostgreSQL' });
   }
-  const database = parsed.pathname.replace(/^\//, '');
-  if (!/^[a-z_][a-z0-9_]*$/.test(database)) throw new Error(`unexpected database name in ${url}`);
+  if (await createDatabaseIfMissing(url)) log(`created database ${databaseName(url)}`);
+}
+
+/** The database named in a PostgreSQL URL; only plain lower-case names, as it goes into SQL as an identifier. */
+export function databaseName(url: string): string {
+  const name = new URL(url).pathname.replace(/^\//, '');
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) {
+    throw new Error(`unexpected database name in ${url}: use lower-case letters, digits and _`);
+  }
+  return name;
+}
+
+/** Runs `work` on a connection to the cluster's `postgres` database, for CREATE and DROP DATABASE. */
+export async function withAdminClient<T>(url: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {
   const adminUrl = new URL(url);
   adminUrl.pathname = '/postgres';
   const admin = new pg.Client({ connectionString: adminUrl.toString() });
   await admin.connect();
   try {
-    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (exists.rowCount === 0) {
-      log(`creating database ${database}...`);
-      await admin.query(`CREATE DATABASE ${database}`);
-    }
+    return await work(admin);
   } finally {
     await admin.end();
   }
+}
+
+/** Creates the database in `url` unless it exists; answers whether it was created. */
+export async function createDatabaseIfMissing(url: string): Promise<boolean> {
+  const database = databaseName(url);
+  return withAdminClient(url, async (admin) => {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (exists.rowCount !== 0) return false;
+    await admin.query(`CREATE DATABASE ${database}`);
+    return true;
+  });
 }

@@ -1,10 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFerretDb } from '../../scripts/local/ferretdb.ts';
+import { dropFerretDbDatabase } from '../../scripts/local/ferretdb-postgres.ts';
 import { waitForPort } from '../../scripts/local/wait-for-port.ts';
 import { freePort } from './free-port.ts';
+import { postgresAdminUrl } from './postgres.ts';
 
 /**
  * A server of the fault tests' own, which they stop and start again under load. The suite's
@@ -31,6 +34,36 @@ async function killChild(child: ChildProcess | null, signal: NodeJS.Signals): Pr
   await exited;
 }
 
+/**
+ * The server whose process `launch` starts (on the same port and folder each time), with its
+ * data folder removed on dispose. Started once before it is returned.
+ */
+async function restartable(
+  url: string,
+  dataDir: string,
+  launch: () => Promise<ChildProcess>,
+  removeData: () => Promise<void> = () => Promise.resolve(),
+): Promise<RestartableServer> {
+  let child: ChildProcess | null = null;
+  const server: RestartableServer = {
+    url,
+    get running() { return child !== null && child.exitCode === null && child.signalCode === null; },
+    async start() {
+      child = await launch();
+    },
+    async stop(signal = 'SIGKILL') {
+      await killChild(child, signal);
+    },
+    async dispose() {
+      await killChild(child, 'SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+      await removeData();
+    },
+  };
+  await server.start();
+  return server;
+}
+
 /** Redis persistence: none (a restart loses every job, the sweep's worst case) or AOF synced every second. */
 export type RedisPersistence = 'none' | 'aof-everysec';
 
@@ -40,65 +73,45 @@ export async function startPrivateRedis(persistence: RedisPersistence): Promise<
   const persistenceArgs = persistence === 'none'
     ? ['--save', '', '--appendonly', 'no']
     : ['--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec'];
-  let child: ChildProcess | null = null;
-  const server: RestartableServer = {
-    url: `redis://127.0.0.1:${port}`,
-    get running() { return child !== null && child.exitCode === null && child.signalCode === null; },
-    async start() {
-      const started = spawn('redis-server', [
-        '--bind', '127.0.0.1', '--port', String(port), '--dir', dataDir, ...persistenceArgs,
-        // BullMQ needs every key kept.
-        '--maxmemory-policy', 'noeviction',
-      ], { stdio: 'ignore' });
-      child = started;
-      const isAlive = () => started.exitCode === null;
+  return restartable(`redis://127.0.0.1:${port}`, dataDir, async () => {
+    const started = spawn('redis-server', [
+      '--bind', '127.0.0.1', '--port', String(port), '--dir', dataDir, ...persistenceArgs,
+      // BullMQ needs every key kept.
+      '--maxmemory-policy', 'noeviction',
+    ], { stdio: 'ignore' });
+    const isAlive = () => started.exitCode === null;
+    try {
       await waitForPort('127.0.0.1', port, { timeoutMs: 10_000, isAlive, what: 'private redis-server' });
-    },
-    async stop(signal = 'SIGKILL') {
-      await killChild(child, signal);
-    },
-    async dispose() {
-      await killChild(child, 'SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-  await server.start();
-  return server;
+    } catch (error) {
+      started.kill('SIGKILL');
+      throw error;
+    }
+    return started;
+  });
 }
 
 /**
- * A FerretDB of the test's own over a SQLite folder: one process holds all of it, so killing
- * that process is the MongoDB-wire server going away, and starting it on the same folder brings
- * the same data back. (The suite's shared FerretDB may use another backend: scripts/local/ferretdb.ts.)
+ * A FerretDB of the test's own, on the PostgreSQL backend like the default, over a database of
+ * its own: killing the FerretDB process is the MongoDB-wire server going away, and starting it
+ * again on the same database brings the same data back.
  */
 export async function startPrivateFerretDb(): Promise<RestartableServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sps-fault-ferretdb-'));
   const port = await freePort();
-  let child: ChildProcess | null = null;
+  const postgresUrl = new URL(postgresAdminUrl);
+  postgresUrl.pathname = `/sps_fault_ferretdb_${randomBytes(4).toString('hex')}`;
   const log = (line: string): void => { process.stderr.write(`[fault ferretdb] ${line}\n`); };
-  const server: RestartableServer = {
-    url: `mongodb://127.0.0.1:${port}/`,
-    get running() { return child !== null && child.exitCode === null && child.signalCode === null; },
-    async start() {
-      const started = await startFerretDb({
-        host: '127.0.0.1',
-        port,
-        backend: { kind: 'sqlite', dataDir: path.join(dataDir, 'sqlite') },
-        dataDir,
-        detached: false,
-        logFile: path.join(dataDir, 'ferretdb.log'),
-      }, log);
-      if (started.child === null) throw new Error(`port ${port} is taken; the private FerretDB did not start`);
-      child = started.child;
-    },
-    async stop(signal = 'SIGKILL') {
-      await killChild(child, signal);
-    },
-    async dispose() {
-      await killChild(child, 'SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+  const launch = async (): Promise<ChildProcess> => {
+    const started = await startFerretDb({
+      host: '127.0.0.1',
+      port,
+      backend: { kind: 'postgresql', url: postgresUrl.toString() },
+      dataDir,
+      detached: false,
+      logFile: path.join(dataDir, 'ferretdb.log'),
+    }, log);
+    if (started.child === null) throw new Error(`port ${port} is taken; the private FerretDB did not start`);
+    return started.child;
   };
-  await server.start();
-  return server;
+  return restartable(`mongodb://127.0.0.1:${port}/`, dataDir, launch, () => dropFerretDbDatabase(postgresUrl.toString()));
 }

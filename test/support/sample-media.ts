@@ -1,8 +1,8 @@
 import { crc32, deflateSync } from 'node:zlib';
 
 /**
- * Small files whose bytes say what they are, for tests that upload to the Mastodon simulator
- * (which, like Mastodon, judges media by their bytes). Made here: no binaries are committed.
+ * Small files whose bytes say what they are, for tests that upload them (the Mastodon
+ * simulator, like Mastodon, judges media by their bytes). Made here: no binaries are committed.
  */
 function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
@@ -13,18 +13,25 @@ function pngChunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, typed, crc]);
 }
 
-/** A 1x1 red PNG, padded after its end to `totalBytes` when given (readers ignore what follows IEND). */
-export function samplePng(totalBytes?: number): Buffer {
+/** A square of one colour as a PNG (8-bit RGB, no filter). */
+export function solidPng(size: number, rgb: readonly [number, number, number]): Buffer {
   const header = Buffer.alloc(13);
-  header.writeUInt32BE(1, 0);
-  header.writeUInt32BE(1, 4);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
   header.set([8, 2, 0, 0, 0], 8);
-  const png = Buffer.concat([
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => rgb).flat())]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
+  return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(Buffer.from([0, 255, 0, 0]))),
+    pngChunk('IDAT', pixels),
     pngChunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/** A 1x1 red PNG, padded after its end to `totalBytes` when given (readers ignore what follows IEND). */
+export function samplePng(totalBytes?: number): Buffer {
+  const png = solidPng(1, [255, 0, 0]);
   return totalBytes === undefined ? png : Buffer.concat([png, Buffer.alloc(Math.max(0, totalBytes - png.length))]);
 }
 
