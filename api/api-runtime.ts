@@ -25,7 +25,10 @@ export interface ApiRuntime {
 export async function createApiRuntime(config: Config, db: Database, logger: Logger): Promise<ApiRuntime> {
   const producer = createRedis(config.REDIS_URL, 'producer', logger);
   // QueueEvents blocks on its connection, so it must not share the producer's fail-fast one.
-  const eventConnections = [createRedis(config.REDIS_URL, 'worker', logger), createRedis(config.REDIS_URL, 'worker', logger)] as const;
+  const eventConnections = [
+    createRedis(config.REDIS_URL, 'worker', logger),
+    createRedis(config.REDIS_URL, 'worker', logger),
+  ] as const;
   const events = BullPlatformCaller.events(eventConnections[0], config.QUEUE_PREFIX);
   const mediaEvents = MediaQueue.events(eventConnections[1], config.QUEUE_PREFIX);
   for (const emitter of [events, mediaEvents]) {
@@ -34,7 +37,11 @@ export async function createApiRuntime(config: Config, db: Database, logger: Log
       logger.warn({ event: LogEvent.workerError, queue: emitter.name, err: error }, 'queue events error');
     });
   }
-  const publishQueue = createPublishQueue(producer, { prefix: config.QUEUE_PREFIX, attempts: config.PUBLISH_ATTEMPTS, backoffMs: config.PUBLISH_BACKOFF_MS }, logger);
+  const publishQueue = createPublishQueue(
+    producer,
+    { prefix: config.QUEUE_PREFIX, attempts: config.PUBLISH_ATTEMPTS, backoffMs: config.PUBLISH_BACKOFF_MS },
+    logger,
+  );
   await Promise.all([publishQueue.waitUntilReady(), events.waitUntilReady(), mediaEvents.waitUntilReady()]);
   const mediaQueue = new MediaQueue(producer, mediaEvents, { prefix: config.QUEUE_PREFIX });
   const platformCaller = new BullPlatformCaller(producer, events, { prefix: config.QUEUE_PREFIX, timeoutMs: config.PLATFORM_CALL_WAIT_MS });

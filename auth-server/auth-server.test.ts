@@ -280,9 +280,16 @@ describe('device-flow auth server', () => {
   // Found by the fuzzer (test/fuzz): a body its Content-Encoding does not describe was a 500.
   it('answers 400 invalid_request, not 500, to a body it cannot decode', async () => {
     for (const encoding of ['gzip', 'deflate', 'br']) {
-      const response = await fetch(`${first.url}/device/token`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Encoding': encoding }, body: '{"device_code":"x"}' });
+      const response = await fetch(`${first.url}/device/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Encoding': encoding },
+        body: '{"device_code":"x"}',
+      });
       expect(response.status, encoding).toBe(400);
-      expect(await response.json(), encoding).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/^the body could not be read/) as unknown });
+      expect(await response.json(), encoding).toMatchObject({
+        error: 'invalid_request',
+        error_description: expect.stringMatching(/^the body could not be read/) as unknown,
+      });
     }
   });
 

@@ -145,7 +145,8 @@ export class DeviceRequests {
    */
   async deleteExpired(): Promise<number> {
     await this.#pool.query(
-      'UPDATE device_requests SET access_token_sealed = NULL WHERE expires_at <= now() AND access_token_sealed IS NOT NULL',
+      'UPDATE device_requests SET access_token_sealed = NULL '
+        + 'WHERE expires_at <= now() AND access_token_sealed IS NOT NULL',
     );
     const result = await this.#pool.query(
       'DELETE FROM device_requests WHERE expires_at <= now() - make_interval(secs => $1)',

@@ -56,16 +56,22 @@ export function authServerRouter(deps: AuthServerDeps): Router {
     ctx.set('Retry-After', String(verdict.retryAfterSeconds));
   };
   const router = new Router();
-  const parseBody = koaBody({ urlencoded: true, json: true, multipart: false, text: false, formLimit: '16kb', jsonLimit: '16kb' });
+  const parseBody = koaBody({
+    urlencoded: true, json: true, multipart: false, text: false, formLimit: '16kb', jsonLimit: '16kb',
+  });
   // A body that cannot be read (corrupt gzip or brotli, an unknown encoding, too large) is the
   // client's fault: its own 4xx (413, 415) or a 400, never a 500.
   const form = async (ctx: Context, next: () => Promise<unknown>): Promise<void> => {
     try {
       await parseBody(ctx, () => Promise.resolve());
     } catch (error) {
-      const status = typeof error === 'object' && error !== null && 'status' in error && (error.status === 413 || error.status === 415) ? error.status : 400;
+      const status = typeof error === 'object' && error !== null && 'status' in error
+        && (error.status === 413 || error.status === 415) ? error.status : 400;
       ctx.status = status;
-      ctx.body = { error: 'invalid_request', error_description: `the body could not be read (${error instanceof Error ? error.message : String(error)})` };
+      ctx.body = {
+        error: 'invalid_request',
+        error_description: `the body could not be read (${error instanceof Error ? error.message : String(error)})`,
+      };
       return;
     }
     await next();
@@ -99,7 +105,10 @@ export function authServerRouter(deps: AuthServerDeps): Router {
       deps.logger.error({ event: LogEvent.serviceBusy }, 'live device requests at their bound: refusing logins');
       ctx.status = 503;
       ctx.set('Retry-After', '60');
-      ctx.body = { error: 'temporarily_unavailable', error_description: 'too many logins in progress; retry in a minute' };
+      ctx.body = {
+        error: 'temporarily_unavailable',
+        error_description: 'too many logins in progress; retry in a minute',
+      };
       return;
     }
     ctx.body = {

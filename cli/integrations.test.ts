@@ -31,10 +31,17 @@ describe('sps integrations:* against the api', () => {
     expect(stdoutJson(await sps('integrations:list', '--customer', customer._id.toString()))).toEqual([]);
     // A filter that answers nothing proves little: one channel of that customer must come back alone.
     const clientChannel = await addTokenChannel(ctx.db, ctx.secrets, { allowPrivateNetwork: true }, {
-      organizationId: org.organizationId, provider: 'mastodon', name: 'For client B', instanceUrl: simulator.origin, token: simulator.addAccount('client-b'), customer: 'Client B',
+      organizationId: org.organizationId,
+      provider: 'mastodon',
+      name: 'For client B',
+      instanceUrl: simulator.origin,
+      token: simulator.addAccount('client-b'),
+      customer: 'Client B',
     });
     expect(stdoutJson(await sps('integrations:list', '--customer', customer._id.toString()))).toEqual([
-      expect.objectContaining({ id: clientChannel.id, name: 'For client B', customer: { id: customer._id.toString(), name: 'Client B' } }),
+      expect.objectContaining({
+        id: clientChannel.id, name: 'For client B', customer: { id: customer._id.toString(), name: 'Client B' },
+      }),
     ]);
     expect((stdoutJson(await sps('integrations:list')) as unknown[])).toHaveLength(2);
   });

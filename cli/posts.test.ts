@@ -58,8 +58,16 @@ describe('sps posts:* against the api', () => {
   });
 
   it('posts:list and posts:get report the server\'s refusals', async () => {
-    expectFailure(await sps('posts:list', '--start', '2032-02-01', '--end', '2032-01-01'), 'validation_failed', 'Error: endDate must not be before startDate (validation_failed, HTTP 400)');
-    expectFailure(await sps('posts:get', '000000000000000000000000'), 'not_found', 'Error: post "000000000000000000000000" was not found (not_found, HTTP 404)');
+    expectFailure(
+      await sps('posts:list', '--start', '2032-02-01', '--end', '2032-01-01'),
+      'validation_failed',
+      'Error: endDate must not be before startDate (validation_failed, HTTP 400)',
+    );
+    expectFailure(
+      await sps('posts:get', '000000000000000000000000'),
+      'not_found',
+      'Error: post "000000000000000000000000" was not found (not_found, HTTP 404)',
+    );
     const missingFlag = await sps('posts:list', '--start', '2032-01-01');
     expect(missingFlag.code).toBe(1);
     expect(missingFlag.stderr).toContain('required option \'--end <iso>\' not specified');
@@ -97,7 +105,11 @@ describe('sps posts:* against the api', () => {
     expect(mixed.code).toBe(1);
     expect(mixed.stderr).toContain('--file holds the whole post');
     expect(stdoutJson(await sps('posts:delete', '--group', group))).toEqual({ group, deleted: 1, skipped: [] });
-    expectFailure(await sps('posts:delete', '--group', group), 'not_found', `Error: post group ${JSON.stringify(group)} was not found (not_found, HTTP 404)`);
+    expectFailure(
+      await sps('posts:delete', '--group', group),
+      'not_found',
+      `Error: post group ${JSON.stringify(group)} was not found (not_found, HTTP 404)`,
+    );
   });
 
   it('posts:status turns a post into a draft and back; posts:delete removes it', async () => {
@@ -109,7 +121,11 @@ describe('sps posts:* against the api', () => {
     expect(badStatus.stderr).toMatch(/Allowed choices are draft, schedule/);
     expect(stdoutJson(await sps('posts:delete', id))).toEqual({ id, deleted: true });
     for (const args of [['posts:get', id], ['posts:status', id, 'draft'], ['posts:delete', id]]) {
-      expectFailure(await sps(...args), 'not_found', `Error: post ${JSON.stringify(id)} was not found (not_found, HTTP 404)`);
+      expectFailure(
+        await sps(...args),
+        'not_found',
+        `Error: post ${JSON.stringify(id)} was not found (not_found, HTTP 404)`,
+      );
     }
     const neither = await sps('posts:delete');
     expect(neither.code).toBe(1);
@@ -121,7 +137,11 @@ describe('sps posts:* against the api', () => {
     const status = await waitFor(() => simulator.statuses.find((item) => item.text === 'Published from the CLI'), { what: 'the status on the simulator' });
     await waitFor(async () => ((await ctx.db.posts.findById(id).lean())?.state === 'PUBLISHED' ? true : undefined), { what: 'the post to be published' });
     expectFailure(await sps('posts:missing', id), 'not_missing', `post ${id} is not missing its release id`);
-    expectFailure(await sps('posts:connect', id, status.id), 'not_missing', `post ${id} already has its release id; only posts whose release id is "missing" can be given one`);
+    expectFailure(
+      await sps('posts:connect', id, status.id),
+      'not_missing',
+      `post ${id} already has its release id; only posts whose release id is "missing" can be given one`,
+    );
 
     await ctx.db.posts.updateOne({ _id: id }, { $set: { releaseId: 'missing' } });
     const recent = (stdoutJson(await sps('posts:missing', id)) as { id: string; url: string }[]);

@@ -30,7 +30,8 @@ describe('npm run oauth:example (a third-party app, end to end)', () => {
     const details = { name: 'Example app', redirectUrl: 'http://127.0.0.1:1/callback' };
     const { app, clientSecret } = await registerApp(ctx.db, ctx.secrets, user.organizationId, details);
     const script = startService('scripts/oauth-example-app.ts', { PATH: process.env.PATH }, [
-      '--client-id', app.clientId, '--client-secret', clientSecret, '--port', '0', '--frontend', stack.baseUrl, '--api', `${stack.baseUrl}/api`,
+      '--client-id', app.clientId, '--client-secret', clientSecret, '--port', '0',
+      '--frontend', stack.baseUrl, '--api', `${stack.baseUrl}/api`,
     ]);
     const [, redirectUrl = ''] = await script.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+\/callback)/);
     await editApp(ctx.db, user.organizationId, app._id.toString(), { ...details, redirectUrl });
@@ -66,10 +67,12 @@ describe('npm run oauth:example (a third-party app, end to end)', () => {
     expect(await refused.text()).toMatch(/^refused: the state does not match the one this app sent\n/);
     expect(await forged.script.exited()).toBe(1);
     // The forged callback's code was never exchanged: no grant exists for it.
-    expect(await ctx.db.oauthGrants.countDocuments({ organizationId: new Types.ObjectId(forged.organizationId) })).toBe(0);
+    expect(await ctx.db.oauthGrants.countDocuments({ organizationId: new Types.ObjectId(forged.organizationId) }))
+      .toBe(0);
     const denied = await setUp('deny');
     expect(new URL(denied.callback).searchParams.get('error')).toBe('access_denied');
-    expect(await (await fetch(denied.callback)).text()).toMatch(/^the user did not authorize the app \(access_denied\)\n/);
+    expect(await (await fetch(denied.callback)).text())
+      .toMatch(/^the user did not authorize the app \(access_denied\)\n/);
     expect(await denied.script.exited()).toBe(1);
   });
 });

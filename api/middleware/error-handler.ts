@@ -71,7 +71,10 @@ export function errorHandler(): Middleware<AppState> {
       if (ctx.body === undefined && ctx.status === 501) {
         ctx.status = 405;
         const allowed = ctx.response.get('Allow');
-        ctx.body = body('method_not_allowed', `${ctx.path} does not take ${ctx.method}${allowed === '' ? '' : `; it takes ${allowed}`}`);
+        ctx.body = body(
+          'method_not_allowed',
+          `${ctx.path} does not take ${ctx.method}${allowed === '' ? '' : `; it takes ${allowed}`}`,
+        );
       }
     } catch (error) {
       const mapped = classifyError(error);

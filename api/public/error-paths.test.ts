@@ -81,17 +81,25 @@ describe('every public route answers bad input with a 4xx in the error shape', (
       const keys = Object.keys((route.query as unknown as { shape?: Record<string, unknown> }).shape ?? {});
       for (const key of keys) {
         for (const value of ['-1', '1e400', '99999999999999999999999', 'x'.repeat(3000), 'null', '[object Object]']) {
-          attempts.push({ label: `${key}=${value.slice(0, 20)}`, path: `${path}?${key}=${encodeURIComponent(value)}`, method, emptyAllowed: key === 'customer' || key === 'group' });
+          attempts.push({
+            label: `${key}=${value.slice(0, 20)}`,
+            path: `${path}?${key}=${encodeURIComponent(value)}`,
+            method,
+            emptyAllowed: key === 'customer' || key === 'group',
+          });
         }
         attempts.push({ label: `${key} repeated`, path: `${path}?${key}=1&${key}=2`, method });
       }
     }
     if (route.multipartFile !== undefined) {
-      const part = (field: string, closing: string) => `--b\r\nContent-Disposition: form-data; name="${field}"; filename="a.png"\r\n\r\nnot an image\r\n${closing}`;
+      const part = (field: string, closing: string) =>
+        `--b\r\nContent-Disposition: form-data; name="${field}"; filename="a.png"\r\n\r\nnot an image\r\n${closing}`;
       for (const [label, rawBody, type] of [
         ['a JSON body', '{"file":"x"}', 'application/json'], ['no body', '', 'multipart/form-data; boundary=b'],
-        ['no boundary', part(route.multipartFile, '--b--\r\n'), 'multipart/form-data'], ['the file in another field', part('other', '--b--\r\n'), 'multipart/form-data; boundary=b'],
-        ['a form never closed', part(route.multipartFile, ''), 'multipart/form-data; boundary=b'], ['bytes that are no image', part(route.multipartFile, '--b--\r\n'), 'multipart/form-data; boundary=b'],
+        ['no boundary', part(route.multipartFile, '--b--\r\n'), 'multipart/form-data'],
+        ['the file in another field', part('other', '--b--\r\n'), 'multipart/form-data; boundary=b'],
+        ['a form never closed', part(route.multipartFile, ''), 'multipart/form-data; boundary=b'],
+        ['bytes that are no image', part(route.multipartFile, '--b--\r\n'), 'multipart/form-data; boundary=b'],
       ] as const) attempts.push({ label: `upload: ${label}`, path, method, rawBody, contentType: type });
     }
     if (route.body !== undefined) {
@@ -109,7 +117,10 @@ describe('every public route answers bad input with a 4xx in the error shape', (
     for (const attempt of attemptsFor(route)) {
       const response = await api(stack.baseUrl, apiKey, `/api/public/v1${attempt.path}`, {
         method: attempt.method,
-        ...(attempt.rawBody === undefined ? {} : { rawBody: attempt.rawBody, headers: { 'Content-Type': attempt.contentType ?? 'application/json' } }),
+        ...(attempt.rawBody === undefined ? {} : {
+          rawBody: attempt.rawBody,
+          headers: { 'Content-Type': attempt.contentType ?? 'application/json' },
+        }),
         ...(attempt.body === undefined ? {} : { body: attempt.body }),
       });
       const body = response.body as { statusCode?: unknown; error?: unknown; message?: unknown } | null;

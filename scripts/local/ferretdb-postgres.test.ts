@@ -31,7 +31,8 @@ describe.skipIf(postgresUrl === '')('FerretDB on PostgreSQL, as prepared by scri
         const _id = new Types.ObjectId();
         if (root === null) roots.push(_id);
         return {
-          _id, organizationId, channelId, group: `g${batch}-${index}`, rootPostId: root, position: root === null ? 0 : 1,
+          _id, organizationId, channelId, group: `g${batch}-${index}`,
+          rootPostId: root, position: root === null ? 0 : 1,
           content: 'x'.repeat(100), publishDate: new Date(), state: 'PUBLISHED',
         };
       });
@@ -60,7 +61,8 @@ describe.skipIf(postgresUrl === '')('FerretDB on PostgreSQL, as prepared by scri
     );
     const definitions = result.rows.map((row) => row.indexdef);
     expect(definitions.some((definition) => definition.includes(`(_jsonb -> '_id'::text)) jsonb_path_ops`))).toBe(true);
-    expect(definitions.some((definition) => definition.includes(`(_jsonb -> 'rootPostId'::text)) jsonb_path_ops`))).toBe(true);
+    expect(definitions.some((definition) => definition.includes(`(_jsonb -> 'rootPostId'::text)) jsonb_path_ops`)))
+      .toBe(true);
     expect(definitions.every((definition) => definition.includes('USING gin'))).toBe(true);
   });
 

@@ -74,7 +74,11 @@ export async function startFerretDb(options: FerretDbOptions, log: (line: string
   mkdirSync(options.dataDir, { recursive: true });
   mkdirSync(path.dirname(options.logFile), { recursive: true });
   const logFd = openSync(options.logFile, 'a');
-  const child = spawn(binary, ['-listen', `${options.host}:${options.port}`, ...backendArguments(options.backend)], { detached: options.detached, stdio: ['ignore', logFd, logFd] });
+  const child = spawn(
+    binary,
+    ['-listen', `${options.host}:${options.port}`, ...backendArguments(options.backend)],
+    { detached: options.detached, stdio: ['ignore', logFd, logFd] },
+  );
   closeSync(logFd);
   if (options.detached) {
     child.unref();

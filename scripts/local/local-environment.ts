@@ -40,7 +40,10 @@ export async function prepareLocalEnvironment(env: NodeJS.ProcessEnv, log: (line
     const postgresUrl = prepared.FERRETDB_POSTGRESQL_URL ?? localFerretDbPostgresUrl;
     await ensureLocalPostgres(postgresUrl, log);
     if (existsSync(legacySqliteFile)) {
-      log(`${legacySqliteFile} holds data from an earlier version (SQLite backend); move it with: npm run db:migrate-sqlite`);
+      log(
+        `${legacySqliteFile} holds data from an earlier version (SQLite backend); `
+        + 'move it with: npm run db:migrate-sqlite',
+      );
     }
     const ferret = await startFerretDb({
       host: '127.0.0.1',

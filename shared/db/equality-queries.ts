@@ -17,7 +17,9 @@ export async function findEachById<T>(
   filter: Record<string, unknown> = {},
 ): Promise<(T & { _id: Types.ObjectId })[]> {
   const distinct = [...new Map(ids.map((id) => [id.toHexString(), id])).values()];
-  const found = await Promise.all(distinct.map((id) => model.findOne({ ...filter, _id: id }).lean<T & { _id: Types.ObjectId }>()));
+  const found = await Promise.all(
+    distinct.map((id) => model.findOne({ ...filter, _id: id }).lean<T & { _id: Types.ObjectId }>()),
+  );
   return found.filter((document) => document !== null);
 }
 
@@ -33,6 +35,8 @@ export async function updateThread<T>(
   filter: Record<string, unknown>,
   update: UpdateQuery<T>,
 ): Promise<number> {
-  const results = await Promise.all(threadFilters(rootId).map((part) => model.updateMany({ ...filter, ...part }, update)));
+  const results = await Promise.all(
+    threadFilters(rootId).map((part) => model.updateMany({ ...filter, ...part }, update)),
+  );
   return results.reduce((total, result) => total + result.modifiedCount, 0);
 }

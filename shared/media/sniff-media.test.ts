@@ -49,9 +49,13 @@ describe('sniffMedia', () => {
   it('reports the error of a source that failed before it was handed over, instead of waiting for it', async () => {
     const failed = new PassThrough();
     failed.on('error', () => undefined);
-    failed.destroy(new DomainError('validation_failed', 'the multipart body could not be read: Unexpected end of form'));
+    failed.destroy(
+      new DomainError('validation_failed', 'the multipart body could not be read: Unexpected end of form'),
+    );
     await new Promise((resolve) => { failed.once('close', resolve); });
-    await expect(sniffMedia(failed, roomy)).rejects.toMatchObject({ code: 'validation_failed', message: /Unexpected end of form/ });
+    await expect(sniffMedia(failed, roomy)).rejects.toMatchObject({
+      code: 'validation_failed', message: /Unexpected end of form/,
+    });
   });
 
   it('refuses an empty file', async () => {

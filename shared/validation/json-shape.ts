@@ -45,8 +45,12 @@ export function measureJson(value: unknown, limits: JsonShapeLimits): JsonShape 
       return { bytes, problem: { path: pathOf(path), message: 'a number must be finite' } };
     } else if (Array.isArray(current) || (typeof current === 'object' && current !== null)) {
       // The top object is level 0; each object or array inside it is one level deeper.
-      if (path.length > limits.maxDepth) return { bytes, problem: { path: pathOf(path), message: `nested more than ${limits.maxDepth} levels deep` } };
-      const entries: [string | number, unknown][] = Array.isArray(current) ? current.map((item, index) => [index, item]) : Object.entries(current);
+      if (path.length > limits.maxDepth) {
+        return { bytes, problem: { path: pathOf(path), message: `nested more than ${limits.maxDepth} levels deep` } };
+      }
+      const entries: [string | number, unknown][] = Array.isArray(current)
+        ? current.map((item, index) => [index, item])
+        : Object.entries(current);
       for (const [key, item] of entries) {
         if (typeof key === 'string') {
           const problem = keyProblem(key);
@@ -59,7 +63,9 @@ export function measureJson(value: unknown, limits: JsonShapeLimits): JsonShape 
       bytes += 8;
     }
     // The size is the whole value's: reported at its top, not where the count happened to cross.
-    if (bytes > limits.maxBytes) return { bytes, problem: { path: '', message: `larger than ${Math.round(limits.maxBytes / 1024)} KB` } };
+    if (bytes > limits.maxBytes) {
+      return { bytes, problem: { path: '', message: `larger than ${Math.round(limits.maxBytes / 1024)} KB` } };
+    }
   }
   return { bytes, problem: null };
 }
@@ -100,5 +106,7 @@ export function refuseNulCharacters(value: unknown, where: string): void {
   const path = nulCharacterPath(value);
   if (path === null) return;
   const place = path === '' ? where : path;
-  throw new DomainError('validation_failed', `${place}: text cannot contain the NUL character (\\u0000)`, [{ path: place, message: 'contains a NUL character' }]);
+  throw new DomainError('validation_failed', `${place}: text cannot contain the NUL character (\\u0000)`, [
+    { path: place, message: 'contains a NUL character' },
+  ]);
 }

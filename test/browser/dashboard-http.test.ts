@@ -80,7 +80,11 @@ describe('dashboard sessions and forms', () => {
     expect(await revealApiKey(ctx.db, ctx.secrets, organizationId)).toBe(keyBefore);
 
     const anonymous = client();
-    const noToken = await anonymous.post('/login', { email: account.email, password: account.password }, { csrf: null });
+    const noToken = await anonymous.post(
+      '/login',
+      { email: account.email, password: account.password },
+      { csrf: null },
+    );
     expect(noToken.status).toBe(403);
     expect(noToken.html).toContain('could not be accepted');
     expect(noToken.headers.getSetCookie().some((line) => line.startsWith('sps_session='))).toBe(false);

@@ -140,7 +140,9 @@ describe('dashboard pages', () => {
     const appId = /name="app_id" value="([0-9a-f]{24})"/.exec(again.html)?.[1] ?? '';
     expect((await user.post('/oauth-app/edit', { app_id: appId, name: 'Renamed', description: '', picture_url: '', redirect_url: 'https://app.example/callback' })).location).toBe('/oauth-app?saved=1');
     expect((await user.get('/oauth-app?saved=1')).html).toContain('Renamed');
-    const unknown = await user.post('/oauth-app/edit', { app_id: new Types.ObjectId().toString(), name: 'X', redirect_url: 'https://app.example/x' });
+    const unknown = await user.post('/oauth-app/edit', {
+      app_id: new Types.ObjectId().toString(), name: 'X', redirect_url: 'https://app.example/x',
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.html).toContain('was not found');
     expect((await user.get('/oauth-app')).html).toContain('Renamed');
@@ -154,6 +156,8 @@ describe('dashboard pages', () => {
     const apiMiss = await fetch(`${stack.baseUrl}/api/no-such-route`);
     expect(apiMiss.status).toBe(404);
     expect(apiMiss.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await apiMiss.json()).toEqual({ statusCode: 404, error: 'not_found', message: 'no route for GET /api/no-such-route' });
+    expect(await apiMiss.json()).toEqual({
+      statusCode: 404, error: 'not_found', message: 'no route for GET /api/no-such-route',
+    });
   });
 });

@@ -44,9 +44,12 @@ describe('fuzzing every route with generated bad input', () => {
   });
 
   it('answers every generated request below 500, in time', async () => {
-    const cases: FuzzCase[] = fuzzTargets(world.facts).flatMap((target) => Array.from({ length: casesPerTarget * (target.weight ?? 1) }, (_, index) => ({
-      target, index, seed: mixSeed(runSeed, target.name, index),
-    }))).filter((fuzzCase) => onlyCase === undefined || `${fuzzCase.target.name}#${fuzzCase.index}` === onlyCase);
+    const cases: FuzzCase[] = fuzzTargets(world.facts).flatMap((target) => Array.from(
+      { length: casesPerTarget * (target.weight ?? 1) },
+      (_, index) => ({
+        target, index, seed: mixSeed(runSeed, target.name, index),
+      }),
+    )).filter((fuzzCase) => onlyCase === undefined || `${fuzzCase.target.name}#${fuzzCase.index}` === onlyCase);
     const failures: string[] = [];
     const statuses = new Map<string, number>();
     let sent = 0;
@@ -55,21 +58,33 @@ describe('fuzzing every route with generated bad input', () => {
 
     const run = async (fuzzCase: FuzzCase): Promise<void> => {
       const random = new SeededRandom(fuzzCase.seed);
-      const mutated: MutatedRequest = mutateRequest(random, fuzzCase.target.template(random), world.facts, { largestString: fuzzCase.target.largestString ?? 1_100_000 });
+      const mutated: MutatedRequest = mutateRequest(random, fuzzCase.target.template(random), world.facts, {
+        largestString: fuzzCase.target.largestString ?? 1_100_000,
+      });
       const port = fuzzCase.target.server === 'api' ? world.facts.apiPort : world.facts.authPort;
       const outcome = await sendRaw(port, mutated.request, requestTimeoutMs);
       sent += 1;
-      if (process.env.FUZZ_DEBUG !== undefined) timings.push({ ms: outcome.ms, text: `${fuzzCase.target.name}#${fuzzCase.index} [${mutated.what.join('; ')}] ${outcome.kind === 'answered' ? outcome.status : outcome.kind}` });
+      if (process.env.FUZZ_DEBUG !== undefined) {
+        timings.push({
+          ms: outcome.ms,
+          text: `${fuzzCase.target.name}#${fuzzCase.index} [${mutated.what.join('; ')}] `
+            + `${outcome.kind === 'answered' ? outcome.status : outcome.kind}`,
+        });
+      }
       // A server may refuse an oversized body by closing early; the client then cannot always read
       // the 413 (the reset discards it). Counted apart: neither a server error nor a hang.
-      const refusedMidBody = outcome.kind === 'closed' && outcome.whileSending && mutated.request.body.length > 16 * 1024;
-      const label = outcome.kind === 'answered' ? String(outcome.status) : refusedMidBody ? 'reset while sending' : outcome.kind;
+      const refusedMidBody = outcome.kind === 'closed' && outcome.whileSending
+        && mutated.request.body.length > 16 * 1024;
+      const label = outcome.kind === 'answered'
+        ? String(outcome.status)
+        : refusedMidBody ? 'reset while sending' : outcome.kind;
       statuses.set(label, (statuses.get(label) ?? 0) + 1);
       const designed = fuzzCase.target.designedServerErrors ?? [];
       const serverError = outcome.kind === 'answered' && outcome.status >= 500 && !designed.includes(outcome.status);
       if (serverError) serverErrors += 1;
       if (serverError || (outcome.kind !== 'answered' && !refusedMidBody)) {
-        failures.push(`${fuzzCase.target.name}#${fuzzCase.index} [${mutated.what.join('; ')}] ${mutated.request.method} `
+        failures.push(`${fuzzCase.target.name}#${fuzzCase.index} [${mutated.what.join('; ')}] `
+          + `${mutated.request.method} `
           + `${mutated.request.target.subarray(0, 120).toString('latin1')} -> ${describeOutcome(outcome)}`);
       }
     };
@@ -79,10 +94,21 @@ describe('fuzzing every route with generated bad input', () => {
       for (let next = queue.shift(); next !== undefined; next = queue.shift()) await run(next);
     }));
 
-    const summary = `fuzz seed ${runSeed}: ${sent} requests, ${serverErrors} answered 5xx, statuses ${JSON.stringify(Object.fromEntries(statuses))}`;
+    const summary = `fuzz seed ${runSeed}: ${sent} requests, ${serverErrors} answered 5xx, `
+      + `statuses ${JSON.stringify(Object.fromEntries(statuses))}`;
     process.stderr.write(`${summary}\n`);
-    if (process.env.FUZZ_DEBUG !== undefined) process.stderr.write(`${timings.sort((a, b) => b.ms - a.ms).slice(0, 40).map((item) => `${item.ms} ms ${item.text}`).join('\n')}\n`);
-    expect(failures, `${summary}\nreplay: FUZZ_SEED=${runSeed} npx vitest run test/fuzz/every-route.fuzz.test.ts (add FUZZ_CASE="<name>#<n>" for one case)`).toEqual([]);
+    if (process.env.FUZZ_DEBUG !== undefined) {
+      process.stderr.write(`${timings
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 40)
+        .map((item) => `${item.ms} ms ${item.text}`)
+        .join('\n')}\n`);
+    }
+    expect(
+      failures,
+      `${summary}\nreplay: FUZZ_SEED=${runSeed} npx vitest run test/fuzz/every-route.fuzz.test.ts `
+        + '(add FUZZ_CASE="<name>#<n>" for one case)',
+    ).toEqual([]);
     expect(sent).toBe(cases.length);
   }, 180_000);
 });

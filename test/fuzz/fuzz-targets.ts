@@ -27,7 +27,9 @@ interface PublicExample {
 
 /** Routes of features not built yet: they answer 501 `not_implemented` by design. */
 const notBuiltYet = new Set(['GET /analytics/post/:id', 'GET /analytics/:id', 'POST /generate-video']);
-const weights: Record<string, number> = { 'POST /posts': 6, 'POST /integration-trigger/:id': 2, 'POST /upload': 2, 'POST /upload-from-url': 2 };
+const weights: Record<string, number> = {
+  'POST /posts': 6, 'POST /integration-trigger/:id': 2, 'POST /upload': 2, 'POST /upload-from-url': 2,
+};
 
 const day = 86_400_000;
 
@@ -40,28 +42,43 @@ function publicExamples(facts: FuzzFacts, random: Random): Record<string, Public
     'GET /integrations': { query: [[random.pick(['customer', 'group']), facts.customerId]] },
     'DELETE /integrations/:id': { params: { id: facts.spareChannelId } },
     'GET /integration-settings/:id': { params: { id: facts.channelId } },
-    'POST /integration-trigger/:id': { params: { id: facts.channelId }, body: json({ methodName: 'instanceLimits', data: {} }) },
+    'POST /integration-trigger/:id': {
+      params: { id: facts.channelId }, body: json({ methodName: 'instanceLimits', data: {} }),
+    },
     'GET /find-slot/:id': { params: { id: facts.channelId } },
     'GET /is-connected': {},
     'GET /social/:provider': { params: { provider: 'mastodon' } },
     'GET /groups': {},
     'POST /posts': {
       body: json({
-        type: postType, date: new Date(Date.now() + day).toISOString(), shortLink: false, tags: [{ value: 'fuzz', label: 'Fuzz' }],
+        type: postType, date: new Date(Date.now() + day).toISOString(), shortLink: false,
+        tags: [{ value: 'fuzz', label: 'Fuzz' }],
         posts: [{
-          integration: { id: facts.channelId }, group: 'fuzz-created', settings: { visibility: 'unlisted', nested: { list: [1, 'two'] } },
-          value: [{ content: 'fuzzed post', image: [{ id: facts.mediaId, path: facts.mediaPath, alt: 'an image' }] }, { content: 'a reply', delay: 5, image: [] }],
+          integration: { id: facts.channelId }, group: 'fuzz-created',
+          settings: { visibility: 'unlisted', nested: { list: [1, 'two'] } },
+          value: [
+            { content: 'fuzzed post', image: [{ id: facts.mediaId, path: facts.mediaPath, alt: 'an image' }] },
+            { content: 'a reply', delay: 5, image: [] },
+          ],
         }],
       }),
     },
-    'GET /posts': { query: [['startDate', new Date(Date.now() - 30 * day).toISOString()], ['endDate', new Date(Date.now() + 30 * day).toISOString()], ['customer', facts.customerId]] },
+    'GET /posts': {
+      query: [
+        ['startDate', new Date(Date.now() - 30 * day).toISOString()],
+        ['endDate', new Date(Date.now() + 30 * day).toISOString()],
+        ['customer', facts.customerId],
+      ],
+    },
     'GET /posts/:id': { params: { id: facts.postId } },
     'DELETE /posts/group/:group': { params: { group: facts.group } },
     'DELETE /posts/:id': { params: { id: facts.sparePostId } },
     'PUT /posts/:id/status': { params: { id: facts.postId }, body: json({ status: 'draft' }) },
     'GET /posts/:id/missing': { params: { id: facts.postId } },
     'PUT /posts/:id/release-id': { params: { id: facts.postId }, body: json({ releaseId: 'fuzz-release' }) },
-    'POST /upload': { body: { kind: 'multipart', field: 'file', fileName: 'fuzz.png', contentType: 'image/png', bytes: facts.png } },
+    'POST /upload': {
+      body: { kind: 'multipart', field: 'file', fileName: 'fuzz.png', contentType: 'image/png', bytes: facts.png },
+    },
     'POST /upload-from-url': { body: json({ url: 'https://media.example.invalid/picture.png' }) },
     'GET /media/:id': { params: { id: facts.mediaId } },
     'GET /notifications': { query: [['page', '0']] },
@@ -100,38 +117,69 @@ function publicTargets(facts: FuzzFacts): FuzzTarget[] {
 }
 
 function oauthTargets(facts: FuzzFacts): FuzzTarget[] {
-  const fields: [string, string][] = [['grant_type', 'authorization_code'], ['code', 'not-a-code'], ['client_id', facts.clientId], ['client_secret', 'pcs_wrong']];
+  const fields: [string, string][] = [
+    ['grant_type', 'authorization_code'], ['code', 'not-a-code'], ['client_id', facts.clientId],
+    ['client_secret', 'pcs_wrong'],
+  ];
   const base = { method: 'POST', path: '/api/oauth/token', params: {}, query: [], headers: [] };
   return [
-    { name: 'POST /api/oauth/token (JSON)', server: 'api', template: () => ({ ...base, body: { kind: 'json', value: Object.fromEntries(fields) } }) },
-    { name: 'POST /api/oauth/token (form)', server: 'api', template: () => ({ ...base, body: { kind: 'form', fields } }) },
+    {
+      name: 'POST /api/oauth/token (JSON)', server: 'api',
+      template: () => ({ ...base, body: { kind: 'json', value: Object.fromEntries(fields) } }),
+    },
+    {
+      name: 'POST /api/oauth/token (form)', server: 'api',
+      template: () => ({ ...base, body: { kind: 'form', fields } }),
+    },
   ];
 }
 
 /** The dashboard's pages and forms, signed in, each form with its valid CSRF token. */
 function dashboardTargets(facts: FuzzFacts): FuzzTarget[] {
-  const session = (client = facts.dashboard): [string, string][] => [['Cookie', [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ')], ['Accept', 'text/html']];
+  const session = (client = facts.dashboard): [string, string][] => [
+    ['Cookie', [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ')],
+    ['Accept', 'text/html'],
+  ];
   const page = (path: string, query: [string, string][] = [], params: Record<string, string> = {}): FuzzTarget => ({
     name: `GET ${path}`, server: 'api',
     template: () => ({ method: 'GET', path, params, query, headers: session(), body: { kind: 'none' } }),
   });
-  const form = (path: string, fields: [string, string][], params: Record<string, string> = {}, client = facts.dashboard): FuzzTarget => ({
+  const form = (
+    path: string,
+    fields: [string, string][],
+    params: Record<string, string> = {},
+    client = facts.dashboard,
+  ): FuzzTarget => ({
     name: `POST ${path}`, server: 'api',
-    template: () => ({ method: 'POST', path, params, query: [], headers: session(client), body: { kind: 'form', fields: [...fields, ['_csrf', client.csrf]] } }),
+    template: () => ({
+      method: 'POST', path, params, query: [], headers: session(client),
+      body: { kind: 'form', fields: [...fields, ['_csrf', client.csrf]] },
+    }),
   });
-  const authorize: [string, string][] = [['client_id', facts.clientId], ['response_type', 'code'], ['state', 'fuzz-state']];
-  const appFields: [string, string][] = [['name', 'Fuzz app'], ['description', 'fuzzed'], ['picture_url', 'https://example.com/p.png'], ['redirect_url', 'https://example.com/cb']];
+  const authorize: [string, string][] = [
+    ['client_id', facts.clientId], ['response_type', 'code'], ['state', 'fuzz-state'],
+  ];
+  const appFields: [string, string][] = [
+    ['name', 'Fuzz app'], ['description', 'fuzzed'], ['picture_url', 'https://example.com/p.png'],
+    ['redirect_url', 'https://example.com/cb'],
+  ];
   return [
     page('/'), page('/login', [['return_to', '/settings']]), page('/signup'), page('/settings'), page('/channels'),
     page('/channels/connect/:provider', [], { provider: 'mastodon' }), page('/notifications', [['page', '1']]),
-    page('/posts', [['from', '2025-01-01'], ['to', '2025-01-31']]), page('/oauth-app', [['saved', '1']]), page('/oauth-app/delete'),
+    page('/posts', [['from', '2025-01-01'], ['to', '2025-01-31']]), page('/oauth-app', [['saved', '1']]),
+    page('/oauth-app/delete'),
     page('/approved-apps', [['revoked', '1']]), page('/oauth/authorize', authorize),
     form('/login', [['email', 'fuzz@example.com'], ['password', 'not the password'], ['return_to', '/settings']]),
-    form('/signup', [['email', 'someone@example.com'], ['password', 'short'], ['organization', 'Org'], ['return_to', '/settings']]),
+    form('/signup', [
+      ['email', 'someone@example.com'], ['password', 'short'], ['organization', 'Org'], ['return_to', '/settings'],
+    ]),
     form('/oauth-app', appFields), form('/oauth-app/edit', [['app_id', facts.appId], ...appFields]),
-    form('/oauth-app/rotate-secret', [['app_id', facts.appId]]), form('/oauth-app/delete', [['app_id', '000000000000000000000000']]),
-    form('/approved-apps/:appId/revoke', [], { appId: facts.appId }), form('/channels/:id/disconnect', [], { id: '000000000000000000000000' }),
-    form('/settings/api-key/reveal', []), form('/settings/api-key/rotate', []), form('/organizations', [['name', 'Another org']]),
+    form('/oauth-app/rotate-secret', [['app_id', facts.appId]]),
+    form('/oauth-app/delete', [['app_id', '000000000000000000000000']]),
+    form('/approved-apps/:appId/revoke', [], { appId: facts.appId }),
+    form('/channels/:id/disconnect', [], { id: '000000000000000000000000' }),
+    form('/settings/api-key/reveal', []), form('/settings/api-key/rotate', []),
+    form('/organizations', [['name', 'Another org']]),
     form('/organizations/switch', [['organization_id', facts.dashboardOrganizationId], ['return_to', '/settings']]),
     form('/oauth/authorize', [...authorize, ['decision', 'deny'], ['organization_id', facts.dashboardOrganizationId]]),
     form('/logout', [], {}, facts.leavingDashboard),
@@ -144,11 +192,18 @@ function uploadTargets(facts: FuzzFacts): FuzzTarget[] {
     template: (random) => {
       const [, , year = '', month = '', dayOfMonth = '', file = ''] = facts.uploadPath.split('/');
       const range = random.pick(['bytes=0-3', 'bytes=-2', 'bytes=4-']);
-      return { method: 'GET', path: '/uploads/:year/:month/:day/:file', params: { year, month, day: dayOfMonth, file }, query: [], headers: [['Range', range]], body: { kind: 'none' } };
+      return {
+        method: 'GET', path: '/uploads/:year/:month/:day/:file', params: { year, month, day: dayOfMonth, file },
+        query: [], headers: [['Range', range]], body: { kind: 'none' },
+      };
     },
   }, {
     name: 'GET /api/health and documents', server: 'api',
-    template: (random) => ({ method: 'GET', path: random.pick(['/api/health', `${publicApiPrefix}/openapi.json`, `${publicApiPrefix}/docs`]), params: {}, query: [], headers: [], body: { kind: 'none' } }),
+    template: (random) => ({
+      method: 'GET',
+      path: random.pick(['/api/health', `${publicApiPrefix}/openapi.json`, `${publicApiPrefix}/docs`]),
+      params: {}, query: [], headers: [], body: { kind: 'none' },
+    }),
   }];
 }
 
@@ -159,17 +214,34 @@ function authServerTargets(): FuzzTarget[] {
     name, server: 'auth', largestString: 120_000, template: () => ({ ...template, params: {}, headers: [] }),
   });
   return [
-    target('auth POST /device/code', { method: 'POST', path: '/device/code', query: [], body: { kind: 'json', value: {} } }),
-    target('auth POST /device/token', { method: 'POST', path: '/device/token', query: [], body: { kind: 'json', value: { device_code: 'not-a-device-code' } } }),
-    target('auth POST /device/token (form)', { method: 'POST', path: '/device/token', query: [], body: { kind: 'form', fields: [['device_code', 'x']] } }),
-    target('auth GET /device/verify', { method: 'GET', path: '/device/verify', query: [['code', 'ABCD-EFGH']], body: none }),
-    target('auth POST /device/verify', { method: 'POST', path: '/device/verify', query: [], body: { kind: 'form', fields: [['user_code', 'ABCD-EFGH'], ['csrf', 'x']] } }),
-    target('auth GET /device/callback', { method: 'GET', path: '/device/callback', query: [['state', 'unknown'], ['code', 'x']], body: none }),
+    target('auth POST /device/code', {
+      method: 'POST', path: '/device/code', query: [], body: { kind: 'json', value: {} },
+    }),
+    target('auth POST /device/token', {
+      method: 'POST', path: '/device/token', query: [],
+      body: { kind: 'json', value: { device_code: 'not-a-device-code' } },
+    }),
+    target('auth POST /device/token (form)', {
+      method: 'POST', path: '/device/token', query: [], body: { kind: 'form', fields: [['device_code', 'x']] },
+    }),
+    target('auth GET /device/verify', {
+      method: 'GET', path: '/device/verify', query: [['code', 'ABCD-EFGH']], body: none,
+    }),
+    target('auth POST /device/verify', {
+      method: 'POST', path: '/device/verify', query: [],
+      body: { kind: 'form', fields: [['user_code', 'ABCD-EFGH'], ['csrf', 'x']] },
+    }),
+    target('auth GET /device/callback', {
+      method: 'GET', path: '/device/callback', query: [['state', 'unknown'], ['code', 'x']], body: none,
+    }),
     target('auth GET /health', { method: 'GET', path: '/health', query: [], body: none }),
   ];
 }
 
 /** Every route the fuzzer sends to: public v1 (from the route table), OAuth, dashboard, uploads, auth server. */
 export function fuzzTargets(facts: FuzzFacts): FuzzTarget[] {
-  return [...publicTargets(facts), ...oauthTargets(facts), ...dashboardTargets(facts), ...uploadTargets(facts), ...authServerTargets()];
+  return [
+    ...publicTargets(facts), ...oauthTargets(facts), ...dashboardTargets(facts), ...uploadTargets(facts),
+    ...authServerTargets(),
+  ];
 }

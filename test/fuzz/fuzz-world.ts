@@ -15,7 +15,10 @@ import { startService, type ServiceProcess } from '../support/processes.ts';
 import { startStack, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 
-/** What the fuzz targets refer to: one organization with a channel, posts, media, an OAuth app and a dashboard session. */
+/**
+ * What the fuzz targets refer to: one organization with a channel, posts, media, an OAuth app
+ * and a dashboard session.
+ */
 export interface FuzzFacts {
   apiPort: number;
   authPort: number;
@@ -77,7 +80,9 @@ export class FuzzWorld {
 
   async start(): Promise<void> {
     await this.simulator.start();
-    const ctx = await createTestContext({ WORKER_QUEUES: 'platform', MEDIA_WAIT_MS: '200', PLATFORM_CALL_WAIT_MS: '15000' });
+    const ctx = await createTestContext({
+      WORKER_QUEUES: 'platform', MEDIA_WAIT_MS: '200', PLATFORM_CALL_WAIT_MS: '15000',
+    });
     this.#ctx = ctx;
     const stack = await startStack(ctx);
     this.#stack = stack;
@@ -85,25 +90,40 @@ export class FuzzWorld {
 
     const organization = await createOrganization(ctx.db, ctx.secrets, { name: 'Fuzz org' });
     const policy = { allowPrivateNetwork: true };
-    const channel = { organizationId: organization.organizationId, provider: 'mastodon', instanceUrl: this.simulator.origin, customer: 'Fuzz customer' };
-    const { id: channelId } = await addTokenChannel(ctx.db, ctx.secrets, policy, { ...channel, name: 'Fuzz Mastodon', token: this.simulator.addAccount('fuzz') });
-    const { id: spareChannelId } = await addTokenChannel(ctx.db, ctx.secrets, policy, { ...channel, name: 'Spare', token: this.simulator.addAccount('spare') });
-    const customer = await ctx.db.customers.findOne({ organizationId: new Types.ObjectId(organization.organizationId) }).lean();
+    const channel = {
+      organizationId: organization.organizationId, provider: 'mastodon', instanceUrl: this.simulator.origin,
+      customer: 'Fuzz customer',
+    };
+    const { id: channelId } = await addTokenChannel(ctx.db, ctx.secrets, policy, {
+      ...channel, name: 'Fuzz Mastodon', token: this.simulator.addAccount('fuzz'),
+    });
+    const { id: spareChannelId } = await addTokenChannel(ctx.db, ctx.secrets, policy, {
+      ...channel, name: 'Spare', token: this.simulator.addAccount('spare'),
+    });
+    const customer = await ctx.db.customers.findOne({
+      organizationId: new Types.ObjectId(organization.organizationId),
+    }).lean();
     // A ready image in the library, stored where the api serves uploads (no media worker runs here).
-    const png = execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=8x8', '-frames:v', '1', '-c:v', 'png', '-f', 'image2pipe', '-']);
+    const png = execFileSync('ffmpeg', [
+      '-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=8x8', '-frames:v', '1', '-c:v', 'png', '-f', 'image2pipe', '-',
+    ]);
     const key = newObjectKey('png');
     const stored = await (await createStorage(ctx.config)).put(key, Readable.from([png]), { contentType: 'image/png' });
     const media = await ctx.db.media.create({
-      organizationId: new Types.ObjectId(organization.organizationId), name: 'fuzz.png', originalName: 'fuzz.png', storageKey: key,
+      organizationId: new Types.ObjectId(organization.organizationId), name: 'fuzz.png', originalName: 'fuzz.png',
+      storageKey: key,
       path: stored.url, mimeType: 'image/png', size: png.length, width: 8, height: 8, status: 'ready',
     });
     const postIds: string[] = [];
     for (const group of ['fuzz', 'fuzz-spare']) {
       const created = await api(stack.baseUrl, organization.apiKey, '/api/public/v1/posts', {
-        method: 'POST', body: { type: 'draft', posts: [{ integration: { id: channelId }, group, value: [{ content: 'a draft' }] }] },
+        method: 'POST',
+        body: { type: 'draft', posts: [{ integration: { id: channelId }, group, value: [{ content: 'a draft' }] }] },
       });
       const [first] = created.body as { postId: string }[];
-      if (created.status !== 201 || first === undefined) throw new Error(`setting up posts failed: ${created.status} ${JSON.stringify(created.body)}`);
+      if (created.status !== 201 || first === undefined) {
+        throw new Error(`setting up posts failed: ${created.status} ${JSON.stringify(created.body)}`);
+      }
       postIds.push(first.postId);
     }
     await notify(ctx.db, organization.organizationId, { content: 'fuzz notification', link: null });
@@ -112,23 +132,31 @@ export class FuzzWorld {
     const leavingDashboard = await signedUpClient(stack.baseUrl, 'leaving@example.com');
     const user = await ctx.db.users.findOne({ email: 'fuzz@example.com' }).lean();
     const dashboardOrganizationId = user?.organizationIds[0]?.toString() ?? '';
-    const registered = await registerApp(ctx.db, ctx.secrets, dashboardOrganizationId, { name: 'Fuzz app', description: 'fuzzed', redirectUrl: 'http://127.0.0.1:1/callback' });
+    const registered = await registerApp(ctx.db, ctx.secrets, dashboardOrganizationId, {
+      name: 'Fuzz app', description: 'fuzzed', redirectUrl: 'http://127.0.0.1:1/callback',
+    });
 
     const authPort = await this.#startAuthServer(ctx, organization.organizationId);
     this.#facts = {
-      apiPort, authPort, apiKey: organization.apiKey, channelId, spareChannelId, customerId: customer?._id.toString() ?? '',
-      postId: postIds[0] ?? '', sparePostId: postIds[1] ?? '', group: 'fuzz-spare', mediaId: media._id.toString(), mediaPath: stored.url,
-      uploadPath: new URL(stored.url).pathname, png, clientId: registered.app.clientId, appId: registered.app._id.toString(), dashboard, dashboardOrganizationId, leavingDashboard,
+      apiPort, authPort, apiKey: organization.apiKey, channelId, spareChannelId,
+      customerId: customer?._id.toString() ?? '',
+      postId: postIds[0] ?? '', sparePostId: postIds[1] ?? '', group: 'fuzz-spare', mediaId: media._id.toString(),
+      mediaPath: stored.url,
+      uploadPath: new URL(stored.url).pathname, png, clientId: registered.app.clientId,
+      appId: registered.app._id.toString(), dashboard, dashboardOrganizationId, leavingDashboard,
     };
   }
 
   async #startAuthServer(ctx: TestContext, organizationId: string): Promise<number> {
     const database = await createTestDatabase();
     this.#authDatabase = database;
-    const app = await registerApp(ctx.db, ctx.secrets, organizationId, { name: 'Fuzz CLI', description: 'auth server', redirectUrl: 'http://127.0.0.1:1/device/callback' });
+    const app = await registerApp(ctx.db, ctx.secrets, organizationId, {
+      name: 'Fuzz CLI', description: 'auth server', redirectUrl: 'http://127.0.0.1:1/device/callback',
+    });
     const stackUrl = this.#stack === null ? '' : this.#stack.baseUrl;
     const service = startService('auth-server/main.ts', {
-      PATH: process.env.PATH, DATABASE_URL: database.url, SERVICE_OAUTH_CLIENT_ID: app.app.clientId, SERVICE_OAUTH_CLIENT_SECRET: app.clientSecret,
+      PATH: process.env.PATH, DATABASE_URL: database.url, SERVICE_OAUTH_CLIENT_ID: app.app.clientId,
+      SERVICE_OAUTH_CLIENT_SECRET: app.clientSecret,
       SERVICE_FRONTEND_URL: stackUrl, SERVICE_API_URL: `${stackUrl}/api`, LOG_LEVEL: 'info', PORT: '0',
     });
     this.#auth = service;

@@ -13,8 +13,12 @@ export type JsonNode =
 
 export function toNode(value: unknown): JsonNode {
   if (Array.isArray(value)) return { kind: 'array', items: value.map(toNode) };
-  if (typeof value === 'object' && value !== null) return { kind: 'object', entries: Object.entries(value).map(([key, item]) => ({ key, value: toNode(item) })) };
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) return { kind: 'scalar', value };
+  if (typeof value === 'object' && value !== null) {
+    return { kind: 'object', entries: Object.entries(value).map(([key, item]) => ({ key, value: toNode(item) })) };
+  }
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) {
+    return { kind: 'scalar', value };
+  }
   throw new Error(`not JSON: ${typeof value}`);
 }
 
@@ -44,7 +48,9 @@ export function serialiseNode(node: JsonNode): Buffer {
   return Buffer.concat(out);
 }
 
-const raw = (text: string | Buffer): JsonNode => ({ kind: 'raw', bytes: typeof text === 'string' ? Buffer.from(text) : text });
+const raw = (text: string | Buffer): JsonNode => ({
+  kind: 'raw', bytes: typeof text === 'string' ? Buffer.from(text) : text,
+});
 const scalar = (value: null | boolean | number | string): JsonNode => ({ kind: 'scalar', value });
 
 /** Sizes a huge string is drawn from: past field limits, and past the 1 MB body cap. */
@@ -72,28 +78,51 @@ export function deepNesting(random: Random): JsonNode {
 
 /** A string holding bytes that are not UTF-8, written inside quotes. */
 export function invalidUtf8String(random: Random): JsonNode {
-  const junk = random.pick([[0xff], [0xc3, 0x28], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80, 0x80, 0x80], [0xc0, 0xaf]]);
+  const junk = random.pick([
+    [0xff], [0xc3, 0x28], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80, 0x80, 0x80],
+    [0xc0, 0xaf],
+  ]);
   return raw(Buffer.concat([Buffer.from('"a'), Buffer.from(junk), Buffer.from('b"')]));
 }
 
 /** Keys that mean something to MongoDB, to JavaScript or to a path parser. */
-export const hostileKeys = ['__proto__', 'constructor', 'prototype', '$where', '$set', '$gt', 'a.b', '.', '$', '', ' ', '\u0000', 'k\u0000ey', '💥', 'x'.repeat(5000), 'toString', 'hasOwnProperty'] as const;
+export const hostileKeys = [
+  '__proto__', 'constructor', 'prototype', '$where', '$set', '$gt', 'a.b', '.', '$', '', ' ', '\u0000', 'k\u0000ey',
+  '💥', 'x'.repeat(5000), 'toString', 'hasOwnProperty',
+] as const;
 
 /** Values of the wrong type, or of the right type at the edge of sense. */
-export function wrongValue(random: Random, reference: { channelId: string; mediaId: string }, budget?: JsonBudget): JsonNode {
+export function wrongValue(
+  random: Random,
+  reference: { channelId: string; mediaId: string },
+  budget?: JsonBudget,
+): JsonNode {
   const choices: (() => JsonNode)[] = [
     () => scalar(null), () => scalar(true), () => scalar(false), () => scalar(0), () => scalar(-1), () => scalar(1.5),
-    () => scalar(2 ** 53 + 2), () => scalar(1e308), () => scalar(-1e308), () => scalar(''), () => scalar(' '), () => scalar('\u0000'),
-    () => scalar('null'), () => scalar('[object Object]'), () => scalar('2024-02-30T25:61:00Z'), () => scalar('9999-12-31T23:59:59Z'),
+    () => scalar(2 ** 53 + 2), () => scalar(1e308), () => scalar(-1e308), () => scalar(''), () => scalar(' '),
+    () => scalar('\u0000'),
+    () => scalar('null'), () => scalar('[object Object]'), () => scalar('2024-02-30T25:61:00Z'),
+    () => scalar('9999-12-31T23:59:59Z'),
     () => scalar('0000-01-01'), () => scalar('-271821-04-20T00:00:00Z'), () => scalar('+275760-09-13T00:00:01Z'),
-    () => scalar(reference.channelId.toUpperCase()), () => scalar(reference.mediaId.toUpperCase()), () => scalar('0'.repeat(24)),
-    () => scalar('https://example.com/%E0%A4%A'), () => scalar('https://[::1'), () => scalar('javascript:alert(1)'), () => scalar('file:///etc/passwd'),
-    () => scalar('\u202e\u0301\ud83d\ude00'), () => raw('"\\ud800"'), () => raw('"\\udfff\\ud800"'), () => raw('1e999'), () => raw('-0'),
+    () => scalar(reference.channelId.toUpperCase()), () => scalar(reference.mediaId.toUpperCase()),
+    () => scalar('0'.repeat(24)),
+    () => scalar('https://example.com/%E0%A4%A'), () => scalar('https://[::1'), () => scalar('javascript:alert(1)'),
+    () => scalar('file:///etc/passwd'),
+    () => scalar('\u202e\u0301\ud83d\ude00'), () => raw('"\\ud800"'), () => raw('"\\udfff\\ud800"'), () => raw('1e999'),
+    () => raw('-0'),
     () => raw('123456789012345678901234567890'), () => raw('0.0000000000000000000000000000001e-400'),
-    () => ({ kind: 'array', items: [] }), () => ({ kind: 'array', items: [scalar(null)] }), () => ({ kind: 'object', entries: [] }),
-    () => ({ kind: 'object', entries: [{ key: '$gt', value: scalar('') }] }), () => ({ kind: 'object', entries: [{ key: '$ne', value: scalar(null) }] }),
+    () => ({ kind: 'array', items: [] }), () => ({ kind: 'array', items: [scalar(null)] }),
+    () => ({ kind: 'object', entries: [] }),
+    () => ({ kind: 'object', entries: [{ key: '$gt', value: scalar('') }] }),
+    () => ({ kind: 'object', entries: [{ key: '$ne', value: scalar(null) }] }),
     () => ({ kind: 'array', items: Array.from({ length: random.pick([1_000, 100_000]) }, () => scalar(0)) }),
-    () => ({ kind: 'object', entries: Array.from({ length: random.pick([1_000, 50_000]) }, (_, index) => ({ key: `k${index}`, value: scalar(index) })) }),
+    () => ({
+      kind: 'object',
+      entries: Array.from(
+        { length: random.pick([1_000, 50_000]) },
+        (_, index) => ({ key: `k${index}`, value: scalar(index) }),
+      ),
+    }),
     () => scalar(hugeString(random, budget)), () => deepNesting(random), () => invalidUtf8String(random),
   ];
   return random.pick(choices)();
@@ -106,9 +135,15 @@ function slots(root: { node: JsonNode }): Slot[] {
   const found: Slot[] = [{ node: root.node, replace: (next) => { root.node = next; } }];
   const visit = (node: JsonNode): void => {
     if (node.kind === 'array') {
-      node.items.forEach((item, index) => { found.push({ node: item, replace: (next) => { node.items[index] = next; } }); visit(item); });
+      node.items.forEach((item, index) => {
+        found.push({ node: item, replace: (next) => { node.items[index] = next; } });
+        visit(item);
+      });
     } else if (node.kind === 'object') {
-      for (const entry of node.entries) { found.push({ node: entry.value, replace: (next) => { entry.value = next; } }); visit(entry.value); }
+      for (const entry of node.entries) {
+        found.push({ node: entry.value, replace: (next) => { entry.value = next; } });
+        visit(entry.value);
+      }
     }
   };
   visit(root.node);
@@ -120,7 +155,12 @@ function slots(root: { node: JsonNode }): Slot[] {
  * string (most often where a string belongs, so it gets past the type checks), deep nesting,
  * an invalid UTF-8 string, a duplicated or hostile key (MongoDB operators, dotted, NUL).
  */
-export function mutateJson(random: Random, valid: unknown, reference: { channelId: string; mediaId: string }, budget: JsonBudget): { bytes: Buffer; what: string[] } {
+export function mutateJson(
+  random: Random,
+  valid: unknown,
+  reference: { channelId: string; mediaId: string },
+  budget: JsonBudget,
+): { bytes: Buffer; what: string[] } {
   const root = { node: toNode(valid) };
   const what: string[] = [];
   const count = random.between(1, 3);
@@ -136,7 +176,9 @@ export function mutateJson(random: Random, valid: unknown, reference: { channelI
     } else if (roll === 1) {
       const slot = strings.length > 0 && random.chance(0.8) ? random.pick(strings) : target;
       // Where a string belongs and the cap allows it, a string past MongoDB's document limit.
-      const text = budget.largestString >= documentBreakingSize && random.chance(0.15) ? 'x'.repeat(documentBreakingSize) : hugeString(random, budget);
+      const text = budget.largestString >= documentBreakingSize && random.chance(0.15)
+        ? 'x'.repeat(documentBreakingSize)
+        : hugeString(random, budget);
       slot.replace(scalar(text));
       what.push(`huge string (${text.length} characters)`);
     } else if (roll === 2) {
@@ -152,8 +194,12 @@ export function mutateJson(random: Random, valid: unknown, reference: { channelI
         what.push('wrong value');
         continue;
       }
-      const key = object.entries.length > 0 && random.chance(0.4) ? random.pick(object.entries).key : random.pick(hostileKeys);
-      const value = random.pick([() => wrongValue(random, reference, budget), () => deepNesting(random), () => scalar(1), () => toNode(valid)])();
+      const key = object.entries.length > 0 && random.chance(0.4)
+        ? random.pick(object.entries).key
+        : random.pick(hostileKeys);
+      const value = random.pick([
+        () => wrongValue(random, reference, budget), () => deepNesting(random), () => scalar(1), () => toNode(valid),
+      ])();
       if (random.chance(0.5)) object.entries.unshift({ key, value });
       else object.entries.push({ key, value });
       what.push(`key ${JSON.stringify(key.slice(0, 12))}`);

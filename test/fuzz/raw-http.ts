@@ -46,13 +46,20 @@ function bodyComplete(head: ParsedHead, data: Buffer, method: string): boolean {
   if (method === 'HEAD' || head.status === 204 || head.status === 304) return true;
   const length = head.headers.get('content-length');
   if (length !== undefined) return data.length - head.bodyStart >= Number(length);
-  if (/chunked/i.test(head.headers.get('transfer-encoding') ?? '')) return data.subarray(head.bodyStart).includes('\r\n0\r\n\r\n') || data.subarray(head.bodyStart).toString('latin1').startsWith('0\r\n\r\n');
+  if (/chunked/i.test(head.headers.get('transfer-encoding') ?? '')) {
+    return data.subarray(head.bodyStart).includes('\r\n0\r\n\r\n')
+      || data.subarray(head.bodyStart).toString('latin1').startsWith('0\r\n\r\n');
+  }
   return false;
 }
 
 function serialise(request: RawRequest): Buffer {
-  const lines: Buffer[] = [Buffer.from(`${request.method} `, 'latin1'), request.target, Buffer.from(' HTTP/1.1\r\n', 'latin1')];
-  for (const [name, value] of request.headers) lines.push(Buffer.from(`${name}: `, 'latin1'), value, Buffer.from('\r\n', 'latin1'));
+  const lines: Buffer[] = [
+    Buffer.from(`${request.method} `, 'latin1'), request.target, Buffer.from(' HTTP/1.1\r\n', 'latin1'),
+  ];
+  for (const [name, value] of request.headers) {
+    lines.push(Buffer.from(`${name}: `, 'latin1'), value, Buffer.from('\r\n', 'latin1'));
+  }
   lines.push(Buffer.from('\r\n', 'latin1'), request.body);
   return Buffer.concat(lines);
 }
@@ -94,11 +101,19 @@ export function sendRaw(port: number, request: RawRequest, timeoutMs: number): P
         headFrom = head.bodyStart;
         head = null;
       }
-      if (bodyComplete(head, data, request.method)) finish(answered() ?? { kind: 'closed', detail: 'unreachable', whileSending: !written, ms: elapsed() });
+      if (bodyComplete(head, data, request.method)) {
+        finish(answered() ?? { kind: 'closed', detail: 'unreachable', whileSending: !written, ms: elapsed() });
+      }
     });
     // The server may answer early (413) and reset while the body is still being written: keep what arrived.
     socket.on('error', (error: NodeJS.ErrnoException) => { lastError = error.code ?? error.message; });
-    socket.on('close', () => { finish(answered() ?? { kind: 'closed', detail: lastError === '' ? 'closed' : lastError, whileSending: !written, ms: elapsed() }); });
-    socket.on('connect', () => { socket.write(serialise(request), (error) => { written = error === undefined || error === null; }); });
+    socket.on('close', () => {
+      finish(answered() ?? {
+        kind: 'closed', detail: lastError === '' ? 'closed' : lastError, whileSending: !written, ms: elapsed(),
+      });
+    });
+    socket.on('connect', () => {
+      socket.write(serialise(request), (error) => { written = error === undefined || error === null; });
+    });
   });
 }

@@ -91,22 +91,31 @@ describe('channel routes that reach the platform or the calendar: integration-tr
     });
 
     // Issue 18, item 6: `data` is queued as a job; nesting this deep overflowed JSON.stringify (500).
-    it('answers 400 naming the place for data nested too deep, too large or with keys MongoDB reads as operators', async () => {
-      const org = await mastodonOrg();
-      const trigger = (data: string) => call(org.apiKey, `/integration-trigger/${org.channelId}`, {
-        method: 'POST', rawBody: `{"methodName":"instanceLimits","data":${data}}`, headers: { 'Content-Type': 'application/json' },
+    it('answers 400 naming the place for data nested too deep, too large or with keys MongoDB reads as operators',
+      async () => {
+        const org = await mastodonOrg();
+        const trigger = (data: string) => call(org.apiKey, `/integration-trigger/${org.channelId}`, {
+          method: 'POST',
+          rawBody: `{"methodName":"instanceLimits","data":${data}}`,
+          headers: { 'Content-Type': 'application/json' },
+        });
+        const cases: [string, string, string][] = [
+          [
+            `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+            'data.a.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0',
+            'data.a.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0: nested more than 16 levels deep',
+          ],
+          [`{"big":"${'b'.repeat(70 * 1024)}"}`, 'data', 'data: larger than 64 KB'],
+          ['{"$where":"sleep(1000)"}', 'data.$where', 'data.$where: a key cannot start with "$"'],
+        ];
+        for (const [data, path, message] of cases) {
+          const response = await trigger(data);
+          expect(response.status).toBe(400);
+          expect(response.body).toMatchObject({
+            statusCode: 400, error: 'validation_failed', message, details: [{ path }],
+          });
+        }
       });
-      const cases: [string, string, string][] = [
-        [`{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, 'data.a.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0', 'data.a.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0: nested more than 16 levels deep'],
-        [`{"big":"${'b'.repeat(70 * 1024)}"}`, 'data', 'data: larger than 64 KB'],
-        ['{"$where":"sleep(1000)"}', 'data.$where', 'data.$where: a key cannot start with "$"'],
-      ];
-      for (const [data, path, message] of cases) {
-        const response = await trigger(data);
-        expect(response.status).toBe(400);
-        expect(response.body).toMatchObject({ statusCode: 400, error: 'validation_failed', message, details: [{ path }] });
-      }
-    });
 
     it('answers 404 not_found for an unknown id, a malformed id and another organization\'s channel', async () => {
       const org = await mastodonOrg();
@@ -196,7 +205,9 @@ describe('channel routes that reach the platform or the calendar: integration-tr
       expect(next).toBeGreaterThan(first.getTime());
       expect(next).toBe(firstSlotAfter(Math.max(first.getTime(), beforeNext)));
 
-      expect(await call(org.apiKey, `/posts/${postId}`, { method: 'DELETE' })).toMatchObject({ status: 200, body: { id: postId, deleted: true } });
+      expect(await call(org.apiKey, `/posts/${postId}`, { method: 'DELETE' })).toMatchObject({
+        status: 200, body: { id: postId, deleted: true },
+      });
       const beforeFreed = Date.now();
       const freed = new Date(slotAnswer.parse((await call(org.apiKey, `/find-slot/${org.channelId}`)).body).date).getTime();
       expect(freed).toBe(firstSlotAfter(beforeFreed));

@@ -70,16 +70,25 @@ describe('channel routes: list, delete, settings, groups, social', () => {
       const a1 = await addMastodonChannel(org.organizationId, 'A one', 'Client A');
       await addMastodonChannel(org.organizationId, 'B one', 'Client B');
       await addMastodonChannel(org.organizationId, 'Loose');
-      const customers = z.array(z.object({ id: z.string(), name: z.string() })).parse((await call(org.apiKey, '/groups')).body);
+      const customers = z.array(z.object({ id: z.string(), name: z.string() }))
+        .parse((await call(org.apiKey, '/groups')).body);
       const clientA = customers.find((customer) => customer.name === 'Client A')?.id ?? '';
       const clientB = customers.find((customer) => customer.name === 'Client B')?.id ?? '';
 
       const byGroup = await call(org.apiKey, `/integrations?group=${clientA}`);
       expect(byGroup.status).toBe(200);
-      expect(byGroup.body).toEqual([expect.objectContaining({ id: a1, name: 'A one', customer: { id: clientA, name: 'Client A' } })]);
+      expect(byGroup.body).toEqual([
+        expect.objectContaining({ id: a1, name: 'A one', customer: { id: clientA, name: 'Client A' } }),
+      ]);
       expect((await call(org.apiKey, `/integrations?group=${clientA}&customer=${clientA}`)).body).toEqual(byGroup.body);
-      const message = expectError(await call(org.apiKey, `/integrations?group=${clientA}&customer=${clientB}`), 400, 'validation_failed');
-      expect(message).toBe('group: customer and group are the same filter: give one of them, or the same value in both');
+      const message = expectError(
+        await call(org.apiKey, `/integrations?group=${clientA}&customer=${clientB}`),
+        400,
+        'validation_failed',
+      );
+      expect(message).toBe(
+        'group: customer and group are the same filter: give one of them, or the same value in both',
+      );
       expect((await call(org.apiKey, `/integrations?group=${new Types.ObjectId().toString()}`)).body).toEqual([]);
     });
 
@@ -141,7 +150,9 @@ describe('channel routes: list, delete, settings, groups, social', () => {
 
     it('answers 404 not_found once the channel is gone, and the other routes no longer find it', async () => {
       const org = await mastodonOrg();
-      expect(await call(org.apiKey, `/integrations/${org.channelId}`, { method: 'DELETE' })).toMatchObject({ status: 200, body: { id: org.channelId, deleted: true } });
+      expect(await call(org.apiKey, `/integrations/${org.channelId}`, { method: 'DELETE' })).toMatchObject({
+        status: 200, body: { id: org.channelId, deleted: true },
+      });
       expectError(await call(org.apiKey, `/integrations/${org.channelId}`, { method: 'DELETE' }), 404, 'not_found');
       expectError(await call(org.apiKey, `/integration-settings/${org.channelId}`), 404, 'not_found');
       expectError(await call(org.apiKey, `/integration-trigger/${org.channelId}`, { method: 'POST', body: { methodName: 'instanceLimits' } }), 404, 'not_found');

@@ -24,7 +24,8 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
       summary: 'List connected channels, all or those of one customer',
       query: customerFilterQuery,
       response: z.array(integrationSchema),
-      handle: ({ organization, query }) => listChannels(deps.db, organization.id, { customer: query.customer ?? query.group }),
+      handle: ({ organization, query }) =>
+        listChannels(deps.db, organization.id, { customer: query.customer ?? query.group }),
     }),
     defineRoute({
       method: 'delete', path: '/integrations/:id', tag: 'Integrations', status: 200, errors: ['not_found'],

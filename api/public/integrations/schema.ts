@@ -4,7 +4,8 @@ import { boundedJsonObject } from '../common-schemas.ts';
 /** `group` is the name Postiz clients send for the same filter (CONTRACT: GET /integrations). */
 export const customerFilterQuery = z.object({
   customer: z.string().min(1).max(100).optional().describe('Only channels of this customer (see GET /groups)'),
-  group: z.string().min(1).max(100).optional().describe('The same filter as customer, under the name Postiz clients use'),
+  group: z.string().min(1).max(100).optional()
+    .describe('The same filter as customer, under the name Postiz clients use'),
 }).refine((query) => query.customer === undefined || query.group === undefined || query.customer === query.group, {
   path: ['group'], message: 'customer and group are the same filter: give one of them, or the same value in both',
 });
@@ -36,7 +37,8 @@ export const integrationSettingsResponse = z.object({
 export const triggerBody = z.object({
   methodName: z.string().min(1).max(100).describe('One of the tools listed by integration-settings'),
   // Queued as a job for the platform worker: bounded like post settings.
-  data: boundedJsonObject({ maxDepth: 16, maxBytes: 64 * 1024 }).optional().describe('The tool\'s input fields; at most 16 levels deep and 64 KB'),
+  data: boundedJsonObject({ maxDepth: 16, maxBytes: 64 * 1024 }).optional()
+    .describe('The tool\'s input fields; at most 16 levels deep and 64 KB'),
 });
 
 export const deletedResponse = z.object({ id: z.string(), deleted: z.literal(true) });

@@ -64,6 +64,11 @@ describe('GET /notifications', () => {
   it('answers 400 when page is given twice', async () => {
     const response = await api(stack.baseUrl, apiKey, '/api/public/v1/notifications?page=1&page=2');
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ statusCode: 400, error: 'validation_failed', message: 'page: page must be given once, as a whole number', details: [{ path: 'page' }] });
+    expect(response.body).toMatchObject({
+      statusCode: 400,
+      error: 'validation_failed',
+      message: 'page: page must be given once, as a whole number',
+      details: [{ path: 'page' }],
+    });
   });
 });

@@ -23,7 +23,10 @@ function parameters(schema: z.ZodType | undefined, location: 'path' | 'query'): 
 }
 
 /** Errors every authenticated route can answer with, on top of its own. */
-const commonErrors: ErrorCode[] = ['missing_credentials', 'invalid_credentials', 'rate_limited', 'queue_unavailable', 'database_unavailable', 'internal_error'];
+const commonErrors: ErrorCode[] = [
+  'missing_credentials', 'invalid_credentials', 'rate_limited',
+  'queue_unavailable', 'database_unavailable', 'internal_error',
+];
 
 function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {
   const codes = [...new Set<ErrorCode>([...route.errors, ...commonErrors, ...(route.body === undefined ? [] : ['validation_failed', 'invalid_json', 'payload_too_large', 'unsupported_media_type'] as ErrorCode[]), ...(route.query === undefined && route.params === undefined ? [] : ['validation_failed'] as ErrorCode[])])];

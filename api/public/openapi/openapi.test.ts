@@ -143,22 +143,32 @@ describe('OpenAPI document and API reference', () => {
     // Every other method on every documented path is refused the same way, with the methods it
     // does take; TRACE and PROPFIND too, which the router alone would answer 501 (a 5xx).
     for (const [path, item] of Object.entries(document.paths)) {
-      const documented = ['get', 'post', 'put', 'delete'].filter((candidate) => candidate in item).map((method) => method.toUpperCase());
-      for (const method of ['get', 'post', 'put', 'delete', 'patch', 'trace', 'propfind'].filter((candidate) => !(candidate in item))) {
+      const documented = ['get', 'post', 'put', 'delete']
+        .filter((candidate) => candidate in item)
+        .map((method) => method.toUpperCase());
+      for (const method of ['get', 'post', 'put', 'delete', 'patch', 'trace', 'propfind']
+        .filter((candidate) => !(candidate in item))) {
         const url = concretePath(path);
         const name = `${method.toUpperCase()} ${url}`;
         // node:http, because fetch refuses to send TRACE.
         const response = await new Promise<{ status: number; allow: string; body: string }>((resolve, reject) => {
-          const sent = request(`${stack.baseUrl}${url}`, { method: method.toUpperCase(), headers: { Authorization: apiKey } }, (answer) => {
-            let body = '';
-            answer.on('data', (chunk: Buffer) => { body += chunk.toString(); });
-            answer.on('end', () => { resolve({ status: answer.statusCode ?? 0, allow: answer.headers.allow ?? '', body }); });
-          });
+          const sent = request(
+            `${stack.baseUrl}${url}`,
+            { method: method.toUpperCase(), headers: { Authorization: apiKey } },
+            (answer) => {
+              let body = '';
+              answer.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+              answer.on('end', () => {
+                resolve({ status: answer.statusCode ?? 0, allow: answer.headers.allow ?? '', body });
+              });
+            },
+          );
           sent.on('error', reject);
           sent.end();
         });
         expect(response.status, name).toBe(405);
-        expect(response.allow.split(', ').filter((allowed) => documented.includes(allowed)).sort(), name).toEqual([...documented].sort());
+        expect(response.allow.split(', ').filter((allowed) => documented.includes(allowed)).sort(), name)
+          .toEqual([...documented].sort());
         expect(JSON.parse(response.body), name).toMatchObject({ statusCode: 405, error: 'method_not_allowed' });
       }
     }

@@ -86,7 +86,8 @@ describe('post routes: list, get, delete, status, edit and reschedule, missing, 
     expect(post.value[0]?.id).toBe(id);
     // A reply's id is not a post of its own; another organization's post does not exist for us.
     for (const missing of [new Types.ObjectId().toString(), 'nope', post.value[1]?.id ?? '']) {
-      expect(expectError(await call(`/posts/${missing}`), 404, 'not_found')).toBe(`post ${JSON.stringify(missing)} was not found`);
+      expect(expectError(await call(`/posts/${missing}`), 404, 'not_found'))
+        .toBe(`post ${JSON.stringify(missing)} was not found`);
     }
     expectError(await call(`/posts/${id}`, {}, other.apiKey), 404, 'not_found');
   });
@@ -124,8 +125,16 @@ describe('post routes: list, get, delete, status, edit and reschedule, missing, 
     expect((await ctx.db.posts.find({ rootPostId: id }).lean()).map((part) => part.state)).toEqual(['DRAFT']);
     expect(await call(`/posts/${id}/status`, { method: 'PUT', body: { status: 'schedule' } })).toMatchObject({ status: 200, body: { id, state: 'QUEUE' } });
     expect(await jobState(id)).toBe('delayed');
-    expect(expectError(await call(`/posts/${id}/status`, { method: 'PUT', body: { status: 'published' } }), 400, 'validation_failed')).toMatch(/^status: /);
-    expectError(await call(`/posts/${id}/status`, { method: 'PUT', body: { status: 'draft' } }, other.apiKey), 404, 'not_found');
+    expect(expectError(
+      await call(`/posts/${id}/status`, { method: 'PUT', body: { status: 'published' } }),
+      400,
+      'validation_failed',
+    )).toMatch(/^status: /);
+    expectError(
+      await call(`/posts/${id}/status`, { method: 'PUT', body: { status: 'draft' } }, other.apiKey),
+      404,
+      'not_found',
+    );
     expect(await jobState(id)).toBe('delayed');
     await ctx.db.posts.updateOne({ _id: id }, { $set: { state: 'PUBLISHED', releaseId: '1' } });
     expect(await call(`/posts/${id}/status`, { method: 'PUT', body: { status: 'draft' } })).toMatchObject({ status: 409, body: { error: 'conflict' } });
@@ -175,10 +184,22 @@ describe('post routes: list, get, delete, status, edit and reschedule, missing, 
     expect((tooLong.body as { message: string }).message).toMatch(/^posts\.0\.value\.1\.content: Mastodon channel "Our Mastodon"/);
     const badSetting = await call('/posts', { method: 'POST', body: { type: 'schedule', date: inOneDay().toISOString(), posts: [{ integration: { id: org.channelId }, settings: { visibility: 'everyone' }, value: [{ content: 'ok' }] }] } });
     expect(badSetting.body).toMatchObject({ statusCode: 400, details: [{ path: 'posts.0.settings.visibility' }] });
-    const draft = await call('/posts', { method: 'POST', body: { type: 'draft', posts: [{ integration: { id: org.channelId }, settings: { visibility: 'everyone' }, value: [{ content: 'é'.repeat(501) }] }] } });
+    const draft = await call('/posts', {
+      method: 'POST',
+      body: {
+        type: 'draft',
+        posts: [{
+          integration: { id: org.channelId },
+          settings: { visibility: 'everyone' },
+          value: [{ content: 'é'.repeat(501) }],
+        }],
+      },
+    });
     expect(draft.status).toBe(201);
     const stored = await ctx.db.posts.findById((draft.body as { postId: string }[])[0]?.postId).lean();
-    expect(stored).toMatchObject({ state: 'DRAFT', content: 'é'.repeat(501), settings: { visibility: 'everyone', __type: 'mastodon' } });
+    expect(stored).toMatchObject({
+      state: 'DRAFT', content: 'é'.repeat(501), settings: { visibility: 'everyone', __type: 'mastodon' },
+    });
   });
 
   it('GET /posts/:id/missing lists recent platform content only for posts whose release id is "missing"', async () => {
@@ -191,7 +212,13 @@ describe('post routes: list, get, delete, status, edit and reschedule, missing, 
     const pickerId = (pickerPost.body as { postId: string }[])[0]?.postId ?? '';
     await ctx.db.posts.updateOne({ _id: pickerId }, { $set: { releaseId: 'missing', state: 'PUBLISHED' } });
     // The item the platform holds (made directly, as if the earlier publish had succeeded).
-    const made = await createMastodonAdapter({ timeoutMs: 2_000, userHosts: connectionPolicyFor(true) }).publish({ channel: { channelId: 'c', accessToken: token, instanceUrl: simulator.origin }, content: 'The real one', media: [], settings: {}, idempotencyKey: 'k-missing' });
+    const made = await createMastodonAdapter({ timeoutMs: 2_000, userHosts: connectionPolicyFor(true) }).publish({
+      channel: { channelId: 'c', accessToken: token, instanceUrl: simulator.origin },
+      content: 'The real one',
+      media: [],
+      settings: {},
+      idempotencyKey: 'k-missing',
+    });
     const response = await call(`/posts/${pickerId}/missing`, {}, picker.apiKey);
     expect(response.status).toBe(200);
     expect(response.body).toEqual([{ id: made.releaseId, url: made.releaseURL }]);
@@ -208,7 +235,11 @@ describe('post routes: list, get, delete, status, edit and reschedule, missing, 
     expect(missingField.body).toMatchObject({ details: [{ path: 'releaseId' }] });
     const response = await call(`/posts/${id}/release-id`, { method: 'PUT', body: { releaseId: '123' } });
     expect(response).toMatchObject({ status: 200, body: { id, releaseId: '123', state: 'PUBLISHED' } });
-    expectError(await call(`/posts/${id}/release-id`, { method: 'PUT', body: { releaseId: '456' } }), 409, 'not_missing');
+    expectError(
+      await call(`/posts/${id}/release-id`, { method: 'PUT', body: { releaseId: '456' } }),
+      409,
+      'not_missing',
+    );
     expect((await ctx.db.posts.findById(id).lean())?.releaseId).toBe('123');
   });
 

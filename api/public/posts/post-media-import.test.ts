@@ -34,8 +34,11 @@ describe('POST /posts imports images given by URL', () => {
         held.set(request.url, response);
         return;
       }
-      if (request.url === '/photo.png' || request.url === '/again.png') response.writeHead(200, { 'Content-Type': 'image/png' }).end(png);
-      else response.writeHead(404).end();
+      if (request.url === '/photo.png' || request.url === '/again.png') {
+        response.writeHead(200, { 'Content-Type': 'image/png' }).end(png);
+      } else {
+        response.writeHead(404).end();
+      }
     });
     await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(source.address() as AddressInfo).port}`;
@@ -54,14 +57,21 @@ describe('POST /posts imports images given by URL', () => {
     await simulator.stop();
   });
 
-  const createPost = (image: { id: string; path: string }, type = 'now') => api(stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
-    method: 'POST', body: { type, posts: [{ integration: { id: org.channelId }, value: [{ content: `with ${image.path}`, image: [image] }] }] },
-  });
+  const createPost = (image: { id: string; path: string }, type = 'now') =>
+    api(stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
+      method: 'POST',
+      body: {
+        type,
+        posts: [{ integration: { id: org.channelId }, value: [{ content: `with ${image.path}`, image: [image] }] }],
+      },
+    });
   const postOf = async (postId: string) => ctx.db.posts.findById(postId).lean();
   const publishedStatus = (postId: string) => waitFor(async () => {
     const post = await postOf(postId);
     if (post?.state === 'ERROR') throw new Error(`the post failed: ${post.error ?? ''}`);
-    return post?.state === 'PUBLISHED' ? simulator.statuses.find((status) => status.url === post.releaseURL) : undefined;
+    return post?.state === 'PUBLISHED'
+      ? simulator.statuses.find((status) => status.url === post.releaseURL)
+      : undefined;
   }, { what: `post ${postId} published`, timeoutMs: 30_000 });
 
   it('imports an unknown id given by URL, refers to the new media and publishes it with the image', async () => {
@@ -71,7 +81,12 @@ describe('POST /posts imports images given by URL', () => {
     const postId = created?.postId ?? '';
     const [reference] = (await postOf(postId))?.media ?? [];
     const media = await ctx.db.media.findById(reference?.id ?? '').lean();
-    expect(media).toMatchObject({ sourceUrl: `${origin}/photo.png`, status: 'ready', mimeType: 'image/png', organizationId: new Types.ObjectId(org.organizationId) });
+    expect(media).toMatchObject({
+      sourceUrl: `${origin}/photo.png`,
+      status: 'ready',
+      mimeType: 'image/png',
+      organizationId: new Types.ObjectId(org.organizationId),
+    });
     // The post names the library's copy, not the caller's URL or id.
     expect(reference).toMatchObject({ id: media?._id.toString(), path: media?.path });
     const status = await publishedStatus(postId);
@@ -79,14 +94,17 @@ describe('POST /posts imports images given by URL', () => {
     expect(simulator.media.find((item) => item.id === status.mediaIds[0])?.bytes.equals(png)).toBe(true);
   });
 
-  it('answers 422 fetch_failed naming the image when the import fails within the wait, and stores no post', async () => {
-    const before = await ctx.db.posts.countDocuments();
-    const response = await createPost({ id: 'gone', path: `${origin}/missing.png` });
-    expect(response.status).toBe(422);
-    expect(response.body).toMatchObject({ statusCode: 422, error: 'fetch_failed', details: [{ path: 'posts.0.value.0.image.0' }] });
-    expect((response.body as { message: string }).message).toContain(`${origin}/missing.png could not be imported`);
-    expect(await ctx.db.posts.countDocuments()).toBe(before);
-  });
+  it('answers 422 fetch_failed naming the image when the import fails within the wait, and stores no post',
+    async () => {
+      const before = await ctx.db.posts.countDocuments();
+      const response = await createPost({ id: 'gone', path: `${origin}/missing.png` });
+      expect(response.status).toBe(422);
+      expect(response.body).toMatchObject({
+        statusCode: 422, error: 'fetch_failed', details: [{ path: 'posts.0.value.0.image.0' }],
+      });
+      expect((response.body as { message: string }).message).toContain(`${origin}/missing.png could not be imported`);
+      expect(await ctx.db.posts.countDocuments()).toBe(before);
+    });
 
   it('keeps a post whose import outlasts the wait queued, and publishes it only once the image is ready', async () => {
     const path = `${origin}/held/slow.png`;
@@ -114,13 +132,21 @@ describe('POST /posts imports images given by URL', () => {
     const response = await createPost({ id: 'broken-one', path });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     const postId = (response.body as { postId: string }[])[0]?.postId ?? '';
-    held.get('/held/broken.png')?.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><p>not an image</p>');
+    held.get('/held/broken.png')
+      ?.writeHead(200, { 'Content-Type': 'text/html' })
+      .end('<!doctype html><p>not an image</p>');
     const failed = await waitFor(async () => {
       const post = await postOf(postId);
       return post?.state === 'ERROR' ? post : undefined;
     }, { what: 'the post failed', timeoutMs: 30_000 });
     expect(failed.error).toContain(`the image at ${path} could not be imported`);
-    const notification = await ctx.db.notifications.findOne({ organizationId: new Types.ObjectId(org.organizationId), content: { $regex: 'could not be published' } }).sort({ _id: -1 }).lean();
+    const notification = await ctx.db.notifications
+      .findOne({
+        organizationId: new Types.ObjectId(org.organizationId),
+        content: { $regex: 'could not be published' },
+      })
+      .sort({ _id: -1 })
+      .lean();
     expect(notification?.content).toContain(`the image at ${path} could not be imported`);
     expect(simulator.statuses.some((status) => status.text === `with ${path}`)).toBe(false);
   });
@@ -141,7 +167,9 @@ describe('POST /posts imports images given by URL', () => {
   });
 
   it('answers 400 unknown_media for an unknown id whose path is not a URL to import', async () => {
-    for (const path of ['not a url', 'ftp://files.example.com/a.png', 'data:image/png;base64,AAAA', `${origin}/%E0%A4%A.png`]) {
+    for (const path of [
+      'not a url', 'ftp://files.example.com/a.png', 'data:image/png;base64,AAAA', `${origin}/%E0%A4%A.png`,
+    ]) {
       const response = await createPost({ id: new Types.ObjectId().toString(), path });
       expect(response.status, path).toBe(400);
       expect(response.body).toMatchObject({ error: 'unknown_media', details: [{ path: 'posts.0.value.0.image.0' }] });

@@ -111,70 +111,120 @@ describe('POST /posts (workers stopped, so jobs stay queued)', () => {
     }
   });
 
-  it('answers 400 unknown_media naming the image for an unknown id whose path is not a URL, or media that failed', async () => {
-    const failed = await ctx.db.media.create({ organizationId: (await ctx.db.channels.findById(channelId).lean())?.organizationId, name: 'x.png', status: 'failed', error: 'Failed to read the image' });
-    const cases = [
-      { image: { id: new Types.ObjectId().toString(), path: 'a.png' }, message: 'is not in your media library and its path is not a URL to import' },
-      { image: { id: failed._id.toString(), path: 'https://cdn.example.com/x.png' }, message: 'could not be processed (Failed to read the image); upload it again' },
-    ];
-    for (const { image, message } of cases) {
-      const response = await post({ type: 'now', posts: [{ integration: { id: channelId }, value: [{ content: 'text' }, { content: 'pic', image: [image] }] }] });
-      expect(response.status).toBe(400);
-      expect(response.body).toMatchObject({ statusCode: 400, error: 'unknown_media', details: [{ path: 'posts.0.value.1.image.0' }] });
-      expect((response.body as { details: { message: string }[] }).details[0]?.message).toContain(message);
-    }
-  });
+  it('answers 400 unknown_media naming the image for an unknown id whose path is not a URL, or media that failed',
+    async () => {
+      const failed = await ctx.db.media.create({
+        organizationId: (await ctx.db.channels.findById(channelId).lean())?.organizationId,
+        name: 'x.png',
+        status: 'failed',
+        error: 'Failed to read the image',
+      });
+      const cases = [
+        {
+          image: { id: new Types.ObjectId().toString(), path: 'a.png' },
+          message: 'is not in your media library and its path is not a URL to import',
+        },
+        {
+          image: { id: failed._id.toString(), path: 'https://cdn.example.com/x.png' },
+          message: 'could not be processed (Failed to read the image); upload it again',
+        },
+      ];
+      for (const { image, message } of cases) {
+        const response = await post({
+          type: 'now',
+          posts: [{ integration: { id: channelId }, value: [{ content: 'text' }, { content: 'pic', image: [image] }] }],
+        });
+        expect(response.status).toBe(400);
+        expect(response.body).toMatchObject({
+          statusCode: 400, error: 'unknown_media', details: [{ path: 'posts.0.value.1.image.0' }],
+        });
+        expect((response.body as { details: { message: string }[] }).details[0]?.message).toContain(message);
+      }
+    });
 
   describe('free-form settings and part sizes that MongoDB could not store (issue 18, item 6)', () => {
     const draftWith = (settings: string, content = '"x"') => api(stack.baseUrl, apiKey, '/api/public/v1/posts', {
       method: 'POST', headers: { 'Content-Type': 'application/json' },
-      rawBody: `{"type":"draft","posts":[{"integration":{"id":"${channelId}"},"settings":${settings},"value":[{"content":${content}}]}]}`,
+      rawBody: `{"type":"draft","posts":[{"integration":{"id":"${channelId}"},"settings":${settings},`
+        + `"value":[{"content":${content}}]}]}`,
     });
 
     it.each([
-      ['nested objects 1 000 deep', `{"a":${'{"a":'.repeat(1_000)}1${'}'.repeat(1_000)}}`, /^posts\.0\.settings\.a(\.a)+$/, 'nested more than 16 levels deep'],
-      ['nested arrays 200 000 deep', `{"a":${'['.repeat(200_000)}${']'.repeat(200_000)}}`, /^posts\.0\.settings\.a(\.0)+$/, 'nested more than 16 levels deep'],
-      ['a key starting with $', '{"$set":{"state":"PUBLISHED"}}', /^posts\.0\.settings\.\$set$/, 'a key cannot start with "$"'],
+      [
+        'nested objects 1 000 deep',
+        `{"a":${'{"a":'.repeat(1_000)}1${'}'.repeat(1_000)}}`,
+        /^posts\.0\.settings\.a(\.a)+$/,
+        'nested more than 16 levels deep',
+      ],
+      [
+        'nested arrays 200 000 deep',
+        `{"a":${'['.repeat(200_000)}${']'.repeat(200_000)}}`,
+        /^posts\.0\.settings\.a(\.0)+$/,
+        'nested more than 16 levels deep',
+      ],
+      [
+        'a key starting with $',
+        '{"$set":{"state":"PUBLISHED"}}',
+        /^posts\.0\.settings\.\$set$/,
+        'a key cannot start with "$"',
+      ],
       ['a dotted key', '{"a.b":1}', /^posts\.0\.settings\.a\.b$/, 'a key cannot contain "."'],
       ['an overflowing number', '{"limit":1e999}', /^posts\.0\.settings\.limit$/, 'a number must be finite'],
       ['300 KB of settings', `{"text":"${'s'.repeat(300 * 1024)}"}`, /^posts\.0\.settings$/, 'larger than 256 KB'],
-    ])('refuses draft settings with %s: 400 naming the place, nothing stored', async (_name, settings, path, message) => {
-      const before = await ctx.db.posts.countDocuments();
-      const response = await draftWith(settings);
-      expect(response.status).toBe(400);
-      expect(response.body).toMatchObject({ statusCode: 400, error: 'validation_failed' });
-      const [detail] = (response.body as { details: { path: string; message: string }[] }).details;
-      expect(detail?.path).toMatch(path);
-      expect(detail?.message).toBe(message);
-      expect(await ctx.db.posts.countDocuments()).toBe(before);
-    });
+    ])('refuses draft settings with %s: 400 naming the place, nothing stored',
+      async (_name, settings, path, message) => {
+        const before = await ctx.db.posts.countDocuments();
+        const response = await draftWith(settings);
+        expect(response.status).toBe(400);
+        expect(response.body).toMatchObject({ statusCode: 400, error: 'validation_failed' });
+        const [detail] = (response.body as { details: { path: string; message: string }[] }).details;
+        expect(detail?.path).toMatch(path);
+        expect(detail?.message).toBe(message);
+        expect(await ctx.db.posts.countDocuments()).toBe(before);
+      });
 
-    it('refuses a NUL character anywhere in the body, the path or the query, which the database cannot hold', async () => {
-      const inContent = await draftWith('{}', '"a\\u0000b"');
-      expect(inContent.status).toBe(400);
-      expect(inContent.body).toMatchObject({ error: 'validation_failed', details: [{ path: 'posts.0.value.0.content', message: 'contains a NUL character' }] });
-      const inKey = await draftWith('{"a\\u0000":1}');
-      expect(inKey.body).toMatchObject({ error: 'validation_failed', details: [{ path: 'posts.0.settings.a\u0000' }] });
-      const inPath = await api(stack.baseUrl, apiKey, '/api/public/v1/posts/group/a%00b', { method: 'DELETE' });
-      expect(inPath.status).toBe(400);
-      expect(inPath.body).toMatchObject({ error: 'validation_failed', details: [{ path: 'group', message: 'contains a NUL character' }] });
-      const inQuery = await api(stack.baseUrl, apiKey, '/api/public/v1/integrations?customer=%00');
-      expect(inQuery.body).toMatchObject({ error: 'validation_failed', details: [{ path: 'customer' }] });
-    });
+    it('refuses a NUL character anywhere in the body, the path or the query, which the database cannot hold',
+      async () => {
+        const inContent = await draftWith('{}', '"a\\u0000b"');
+        expect(inContent.status).toBe(400);
+        expect(inContent.body).toMatchObject({
+          error: 'validation_failed',
+          details: [{ path: 'posts.0.value.0.content', message: 'contains a NUL character' }],
+        });
+        const inKey = await draftWith('{"a\\u0000":1}');
+        expect(inKey.body).toMatchObject({
+          error: 'validation_failed', details: [{ path: 'posts.0.settings.a\u0000' }],
+        });
+        const inPath = await api(stack.baseUrl, apiKey, '/api/public/v1/posts/group/a%00b', { method: 'DELETE' });
+        expect(inPath.status).toBe(400);
+        expect(inPath.body).toMatchObject({
+          error: 'validation_failed', details: [{ path: 'group', message: 'contains a NUL character' }],
+        });
+        const inQuery = await api(stack.baseUrl, apiKey, '/api/public/v1/integrations?customer=%00');
+        expect(inQuery.body).toMatchObject({ error: 'validation_failed', details: [{ path: 'customer' }] });
+      });
 
-    it('answers 413 PayloadTooLargeError for a draft part over what one stored document holds, and stores nothing', async () => {
-      const before = await ctx.db.posts.countDocuments();
-      const response = await draftWith('{}', `"${'x'.repeat(17 * 1024 * 1024)}"`);
-      expect(response.status).toBe(413);
-      expect(response.body).toMatchObject({ statusCode: 413, error: 'payload_too_large', details: [{ path: 'posts.0.value.0' }] });
-      expect((response.body as { message: string }).message).toMatch(/^PayloadTooLargeError: posts\.0\.value\.0: this part holds 17\.0 MB .*at most 15 MB/);
-      expect(await ctx.db.posts.countDocuments()).toBe(before);
-      // Just under the cap is stored.
-      expect((await draftWith('{}', `"${'x'.repeat(14 * 1024 * 1024)}"`)).status).toBe(201);
-    });
+    it('answers 413 PayloadTooLargeError for a draft part over what one stored document holds, and stores nothing',
+      async () => {
+        const before = await ctx.db.posts.countDocuments();
+        const response = await draftWith('{}', `"${'x'.repeat(17 * 1024 * 1024)}"`);
+        expect(response.status).toBe(413);
+        expect(response.body).toMatchObject({
+          statusCode: 413, error: 'payload_too_large', details: [{ path: 'posts.0.value.0' }],
+        });
+        expect((response.body as { message: string }).message)
+          .toMatch(/^PayloadTooLargeError: posts\.0\.value\.0: this part holds 17\.0 MB .*at most 15 MB/);
+        expect(await ctx.db.posts.countDocuments()).toBe(before);
+        // Just under the cap is stored.
+        expect((await draftWith('{}', `"${'x'.repeat(14 * 1024 * 1024)}"`)).status).toBe(201);
+      });
 
     it('refuses a tag with an empty label instead of failing to store it', async () => {
-      const response = await post({ type: 'draft', tags: [{ value: 'launch', label: '' }], posts: [{ integration: { id: channelId }, value: [{ content: 'tagged' }] }] });
+      const response = await post({
+        type: 'draft',
+        tags: [{ value: 'launch', label: '' }],
+        posts: [{ integration: { id: channelId }, value: [{ content: 'tagged' }] }],
+      });
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ error: 'validation_failed', details: [{ path: 'tags.0.label' }] });
     });

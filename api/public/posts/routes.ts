@@ -54,9 +54,11 @@ export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
       handle: ({ organization, params }) => deletePost(deps, organization.id, params.id),
     }),
     defineRoute({
-      method: 'put', path: '/posts/:id/status', tag: 'Posts', status: 200, errors: ['not_found', 'conflict', 'validation_failed', 'unknown_media'],
+      method: 'put', path: '/posts/:id/status', tag: 'Posts', status: 200,
+      errors: ['not_found', 'conflict', 'validation_failed', 'unknown_media'],
       summary: 'Turn a post into a draft (its job is removed) or schedule it again',
-      description: 'Scheduling checks the channel\'s platform rules as POST /posts does (drafts are stored without them) and answers 400 naming the rule a post breaks.',
+      description: 'Scheduling checks the channel\'s platform rules as POST /posts does '
+        + '(drafts are stored without them) and answers 400 naming the rule a post breaks.',
       params: idParams,
       body: changeStatusBody,
       response: z.object({ id: z.string(), state: z.enum(['DRAFT', 'QUEUE']) }),

@@ -32,7 +32,8 @@ const postPart = z.object({
 const channelPost = z.object({
   integration: z.object({ id: z.string().min(1).max(100) }),
   group: z.string().min(1).max(100).optional(),
-  settings: boundedJsonObject(postLimits.settings).optional().describe('The platform\'s post settings (see GET /integration-settings/:id); at most 16 levels deep and 256 KB'),
+  settings: boundedJsonObject(postLimits.settings).optional()
+    .describe('The platform\'s post settings (see GET /integration-settings/:id); at most 16 levels deep and 256 KB'),
   value: z.array(postPart).min(1, 'a post needs at least one part').max(postLimits.partsPerPost),
 });
 

@@ -78,7 +78,9 @@ export function multipartFile(request: IncomingMessage, field: string, maxBytes:
     parser.once('error', (error) => { reject(unreadable(error)); });
     parser.once('close', () => {
       if (found) return;
-      reject(new DomainError('validation_failed', `no file in field "${field}"`, [{ path: field, message: 'required' }]));
+      reject(new DomainError('validation_failed', `no file in field "${field}"`, [
+        { path: field, message: 'required' },
+      ]));
     });
     // The connection may have closed already, while the request went through authentication;
     // a destroyed request has nothing more to give either way.

@@ -43,7 +43,10 @@ const postSchema = new Schema(
     deletedAt: { type: Date, default: null },
     /** Root only: times the post was put back in the queue after its job was lost or failed unsettled. */
     publishRecoveries: { type: Number, default: 0, min: 0 },
-    /** Root only: when the organization was told the whole thread was published (told once, even if the job runs again). */
+    /**
+     * Root only: when the organization was told the whole thread was published (told once, even if
+     * the job runs again).
+     */
     notifiedAt: { type: Date, default: null },
   },
   { timestamps: true, collection: 'posts' },

@@ -35,7 +35,10 @@ function oversizedParts(posts: ChannelPostInput[], tags: { value: string; label:
       const bytes = shared + Buffer.byteLength(part.content) + measureJson(part.image, unbounded).bytes;
       if (bytes <= maxStoredPartBytes) return [];
       const megabytes = (bytes / (1024 * 1024)).toFixed(1);
-      return [{ path: `posts.${postIndex}.value.${partIndex}`, message: `this part holds ${megabytes} MB (content, settings and tags); one part can hold at most 15 MB` }];
+      return [{
+        path: `posts.${postIndex}.value.${partIndex}`,
+        message: `this part holds ${megabytes} MB (content, settings and tags); one part can hold at most 15 MB`,
+      }];
     });
   });
 }
@@ -71,7 +74,13 @@ export interface CheckOptions {
   imports?: MediaImports;
 }
 
-export async function checkChannelPosts(db: Database, organizationId: Types.ObjectId, type: CreatePostType, given: ChannelPostInput[], options: CheckOptions = {}): Promise<CheckedChannelPost[]> {
+export async function checkChannelPosts(
+  db: Database,
+  organizationId: Types.ObjectId,
+  type: CreatePostType,
+  given: ChannelPostInput[],
+  options: CheckOptions = {},
+): Promise<CheckedChannelPost[]> {
   let posts = given;
   const empty: ErrorDetail[] = posts.flatMap((post, postIndex) => post.value.flatMap((part, partIndex) =>
     part.content.trim() === '' && part.image.length === 0 ? [{ path: `posts.${postIndex}.value.${partIndex}.content`, message: 'each part needs content or media' }] : []));
@@ -79,11 +88,20 @@ export async function checkChannelPosts(db: Database, organizationId: Types.Obje
   const oversized = oversizedParts(posts, options.tags ?? []);
   if (oversized.length > 0) {
     const [first] = oversized;
-    throw new DomainError('payload_too_large', `PayloadTooLargeError: ${first?.path ?? 'posts'}: ${first?.message ?? 'too large'}; split the text over several parts`, oversized);
+    throw new DomainError(
+      'payload_too_large',
+      `PayloadTooLargeError: ${first?.path ?? 'posts'}: ${first?.message ?? 'too large'}; `
+        + 'split the text over several parts',
+      oversized,
+    );
   }
 
   const channelIds = posts.map((post) => asObjectId(post.integration.id));
-  const channels = await findEachById(db.channels, distinctObjectIds(posts.map((post) => post.integration.id)), { organizationId, deletedAt: null });
+  const channels = await findEachById(
+    db.channels,
+    distinctObjectIds(posts.map((post) => post.integration.id)),
+    { organizationId, deletedAt: null },
+  );
   const byId = new Map(channels.map((channel) => [channel._id.toString(), channel]));
   const unknown = posts.flatMap((post, index) => (byId.has(channelIds[index]?.toString() ?? '') ? [] : [{ index, id: post.integration.id }]));
   if (unknown.length > 0) {

@@ -51,7 +51,9 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
     const unnamed = input.posts.flatMap((post, index) => (post.value[0]?.id === undefined ? [{ path: `posts.${index}.value.0.id`, message: 'required when type is "update"' }] : []));
     if (unnamed.length > 0) throw new DomainError('validation_failed', '"update" edits existing posts: give the post id as value[0].id', unnamed);
   }
-  const imports = deps.mediaQueue === undefined || deps.mediaWaitMs === undefined ? undefined : { mediaQueue: deps.mediaQueue, mediaWaitMs: deps.mediaWaitMs };
+  const imports = deps.mediaQueue === undefined || deps.mediaWaitMs === undefined
+    ? undefined
+    : { mediaQueue: deps.mediaQueue, mediaWaitMs: deps.mediaWaitMs };
   const checked = await checkChannelPosts(db, orgId, input.type, input.posts, { tags: input.tags, imports });
   const existing = await postsToEdit(db, orgId, checked);
   const now = deps.now();
@@ -107,7 +109,13 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
     await Promise.all(created.flatMap(threadFilters).map((filter) => db.posts.deleteMany(filter)));
     const edited = toSchedule.filter((job) => job.edited).map((job) => job.rootId);
     await Promise.all(edited.map((rootId) => updateThread(db.posts, rootId, {}, { $set: { state: 'DRAFT' } })));
-    throw new DomainError('queue_unavailable', `the post could not be queued for publishing; new posts were not saved${edited.length > 0 ? ' and edited posts were kept as drafts' : ''}; try again`, undefined, { cause: error });
+    throw new DomainError(
+      'queue_unavailable',
+      'the post could not be queued for publishing; new posts were not saved'
+        + `${edited.length > 0 ? ' and edited posts were kept as drafts' : ''}; try again`,
+      undefined,
+      { cause: error },
+    );
   }
   return results;
 }

@@ -49,7 +49,8 @@ export interface ResolvedPostMedia {
 
 interface Reference { postIndex: number; partIndex: number; imageIndex: number; image: MediaReference }
 
-const referencePath = (reference: Reference): string => `posts.${reference.postIndex}.value.${reference.partIndex}.image.${reference.imageIndex}`;
+const referencePath = (reference: Reference): string =>
+  `posts.${reference.postIndex}.value.${reference.partIndex}.image.${reference.imageIndex}`;
 
 /** A URL the media worker may be asked to fetch; anything else cannot be imported. */
 function importableUrl(path: string): URL | null {
@@ -62,7 +63,13 @@ function importableUrl(path: string): URL | null {
   }
 }
 
-async function importOne(deps: MediaImports, db: Database, organizationId: string, url: URL, path: string): Promise<StoredMedia> {
+async function importOne(
+  deps: MediaImports,
+  db: Database,
+  organizationId: string,
+  url: URL,
+  path: string,
+): Promise<StoredMedia> {
   const media = await recordRemoteMedia(db, organizationId, url);
   const mediaId = media._id.toString();
   const outcome = await deps.mediaQueue.processAndWait({ organizationId, mediaId, kind: 'import' }, deps.mediaWaitMs);
@@ -70,9 +77,11 @@ async function importOne(deps: MediaImports, db: Database, organizationId: strin
     const view = outcome.result as MediaView | null;
     if (view?.status === 'failed') {
       const code = view.reason?.startsWith('fetch_failed') === true ? 'fetch_failed' : 'unreadable_media';
-      throw new DomainError(code, `${path}: the image at ${url.href} could not be imported: ${view.error ?? 'the media could not be processed'}`, [
-        { path, message: view.reason ?? 'import failed' },
-      ]);
+      throw new DomainError(
+        code,
+        `${path}: the image at ${url.href} could not be imported: ${view.error ?? 'the media could not be processed'}`,
+        [{ path, message: view.reason ?? 'import failed' }],
+      );
     }
   }
   return (await db.media.findById(media._id).lean()) ?? media;
@@ -83,7 +92,12 @@ async function importOne(deps: MediaImports, db: Database, organizationId: strin
  * unknown ones given by URL when `imports` is given (the api; scripts that create posts
  * directly pass none and get `unknown_media`).
  */
-export async function resolvePostMedia(db: Database, organizationId: Types.ObjectId, posts: ChannelPostInput[], imports?: MediaImports): Promise<ResolvedPostMedia> {
+export async function resolvePostMedia(
+  db: Database,
+  organizationId: Types.ObjectId,
+  posts: ChannelPostInput[],
+  imports?: MediaImports,
+): Promise<ResolvedPostMedia> {
   const references: Reference[] = posts.flatMap((post, postIndex) => post.value.flatMap((part, partIndex) =>
     part.image.map((image, imageIndex) => ({ postIndex, partIndex, imageIndex, image }))));
   if (references.length === 0) return { posts, library: new Map() };
@@ -99,24 +113,43 @@ export async function resolvePostMedia(db: Database, organizationId: Types.Objec
     const id = canonical(reference);
     const media = id === undefined ? undefined : library.get(id);
     if (media?.status === 'failed') {
-      problems.push({ path: referencePath(reference), message: `media ${reference.image.id} could not be processed (${media.error ?? 'failed'}); upload it again` });
+      problems.push({
+        path: referencePath(reference),
+        message: `media ${reference.image.id} could not be processed (${media.error ?? 'failed'}); upload it again`,
+      });
     } else if (media === undefined) {
       const url = imports === undefined ? null : importableUrl(reference.image.path);
-      if (url === null) problems.push({ path: referencePath(reference), message: `media ${JSON.stringify(reference.image.id)} is not in your media library and its path is not a URL to import` });
-      else if (!toImport.has(url.href)) toImport.set(url.href, { url, path: referencePath(reference) });
+      if (url === null) {
+        problems.push({
+          path: referencePath(reference),
+          message: `media ${JSON.stringify(reference.image.id)} is not in your media library `
+            + 'and its path is not a URL to import',
+        });
+      } else if (!toImport.has(url.href)) toImport.set(url.href, { url, path: referencePath(reference) });
     }
   }
   if (problems.length > 0) {
-    throw new DomainError('unknown_media', `${problems[0]?.path ?? 'image'}: ${problems[0]?.message ?? 'unknown media'}; upload it first and use the returned id and path, or give a public https URL as its path`, problems);
+    throw new DomainError(
+      'unknown_media',
+      `${problems[0]?.path ?? 'image'}: ${problems[0]?.message ?? 'unknown media'}; `
+        + 'upload it first and use the returned id and path, or give a public https URL as its path',
+      problems,
+    );
   }
   if (toImport.size > maxImportsPerRequest) {
-    throw new DomainError('validation_failed', `a request can import at most ${maxImportsPerRequest} images by URL (this one names ${toImport.size}); upload the others first`);
+    throw new DomainError(
+      'validation_failed',
+      `a request can import at most ${maxImportsPerRequest} images by URL (this one names ${toImport.size}); `
+        + 'upload the others first',
+    );
   }
 
   const imported = new Map<string, StoredMedia>();
   if (imports !== undefined && toImport.size > 0) {
     // Settled one by one, so the first failure is reported with its own path, not a lost rejection.
-    const outcomes = await Promise.allSettled([...toImport.values()].map(({ url, path }) => importOne(imports, db, organizationId.toString(), url, path)));
+    const outcomes = await Promise.allSettled(
+      [...toImport.values()].map(({ url, path }) => importOne(imports, db, organizationId.toString(), url, path)),
+    );
     const failure = outcomes.find((outcome) => outcome.status === 'rejected');
     if (failure !== undefined) throw failure.reason;
     [...toImport.keys()].forEach((href, index) => {
@@ -137,32 +170,51 @@ export async function resolvePostMedia(db: Database, organizationId: Types.Objec
     // The library's own URL once the file is stored; the given one while the import runs.
     return { ...image, id: media._id.toString(), path: media.path ?? image.path };
   };
-  const resolved = posts.map((post) => ({ ...post, value: post.value.map((part) => ({ ...part, image: part.image.map(resolve) })) }));
+  const resolved = posts.map((post) => ({
+    ...post,
+    value: post.value.map((part) => ({ ...part, image: part.image.map(resolve) })),
+  }));
   return { posts: resolved, library };
 }
 
-export type ImportedMediaState = { kind: 'ready' } | { kind: 'waiting'; until: Date } | { kind: 'failed'; message: string };
+export type ImportedMediaState =
+  | { kind: 'ready' }
+  | { kind: 'waiting'; until: Date }
+  | { kind: 'failed'; message: string };
 
 /**
  * Whether the media a post is about to publish are ready. Media still importing make the job
  * wait (a few seconds at a time, for at most `importDeadlineMs` after the import started); a
  * failed import fails the post with the reason.
  */
-export async function importedMediaState(db: Database, organizationId: Types.ObjectId, references: { id: string }[], now: Date): Promise<ImportedMediaState> {
+export async function importedMediaState(
+  db: Database,
+  organizationId: Types.ObjectId,
+  references: { id: string }[],
+  now: Date,
+): Promise<ImportedMediaState> {
   const ids = distinctObjectIds(references.map((reference) => reference.id));
   if (ids.length === 0) return { kind: 'ready' };
   const media = await findEachById(db.media, ids, { organizationId, status: { $ne: 'ready' } });
   const failed = media.find((item) => item.status === 'failed');
   if (failed !== undefined) {
     const source = failed.sourceUrl ?? failed.originalName ?? failed._id.toString();
-    return { kind: 'failed', message: `the image at ${source} could not be imported: ${failed.error ?? 'the media could not be processed'}; the post was not published without it` };
+    return {
+      kind: 'failed',
+      message: `the image at ${source} could not be imported: ${failed.error ?? 'the media could not be processed'}; `
+        + 'the post was not published without it',
+    };
   }
   const pending = media.filter((item) => item.status === 'pending');
   if (pending.length === 0) return { kind: 'ready' };
   const oldest = Math.min(...pending.map((item) => item.createdAt.getTime()));
   if (now.getTime() - oldest > importDeadlineMs) {
     const source = pending[0]?.sourceUrl ?? pending[0]?._id.toString() ?? 'an image';
-    return { kind: 'failed', message: `the image at ${source} was still being imported ${importDeadlineMs / 60_000} minutes later; the post was not published without it` };
+    return {
+      kind: 'failed',
+      message: `the image at ${source} was still being imported ${importDeadlineMs / 60_000} minutes later; `
+        + 'the post was not published without it',
+    };
   }
   return { kind: 'waiting', until: new Date(now.getTime() + importPollMs) };
 }

@@ -25,9 +25,17 @@ type MediaReference = { id: string; alt?: string | null };
  * The files the parts refer to, from the organization's library, in one round trip; a missing
  * one fails the post loudly rather than publishing without it.
  */
-async function threadMedia(deps: PublishDeps, organizationId: Types.ObjectId, references: MediaReference[]): Promise<(reference: MediaReference) => PublishMedia> {
+async function threadMedia(
+  deps: PublishDeps,
+  organizationId: Types.ObjectId,
+  references: MediaReference[],
+): Promise<(reference: MediaReference) => PublishMedia> {
   const ids = [...new Set(references.map((reference) => reference.id))].filter((id) => Types.ObjectId.isValid(id));
-  const library = await findEachById(deps.db.media, ids.map((id) => new Types.ObjectId(id)), { organizationId, status: 'ready' });
+  const library = await findEachById(
+    deps.db.media,
+    ids.map((id) => new Types.ObjectId(id)),
+    { organizationId, status: 'ready' },
+  );
   return (reference) => {
     const media = library.find((candidate) => candidate._id.toString() === reference.id);
     const key = media?.storageKey;
@@ -85,9 +93,16 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
     return { kind: 'skipped', reason: 'the post was already published' };
   }
   // Media the post imports by URL may still be fetched by the media worker: wait, or fail clearly.
-  const imports = await importedMediaState(db, root.organizationId, unpublished.flatMap((part) => part.media), deps.now());
+  const imports = await importedMediaState(
+    db,
+    root.organizationId,
+    unpublished.flatMap((part) => part.media),
+    deps.now(),
+  );
   if (imports.kind === 'waiting') return { kind: 'waiting', until: imports.until };
-  if (imports.kind === 'failed') throw new PlatformError({ kind: 'permanent', provider: 'sps', message: imports.message });
+  if (imports.kind === 'failed') {
+    throw new PlatformError({ kind: 'permanent', provider: 'sps', message: imports.message });
+  }
   const [channel, mediaOf] = await Promise.all([
     db.channels.findOne({ _id: root.channelId, organizationId: root.organizationId, deletedAt: null }).lean(),
     threadMedia(deps, root.organizationId, unpublished.flatMap((part) => part.media)),
