@@ -1,5 +1,5 @@
 import { createMastodonAdapter } from './mastodon/mastodon-adapter.ts';
-import type { AdapterOptions, PlatformAdapter } from './platform-adapter.ts';
+import type { AdapterOptions, PlatformAdapter } from './kit/platform-adapter.ts';
 
 export type AdapterSet = ReadonlyMap<string, PlatformAdapter>;
 

@@ -3,7 +3,7 @@ import { unavailableBackingService } from '../../shared/backing-service-errors.t
 import { failThread, publishThread, type PublishDeps } from '../../shared/domain/publishing/publish-thread.ts';
 import { LogEvent } from '../../shared/logging/events.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
-import { PlatformError } from '../../shared/platforms/platform-error.ts';
+import { PlatformError } from '../../shared/platforms/kit/platform-error.ts';
 import { publishPostPayload, type PublishPostPayload } from '../../shared/queue/queues.ts';
 
 export interface PublishRetryLimits {

@@ -1,7 +1,7 @@
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
 import type { AdapterSet } from '../../platforms/adapters.ts';
-import { PlatformError } from '../../platforms/platform-error.ts';
+import { PlatformError } from '../../platforms/kit/platform-error.ts';
 import type { PlatformCallPayload } from '../../queue/queues.ts';
 
 export interface PlatformCallDeps {

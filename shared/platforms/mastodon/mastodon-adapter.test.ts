@@ -6,8 +6,8 @@ import { MastodonSimulator } from '../../../test/simulators/mastodon-simulator.t
 import { sampleMp4, samplePng } from '../../../test/support/sample-media.ts';
 import { isPublicAddress } from '../../net/address-policy.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
-import { PlatformError } from '../platform-error.ts';
-import type { ChannelCredentials, PlatformAdapter, PublishMedia, PublishResult } from '../platform-adapter.ts';
+import { PlatformError } from '../kit/platform-error.ts';
+import type { ChannelCredentials, PlatformAdapter, PublishMedia, PublishResult } from '../kit/platform-adapter.ts';
 import { createMastodonAdapter } from './mastodon-adapter.ts';
 
 async function failure(promise: Promise<unknown>): Promise<PlatformError> {

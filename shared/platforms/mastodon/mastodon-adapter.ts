@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { mastodonSettings } from '../registry/mastodon.ts';
-import { PlatformError } from '../platform-error.ts';
-import { platformRequest, type PlatformRequest } from '../platform-http.ts';
+import { PlatformError } from '../kit/platform-error.ts';
+import { platformRequest, type PlatformRequest } from '../kit/platform-http.ts';
 import { mastodonRetryAfterMs } from './mastodon-rate-limit.ts';
-import type { AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishMedia, PublishResult } from '../platform-adapter.ts';
+import type { AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishMedia, PublishResult } from '../kit/platform-adapter.ts';
 
 const provider = 'mastodon';
 

@@ -1,4 +1,4 @@
-import { parseRetryAfter } from '../platform-http.ts';
+import { parseRetryAfter } from '../kit/platform-http.ts';
 
 /**
  * A throttled instance never asks to wait too little: a reset already past on our clock (clocks

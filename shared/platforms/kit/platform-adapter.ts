@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { ConnectionPolicy } from '../net/connection-policy.ts';
+import type { ConnectionPolicy } from '../../net/connection-policy.ts';
 
 /** What an adapter needs to act for one channel. The token is already decrypted. */
 export interface ChannelCredentials {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
-import type { ConnectionPolicy } from '../net/connection-policy.ts';
-import { FetchFailure } from '../net/fetch-failure.ts';
-import { pinnedRequest } from '../net/pinned-request.ts';
+import type { ConnectionPolicy } from '../../net/connection-policy.ts';
+import { FetchFailure } from '../../net/fetch-failure.ts';
+import { pinnedRequest } from '../../net/pinned-request.ts';
 import type { PublishMedia } from './platform-adapter.ts';
 import { PlatformError, type PlatformErrorKind } from './platform-error.ts';
 
