@@ -4,6 +4,8 @@ import type { Config } from '../shared/config/config.ts';
 import { SecretBox } from '../shared/crypto/secret-box.ts';
 import type { Database } from '../shared/db/database.ts';
 import type { PublishDeps } from '../shared/domain/publishing/publish-thread.ts';
+import { ChannelTokens, type RefreshTokens } from '../shared/domain/channels/channel-tokens.ts';
+import type { TokenSweepSettings } from '../shared/domain/channels/refresh-expiring-tokens.ts';
 import { recoverPublication, type RecoveryDeps } from '../shared/domain/publishing/recover-publications.ts';
 import type { MediaProcessingDeps } from '../shared/domain/media/process-media.ts';
 import { connectionPolicyFor } from '../shared/net/connection-policy.ts';
@@ -19,6 +21,7 @@ import { platformCallProcessor } from './processors/platform-call.ts';
 import { processMediaProcessor } from './processors/process-media.ts';
 import { publishPostProcessor, type PublishRetryLimits } from './processors/publish-post.ts';
 import { sweepPublicationsProcessor, type SweepSettings } from './processors/sweep-publications.ts';
+import { refreshTokensProcessor } from './processors/refresh-tokens.ts';
 
 export interface WorkerSettings {
   queues: readonly string[];
@@ -29,6 +32,7 @@ export interface WorkerSettings {
   maintenanceEveryMs: number;
   publish: PublishSettings;
   sweep: SweepSettings & { everyMs: number };
+  tokenSweep: TokenSweepSettings & { everyMs: number };
 }
 
 /** How publish jobs are retried, taken over and recovered (config: PUBLISH_*). */
@@ -160,6 +164,7 @@ export async function startWorkers(
         queue.upsertJobScheduler(job.name, { every: everyMs }, { name: job.name, data: {}, opts });
       await every(jobs.cleanExpired, settings.maintenanceEveryMs);
       await every(jobs.sweepPublications, settings.sweep.everyMs);
+      await every(jobs.refreshTokens, settings.tokenSweep.everyMs);
     };
     await upsertSchedulers();
     // A Redis that comes back without its data has forgotten the schedulers, and the sweep is
@@ -173,6 +178,7 @@ export async function startWorkers(
     const processors: Record<string, (job: Job) => Promise<unknown>> = {
       [jobs.cleanExpired.name]: cleanExpiredProcessor(deps, logger),
       [jobs.sweepPublications.name]: sweepPublicationsProcessor(recovery, settings.sweep, logger),
+      [jobs.refreshTokens.name]: refreshTokensProcessor(deps, settings.tokenSweep, logger),
     };
     workers.push(new Worker(QueueName.maintenance, (job: Job) => {
       const processor = processors[job.name];
@@ -213,15 +219,28 @@ export async function startConfiguredWorkers(
   db: Database,
   connection: Redis,
   logger: Logger,
+  refresherFor: (provider: string) => RefreshTokens | undefined = () => undefined,
 ): Promise<RunningWorkers> {
+  const secrets = new SecretBox(config.SECRETS_KEY);
+  const now = () => new Date();
+  const tokens = new ChannelTokens({
+    db,
+    secrets,
+    redis: connection,
+    lockPrefix: config.QUEUE_PREFIX,
+    refresherFor,
+    refreshAheadMs: config.TOKEN_REFRESH_AHEAD_MS,
+    refreshTimeoutMs: config.PLATFORM_TIMEOUT_MS,
+    now,
+  });
   const deps: WorkerDeps = {
     db,
     adapters: createAdapters({
       timeoutMs: config.PLATFORM_TIMEOUT_MS,
       userHosts: connectionPolicyFor(config.ALLOW_PRIVATE_NETWORK),
     }),
-    secrets: new SecretBox(config.SECRETS_KEY),
-    now: () => new Date(),
+    tokens,
+    now,
     storage: await createStorage(config),
     limits: { maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES, maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES },
     fetch: {
@@ -255,6 +274,11 @@ export async function startConfiguredWorkers(
       everyMs: config.PUBLISH_SWEEP_EVERY_MS,
       graceMs: config.PUBLISH_SWEEP_GRACE_MS,
       batchSize: config.PUBLISH_SWEEP_BATCH,
+    },
+    tokenSweep: {
+      everyMs: config.TOKEN_REFRESH_EVERY_MS,
+      aheadMs: config.TOKEN_REFRESH_AHEAD_MS,
+      batchSize: config.TOKEN_REFRESH_BATCH,
     },
   }, logger);
 }

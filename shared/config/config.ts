@@ -51,6 +51,14 @@ export const configSchema = z.object({
   /** A post is swept only when it has been due this long, so a job being added right now is left alone. */
   PUBLISH_SWEEP_GRACE_MS: positiveInt.default(30_000),
   PUBLISH_SWEEP_BATCH: positiveInt.default(200),
+  /** How often the token sweep refreshes the access tokens about to expire. */
+  TOKEN_REFRESH_EVERY_MS: positiveInt.default(5 * 60_000),
+  /**
+   * A token expiring within this long is refreshed: by the sweep, and before any use. Longer
+   * than the sweep's interval, so a token is renewed before it lapses between two sweeps.
+   */
+  TOKEN_REFRESH_AHEAD_MS: positiveInt.default(15 * 60_000),
+  TOKEN_REFRESH_BATCH: positiveInt.default(200),
   /** A platform's "try again at" (429) delays the job by at most this much. */
   PUBLISH_MAX_RETRY_AFTER_MS: positiveInt.default(60 * 60 * 1000),
   /** Times one job may be delayed by a platform's rate limit before it counts as a failed attempt. */

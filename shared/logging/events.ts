@@ -23,6 +23,7 @@ export const LogEvent = {
   /** A post whose job was lost or failed without settling it was put back in the queue. */
   postRecovered: 'post.recovered',
   publishSweep: 'publish.sweep',
+  tokenSweep: 'token.sweep',
   /** An OAuth code was presented again after it was redeemed; the token issued from it was revoked. */
   oauthCodeReused: 'oauth.code_reused',
   /** A client address went over a throttle (logins, sign-ups, user codes, device codes). */

@@ -13,8 +13,8 @@ export const QueueName = {
   /** Fetching remote media and inspecting stored media (ffprobe, poster frames). */
   media: 'media',
   /**
-   * Repeatable jobs: expired OAuth codes and dashboard sessions (no TTL indexes, rule 7), and the
-   * sweep that re-queues due posts whose publish job was lost.
+   * Repeatable jobs: expired OAuth codes and dashboard sessions (no TTL indexes, rule 7), the sweep
+   * that re-queues due posts whose publish job was lost, and the renewal of expiring OAuth tokens.
    */
   maintenance: 'maintenance',
 } as const;
@@ -54,6 +54,7 @@ export const jobs = {
   processMedia: { queue: QueueName.media, name: 'process-media', payload: mediaJobPayload },
   cleanExpired: { queue: QueueName.maintenance, name: 'clean-expired', payload: z.object({}) },
   sweepPublications: { queue: QueueName.maintenance, name: 'sweep-publications', payload: z.object({}) },
+  refreshTokens: { queue: QueueName.maintenance, name: 'refresh-tokens', payload: z.object({}) },
 } as const;
 
 /** Deterministic: enqueueing the same post twice finds the existing job instead of adding one. */

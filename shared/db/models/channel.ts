@@ -12,8 +12,19 @@ const channelSchema = new Schema(
     profile: { type: String, default: null },
     /** Platform origin for federated platforms (Mastodon, Lemmy); null where the host is fixed. */
     instanceUrl: { type: String, default: null },
+    /** The platform's own id of the account; reconnecting matches on it to keep the channel id. */
+    accountId: { type: String, default: null },
     /** Platform access token, AES-256-GCM sealed. */
     tokenSealed: { type: String, required: true },
+    /** OAuth refresh token, sealed; null where the platform issues none (the token lives until revoked). */
+    refreshTokenSealed: { type: String, default: null },
+    /** When the access token stops working; null when the platform gave no lifetime. */
+    tokenExpiresAt: { type: Date, default: null },
+    /**
+     * True while a refresh token is held and the channel is usable: the one equality the refresh
+     * sweep bounds its read with on FerretDB (docs/queries.md).
+     */
+    refreshable: { type: Boolean, default: false },
     disabled: { type: Boolean, default: false },
     /** Set when the platform rejected the token: the user must reconnect. */
     refreshNeeded: { type: Boolean, default: false },
@@ -24,6 +35,8 @@ const channelSchema = new Schema(
   },
   { timestamps: true, collection: 'channels' },
 );
+channelSchema.index({ refreshable: 1, tokenExpiresAt: 1 });
+channelSchema.index({ organizationId: 1, provider: 1, accountId: 1 });
 
 export type Channel = InferSchemaType<typeof channelSchema>;
 export type ChannelModel = Model<Channel>;

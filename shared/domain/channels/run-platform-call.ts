@@ -1,13 +1,13 @@
-import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
 import type { AdapterSet } from '../../platforms/adapters.ts';
 import { PlatformError } from '../../platforms/kit/platform-error.ts';
 import type { PlatformCallPayload } from '../../queue/queues.ts';
+import type { ChannelTokens } from './channel-tokens.ts';
 
 export interface PlatformCallDeps {
   db: Database;
   adapters: AdapterSet;
-  secrets: SecretBox;
+  tokens: ChannelTokens;
 }
 
 /** Worker side of a platform call: load the channel, open its token, run the adapter's tool. */
@@ -16,9 +16,8 @@ export async function runPlatformCall(deps: PlatformCallDeps, request: PlatformC
   if (channel === null) throw new PlatformError({ kind: 'permanent', provider: 'unknown', message: 'the channel was removed' });
   const adapter = deps.adapters.get(channel.provider);
   if (adapter === undefined) throw new PlatformError({ kind: 'permanent', provider: channel.provider, message: `${channel.provider} has no adapter yet` });
-  const credentials = { channelId: channel._id.toString(), accessToken: deps.secrets.open(channel.tokenSealed), instanceUrl: channel.instanceUrl ?? null };
-  if (request.kind === 'recent-content') return adapter.recentContent(credentials);
+  if (request.kind === 'recent-content') return deps.tokens.run(channel, (credentials) => adapter.recentContent(credentials));
   const tool = adapter.tools[request.methodName];
   if (tool === undefined) throw new PlatformError({ kind: 'permanent', provider: channel.provider, message: `${channel.provider} has no tool "${request.methodName}"` });
-  return tool(credentials, request.data);
+  return deps.tokens.run(channel, (credentials) => tool(credentials, request.data));
 }

@@ -1,5 +1,4 @@
 import { Types } from 'mongoose';
-import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
 import { findEachById, updateThread } from '../../db/equality-queries.ts';
 import type { AdapterSet } from '../../platforms/adapters.ts';
@@ -7,13 +6,15 @@ import { PlatformError } from '../../platforms/kit/platform-error.ts';
 import type { PublishMedia, PublishResult } from '../../platforms/kit/platform-adapter.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { findPlatform } from '../../platforms/registry/registry.ts';
+import type { ChannelTokens } from '../channels/channel-tokens.ts';
 import { notify } from '../notifications/notifications.ts';
 import { importedMediaState } from '../posts/post-media.ts';
 
 export interface PublishDeps {
   db: Database;
   adapters: AdapterSet;
-  secrets: SecretBox;
+  /** Opens the channel's token, refreshing it first or after the platform calls it expired. */
+  tokens: ChannelTokens;
   /** Where attached media are read from when an adapter uploads them to the platform. */
   storage: Storage;
   now: () => Date;
@@ -114,7 +115,6 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
   if (adapter === undefined) {
     throw new PlatformError({ kind: 'permanent', provider: channel.provider, message: `publishing to ${displayName(channel.provider)} is not available yet` });
   }
-  const credentials = { channelId: channel._id.toString(), accessToken: deps.secrets.open(channel.tokenSealed), instanceUrl: channel.instanceUrl ?? null };
 
   let releaseURL = root.releaseURL ?? '';
   let previous: { releaseId: string; publishedAt: Date } | null = null;
@@ -128,8 +128,13 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
       if (dueAt > deps.now()) return { kind: 'waiting', until: dueAt };
     }
     const media = part.media.map(mediaOf);
-    const input = { channel: credentials, content: part.content, media, settings: (root.settings ?? {}) as Record<string, unknown>, idempotencyKey: `sps-post-${part._id.toString()}` };
-    const result: PublishResult = previous === null ? await adapter.publish(input) : await adapter.comment({ ...input, parentReleaseId: previous.releaseId });
+    const settings = (root.settings ?? {}) as Record<string, unknown>;
+    const idempotencyKey = `sps-post-${part._id.toString()}`;
+    const parent = previous;
+    const result: PublishResult = await deps.tokens.run(channel, (credentials) => {
+      const input = { channel: credentials, content: part.content, media, settings, idempotencyKey };
+      return parent === null ? adapter.publish(input) : adapter.comment({ ...input, parentReleaseId: parent.releaseId });
+    });
     const publishedAt = deps.now();
     await db.posts.updateOne(
       { _id: part._id },

@@ -1,0 +1,182 @@
+import type { Redis } from 'ioredis';
+import type { Types } from 'mongoose';
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { Database } from '../../db/database.ts';
+import type { Channel } from '../../db/models/channel.ts';
+import type { ChannelCredentials } from '../../platforms/kit/platform-adapter.ts';
+import { PlatformError } from '../../platforms/kit/platform-error.ts';
+import { MutexTimeoutError, withRedisMutex } from '../../queue/redis-mutex.ts';
+import { notify } from '../notifications/notifications.ts';
+
+export interface RefreshedTokens {
+  accessToken: string;
+  /** Null when the platform did not send a new one: the one held stays valid. */
+  refreshToken: string | null;
+  expiresAt: Date | null;
+}
+
+export interface RefreshRequest {
+  provider: string;
+  refreshToken: string;
+  instanceUrl: string | null;
+}
+
+/**
+ * One platform's refresh call. Throws PlatformError `disconnected` when the platform refuses
+ * the refresh token (`invalid_grant` or its equivalent), `retryable` when it could not answer.
+ */
+export type RefreshTokens = (request: RefreshRequest) => Promise<RefreshedTokens>;
+
+export interface ChannelTokenDeps {
+  db: Database;
+  secrets: SecretBox;
+  redis: Redis;
+  /** Prefix of the Redis lock keys (the queue prefix, so test files stay apart). */
+  lockPrefix: string;
+  refresherFor(provider: string): RefreshTokens | undefined;
+  /** A token that expires within this long is refreshed before it is used. */
+  refreshAheadMs: number;
+  /** Longest a platform's refresh call may take (its HTTP timeout); the lock outlives it. */
+  refreshTimeoutMs: number;
+  now: () => Date;
+}
+
+export type StoredChannel = Channel & { _id: Types.ObjectId };
+
+/** Which tokens the caller holds as stale: expiring soon, or the one the platform just refused. */
+type Staleness = { kind: 'expiring' } | { kind: 'rejected'; accessToken: string };
+
+/**
+ * The token lifecycle of every channel. Refreshes of one channel are serialized across all
+ * processes (a Redis lock) and within one (a shared promise): the first caller refreshes, every
+ * caller waiting behind it reads the stored result instead of spending the refresh token again,
+ * which matters on platforms that rotate refresh tokens and refuse the old one.
+ */
+export class ChannelTokens {
+  readonly #deps: ChannelTokenDeps;
+  readonly #inFlight = new Map<string, Promise<ChannelCredentials>>();
+
+  constructor(deps: ChannelTokenDeps) {
+    this.#deps = deps;
+  }
+
+  credentialsOf(channel: StoredChannel): ChannelCredentials {
+    return {
+      channelId: channel._id.toString(),
+      accessToken: this.#deps.secrets.open(channel.tokenSealed),
+      instanceUrl: channel.instanceUrl ?? null,
+    };
+  }
+
+  /** The channel's credentials, refreshed first when its access token is about to expire. */
+  async fresh(channel: StoredChannel): Promise<ChannelCredentials> {
+    if (!this.#expiresSoon(channel)) return this.credentialsOf(channel);
+    return this.#refreshOnce(channel._id, { kind: 'expiring' });
+  }
+
+  /**
+   * Runs a platform call with fresh credentials. When the platform answers that the access token
+   * expired, the token is refreshed once (or the refresh another caller made is used) and the
+   * call runs once more; a second expiry answer means the platform refuses the channel.
+   */
+  async run<T>(channel: StoredChannel, call: (credentials: ChannelCredentials) => Promise<T>): Promise<T> {
+    const credentials = await this.fresh(channel);
+    try {
+      return await call(credentials);
+    } catch (error) {
+      if (!(error instanceof PlatformError) || error.kind !== 'refresh_token') throw error;
+      const refreshed = await this.#refreshOnce(channel._id, { kind: 'rejected', accessToken: credentials.accessToken });
+      try {
+        return await call(refreshed);
+      } catch (second) {
+        if (second instanceof PlatformError && second.kind === 'refresh_token') {
+          throw new PlatformError({ kind: 'disconnected', provider: second.provider, message: second.message, cause: second });
+        }
+        throw second;
+      }
+    }
+  }
+
+  /** Refreshes a channel whose token expires soon (the sweep); a channel refreshed meanwhile is left alone. */
+  async refreshIfExpiring(channelId: Types.ObjectId): Promise<ChannelCredentials> {
+    return this.#refreshOnce(channelId, { kind: 'expiring' });
+  }
+
+  #expiresSoon(channel: Pick<Channel, 'tokenExpiresAt'>): boolean {
+    const expiresAt = channel.tokenExpiresAt ?? null;
+    return expiresAt !== null && expiresAt.getTime() <= this.#deps.now().getTime() + this.#deps.refreshAheadMs;
+  }
+
+  #refreshOnce(channelId: Types.ObjectId, staleness: Staleness): Promise<ChannelCredentials> {
+    const key = channelId.toString();
+    const running = this.#inFlight.get(key);
+    if (running !== undefined) return running;
+    const refreshing = this.#refreshUnderLock(channelId, staleness).finally(() => { this.#inFlight.delete(key); });
+    this.#inFlight.set(key, refreshing);
+    return refreshing;
+  }
+
+  async #refreshUnderLock(channelId: Types.ObjectId, staleness: Staleness): Promise<ChannelCredentials> {
+    const { redis, lockPrefix, refreshTimeoutMs } = this.#deps;
+    const holdMs = refreshTimeoutMs * 2 + 5_000;
+    const lockKey = `${lockPrefix}:channel-refresh:${channelId.toString()}`;
+    try {
+      return await withRedisMutex(redis, lockKey, { holdMs, waitMs: holdMs + 1_000 }, () => this.#refresh(channelId, staleness));
+    } catch (error) {
+      if (!(error instanceof MutexTimeoutError)) throw error;
+      throw new PlatformError({ kind: 'retryable', provider: 'sps', message: 'another refresh of this channel is still running', cause: error });
+    }
+  }
+
+  /** Runs under the channel's lock: reads the channel again, since the previous holder may have refreshed it. */
+  async #refresh(channelId: Types.ObjectId, staleness: Staleness): Promise<ChannelCredentials> {
+    const { db, secrets } = this.#deps;
+    const channel = await db.channels.findOne({ _id: channelId, deletedAt: null }).lean();
+    if (channel === null) throw new PlatformError({ kind: 'disconnected', provider: 'sps', message: 'the channel was removed' });
+    const provider = channel.provider;
+    if (channel.refreshNeeded) {
+      throw new PlatformError({ kind: 'disconnected', provider, message: 'the channel must be reconnected' });
+    }
+    const current = this.credentialsOf(channel);
+    const stillStale = staleness.kind === 'expiring'
+      ? this.#expiresSoon(channel)
+      : current.accessToken === staleness.accessToken;
+    if (!stillStale) return current;
+
+    const sealedRefresh = channel.refreshTokenSealed ?? null;
+    const refresher = this.#deps.refresherFor(provider);
+    if (sealedRefresh === null || refresher === undefined) {
+      const message = 'the access token expired and the platform gave no way to renew it';
+      await this.#markRefreshNeeded(channel, message);
+      throw new PlatformError({ kind: 'disconnected', provider, message });
+    }
+    let tokens: RefreshedTokens;
+    try {
+      tokens = await refresher({ provider, refreshToken: secrets.open(sealedRefresh), instanceUrl: channel.instanceUrl ?? null });
+    } catch (error) {
+      // Only the platform's refusal ends the channel; a refresh that could not be made keeps
+      // every stored token so the next attempt can succeed.
+      if (error instanceof PlatformError && error.kind === 'disconnected') await this.#markRefreshNeeded(channel, error.message);
+      throw error;
+    }
+    const refreshToken = tokens.refreshToken === null ? sealedRefresh : secrets.seal(tokens.refreshToken);
+    await db.channels.updateOne({ _id: channel._id }, {
+      $set: { tokenSealed: secrets.seal(tokens.accessToken), refreshTokenSealed: refreshToken, tokenExpiresAt: tokens.expiresAt },
+    });
+    return { ...current, accessToken: tokens.accessToken };
+  }
+
+  /** Flags the channel once and tells the organization once, however many callers saw the refusal. */
+  async #markRefreshNeeded(channel: StoredChannel, reason: string): Promise<void> {
+    const { db } = this.#deps;
+    const flagged = await db.channels.updateOne(
+      { _id: channel._id, refreshNeeded: false },
+      { $set: { refreshNeeded: true, refreshable: false } },
+    );
+    if (flagged.modifiedCount !== 1) return;
+    await notify(db, channel.organizationId.toString(), {
+      content: `Your channel "${channel.name}" must be reconnected: ${reason}`,
+      link: null,
+    });
+  }
+}
