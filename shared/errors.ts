@@ -13,6 +13,10 @@ export const errorStatus = {
   method_not_allowed: 405,
   not_missing: 409,
   conflict: 409,
+  /** A reconnect brought back another platform account than the channel's. */
+  account_mismatch: 409,
+  /** The operator has not given SPS this platform's client id and secret (README, environment). */
+  platform_not_configured: 409,
   /** The connection closed before a whole upload arrived (the client left, or the request timed out). */
   upload_interrupted: 400,
   /** The whole request did not arrive within HTTP_REQUEST_TIMEOUT_MS. */
@@ -24,6 +28,8 @@ export const errorStatus = {
   unsupported_file_type: 415,
   fetch_failed: 422,
   unreadable_media: 422,
+  /** The platform refused the credentials or the authorization code; the message is the platform's. */
+  connect_refused: 422,
   rate_limited: 429,
   internal_error: 500,
   not_implemented: 501,

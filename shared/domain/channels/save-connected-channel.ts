@@ -1,0 +1,96 @@
+import { Types } from 'mongoose';
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { Database } from '../../db/database.ts';
+import { asObjectId } from '../../db/object-id.ts';
+import { DomainError, notFound } from '../../errors.ts';
+import { findOrCreateCustomer } from '../customers/customers.ts';
+
+/** What a connect flow learned from the platform: the account, its tokens, where it lives. */
+export interface ConnectedAccount {
+  provider: string;
+  /** The platform's own id of the account (or page, board, channel picked); reconnecting matches on it. */
+  accountId: string;
+  name: string;
+  username: string | null;
+  picture: string | null;
+  /** Origin of a federated platform's server (Mastodon, Lemmy, WordPress...); null for fixed hosts. */
+  instanceUrl: string | null;
+  accessToken: string;
+  refreshToken: string | null;
+  expiresAt: Date | null;
+}
+
+export interface SaveChannelOptions {
+  organizationId: string;
+  /** Reconnect this channel in place (`?refresh=<channelId>`): it must be the same platform account. */
+  refreshChannelId?: string | null;
+  /** Name of the organization's customer a new channel belongs to; created when new. */
+  customer?: string | null;
+}
+
+/**
+ * Saves a connected account as a channel of the organization. The same platform account connected
+ * again updates its channel in place (same id, posts and settings) instead of adding a twin; a
+ * reconnect of a named channel must bring back that channel's account. Tokens are sealed here,
+ * before they reach the database.
+ */
+export async function saveConnectedChannel(
+  db: Database,
+  secrets: SecretBox,
+  account: ConnectedAccount,
+  options: SaveChannelOptions,
+): Promise<{ id: string; created: boolean }> {
+  const organizationId = new Types.ObjectId(options.organizationId);
+  const existing = await findReconnected(db, organizationId, account, options.refreshChannelId ?? null);
+  const tokens = {
+    tokenSealed: secrets.seal(account.accessToken),
+    refreshTokenSealed: account.refreshToken === null ? null : secrets.seal(account.refreshToken),
+    tokenExpiresAt: account.expiresAt,
+    refreshable: account.refreshToken !== null,
+    refreshNeeded: false,
+  };
+  const profile = { name: account.name, profile: account.username, picture: account.picture, instanceUrl: account.instanceUrl };
+  if (existing !== null) {
+    await db.channels.updateOne({ _id: existing }, { $set: { ...tokens, ...profile, accountId: account.accountId } });
+    return { id: existing.toString(), created: false };
+  }
+  const customer = options.customer === undefined || options.customer === null
+    ? null
+    : await findOrCreateCustomer(db, options.organizationId, options.customer);
+  const channel = await db.channels.create({
+    organizationId,
+    customerId: customer?._id ?? null,
+    provider: account.provider,
+    accountId: account.accountId,
+    ...profile,
+    ...tokens,
+  });
+  return { id: channel._id.toString(), created: true };
+}
+
+async function findReconnected(
+  db: Database,
+  organizationId: Types.ObjectId,
+  account: ConnectedAccount,
+  refreshChannelId: string | null,
+): Promise<Types.ObjectId | null> {
+  if (refreshChannelId !== null) {
+    const id = asObjectId(refreshChannelId);
+    const channel = id === null
+      ? null
+      : await db.channels.findOne({ _id: id, organizationId, deletedAt: null }).lean();
+    if (channel === null || channel.provider !== account.provider) throw notFound(`channel ${JSON.stringify(refreshChannelId)}`);
+    // A channel connected before accounts were recorded takes the account it is reconnected with.
+    if ((channel.accountId ?? null) !== null && channel.accountId !== account.accountId) {
+      throw new DomainError(
+        'account_mismatch',
+        `this channel belongs to another ${account.provider} account; sign in as that account to reconnect it`,
+      );
+    }
+    return channel._id;
+  }
+  const same = await db.channels
+    .findOne({ organizationId, provider: account.provider, accountId: account.accountId, deletedAt: null }, { _id: 1 })
+    .lean();
+  return same?._id ?? null;
+}

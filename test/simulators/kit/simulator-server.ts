@@ -1,0 +1,102 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request as a simulator received it, for tests that check what SPS sent. */
+export interface SimulatedRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  /** Raw body text; `json()` / `form()` parse it the way the platform would. */
+  text: string;
+}
+
+export interface SimulatedAnswer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A route's handler: answer, or undefined for "no such route" (404 in the platform's own shape). */
+export type SimulatorHandler = (request: SimulatedRequest) => SimulatedAnswer | Promise<SimulatedAnswer> | undefined;
+
+export interface RunningSimulator {
+  /** Origin such as http://127.0.0.1:41234, to give SPS as the platform's base URL. */
+  url: string;
+  received: SimulatedRequest[];
+  close(): Promise<void>;
+}
+
+const maxBodyBytes = 5 * 1024 * 1024;
+
+export function jsonBody(request: SimulatedRequest): unknown {
+  try {
+    return JSON.parse(request.text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function formBody(request: SimulatedRequest): URLSearchParams {
+  return new URLSearchParams(request.text);
+}
+
+/** The Bearer token of a request, as platforms read the Authorization header. */
+export function bearerToken(request: SimulatedRequest): string | null {
+  const header = request.headers.authorization ?? '';
+  const match = /^Bearer (.+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+function send(response: ServerResponse, answer: SimulatedAnswer): void {
+  const isText = typeof answer.body === 'string';
+  const body = answer.body === undefined ? '' : isText ? answer.body : JSON.stringify(answer.body);
+  const type = isText ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
+  response.writeHead(answer.status, { 'content-type': type, ...answer.headers });
+  response.end(body);
+}
+
+/**
+ * A real HTTP server on 127.0.0.1 (port 0) for one simulated platform: reads each request whole,
+ * records it, and lets `handle` answer. The platform's rules live in its own simulator; this only
+ * carries the bytes, so each simulator refuses what its platform refuses and nothing else.
+ */
+export async function startSimulatorServer(handle: SimulatorHandler, notFound: SimulatedAnswer): Promise<RunningSimulator> {
+  const received: SimulatedRequest[] = [];
+  const server: Server = createServer((incoming, response) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    incoming.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBodyBytes) chunks.push(chunk);
+    });
+    incoming.on('end', () => {
+      const url = new URL(incoming.url ?? '/', 'http://simulator');
+      const request: SimulatedRequest = {
+        method: incoming.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: incoming.headers,
+        text: Buffer.concat(chunks).toString('utf8'),
+      };
+      received.push(request);
+      Promise.resolve()
+        .then(() => handle(request))
+        .then((answer) => { send(response, answer ?? notFound); })
+        .catch((error: unknown) => {
+          send(response, { status: 500, body: { error: 'simulator_failure', message: String(error) } });
+        });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${String(port)}`,
+    received,
+    close: () => new Promise<void>((resolve, reject) => {
+      server.closeAllConnections();
+      server.close((error) => { if (error === undefined) resolve(); else reject(error); });
+    }),
+  };
+}
