@@ -9,6 +9,8 @@ import { LogEvent } from '../shared/logging/events.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import { MediaQueue } from '../shared/queue/media-queue.ts';
 import { BullPlatformCaller } from '../shared/queue/platform-call-queue.ts';
+import { connectionPolicyFor } from '../shared/net/connection-policy.ts';
+import { createAdapters } from '../shared/platforms/platforms.ts';
 import { createStorage } from '../shared/storage/create-storage.ts';
 import { BullPublishScheduler, createPublishQueue } from '../shared/queue/publish-queue.ts';
 import { createRedis } from '../shared/queue/redis.ts';
@@ -23,6 +25,8 @@ export interface ApiRuntime {
 
 /** The api wired as the configuration describes it (api/main.ts and the tests both build it so). */
 export async function createApiRuntime(config: Config, db: Database, logger: Logger): Promise<ApiRuntime> {
+  // The api never publishes, but it offers every declared tool: refuse to start with one unbuilt.
+  createAdapters({ timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts: connectionPolicyFor(config.ALLOW_PRIVATE_NETWORK) });
   const producer = createRedis(config.REDIS_URL, 'producer', logger);
   // QueueEvents blocks on its connection, so it must not share the producer's fail-fast one.
   const eventConnections = [

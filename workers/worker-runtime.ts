@@ -10,7 +10,7 @@ import { recoverPublication, type RecoveryDeps } from '../shared/domain/publishi
 import type { MediaProcessingDeps } from '../shared/domain/media/process-media.ts';
 import { connectionPolicyFor } from '../shared/net/connection-policy.ts';
 import { publicAddressesOnly } from '../shared/net/safe-fetch.ts';
-import { createAdapters } from '../shared/platforms/adapters.ts';
+import { createAdapters } from '../shared/platforms/platforms.ts';
 import { createStorage } from '../shared/storage/create-storage.ts';
 import { LogEvent } from '../shared/logging/events.ts';
 import type { Logger } from '../shared/logging/logger.ts';

@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
 import { deleteChannel, listChannels, type ChannelView } from '../../../shared/domain/channels/channels.ts';
 import { DomainError } from '../../../shared/errors.ts';
-import { providersWithAdapters } from '../../../shared/platforms/adapters.ts';
-import type { PlatformDefinition } from '../../../shared/platforms/registry/platform.ts';
-import { allPlatforms, findPlatform } from '../../../shared/platforms/registry/registry.ts';
+import { publishingProviders } from '../../../shared/platforms/platforms.ts';
+import type { PlatformDefinition } from '../../../shared/platforms/kit/platform-definition.ts';
+import { allPlatforms, findPlatform } from '../../../shared/platforms/platforms.ts';
 import type { DashboardDeps } from '../dashboard-deps.ts';
 import { html, webUrl, type SafeHtml } from '../html.ts';
 import { csrfField, renderPage } from '../layout.ts';
@@ -39,7 +39,7 @@ function connectInstructions(platform: PlatformDefinition, organizationId: strin
 </ol>
 <p>The channel then appears on the <a href="/channels">channels page</a> and in <code>GET /api/public/v1/integrations</code>.</p>`;
   }
-  if (providersWithAdapters.has(platform.identifier)) {
+  if (publishingProviders.has(platform.identifier)) {
     return html`<p>Ask an operator of this SPS installation to connect the ${platform.displayName} account for organization <code>${organizationId}</code>.</p>`;
   }
   return html`<p class="notice">${platform.displayName} channels cannot be connected yet: SPS does not publish to ${platform.displayName} so far. Its rules are already known, so posts for it are validated once it is available.</p>`;

@@ -6,9 +6,9 @@ import { channelSettingsView } from '../../../shared/domain/channels/channel-set
 import { deleteChannel, findOwnedChannel, listChannels } from '../../../shared/domain/channels/channels.ts';
 import { findFreeSlot } from '../../../shared/domain/channels/find-slot.ts';
 import { DomainError } from '../../../shared/errors.ts';
-import { providersWithAdapters } from '../../../shared/platforms/adapters.ts';
-import { findPlatform } from '../../../shared/platforms/registry/registry.ts';
-import type { PlatformDefinition } from '../../../shared/platforms/registry/platform.ts';
+import { publishingProviders } from '../../../shared/platforms/platforms.ts';
+import { findPlatform } from '../../../shared/platforms/platforms.ts';
+import type { PlatformDefinition } from '../../../shared/platforms/kit/platform-definition.ts';
 import { customerFilterQuery, deletedResponse, integrationSchema, integrationSettingsResponse, providerParams, triggerBody } from './schema.ts';
 
 function platformOf(provider: string): PlatformDefinition {
@@ -57,7 +57,7 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
         if (!platform.tools.some((tool) => tool.methodName === body.methodName)) {
           throw new DomainError('tool_not_found', `${platform.displayName} has no tool "${body.methodName}"; see GET /integration-settings/${params.id}`);
         }
-        if (!providersWithAdapters.has(channel.provider)) {
+        if (!publishingProviders.has(channel.provider)) {
           throw new DomainError('not_implemented', `${platform.displayName} tools are not available yet: its platform adapter has not been built`);
         }
         const output = await deps.platformCaller.call({ kind: 'tool', organizationId: organization.id, channelId: channel._id.toString(), methodName: body.methodName, data: body.data ?? {} });

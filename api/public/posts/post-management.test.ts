@@ -2,7 +2,7 @@ import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrCreateCustomer } from '../../../shared/domain/customers/customers.ts';
 import { connectionPolicyFor } from '../../../shared/net/connection-policy.ts';
-import { createMastodonAdapter } from '../../../shared/platforms/mastodon/mastodon-adapter.ts';
+import { createMastodonAdapter } from '../../../shared/platforms/mastodon/adapter.ts';
 import { publishJobId } from '../../../shared/queue/queues.ts';
 import { MastodonSimulator } from '../../../test/simulators/mastodon-simulator.ts';
 import { api, organizationWithMastodon } from '../../../test/support/fixtures.ts';

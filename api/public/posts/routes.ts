@@ -7,7 +7,7 @@ import { createPosts } from '../../../shared/domain/posts/create-posts.ts';
 import { changePostStatus, deleteGroup, deletePost, missingReleaseId, setReleaseId } from '../../../shared/domain/posts/post-changes.ts';
 import { findOwnedPost, getPost, listPosts } from '../../../shared/domain/posts/post-queries.ts';
 import { DomainError } from '../../../shared/errors.ts';
-import { providersWithAdapters } from '../../../shared/platforms/adapters.ts';
+import { publishingProviders } from '../../../shared/platforms/platforms.ts';
 import { presentListedPost, presentPost } from './present.ts';
 import { changeStatusBody, createPostsBody, createPostsResponse, groupParams, listPostsQuery, listPostsResponse, postDetailSchema, releaseIdBody } from './schema.ts';
 
@@ -73,7 +73,7 @@ export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
         const post = await findOwnedPost(deps.db, organization.id, params.id);
         if (post.releaseId !== missingReleaseId) throw new DomainError('not_missing', `post ${params.id} is not missing its release id`);
         const channel = await deps.db.channels.findById(post.channelId).lean();
-        if (channel === null || !providersWithAdapters.has(channel.provider)) {
+        if (channel === null || !publishingProviders.has(channel.provider)) {
           throw new DomainError('not_implemented', `reading recent content from ${channel?.provider ?? 'this platform'} is not available yet`);
         }
         return deps.platformCaller.call({ kind: 'recent-content', organizationId: organization.id, channelId: channel._id.toString() });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PlatformDefinition, ToolDefinition } from '../../platforms/registry/platform.ts';
+import type { PlatformDefinition, ToolDefinition } from '../../platforms/kit/platform-definition.ts';
 
 export interface ChannelSettingsView {
   rules: string;

@@ -6,7 +6,7 @@ import type { Channel } from '../../db/models/channel.ts';
 import { asObjectId } from '../../db/object-id.ts';
 import { DomainError, notFound } from '../../errors.ts';
 import { assertPublicOrigin, type AddressPolicy } from '../../net/address-policy.ts';
-import { findPlatform } from '../../platforms/registry/registry.ts';
+import { findPlatform } from '../../platforms/platforms.ts';
 import type { PublishScheduler } from '../posts/publish-scheduler.ts';
 import { findOrCreateCustomer } from '../customers/customers.ts';
 import { organizationExists } from '../organizations/organizations.ts';

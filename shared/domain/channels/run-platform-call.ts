@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import type { AdapterSet } from '../../platforms/adapters.ts';
+import type { AdapterSet } from '../../platforms/platforms.ts';
 import { PlatformError } from '../../platforms/kit/platform-error.ts';
 import type { PlatformCallPayload } from '../../queue/queues.ts';
 import type { ChannelTokens } from './channel-tokens.ts';

@@ -1,11 +1,11 @@
 import { Types } from 'mongoose';
 import type { Database } from '../../db/database.ts';
 import { findEachById, updateThread } from '../../db/equality-queries.ts';
-import type { AdapterSet } from '../../platforms/adapters.ts';
+import type { AdapterSet } from '../../platforms/platforms.ts';
 import { PlatformError } from '../../platforms/kit/platform-error.ts';
 import type { PublishMedia, PublishResult } from '../../platforms/kit/platform-adapter.ts';
 import type { Storage } from '../../storage/storage.ts';
-import { findPlatform } from '../../platforms/registry/registry.ts';
+import { findPlatform } from '../../platforms/platforms.ts';
 import type { ChannelTokens } from '../channels/channel-tokens.ts';
 import { notify } from '../notifications/notifications.ts';
 import { importedMediaState } from '../posts/post-media.ts';

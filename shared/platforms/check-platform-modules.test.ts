@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { connectionPolicyFor } from '../net/connection-policy.ts';
+import { checkedAdapters, platformModuleProblems } from './check-platform-modules.ts';
+import type { PlatformAdapter } from './kit/platform-adapter.ts';
+import type { PlatformModule } from './kit/platform-module.ts';
+import { mastodonModule } from './mastodon/module.ts';
+import { allPlatformModules, createAdapters } from './platforms.ts';
+
+const options = { timeoutMs: 1000, userHosts: connectionPolicyFor(true) };
+
+function withTools(module: PlatformModule, tools: PlatformAdapter['tools']): PlatformModule {
+  return {
+    ...module,
+    createAdapter: (adapterOptions) => {
+      const adapter = module.createAdapter?.(adapterOptions);
+      if (adapter === undefined) throw new Error('the sample module has no adapter');
+      return { ...adapter, tools };
+    },
+  };
+}
+
+describe('platform module check', () => {
+  it('passes for the shipped list', () => {
+    expect(createAdapters(options).size).toBeGreaterThan(0);
+    expect(new Set(allPlatformModules().map((module) => module.definition.identifier)).size).toBe(27);
+  });
+
+  it('refuses a declared tool without an implementation, naming the platform and the tool', () => {
+    const declaring: PlatformModule = {
+      ...mastodonModule,
+      definition: {
+        ...mastodonModule.definition,
+        tools: [{ methodName: 'instanceRules', description: 'Reads the instance rules', dataSchema: [] }],
+      },
+    };
+    const broken = withTools(declaring, {});
+    expect(() => checkedAdapters([broken], options))
+      .toThrow('Mastodon (mastodon) declares the tool "instanceRules" but its adapter does not implement it');
+  });
+
+  it('refuses an implemented tool that is not declared, and an adapter listed under another platform', () => {
+    const extra = withTools(mastodonModule, { instanceLimits: () => Promise.resolve({}), boards: () => Promise.resolve([]) });
+    const adapter = extra.createAdapter?.(options);
+    if (adapter === undefined) throw new Error('the sample module has no adapter');
+    const adapters = new Map([['mastodon', { ...adapter, provider: 'x' }]]);
+    expect(platformModuleProblems([extra], adapters)).toEqual([
+      'Mastodon (mastodon) is served by the adapter of "x"',
+      'Mastodon (mastodon) implements the tool "boards" that its definition does not declare',
+    ]);
+  });
+});

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { countMedia, definePlatform } from '../kit/platform-definition.ts';
+
+/** What a Page publishes: a feed post (/feed, /photos, /videos), a Reel (/video_reels) or a story. */
+export const facebookSettings = z.object({
+  type: z.enum(['post', 'reel', 'story']).optional().describe('Feed post (the default), Reel (one short vertical video) or story (one image or video)'),
+  link: z.url({ protocol: /^https?$/ }).optional().describe('Link shared with a feed post; Facebook builds its preview'),
+});
+
+/** Facts: ../shared/platforms/oauth-majors.md, section 3 (Facebook Pages). */
+export const facebook = definePlatform({
+  identifier: 'facebook',
+  displayName: 'Facebook',
+  group: 'social',
+  // Taken from a production scheduler's constant; Facebook's current docs do not state it.
+  textLimit: 63206,
+  textCounting: 'code-points',
+  replies: 'comment',
+  mediaRules:
+    'A feed post takes images or a single video; a Reel is exactly 1 video of 3 to 90 seconds; a story needs exactly 1 image or video; a comment takes at most 1 image.',
+  rules:
+    'Posts are published on the connected Facebook Page. The first part is the post; later parts are comments on it by the Page, each with at most one image. A Reel is one vertical MP4 video (9:16, 3 to 90 seconds) and a Page may publish 30 Reels a day through the API. A story has no text of its own. Facebook refuses the same post published twice in a row.',
+  settings: facebookSettings,
+  tools: [],
+  checkPost({ settings, parts }) {
+    const problems: string[] = [];
+    const type = settings.type ?? 'post';
+    const { images, videos, total } = countMedia(parts);
+    if (type === 'post' && videos > 0 && total > 1) {
+      problems.push(`part 1 has ${total} media with a video; a Facebook post takes images or a single video`);
+    }
+    if (type === 'reel') {
+      if (videos !== 1 || images > 0) problems.push(`part 1 has ${images} images and ${videos} videos; a Facebook Reel is exactly 1 video`);
+      const duration = parts[0]?.media[0]?.durationSeconds ?? null;
+      if (duration !== null && (duration < 3 || duration > 90)) {
+        problems.push(`part 1 has a ${duration}-second video; a Facebook Reel lasts 3 to 90 seconds`);
+      }
+    }
+    if (type === 'story' && total !== 1) problems.push(`part 1 has ${total} media; a Facebook story needs exactly 1 image or video`);
+    if (type !== 'post' && settings.link !== undefined) problems.push(`a link only goes with a Facebook feed post, not a ${type}`);
+    parts.forEach((_, index) => {
+      if (index === 0) return;
+      const comment = countMedia(parts, index);
+      if (comment.videos > 0 || comment.images > 1) problems.push(`part ${index + 1} has ${comment.total} media; a Facebook comment takes at most 1 image`);
+    });
+    return problems;
+  },
+});

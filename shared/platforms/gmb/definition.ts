@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { countMedia, definePlatform } from '../kit/platform-definition.ts';
+
+const day = z.iso.date();
+const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a 24-hour time such as "18:30"');
+const webAddress = z.url({ protocol: /^https?$/ });
+
+/** Fields of a v4 LocalPost that SPS passes through; the post text becomes `summary`. */
+export const gmbSettings = z.object({
+  topicType: z.enum(['STANDARD', 'EVENT', 'OFFER', 'ALERT']).describe('Kind of post (required): STANDARD update, EVENT, OFFER or ALERT'),
+  languageCode: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as "en-US"').optional().describe('Language of the post, such as en-US'),
+  callToAction: z
+    .object({
+      actionType: z.enum(['BOOK', 'ORDER', 'SHOP', 'LEARN_MORE', 'SIGN_UP', 'CALL']).describe('Button shown on the post'),
+      url: webAddress.optional().describe('Where the button leads; required except for CALL, which dials the listing\'s phone'),
+    })
+    .optional()
+    .describe('Action button; not used on OFFER posts'),
+  event: z
+    .object({
+      title: z.string().trim().min(1).describe('Name of the event or offer'),
+      startDate: day.describe('First day, YYYY-MM-DD'),
+      startTime: timeOfDay.optional().describe('Start time, HH:MM; the whole day when absent'),
+      endDate: day.describe('Last day, YYYY-MM-DD'),
+      endTime: timeOfDay.optional().describe('End time, HH:MM; the whole day when absent'),
+    })
+    .optional()
+    .describe('Title and dates; required for EVENT and OFFER posts'),
+  offer: z
+    .object({
+      couponCode: z.string().trim().min(1).optional().describe('Code to use in store or online'),
+      redeemOnlineUrl: webAddress.optional().describe('Where to redeem the offer online'),
+      termsConditions: z.string().trim().min(1).optional().describe('Terms and conditions of the offer'),
+    })
+    .optional()
+    .describe('Offer details; OFFER posts only'),
+  alertType: z.enum(['COVID_19']).optional().describe('Kind of alert; ALERT posts only'),
+});
+
+/** Facts: ../shared/platforms/design-blogging-business.md, section 7 (Google Business Profile). */
+export const gmb = definePlatform({
+  identifier: 'gmb',
+  displayName: 'Google Business Profile',
+  group: 'business',
+  textLimit: 1500,
+  textCounting: 'code-points',
+  replies: 'none',
+  mediaRules: 'At most 1 image (JPG or PNG, at least 250x250); no video.',
+  rules: 'Each post is a local post on one business location; topicType is required, and EVENT and OFFER posts also need an event title and dates. A call-to-action button needs a URL except for CALL. Google may reject a post for policy reasons after it is sent. There are no comments or threads, so send one part only.',
+  settings: gmbSettings,
+  tools: [
+    { methodName: 'locations', description: 'Lists the business locations of the connected Google accounts.', dataSchema: [] },
+  ],
+  checkPost({ settings, parts }) {
+    const problems: string[] = [];
+    const { videos, total } = countMedia(parts);
+    const image = parts[0]?.media[0];
+    if (videos > 0) problems.push('part 1 has a video; Google Business Profile posts take no video');
+    else if (total > 1) problems.push(`part 1 has ${total} images; Google Business Profile takes at most 1`);
+    else if (image !== undefined) {
+      if (image.mimeType !== 'image/jpeg' && image.mimeType !== 'image/png') {
+        problems.push(`the image is ${image.mimeType}; Google Business Profile takes JPG or PNG`);
+      }
+      if (image.width !== null && image.height !== null && (image.width < 250 || image.height < 250)) {
+        problems.push(`the image is ${image.width}x${image.height}; Google Business Profile needs at least 250x250`);
+      }
+    }
+
+    const { topicType, callToAction, event } = settings;
+    if ((topicType === 'EVENT' || topicType === 'OFFER') && event === undefined) {
+      problems.push(`a Google Business Profile ${topicType} post needs event (title and dates)`);
+    }
+    if (event !== undefined && `${event.endDate}T${event.endTime ?? '23:59'}` < `${event.startDate}T${event.startTime ?? '00:00'}`) {
+      problems.push('the event ends before it starts');
+    }
+    if (settings.offer !== undefined && topicType !== 'OFFER') problems.push('offer details apply to Google Business Profile OFFER posts only');
+    if (settings.alertType !== undefined && topicType !== 'ALERT') problems.push('alertType applies to Google Business Profile ALERT posts only');
+    if (callToAction !== undefined) {
+      if (topicType === 'OFFER') problems.push('Google Business Profile ignores a call-to-action on OFFER posts: remove it');
+      else if (callToAction.actionType === 'CALL' && callToAction.url !== undefined) problems.push('a CALL call-to-action takes no url');
+      else if (callToAction.actionType !== 'CALL' && callToAction.url === undefined) problems.push(`a ${callToAction.actionType} call-to-action needs a url`);
+    }
+    return problems;
+  },
+});

@@ -1,0 +1,23 @@
+import type { AdapterOptions, PlatformAdapter } from './platform-adapter.ts';
+import type { PlatformUrls } from './platform-app.ts';
+import type { PlatformConnect } from './platform-connect.ts';
+import type { PlatformDefinition } from './platform-definition.ts';
+
+/**
+ * Everything SPS knows about one platform, as its room (`shared/platforms/<platform>/`) exports
+ * it. The list in platforms.ts holds one per platform; which platforms publish, which can be
+ * connected and how, which tools exist and the dashboard's Connect buttons all derive from it.
+ */
+export interface PlatformModule {
+  /** Rules, settings schema and the tools the platform declares. */
+  readonly definition: PlatformDefinition;
+  /**
+   * Where a platform with fixed hosts answers unless `<P>_API_URL` / `<P>_AUTH_URL` /
+   * `<P>_TOKEN_URL` say otherwise. Absent for platforms whose server the user names.
+   */
+  readonly urls?: PlatformUrls;
+  /** How an organization connects its own account; absent until the room has one. */
+  readonly connect?: PlatformConnect;
+  /** Publishing, comments, tools: absent until the platform's publishing issue builds it. */
+  readonly createAdapter?: (options: AdapterOptions) => PlatformAdapter;
+}

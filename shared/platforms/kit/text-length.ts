@@ -1,0 +1,35 @@
+import twitterText from 'twitter-text';
+import { mastodonTextLength } from '../mastodon/mastodon-text-length.ts';
+import type { TextCounting } from './platform-definition.ts';
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** Length of `text` as the platform counts it. */
+export function textLength(text: string, counting: TextCounting): number {
+  switch (counting) {
+    case 'code-points': {
+      let count = 0;
+      for (const _ of text) count += 1;
+      return count;
+    }
+    case 'graphemes': {
+      let count = 0;
+      for (const _ of graphemes.segment(text)) count += 1;
+      return count;
+    }
+    case 'x-weighted':
+      return twitterText.parseTweet(text).weightedLength;
+    case 'utf8-bytes':
+      return Buffer.byteLength(text, 'utf8');
+    case 'mastodon':
+      return mastodonTextLength(text);
+  }
+}
+
+export const countingUnit: Record<TextCounting, string> = {
+  'code-points': 'characters',
+  graphemes: 'characters',
+  'x-weighted': 'weighted characters (URLs count 23, CJK and emoji 2)',
+  'utf8-bytes': 'bytes',
+  mastodon: 'characters',
+};

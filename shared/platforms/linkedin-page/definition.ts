@@ -1,0 +1,21 @@
+import { definePlatform } from '../kit/platform-definition.ts';
+import { linkedin, linkedinSettings } from '../linkedin/definition.ts';
+
+/** A Page posts publicly: the member-only visibility choices do not apply. */
+export const linkedinPageSettings = linkedinSettings.omit({ visibility: true });
+
+/** Facts: ../shared/platforms/oauth-majors.md, section 2 (LinkedIn Pages); media rules as for members. */
+export const linkedinPage = definePlatform({
+  identifier: 'linkedin-page',
+  displayName: 'LinkedIn Page',
+  group: 'social',
+  textLimit: 3000,
+  textCounting: 'code-points',
+  replies: 'comment',
+  mediaRules: linkedin.mediaRules,
+  rules:
+    'Posts are published as the organization whose Page the connected member administers, always publicly. The first part is the post; later parts are published as comments by the Page, as text only. LinkedIn reserves characters such as | { } @ [ ] ( ) < > # * _ ~ for its own markup; SPS escapes them, so write plain text. LinkedIn refuses a post whose text repeats an earlier one.',
+  settings: linkedinPageSettings,
+  tools: [],
+  checkPost: (post) => linkedin.checkPost(post),
+});

@@ -1,0 +1,6 @@
+import type { PlatformModule } from '../kit/platform-module.ts';
+import { listmonk } from './definition.ts';
+
+export const listmonkModule: PlatformModule = {
+  definition: listmonk,
+};

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { definePlatform } from '../kit/platform-definition.ts';
+
+/** Fields of chat.postMessage that SPS takes from the caller. */
+export const slackSettings = z
+  .object({
+    channel: z.string().regex(/^[CG][A-Z0-9]{6,}$/, 'must be a Slack channel id such as "C0123456789"').describe('Id of the public or private channel to post in (see the channels tool)'),
+    username: z.string().trim().min(1).max(80).optional().describe('Name shown instead of the app\'s (needs the chat:write.customize scope)'),
+    icon_url: z.url({ protocol: /^https?$/ }).optional().describe('Image shown as the sender\'s icon (needs chat:write.customize)'),
+    icon_emoji: z.string().regex(/^:[a-z0-9_+'-]+:$/, 'must be an emoji code such as ":rocket:"').optional().describe('Emoji shown as the sender\'s icon (needs chat:write.customize)'),
+    unfurl_links: z.boolean().optional().describe('Show previews of links in the text'),
+    unfurl_media: z.boolean().optional().describe('Show previews of media links in the text'),
+    reply_broadcast: z.boolean().optional().describe('Also show the later parts (thread replies) in the channel'),
+  })
+  .refine((settings) => settings.icon_url === undefined || settings.icon_emoji === undefined, {
+    message: 'give icon_url or icon_emoji, not both',
+    path: ['icon_emoji'],
+  });
+
+/** Facts: ../shared/platforms/open-and-community.md, section 9 (Slack). */
+export const slack = definePlatform({
+  identifier: 'slack',
+  displayName: 'Slack',
+  group: 'community',
+  // The contract's bound; Slack itself truncates text at 40,000 characters (quoted by third parties).
+  textLimit: 400000,
+  textCounting: 'code-points',
+  replies: 'comment',
+  mediaRules: 'Images and videos are uploaded as files and shared in the message\'s channel; the workspace may restrict file types and sizes.',
+  rules:
+    'The bot posts in the chosen channel; it must be a member of private channels, and joins public ones first. Later parts are replies in the first message\'s thread. Slack truncates very long text, so split long posts into thread parts. About one message per second per channel.',
+  settings: slackSettings,
+  tools: [
+    {
+      methodName: 'channels',
+      description: 'Lists the workspace\'s public and private channels that are not archived (id, name, whether private, whether the bot is a member).',
+      dataSchema: [{ key: 'cursor', type: 'string', description: 'Cursor of the next page, from the previous answer' }],
+    },
+    {
+      methodName: 'joinChannel',
+      description: 'Makes the bot join a public channel so it can post there.',
+      dataSchema: [{ key: 'channel', type: 'string', description: 'Channel id' }],
+    },
+  ],
+  checkPost() {
+    return [];
+  },
+});

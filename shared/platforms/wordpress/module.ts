@@ -1,0 +1,6 @@
+import type { PlatformModule } from '../kit/platform-module.ts';
+import { wordpress } from './definition.ts';
+
+export const wordpressModule: PlatformModule = {
+  definition: wordpress,
+};
