@@ -20,6 +20,8 @@ export interface PlatformRequest {
   url: string;
   headers?: Record<string, string>;
   json?: unknown;
+  /** An application/x-www-form-urlencoded body, as OAuth 2.0 token endpoints take. */
+  form?: Record<string, string>;
   multipart?: MultipartBody;
   timeoutMs: number;
   /** Reads the platform's own error text out of an error body. */
@@ -166,6 +168,10 @@ export async function platformRequest(request: PlatformRequest): Promise<unknown
   if (request.json !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(request.json);
+  }
+  if (request.form !== undefined) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(request.form).toString();
   }
   if (request.multipart !== undefined) {
     const multipart = await multipartStream(request.multipart);
