@@ -4,6 +4,8 @@
  */
 export const errorStatus = {
   validation_failed: 400,
+  /** A connect attempt's state (or pick) is unknown, used, expired or another organization's. */
+  invalid_state: 400,
   invalid_json: 400,
   unknown_media: 400,
   missing_credentials: 401,

@@ -1,5 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
 import { channelModel, type ChannelModel } from './models/channel.ts';
+import { connectAttemptModel, type ConnectAttemptModel } from './models/connect-attempt.ts';
 import { customerModel, type CustomerModel } from './models/customer.ts';
 import { mediaModel, type MediaModel } from './models/media.ts';
 import { notificationModel, type NotificationModel } from './models/notification.ts';
@@ -8,6 +9,7 @@ import { oauthAppModel, type OAuthAppModel } from './models/oauth-app.ts';
 import { oauthCodeModel, type OAuthCodeModel } from './models/oauth-code.ts';
 import { oauthGrantModel, type OAuthGrantModel } from './models/oauth-grant.ts';
 import { postModel, type PostModel } from './models/post.ts';
+import { serverClientModel, type ServerClientModel } from './models/server-client.ts';
 import { sessionModel, type SessionModel } from './models/session.ts';
 import { userModel, type UserModel } from './models/user.ts';
 
@@ -25,6 +27,8 @@ export interface Database {
   oauthApps: OAuthAppModel;
   oauthCodes: OAuthCodeModel;
   oauthGrants: OAuthGrantModel;
+  connectAttempts: ConnectAttemptModel;
+  serverClients: ServerClientModel;
   close(): Promise<void>;
 }
 
@@ -50,11 +54,14 @@ export async function openDatabase(url: string, options: { dbName?: string } = {
     oauthApps: oauthAppModel(connection),
     oauthCodes: oauthCodeModel(connection),
     oauthGrants: oauthGrantModel(connection),
+    connectAttempts: connectAttemptModel(connection),
+    serverClients: serverClientModel(connection),
     close: () => connection.close(),
   };
   const models = [
     database.organizations, database.channels, database.customers, database.posts, database.media, database.notifications,
     database.users, database.sessions, database.oauthApps, database.oauthCodes, database.oauthGrants,
+    database.connectAttempts, database.serverClients,
   ] as const;
   for (const model of models) {
     await model.createCollection().catch((error: unknown) => {

@@ -6,6 +6,8 @@ export interface PlatformUrls {
   apiUrl: string;
   /** Defaults to apiUrl. */
   authUrl?: string;
+  /** Defaults to apiUrl. */
+  tokenUrl?: string;
 }
 
 const origin = z.url().transform((url) => url.replace(/\/+$/, ''));
@@ -17,7 +19,7 @@ export function platformEnvPrefix(identifier: string): string {
 
 /**
  * A platform's app registration from the environment: `<P>_CLIENT_ID`, `<P>_CLIENT_SECRET`,
- * `<P>_API_URL`, `<P>_AUTH_URL` (README, environment table). A malformed URL stops start-up with
+ * `<P>_API_URL`, `<P>_AUTH_URL`, `<P>_TOKEN_URL` (README, environment table). A malformed URL stops start-up with
  * the variable's name rather than failing the first user who tries to connect.
  */
 export function readPlatformApp(identifier: string, defaults: PlatformUrls, env: NodeJS.ProcessEnv): PlatformApp {
@@ -37,5 +39,6 @@ export function readPlatformApp(identifier: string, defaults: PlatformUrls, env:
     clientSecret: text('CLIENT_SECRET'),
     apiUrl,
     authUrl: url('AUTH_URL', defaults.authUrl ?? apiUrl),
+    tokenUrl: url('TOKEN_URL', defaults.tokenUrl ?? apiUrl),
   };
 }

@@ -1,4 +1,5 @@
 import type { ConnectionPolicy } from '../../net/connection-policy.ts';
+import type { OAuth2Client, OAuth2Provider } from './oauth2-provider.ts';
 
 /**
  * One platform's app registration as the operator configured it (README, environment table):
@@ -9,8 +10,10 @@ export interface PlatformApp {
   clientSecret: string | null;
   /** Where the platform's API answers (profile reads, publishing). */
   apiUrl: string;
-  /** Where the platform's authorize and token endpoints are, when they are not on apiUrl. */
+  /** Where the platform's authorize page is, when it is not on apiUrl. */
   authUrl: string;
+  /** Where the platform's token endpoint is, when it is on neither (defaults to apiUrl). */
+  tokenUrl: string;
 }
 
 /** What a connect step may use to talk to the platform. */
@@ -62,7 +65,35 @@ export interface CredentialsConnect {
    */
   verify(values: Readonly<Record<string, string>>, context: ConnectContext): Promise<VerifiedAccount>;
   /** Platforms whose sign-in gives a refreshable session (Bluesky) renew it here. */
-  refresh?(refreshToken: string, instanceUrl: string | null, context: ConnectContext): Promise<UserTokens>;
+  refresh?: (refreshToken: string, instanceUrl: string | null, context: ConnectContext) => Promise<UserTokens>;
 }
 
-export type PlatformConnect = CredentialsConnect;
+/** The accounts an authorization lets SPS act for. */
+export interface AuthorizedAccounts {
+  /**
+   * True where the user chooses among targets (Facebook pages, boards, channels, locations):
+   * the dashboard shows a picker and only the picked one becomes a channel.
+   */
+  pick: boolean;
+  accounts: VerifiedAccount[];
+}
+
+/** Platforms connected with the OAuth 2.0 authorization-code flow (PKCE where supported). */
+export interface OAuthConnect {
+  kind: 'oauth2';
+  /** The platform's endpoints and habits, from the operator's app settings (or the instance's). */
+  provider(app: PlatformApp): OAuth2Provider;
+  /**
+   * Reads the profile (and the targets to pick from) with the tokens just issued. A platform
+   * that trades them for other tokens (Facebook page tokens, Instagram long-lived tokens) does
+   * it here and returns those.
+   */
+  accounts(tokens: UserTokens, context: ConnectContext): Promise<AuthorizedAccounts>;
+  /**
+   * Federated platforms (Mastodon) register SPS as a client on the user's server first; the
+   * api keeps the registration per server and redirect URI, so this runs once per server.
+   */
+  registerClient?: (serverUrl: string, redirectUri: string, context: ConnectContext) => Promise<OAuth2Client>;
+}
+
+export type PlatformConnect = CredentialsConnect | OAuthConnect;
