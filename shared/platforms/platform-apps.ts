@@ -66,6 +66,8 @@ export class PlatformApps {
       const refresh = connect.refresh;
       return refresh === undefined ? undefined : (request) => refresh(request.refreshToken, request.instanceUrl, context);
     }
+    const ownRefresh = connect.refresh;
+    if (ownRefresh !== undefined) return (request) => ownRefresh(request.refreshToken, context);
     const { app } = context;
     if (connect.registerClient !== undefined || app.clientId === null) return undefined;
     const oauth = connect.provider(app);

@@ -93,6 +93,12 @@ export interface OAuthConnect {
    * Federated platforms (Mastodon) register SPS as a client on the user's server first; the
    * api keeps the registration per server and redirect URI, so this runs once per server.
    */
+  /**
+   * Platforms that renew tokens their own way (Instagram's `ig_refresh_token`, where the access
+   * token is its own refresh token) do it here instead of the RFC 6749 refresh grant. A refusal
+   * of the token is PlatformError `disconnected`; trouble reaching the platform `retryable`.
+   */
+  refresh?: (refreshToken: string, context: ConnectContext) => Promise<UserTokens>;
   registerClient?: (serverUrl: string, redirectUri: string, context: ConnectContext) => Promise<OAuth2Client>;
 }
 
