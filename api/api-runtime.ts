@@ -10,6 +10,7 @@ import type { Logger } from '../shared/logging/logger.ts';
 import { MediaQueue } from '../shared/queue/media-queue.ts';
 import { BullPlatformCaller } from '../shared/queue/platform-call-queue.ts';
 import { connectionPolicyFor } from '../shared/net/connection-policy.ts';
+import { PlatformApps } from '../shared/platforms/platform-apps.ts';
 import { createAdapters } from '../shared/platforms/platforms.ts';
 import { createStorage } from '../shared/storage/create-storage.ts';
 import { BullPublishScheduler, createPublishQueue } from '../shared/queue/publish-queue.ts';
@@ -24,9 +25,17 @@ export interface ApiRuntime {
 }
 
 /** The api wired as the configuration describes it (api/main.ts and the tests both build it so). */
-export async function createApiRuntime(config: Config, db: Database, logger: Logger): Promise<ApiRuntime> {
+export async function createApiRuntime(
+  config: Config,
+  db: Database,
+  logger: Logger,
+  /** Where each platform's app settings are read (`<PLATFORM>_CLIENT_ID`...; README, environment). */
+  platformEnv: NodeJS.ProcessEnv = process.env,
+): Promise<ApiRuntime> {
+  const userHosts = connectionPolicyFor(config.ALLOW_PRIVATE_NETWORK);
   // The api never publishes, but it offers every declared tool: refuse to start with one unbuilt.
-  createAdapters({ timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts: connectionPolicyFor(config.ALLOW_PRIVATE_NETWORK) });
+  createAdapters({ timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts });
+  const platforms = new PlatformApps(platformEnv, { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts });
   const producer = createRedis(config.REDIS_URL, 'producer', logger);
   // QueueEvents blocks on its connection, so it must not share the producer's fail-fast one.
   const eventConnections = [
@@ -60,6 +69,7 @@ export async function createApiRuntime(config: Config, db: Database, logger: Log
     limiter: new FixedWindowLimiter(producer, { limit: config.PUBLIC_API_RATE_LIMIT, windowSeconds: config.PUBLIC_API_RATE_WINDOW_SECONDS, keyPrefix: `${config.QUEUE_PREFIX}:rate-limit` }),
     now: () => new Date(),
     frontendUrl: config.FRONTEND_URL.replace(/\/+$/, ''),
+    platforms,
     backendUrl: config.BACKEND_URL.replace(/\/+$/, ''),
     storage: await createStorage(config),
     uploadsPath: new URL(config.UPLOADS_PUBLIC_URL).pathname,

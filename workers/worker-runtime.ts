@@ -4,12 +4,13 @@ import type { Config } from '../shared/config/config.ts';
 import { SecretBox } from '../shared/crypto/secret-box.ts';
 import type { Database } from '../shared/db/database.ts';
 import type { PublishDeps } from '../shared/domain/publishing/publish-thread.ts';
-import { ChannelTokens, type RefreshTokens } from '../shared/domain/channels/channel-tokens.ts';
+import { ChannelTokens } from '../shared/domain/channels/channel-tokens.ts';
 import type { TokenSweepSettings } from '../shared/domain/channels/refresh-expiring-tokens.ts';
 import { recoverPublication, type RecoveryDeps } from '../shared/domain/publishing/recover-publications.ts';
 import type { MediaProcessingDeps } from '../shared/domain/media/process-media.ts';
 import { connectionPolicyFor } from '../shared/net/connection-policy.ts';
 import { publicAddressesOnly } from '../shared/net/safe-fetch.ts';
+import { PlatformApps } from '../shared/platforms/platform-apps.ts';
 import { createAdapters } from '../shared/platforms/platforms.ts';
 import { createStorage } from '../shared/storage/create-storage.ts';
 import { LogEvent } from '../shared/logging/events.ts';
@@ -219,26 +220,26 @@ export async function startConfiguredWorkers(
   db: Database,
   connection: Redis,
   logger: Logger,
-  refresherFor: (provider: string) => RefreshTokens | undefined = () => undefined,
+  /** Where each platform's app settings are read (`<PLATFORM>_CLIENT_ID`...; README, environment). */
+  platformEnv: NodeJS.ProcessEnv = process.env,
 ): Promise<RunningWorkers> {
   const secrets = new SecretBox(config.SECRETS_KEY);
   const now = () => new Date();
+  const userHosts = connectionPolicyFor(config.ALLOW_PRIVATE_NETWORK);
+  const platforms = new PlatformApps(platformEnv, { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts });
   const tokens = new ChannelTokens({
     db,
     secrets,
     redis: connection,
     lockPrefix: config.QUEUE_PREFIX,
-    refresherFor,
+    refresherFor: (provider) => platforms.refresherFor(provider),
     refreshAheadMs: config.TOKEN_REFRESH_AHEAD_MS,
     refreshTimeoutMs: config.PLATFORM_TIMEOUT_MS,
     now,
   });
   const deps: WorkerDeps = {
     db,
-    adapters: createAdapters({
-      timeoutMs: config.PLATFORM_TIMEOUT_MS,
-      userHosts: connectionPolicyFor(config.ALLOW_PRIVATE_NETWORK),
-    }),
+    adapters: createAdapters({ timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts }),
     tokens,
     now,
     storage: await createStorage(config),

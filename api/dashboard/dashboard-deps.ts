@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { SecretBox } from '../../shared/crypto/secret-box.ts';
 import type { Database } from '../../shared/db/database.ts';
+import type { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import type { PublishScheduler } from '../../shared/domain/posts/publish-scheduler.ts';
 
 /** What the dashboard pages are built from (a subset of the app's dependencies). */
@@ -14,4 +15,8 @@ export interface DashboardDeps {
   /** Disconnecting a channel cancels its scheduled jobs. */
   scheduler: PublishScheduler;
   now: () => Date;
+  /** Each platform's app settings: what connecting needs. */
+  platforms: PlatformApps;
+  /** Where the dashboard itself lives: the OAuth callback URL is built on it. */
+  frontendUrl: string;
 }

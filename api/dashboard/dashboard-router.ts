@@ -9,6 +9,7 @@ import { LoginThrottle } from './login-throttle.ts';
 import { registerAccountPages } from './pages/account-pages.ts';
 import { registerApprovedAppPages } from './pages/approved-app-pages.ts';
 import { registerChannelPages } from './pages/channel-pages.ts';
+import { registerConnectPages } from './pages/connect-pages.ts';
 import { registerConsentPages } from './pages/consent-pages.ts';
 import { registerNotificationPages } from './pages/notification-pages.ts';
 import { registerOAuthAppPages } from './pages/oauth-app-pages.ts';
@@ -39,6 +40,7 @@ export function dashboard(deps: DashboardDeps): DashboardMiddleware {
   registerAccountPages(router, deps, new LoginThrottle(deps.redis, deps.secrets, deps.queuePrefix));
   registerSettingsPages(router, deps);
   registerChannelPages(router, deps);
+  registerConnectPages(router, deps);
   registerPostPages(router, deps);
   registerNotificationPages(router, deps);
   registerOAuthAppPages(router, deps);

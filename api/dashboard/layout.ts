@@ -21,6 +21,12 @@ button { font: inherit; padding: .4rem .9rem; cursor: pointer; }
 button.danger { background: var(--danger); color: #fff; border: 1px solid var(--danger); }
 button.primary { background: var(--accent); color: #fff; border: 1px solid var(--accent); }
 .inline { display: inline; }
+a.button { display: inline-block; padding: .4rem .9rem; border: 1px solid var(--accent); border-radius: 4px; text-decoration: none; }
+a.button.disabled { border-color: var(--muted); color: var(--muted); }
+ul.connect { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: .5rem; }
+ul.choices { list-style: none; padding: 0; }
+ul.choices label { font-weight: normal; display: flex; gap: .5rem; align-items: center; }
+ul.choices input { width: auto; }
 .notice { padding: .75rem 1rem; border-left: 4px solid var(--accent); background: #2457c514; }
 .error { padding: .75rem 1rem; border-left: 4px solid var(--danger); background: #b3261e14; }
 .secret { font-family: ui-monospace, monospace; word-break: break-all; padding: .25rem .5rem; background: #8882; }

@@ -2,6 +2,7 @@ import type { SecretBox } from '../../shared/crypto/secret-box.ts';
 import type { Database } from '../../shared/db/database.ts';
 import type { PlatformCaller } from '../../shared/domain/channels/platform-calls.ts';
 import type { PublishScheduler } from '../../shared/domain/posts/publish-scheduler.ts';
+import type { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import type { MediaSizeLimits } from '../../shared/media/media-types.ts';
 import type { MediaQueue } from '../../shared/queue/media-queue.ts';
 import type { FixedWindowLimiter } from '../../shared/rate-limit/fixed-window-limiter.ts';
@@ -15,8 +16,10 @@ export interface PublicApiDeps {
   platformCaller: PlatformCaller;
   limiter: FixedWindowLimiter;
   now: () => Date;
-  /** Where the dashboard lives (channel connection pages). */
+  /** Where the dashboard lives (channel connection pages, the OAuth callback). */
   frontendUrl: string;
+  /** Each platform's app settings: what connecting and refreshing need. */
+  platforms: PlatformApps;
   /** Public address of the backend, ending in /api (status URLs point there). */
   backendUrl: string;
   storage: Storage;

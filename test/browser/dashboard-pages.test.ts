@@ -62,15 +62,14 @@ describe('dashboard pages', () => {
     expect((await user.get('/channels')).html).toContain('No channels are connected');
   });
 
-  it('explains how to connect each platform, and 404s an unknown one', async () => {
+  it('asks a federated platform for the user\'s server, and 404s an unknown platform', async () => {
     const mastodon = await user.get('/channels/connect/mastodon');
     expect(mastodon.status).toBe(200);
-    expect(mastodon.html).toContain(`npm run channel:add -- --org ${organizationId} --provider mastodon`);
-    const x = await user.get('/channels/connect/x');
-    expect(x.html).toContain('cannot be connected yet');
+    expect(mastodon.html).toContain('action="/channels/connect/mastodon/start"');
+    expect(mastodon.html).toContain('Your Mastodon server');
     const unknown = await user.get('/channels/connect/myspace');
     expect(unknown.status).toBe(404);
-    expect(unknown.html).toContain('does not know a platform called &quot;myspace&quot;');
+    expect(unknown.html).toContain('&quot;myspace&quot;');
   });
 
   it('pages notifications 100 at a time, newest first', async () => {

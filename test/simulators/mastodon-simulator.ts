@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import busboy from 'busboy';
+import type { SimulatedAnswer, SimulatedRequest } from './kit/simulator-server.ts';
+import { MastodonApps } from './mastodon-apps.ts';
 import { defaultRateLimits, RateLimiter, type RateLimits, type Throttled } from './mastodon-rate-limiter.ts';
 import {
   countedLength, hasScope, imageSizeLimit, judgeUpload, maxMediaPerStatus, maxStatusCharacters, outsideScopes,
@@ -104,6 +106,10 @@ export class MastodonSimulator {
   /** Responses cut off on purpose (`loseResponse`), for tests to check the simulator did its part. */
   lostResponses = 0;
   readonly #accounts = new Map<string, Account>();
+  /** Account ids by username: the same person keeps one id across tokens, as on a real instance. */
+  readonly #accountIds = new Map<string, string>();
+  /** Client registration and OAuth (`/api/v1/apps`, `/oauth/*`). */
+  readonly apps = new MastodonApps();
   readonly #idempotency = new Map<string, SimulatedStatus>();
   readonly #failures: (InjectedFailure | 'pass')[] = [];
   readonly #limiter = new RateLimiter();
@@ -151,8 +157,16 @@ export class MastodonSimulator {
   addAccount(username: string, options: { scopes?: readonly string[] } = {}): string {
     const token = randomUUID().replaceAll('-', '');
     const scopes = options.scopes ?? ['read', 'write'];
-    this.#accounts.set(token, { id: String(this.#accounts.size + 1), username, scopes, tokenId: randomUUID() });
+    this.#accounts.set(token, { id: this.#idOf(username), username, scopes, tokenId: randomUUID() });
     return token;
+  }
+
+  #idOf(username: string): string {
+    const known = this.#accountIds.get(username);
+    if (known !== undefined) return known;
+    const id = String(this.#accountIds.size + 1);
+    this.#accountIds.set(username, id);
+    return id;
   }
 
   revoke(token: string): void {
@@ -186,6 +200,15 @@ export class MastodonSimulator {
     const reply: Reply = (status, body, headers = {}) => {
       send(response, status, body, { ...throttle?.headers, ...headers });
     };
+    const oauth = this.#oauthRoute(request.method ?? '', url.pathname);
+    if (oauth !== null) {
+      const text = await readText(request);
+      const simulated = { method: request.method ?? '', path: url.pathname, query: url.searchParams, headers: request.headers, text };
+      this.requests.push({ method: simulated.method, path: url.pathname, headers: request.headers, body: text });
+      const answer = oauth(simulated);
+      send(response, answer.status, answer.body ?? '', answer.headers);
+      return;
+    }
     if (request.method === 'POST' && url.pathname === '/api/v2/media') {
       await this.#uploadMedia(request, account, throttle, reply);
       return;
@@ -265,8 +288,20 @@ export class MastodonSimulator {
   }
 
   #accountFor(request: IncomingMessage): Account | null {
-    const match = /^Bearer (.+)$/.exec(request.headers.authorization ?? '');
-    return match?.[1] === undefined ? null : (this.#accounts.get(match[1]) ?? null);
+    const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    if (token === undefined) return null;
+    const pasted = this.#accounts.get(token);
+    if (pasted !== undefined) return pasted;
+    const grant = this.apps.grantOf(token);
+    if (grant === null) return null;
+    return { id: this.#idOf(grant.user), username: grant.user, scopes: grant.scopes, tokenId: token };
+  }
+
+  #oauthRoute(method: string, path: string): ((request: SimulatedRequest) => SimulatedAnswer) | null {
+    if (method === 'POST' && path === '/api/v1/apps') return (request) => this.apps.register(request);
+    if (method === 'GET' && path === '/oauth/authorize') return (request) => this.apps.authorize(request);
+    if (method === 'POST' && path === '/oauth/token') return (request) => this.apps.token(request);
+    return null;
   }
 
   #instance(): Record<string, unknown> {
@@ -467,10 +502,14 @@ function stringField(fields: Record<string, unknown>, name: string): string | nu
   return typeof value === 'string' ? value : null;
 }
 
-async function readBody(request: IncomingMessage): Promise<unknown> {
+async function readText(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  const raw = Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readBody(request: IncomingMessage): Promise<unknown> {
+  const raw = await readText(request);
   if (raw === '') return null;
   const type = request.headers['content-type'] ?? '';
   if (type.startsWith('application/json')) return JSON.parse(raw) as unknown;

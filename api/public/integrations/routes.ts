@@ -9,7 +9,10 @@ import { DomainError } from '../../../shared/errors.ts';
 import { publishingProviders } from '../../../shared/platforms/platforms.ts';
 import { findPlatform } from '../../../shared/platforms/platforms.ts';
 import type { PlatformDefinition } from '../../../shared/platforms/kit/platform-definition.ts';
-import { customerFilterQuery, deletedResponse, integrationSchema, integrationSettingsResponse, providerParams, triggerBody } from './schema.ts';
+import { startConnect } from '../../../shared/domain/channels/connect-channel.ts';
+import {
+  connectQuery, customerFilterQuery, deletedResponse, integrationSchema, integrationSettingsResponse, providerParams, triggerBody,
+} from './schema.ts';
 
 function platformOf(provider: string): PlatformDefinition {
   const platform = findPlatform(provider);
@@ -78,14 +81,20 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
       handle: () => Promise.resolve({ connected: true as const }),
     }),
     defineRoute({
-      method: 'get', path: '/social/:provider', tag: 'Integrations', status: 200, errors: ['not_found'],
-      summary: 'Where to send a user to connect a channel of this platform',
+      method: 'get', path: '/social/:provider', tag: 'Integrations', status: 200,
+      errors: ['not_found', 'validation_failed', 'platform_not_configured', 'not_implemented', 'connect_refused', 'platform_error'],
+      summary: 'Where to send a user to connect (or, with refresh, reconnect) a channel of this platform: '
+        + 'the platform\'s authorization URL (single use, 10 minutes) or the dashboard\'s credentials form',
       params: providerParams,
+      query: connectQuery,
       response: z.object({ url: z.url() }),
-      handle: ({ params }) => {
-        const platform = platformOf(params.provider);
-        return Promise.resolve({ url: `${deps.frontendUrl}/channels/connect/${platform.identifier}` });
-      },
+      handle: ({ organization, params, query }) => startConnect(deps, {
+        organizationId: organization.id,
+        provider: params.provider,
+        refreshChannelId: query.refresh ?? null,
+        serverUrl: query.instance ?? null,
+        customer: query.customer ?? null,
+      }),
     }),
   ];
 }

@@ -1,3 +1,4 @@
+import { allPlatforms } from '../../../shared/platforms/platforms.ts';
 import { z } from 'zod';
 import { boundedJsonObject } from '../common-schemas.ts';
 
@@ -43,4 +44,16 @@ export const triggerBody = z.object({
 
 export const deletedResponse = z.object({ id: z.string(), deleted: z.literal(true) });
 
-export const providerParams = z.object({ provider: z.string().min(1).max(50).describe('Platform identifier') });
+/** A string rather than an enum, so an unknown platform is 404 (not found) rather than 400. */
+export const providerParams = z.object({
+  provider: z.string().min(1).max(50)
+    .describe(`Platform identifier, one of: ${allPlatforms().map((platform) => platform.identifier).join(', ')}`),
+});
+
+export const connectQuery = z.object({
+  refresh: z.string().min(1).max(100).optional()
+    .describe('Id of a channel to reconnect in place: it keeps its id, posts and settings'),
+  instance: z.string().min(1).max(2000).optional()
+    .describe('The user\'s server, for platforms that run on many (Mastodon): its address, e.g. https://mastodon.social'),
+  customer: z.string().min(1).max(100).optional().describe('Customer the new channel belongs to; created when new'),
+});

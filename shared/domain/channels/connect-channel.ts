@@ -112,7 +112,10 @@ export async function startConnect(deps: ConnectDeps, request: StartConnectReque
   const context = deps.platforms.context(identifier);
   const serverUrl = request.serverUrl === null
     ? null
-    : await askPlatform(() => Promise.resolve(userServerUrl(request.serverUrl ?? '', context.userHosts)));
+    : await askPlatform(() => Promise.resolve(userServerUrl(request.serverUrl ?? '', context.userHosts, {
+      provider: identifier,
+      serverName: `the ${displayName} server`,
+    })));
   const exchangeContext = serverContext(context, serverUrl);
   const client = await clientFor(deps, module, connect, serverUrl, exchangeContext);
   const provider = connect.provider({ ...exchangeContext.app, clientId: client.clientId, clientSecret: client.clientSecret });

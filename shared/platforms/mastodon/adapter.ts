@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { mastodonSettings } from './definition.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest, type PlatformRequest } from '../kit/platform-http.ts';
+import { mastodonErrorMessage } from './mastodon-error-message.ts';
 import { mastodonRetryAfterMs } from './mastodon-rate-limit.ts';
 import type { AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishMedia, PublishResult } from '../kit/platform-adapter.ts';
 
@@ -26,14 +27,6 @@ const instanceResponse = z.object({
     media_attachments: z.object({ supported_mime_types: z.array(z.string()).optional() }).optional(),
   }),
 });
-
-const errorBody = z.object({ error: z.string(), error_description: z.string().optional() });
-
-function errorMessage(body: unknown): string | undefined {
-  const parsed = errorBody.safeParse(body);
-  if (!parsed.success) return undefined;
-  return parsed.data.error_description === undefined ? parsed.data.error : `${parsed.data.error}: ${parsed.data.error_description}`;
-}
 
 function unreadable(what: string): PlatformError {
   return new PlatformError({ kind: 'permanent', provider, message: `Mastodon answered with ${what} SPS could not read` });
@@ -63,7 +56,7 @@ export function createMastodonAdapter(options: AdapterOptions): PlatformAdapter 
       serverName: 'the Mastodon instance',
       userHost: options.userHosts,
       timeoutMs: options.timeoutMs,
-      errorMessage,
+      errorMessage: mastodonErrorMessage,
       retryAfterMs: mastodonRetryAfterMs,
       ...call,
     });

@@ -208,9 +208,15 @@ export class OAuthAuthority {
 
   /** Who a bearer token acts for, or null when it is unknown or expired (the API answers 401). */
   userOf(accessToken: string | null): string | null {
+    return this.grantOf(accessToken)?.user ?? null;
+  }
+
+  /** The user and the scopes granted to a live bearer token. */
+  grantOf(accessToken: string | null): { user: string; scopes: string[] } | null {
     if (accessToken === null) return null;
     const live = this.#access.get(tokenKey(accessToken));
-    return live === undefined || live.expiresAt <= this.now() ? null : live.user;
+    if (live === undefined || live.expiresAt <= this.now()) return null;
+    return { user: live.user, scopes: live.scope.split(' ').filter((scope) => scope !== '') };
   }
 
   /** Voids every refresh token, as a user revoking the app does. */
