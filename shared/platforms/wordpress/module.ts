@@ -1,6 +1,8 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { wordpressConnect } from './connect.ts';
 import { wordpress } from './definition.ts';
 
 export const wordpressModule: PlatformModule = {
   definition: wordpress,
+  connect: wordpressConnect,
 };

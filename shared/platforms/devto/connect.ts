@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import type { CredentialsConnect, VerifiedAccount } from '../kit/platform-connect.ts';
+import { PlatformError } from '../kit/platform-error.ts';
+import { platformRequest } from '../kit/platform-http.ts';
+
+const provider = 'devto';
+
+/** GET /api/users/me (Forem API v1). */
+const me = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  name: z.string().nullable().optional(),
+  profile_image: z.string().nullable().optional(),
+});
+
+/** Forem's error body: `{error, status}`, the error being a sentence or a word such as "unauthorized". */
+const errorBody = z.object({ error: z.string(), status: z.number().optional() });
+
+function errorMessage(body: unknown): string | undefined {
+  const parsed = errorBody.safeParse(body);
+  if (!parsed.success) return undefined;
+  // "unauthorized" alone does not tell the user which value was wrong.
+  return parsed.data.status === 401 ? `${parsed.data.error}: dev.to did not accept the API key` : parsed.data.error;
+}
+
+export const devtoConnect: CredentialsConnect = {
+  kind: 'credentials',
+  fields: [
+    {
+      key: 'apiKey',
+      label: 'API key',
+      kind: 'secret',
+      help: 'Generate one on dev.to under Settings → Extensions → DEV Community API Keys.',
+    },
+  ],
+
+  async verify(values, context): Promise<VerifiedAccount> {
+    const apiKey = values.apiKey ?? '';
+    const body = await platformRequest({
+      provider,
+      serverName: 'dev.to',
+      method: 'GET',
+      url: `${context.app.apiUrl}/users/me`,
+      // Without the version header Forem answers with its deprecated v0 API.
+      headers: { 'api-key': apiKey, Accept: 'application/vnd.forem.api-v1+json' },
+      timeoutMs: context.timeoutMs,
+      errorMessage,
+    });
+    const parsed = me.safeParse(body);
+    if (!parsed.success) {
+      const message = 'dev.to answered with a profile SPS could not read';
+      throw new PlatformError({ kind: 'permanent', provider, message, cause: parsed.error });
+    }
+    const user = parsed.data;
+    return {
+      accountId: String(user.id),
+      name: user.name ?? user.username,
+      username: user.username,
+      picture: user.profile_image ?? null,
+      instanceUrl: null,
+      accessToken: apiKey,
+      refreshToken: null,
+      expiresAt: null,
+    };
+  },
+};

@@ -1,0 +1,139 @@
+import { createServer, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  startListmonkSimulator, type RunningListmonkSimulator, type SimulatedListmonkApiUser,
+} from '../../../test/simulators/listmonk/listmonk-simulator.ts';
+import { connectionPolicyFor, type ConnectionPolicy } from '../../net/connection-policy.ts';
+import type { ConnectContext } from '../kit/platform-connect.ts';
+import { PlatformError } from '../kit/platform-error.ts';
+import { listmonkConnect } from './connect.ts';
+import { readListmonkCredential } from './credential.ts';
+
+const admin: SimulatedListmonkApiUser = {
+  id: 3,
+  username: 'sps',
+  name: 'SPS publisher',
+  token: 'Qm9vdHN0cmFwVG9rZW4',
+  role: { id: 1, name: 'Super Admin', permissions: [] },
+};
+
+const campaigner: SimulatedListmonkApiUser = {
+  id: 4,
+  username: 'campaigns',
+  name: 'Campaigns only',
+  token: 'c2VuZC1vbmx5',
+  role: {
+    id: 2,
+    name: 'Campaigner',
+    permissions: ['campaigns:get', 'campaigns:manage', 'campaigns:send', 'lists:get_all'],
+  },
+};
+
+function contextWith(userHosts: ConnectionPolicy): ConnectContext {
+  return { app: { clientId: null, clientSecret: null, apiUrl: '', authUrl: '' }, timeoutMs: 2_000, userHosts };
+}
+
+const privateNetworkAllowed = contextWith(connectionPolicyFor(true));
+
+async function failure(promise: Promise<unknown>): Promise<PlatformError> {
+  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
+  expect(error).toBeInstanceOf(PlatformError);
+  return error as PlatformError;
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+  return port;
+}
+
+describe('listmonk connect against the simulator', () => {
+  let listmonk: RunningListmonkSimulator;
+  let legacy: RunningListmonkSimulator;
+
+  beforeAll(async () => {
+    listmonk = await startListmonkSimulator({
+      users: [admin, campaigner],
+      siteName: 'Acme newsletter',
+      logoUrl: 'https://lists.example.com/uploads/logo.png',
+    });
+    legacy = await startListmonkSimulator({ users: [admin], siteName: 'Old', legacy: true });
+  });
+  afterAll(async () => {
+    await listmonk.close();
+    await legacy.close();
+  });
+
+  it('signs in as the API user and names the channel after the instance', async () => {
+    const values = { url: `${listmonk.rootUrl}/admin/campaigns`, apiUser: 'sps', token: admin.token };
+    const account = await listmonkConnect.verify(values, privateNetworkAllowed);
+
+    expect(account).toMatchObject({
+      accountId: `sps@${listmonk.rootUrl}`,
+      name: 'sps (Acme newsletter)',
+      username: 'sps',
+      picture: 'https://lists.example.com/uploads/logo.png',
+      instanceUrl: listmonk.rootUrl,
+      refreshToken: null,
+      expiresAt: null,
+    });
+    expect(readListmonkCredential(account.accessToken)).toEqual({ apiUser: 'sps', token: admin.token });
+    expect(listmonk.received.slice(-2).map((request) => request.path)).toEqual(['/api/profile', '/api/settings']);
+    expect(listmonk.received.at(-2)?.headers.authorization).toBe(`token sps:${admin.token}`);
+  });
+
+  it('connects a user that may not read the settings, without the instance name', async () => {
+    const values = { url: listmonk.rootUrl, apiUser: 'campaigns', token: campaigner.token };
+    const account = await listmonkConnect.verify(values, privateNetworkAllowed);
+
+    expect(account).toMatchObject({ accountId: `campaigns@${listmonk.rootUrl}`, name: 'campaigns', picture: null });
+  });
+
+  it('shows listmonk’s own message for a wrong token', async () => {
+    const values = { url: listmonk.rootUrl, apiUser: 'sps', token: 'wrong' };
+    const error = await failure(listmonkConnect.verify(values, privateNetworkAllowed));
+
+    expect(error.kind).toBe('disconnected');
+    expect(error.httpStatus).toBe(403);
+    expect(error.message).toBe('invalid API credentials');
+  });
+
+  it('says so when the instance is older than v4', async () => {
+    const values = { url: legacy.rootUrl, apiUser: 'sps', token: admin.token };
+    const error = await failure(listmonkConnect.verify(values, privateNetworkAllowed));
+
+    expect(error.kind).toBe('permanent');
+    expect(error.message).toContain(`no listmonk v4 or later answers at ${legacy.rootUrl}`);
+  });
+
+  it('calls an unreachable instance a passing failure', async () => {
+    const values = { url: `http://127.0.0.1:${String(await closedPort())}`, apiUser: 'sps', token: admin.token };
+    const error = await failure(listmonkConnect.verify(values, privateNetworkAllowed));
+
+    expect(error.kind).toBe('retryable');
+    expect(error.message).toBe('could not reach the listmonk instance');
+  });
+
+  it('refuses a private address under the production policy, before sending anything', async () => {
+    const before = listmonk.received.length;
+    const values = { url: `https://127.0.0.1:${new URL(listmonk.url).port}`, apiUser: 'sps', token: admin.token };
+    const error = await failure(listmonkConnect.verify(values, contextWith(connectionPolicyFor(false))));
+
+    expect(error.kind).toBe('permanent');
+    expect(error.message).toContain('127.0.0.1 is an address that may not be fetched');
+    expect(listmonk.received.length).toBe(before);
+  });
+
+  it('refuses plain http unless the policy allows it', async () => {
+    const before = listmonk.received.length;
+    const httpsOnly = contextWith({ isAllowedAddress: () => true, allowHttp: false });
+    const values = { url: listmonk.rootUrl, apiUser: 'sps', token: admin.token };
+    const error = await failure(listmonkConnect.verify(values, httpsOnly));
+
+    expect(error.kind).toBe('permanent');
+    expect(error.message).toContain('only https URLs can be fetched');
+    expect(listmonk.received.length).toBe(before);
+  });
+});

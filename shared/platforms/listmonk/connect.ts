@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import type { ConnectContext, CredentialsConnect, VerifiedAccount } from '../kit/platform-connect.ts';
+import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
+import { platformRequest } from '../kit/platform-http.ts';
+import { encodeListmonkCredential, listmonkAuthorization, type ListmonkCredential } from './credential.ts';
+import { listmonkInstanceUrl } from './instance-url.ts';
+
+const provider = 'listmonk';
+const serverName = 'the listmonk instance';
+
+/** GET /api/profile: the signed-in user; it needs no permission, so any API user can read it. */
+const profileAnswer = z.object({
+  data: z.object({
+    id: z.number().int(),
+    username: z.string(),
+    name: z.string().nullable().optional(),
+    avatar: z.string().nullable().optional(),
+  }),
+});
+
+/** GET /api/settings: flat keys; it needs settings:get, which a publishing user may lack. */
+const settingsAnswer = z.object({
+  data: z.object({
+    'app.site_name': z.string().optional(),
+    'app.logo_url': z.string().optional(),
+  }),
+});
+
+/** listmonk's error body: `{message}`. */
+const errorBody = z.object({ message: z.string() });
+
+function errorMessage(body: unknown): string | undefined {
+  const parsed = errorBody.safeParse(body);
+  return parsed.success ? parsed.data.message : undefined;
+}
+
+/** listmonk answers bad credentials with 403, not 401: the user must fix them, so the channel is disconnected. */
+function classify(status: number, body: unknown): PlatformErrorKind | undefined {
+  return status === 403 && errorMessage(body) === 'invalid API credentials' ? 'disconnected' : undefined;
+}
+
+function callInstance(url: string, credential: ListmonkCredential, context: ConnectContext): Promise<unknown> {
+  return platformRequest({
+    provider,
+    serverName,
+    method: 'GET',
+    url,
+    headers: { Authorization: listmonkAuthorization(credential) },
+    timeoutMs: context.timeoutMs,
+    errorMessage,
+    classify,
+    userHost: context.userHosts,
+  });
+}
+
+async function readProfile(root: string, credential: ListmonkCredential, context: ConnectContext) {
+  let body: unknown;
+  try {
+    body = await callInstance(`${root}/api/profile`, credential, context);
+  } catch (error) {
+    // Before v4 listmonk had no API users (and no /api/profile); neither has a server that is not listmonk.
+    if (!(error instanceof PlatformError) || error.httpStatus !== 404) throw error;
+    const message = `no listmonk v4 or later answers at ${root} (no /api/profile); check the address and the version`;
+    throw new PlatformError({ kind: 'permanent', provider, httpStatus: 404, message, cause: error });
+  }
+  const parsed = profileAnswer.safeParse(body);
+  if (!parsed.success) {
+    const message = `${root} did not answer like listmonk's API; check the address`;
+    throw new PlatformError({ kind: 'permanent', provider, message, cause: parsed.error });
+  }
+  return parsed.data.data;
+}
+
+/**
+ * The instance's name and logo, for telling channels apart on the dashboard. An API user without
+ * settings:get is refused (403), which is no reason to refuse the connection: it gets no name.
+ */
+async function readSettings(root: string, credential: ListmonkCredential, context: ConnectContext) {
+  let body: unknown;
+  try {
+    body = await callInstance(`${root}/api/settings`, credential, context);
+  } catch (error) {
+    if (error instanceof PlatformError && error.kind === 'permanent') return null;
+    throw error;
+  }
+  const parsed = settingsAnswer.safeParse(body);
+  return parsed.success ? parsed.data.data : null;
+}
+
+const isWebAddress = (value: string | null | undefined): value is string => /^https?:\/\//i.test(value ?? '');
+
+export const listmonkConnect: CredentialsConnect = {
+  kind: 'credentials',
+  fields: [
+    {
+      key: 'url',
+      label: 'listmonk address',
+      kind: 'url',
+      help: 'The address of your listmonk instance, such as https://lists.example.com (listmonk v4 or later).',
+    },
+    {
+      key: 'apiUser',
+      label: 'API user',
+      kind: 'text',
+      help: 'The name of an API user created in listmonk under Admin → Users (type: API).',
+    },
+    {
+      key: 'token',
+      label: 'API token',
+      kind: 'secret',
+      help: 'The token listmonk showed when the API user was created. Its role needs campaigns:manage, '
+        + 'campaigns:send and access to the lists you send to.',
+    },
+  ],
+
+  async verify(values, context): Promise<VerifiedAccount> {
+    const root = listmonkInstanceUrl(values.url ?? '', context.userHosts);
+    const credential = { apiUser: values.apiUser ?? '', token: values.token ?? '' };
+    const profile = await readProfile(root, credential, context);
+    const settings = await readSettings(root, credential, context);
+    const siteName = settings?.['app.site_name']?.trim() ?? '';
+    const user = profile.username;
+    const picture = [profile.avatar, settings?.['app.logo_url']].find(isWebAddress) ?? null;
+    return {
+      // User names are unique per instance only.
+      accountId: `${user}@${root}`,
+      name: siteName === '' ? user : `${user} (${siteName})`,
+      username: user,
+      picture,
+      instanceUrl: root,
+      accessToken: encodeListmonkCredential(credential),
+      refreshToken: null,
+      expiresAt: null,
+    };
+  },
+};

@@ -1,0 +1,78 @@
+import { createServer, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  startMediumSimulator, type RunningMediumSimulator,
+} from '../../../test/simulators/medium/medium-simulator.ts';
+import { connectionPolicyFor } from '../../net/connection-policy.ts';
+import type { ConnectContext } from '../kit/platform-connect.ts';
+import { PlatformError } from '../kit/platform-error.ts';
+import { mediumConnect } from './connect.ts';
+
+function contextFor(apiUrl: string): ConnectContext {
+  const app = { clientId: null, clientSecret: null, apiUrl, authUrl: apiUrl };
+  return { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
+}
+
+async function failure(promise: Promise<unknown>): Promise<PlatformError> {
+  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
+  expect(error).toBeInstanceOf(PlatformError);
+  return error as PlatformError;
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+  return port;
+}
+
+describe('Medium connect against the simulator', () => {
+  let medium: RunningMediumSimulator;
+
+  beforeAll(async () => {
+    medium = await startMediumSimulator([{
+      id: '5303d74c64f66366f00cb9b2a94f3251bf5',
+      username: 'ada',
+      name: 'Ada Lovelace',
+      imageUrl: 'https://images.medium.com/0*ada.png',
+      tokens: ['181d415f34379af07b2c11d144dfbe35d'],
+    }]);
+  });
+  afterAll(async () => { await medium.close(); });
+
+  it('reads the profile the integration token belongs to', async () => {
+    const values = { integrationToken: '181d415f34379af07b2c11d144dfbe35d' };
+    const account = await mediumConnect.verify(values, contextFor(medium.apiUrl));
+
+    expect(account).toEqual({
+      accountId: '5303d74c64f66366f00cb9b2a94f3251bf5',
+      name: 'Ada Lovelace',
+      username: 'ada',
+      picture: 'https://images.medium.com/0*ada.png',
+      instanceUrl: null,
+      accessToken: '181d415f34379af07b2c11d144dfbe35d',
+      refreshToken: null,
+      expiresAt: null,
+    });
+    const request = medium.received.at(-1);
+    expect(request?.path).toBe('/v1/me');
+    expect(request?.headers.authorization).toBe('Bearer 181d415f34379af07b2c11d144dfbe35d');
+  });
+
+  it('shows Medium’s own message for an invalid token', async () => {
+    const error = await failure(mediumConnect.verify({ integrationToken: 'revoked' }, contextFor(medium.apiUrl)));
+
+    expect(error.kind).toBe('disconnected');
+    expect(error.httpStatus).toBe(401);
+    expect(error.message).toBe('Token was invalid.');
+  });
+
+  it('calls an unreachable API a passing failure', async () => {
+    const apiUrl = `http://127.0.0.1:${String(await closedPort())}/v1`;
+    const error = await failure(mediumConnect.verify({ integrationToken: 'x' }, contextFor(apiUrl)));
+
+    expect(error.kind).toBe('retryable');
+    expect(error.message).toBe('could not reach Medium');
+  });
+});

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { CredentialsConnect, VerifiedAccount } from '../kit/platform-connect.ts';
+import { PlatformError } from '../kit/platform-error.ts';
+import { platformRequest } from '../kit/platform-http.ts';
+
+const provider = 'medium';
+
+/** GET /v1/me: the user id is what publishing posts under (/v1/users/{id}/posts). */
+const me = z.object({
+  data: z.object({
+    id: z.string().min(1),
+    username: z.string(),
+    name: z.string().nullable().optional(),
+    url: z.string().optional(),
+    imageUrl: z.string().nullable().optional(),
+  }),
+});
+
+/** Medium's error body: `{errors: [{message, code}]}`, e.g. 6003 "Token was invalid.". */
+const errorBody = z.object({ errors: z.array(z.object({ message: z.string(), code: z.number().optional() })).min(1) });
+
+function errorMessage(body: unknown): string | undefined {
+  const parsed = errorBody.safeParse(body);
+  return parsed.success ? parsed.data.errors.map((error) => error.message).join('; ') : undefined;
+}
+
+export const mediumConnect: CredentialsConnect = {
+  kind: 'credentials',
+  fields: [
+    {
+      key: 'integrationToken',
+      label: 'Integration token',
+      kind: 'secret',
+      help: 'Medium no longer issues new integration tokens; only a token you already have works. '
+        + 'Existing ones are listed on medium.com under Settings → Security and apps → Integration tokens.',
+    },
+  ],
+
+  async verify(values, context): Promise<VerifiedAccount> {
+    const token = values.integrationToken ?? '';
+    const body = await platformRequest({
+      provider,
+      serverName: 'Medium',
+      method: 'GET',
+      url: `${context.app.apiUrl}/me`,
+      headers: { Authorization: `Bearer ${token}`, 'Accept-Charset': 'utf-8' },
+      timeoutMs: context.timeoutMs,
+      errorMessage,
+    });
+    const parsed = me.safeParse(body);
+    if (!parsed.success) {
+      const message = 'Medium answered with a profile SPS could not read';
+      throw new PlatformError({ kind: 'permanent', provider, message, cause: parsed.error });
+    }
+    const user = parsed.data.data;
+    return {
+      accountId: user.id,
+      name: user.name ?? user.username,
+      username: user.username,
+      picture: user.imageUrl ?? null,
+      instanceUrl: null,
+      accessToken: token,
+      refreshToken: null,
+      expiresAt: null,
+    };
+  },
+};
