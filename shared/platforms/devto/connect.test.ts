@@ -1,21 +1,11 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevtoSimulator, type RunningDevtoSimulator } from '../../../test/simulators/devto/devto-simulator.ts';
-import { connectionPolicyFor } from '../../net/connection-policy.ts';
-import type { ConnectContext } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { devtoConnect } from './connect.ts';
+import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 
-function contextFor(apiUrl: string): ConnectContext {
-  const app = { clientId: null, clientSecret: null, apiUrl, authUrl: apiUrl };
-  return { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
-}
+const contextFor = (apiUrl: string) => testConnectContext({ apiUrl });
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -62,7 +52,7 @@ describe('Dev.to connect against the simulator', () => {
   });
 
   it('shows Forem’s refusal of an unknown key', async () => {
-    const error = await failure(devtoConnect.verify({ apiKey: 'wrong-key' }, contextFor(devto.apiUrl)));
+    const error = await platformFailure(devtoConnect.verify({ apiKey: 'wrong-key' }, contextFor(devto.apiUrl)));
 
     expect(error.kind).toBe('disconnected');
     expect(error.httpStatus).toBe(401);
@@ -70,14 +60,14 @@ describe('Dev.to connect against the simulator', () => {
   });
 
   it('refuses the key of a suspended account the same way', async () => {
-    const error = await failure(devtoConnect.verify({ apiKey: 'spam-key' }, contextFor(devto.apiUrl)));
+    const error = await platformFailure(devtoConnect.verify({ apiKey: 'spam-key' }, contextFor(devto.apiUrl)));
 
     expect(error.message).toBe('unauthorized: dev.to did not accept the API key');
   });
 
   it('calls an unreachable API a passing failure', async () => {
     const apiUrl = `http://127.0.0.1:${String(await closedPort())}/api`;
-    const error = await failure(devtoConnect.verify({ apiKey: 'good-key' }, contextFor(apiUrl)));
+    const error = await platformFailure(devtoConnect.verify({ apiKey: 'good-key' }, contextFor(apiUrl)));
 
     expect(error.kind).toBe('retryable');
     expect(error.message).toBe('could not reach dev.to');

@@ -4,21 +4,11 @@ import {
   startHashnodeSimulator, unauthenticatedMessage,
 } from '../../../test/simulators/hashnode/hashnode-simulator.ts';
 import type { RunningSimulator } from '../../../test/simulators/kit/simulator-server.ts';
-import { connectionPolicyFor } from '../../net/connection-policy.ts';
-import type { ConnectContext } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { hashnodeConnect } from './connect.ts';
+import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 
-function contextFor(apiUrl: string): ConnectContext {
-  const app = { clientId: null, clientSecret: null, apiUrl, authUrl: apiUrl };
-  return { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
-}
+const contextFor = (apiUrl: string) => testConnectContext({ apiUrl });
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -63,7 +53,7 @@ describe('Hashnode connect against the simulator', () => {
   });
 
   it('shows Hashnode’s UNAUTHENTICATED error, sent with HTTP 200, as a refusal', async () => {
-    const error = await failure(hashnodeConnect.verify({ token: 'revoked-token' }, contextFor(hashnode.url)));
+    const error = await platformFailure(hashnodeConnect.verify({ token: 'revoked-token' }, contextFor(hashnode.url)));
 
     expect(error.kind).toBe('disconnected');
     expect(error.message).toBe(unauthenticatedMessage);
@@ -71,7 +61,7 @@ describe('Hashnode connect against the simulator', () => {
 
   it('calls an unreachable endpoint a passing failure', async () => {
     const apiUrl = `http://127.0.0.1:${String(await closedPort())}`;
-    const error = await failure(hashnodeConnect.verify({ token: 'x' }, contextFor(apiUrl)));
+    const error = await platformFailure(hashnodeConnect.verify({ token: 'x' }, contextFor(apiUrl)));
 
     expect(error.kind).toBe('retryable');
     expect(error.message).toBe('could not reach Hashnode');

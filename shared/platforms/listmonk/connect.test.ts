@@ -4,10 +4,9 @@ import {
   startListmonkSimulator, type RunningListmonkSimulator, type SimulatedListmonkApiUser,
 } from '../../../test/simulators/listmonk/listmonk-simulator.ts';
 import { connectionPolicyFor, type ConnectionPolicy } from '../../net/connection-policy.ts';
-import type { ConnectContext } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { listmonkConnect } from './connect.ts';
 import { readListmonkCredential } from './credential.ts';
+import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 
 const admin: SimulatedListmonkApiUser = {
   id: 3,
@@ -29,17 +28,10 @@ const campaigner: SimulatedListmonkApiUser = {
   },
 };
 
-function contextWith(userHosts: ConnectionPolicy): ConnectContext {
-  return { app: { clientId: null, clientSecret: null, apiUrl: '', authUrl: '' }, timeoutMs: 2_000, userHosts };
-}
+const contextWith = (userHosts: ConnectionPolicy) => testConnectContext({ userHosts });
 
 const privateNetworkAllowed = contextWith(connectionPolicyFor(true));
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -93,7 +85,7 @@ describe('listmonk connect against the simulator', () => {
 
   it('shows listmonk’s own message for a wrong token', async () => {
     const values = { url: listmonk.rootUrl, apiUser: 'sps', token: 'wrong' };
-    const error = await failure(listmonkConnect.verify(values, privateNetworkAllowed));
+    const error = await platformFailure(listmonkConnect.verify(values, privateNetworkAllowed));
 
     expect(error.kind).toBe('disconnected');
     expect(error.httpStatus).toBe(403);
@@ -102,7 +94,7 @@ describe('listmonk connect against the simulator', () => {
 
   it('says so when the instance is older than v4', async () => {
     const values = { url: legacy.rootUrl, apiUser: 'sps', token: admin.token };
-    const error = await failure(listmonkConnect.verify(values, privateNetworkAllowed));
+    const error = await platformFailure(listmonkConnect.verify(values, privateNetworkAllowed));
 
     expect(error.kind).toBe('permanent');
     expect(error.message).toContain(`no listmonk v4 or later answers at ${legacy.rootUrl}`);
@@ -110,7 +102,7 @@ describe('listmonk connect against the simulator', () => {
 
   it('calls an unreachable instance a passing failure', async () => {
     const values = { url: `http://127.0.0.1:${String(await closedPort())}`, apiUser: 'sps', token: admin.token };
-    const error = await failure(listmonkConnect.verify(values, privateNetworkAllowed));
+    const error = await platformFailure(listmonkConnect.verify(values, privateNetworkAllowed));
 
     expect(error.kind).toBe('retryable');
     expect(error.message).toBe('could not reach the listmonk instance');
@@ -119,7 +111,7 @@ describe('listmonk connect against the simulator', () => {
   it('refuses a private address under the production policy, before sending anything', async () => {
     const before = listmonk.received.length;
     const values = { url: `https://127.0.0.1:${new URL(listmonk.url).port}`, apiUser: 'sps', token: admin.token };
-    const error = await failure(listmonkConnect.verify(values, contextWith(connectionPolicyFor(false))));
+    const error = await platformFailure(listmonkConnect.verify(values, contextWith(connectionPolicyFor(false))));
 
     expect(error.kind).toBe('permanent');
     expect(error.message).toContain('127.0.0.1 is an address that may not be fetched');
@@ -130,7 +122,7 @@ describe('listmonk connect against the simulator', () => {
     const before = listmonk.received.length;
     const httpsOnly = contextWith({ isAllowedAddress: () => true, allowHttp: false });
     const values = { url: listmonk.rootUrl, apiUser: 'sps', token: admin.token };
-    const error = await failure(listmonkConnect.verify(values, httpsOnly));
+    const error = await platformFailure(listmonkConnect.verify(values, httpsOnly));
 
     expect(error.kind).toBe('permanent');
     expect(error.message).toContain('only https URLs can be fetched');

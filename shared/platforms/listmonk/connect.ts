@@ -3,7 +3,7 @@ import type { ConnectContext, CredentialsConnect, VerifiedAccount } from '../kit
 import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
 import { encodeListmonkCredential, listmonkAuthorization, type ListmonkCredential } from './credential.ts';
-import { listmonkInstanceUrl } from './instance-url.ts';
+import { userServerUrl } from '../kit/user-server-url.ts';
 
 const provider = 'listmonk';
 const serverName = 'the listmonk instance';
@@ -114,7 +114,12 @@ export const listmonkConnect: CredentialsConnect = {
   ],
 
   async verify(values, context): Promise<VerifiedAccount> {
-    const root = listmonkInstanceUrl(values.url ?? '', context.userHosts);
+    const root = userServerUrl(values.url ?? '', context.userHosts, {
+      provider,
+      serverName: 'the listmonk instance',
+      // The admin app's or an API URL, as users copy them; the instance is the folder before it.
+      strip: /\/(admin|api)(\/.*)?$/,
+    });
     const credential = { apiUser: values.apiUser ?? '', token: values.token ?? '' };
     const profile = await readProfile(root, credential, context);
     const settings = await readSettings(root, credential, context);

@@ -3,21 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startMediumSimulator, type RunningMediumSimulator,
 } from '../../../test/simulators/medium/medium-simulator.ts';
-import { connectionPolicyFor } from '../../net/connection-policy.ts';
-import type { ConnectContext } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { mediumConnect } from './connect.ts';
+import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 
-function contextFor(apiUrl: string): ConnectContext {
-  const app = { clientId: null, clientSecret: null, apiUrl, authUrl: apiUrl };
-  return { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
-}
+const contextFor = (apiUrl: string) => testConnectContext({ apiUrl });
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -61,7 +51,7 @@ describe('Medium connect against the simulator', () => {
   });
 
   it('shows Medium’s own message for an invalid token', async () => {
-    const error = await failure(mediumConnect.verify({ integrationToken: 'revoked' }, contextFor(medium.apiUrl)));
+    const error = await platformFailure(mediumConnect.verify({ integrationToken: 'revoked' }, contextFor(medium.apiUrl)));
 
     expect(error.kind).toBe('disconnected');
     expect(error.httpStatus).toBe(401);
@@ -70,7 +60,7 @@ describe('Medium connect against the simulator', () => {
 
   it('calls an unreachable API a passing failure', async () => {
     const apiUrl = `http://127.0.0.1:${String(await closedPort())}/v1`;
-    const error = await failure(mediumConnect.verify({ integrationToken: 'x' }, contextFor(apiUrl)));
+    const error = await platformFailure(mediumConnect.verify({ integrationToken: 'x' }, contextFor(apiUrl)));
 
     expect(error.kind).toBe('retryable');
     expect(error.message).toBe('could not reach Medium');

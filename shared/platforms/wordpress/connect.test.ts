@@ -8,10 +8,9 @@ import { connectWithCredentials } from '../../domain/channels/connect-with-crede
 import { createOrganization } from '../../domain/organizations/organizations.ts';
 import { DomainError } from '../../errors.ts';
 import { connectionPolicyFor, type ConnectionPolicy } from '../../net/connection-policy.ts';
-import type { ConnectContext } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { wordpressConnect } from './connect.ts';
 import { readWordpressCredential } from './credential.ts';
+import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 
 const author: SimulatedWordpressUser = {
   id: 7,
@@ -33,18 +32,11 @@ const contributor: SimulatedWordpressUser = {
   applicationPasswords: ['zzzz yyyy xxxx wwww vvvv uuuu'],
 };
 
-function contextWith(userHosts: ConnectionPolicy): ConnectContext {
-  return { app: { clientId: null, clientSecret: null, apiUrl: '', authUrl: '' }, timeoutMs: 2_000, userHosts };
-}
+const contextWith = (userHosts: ConnectionPolicy) => testConnectContext({ userHosts });
 
 const privateNetworkAllowed = contextWith(connectionPolicyFor(true));
 const adaPassword = 'abcd EFGH 1234 ijkl MNOP 5678';
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 /** A port on loopback nothing listens on (bound by the OS, then released). */
 async function closedPort(): Promise<number> {
@@ -102,7 +94,7 @@ describe('WordPress connect against the simulator', () => {
 
   it('shows WordPress’s own message for a wrong application password', async () => {
     const values = { siteUrl: site.siteUrl, username: 'ada', applicationPassword: 'wrong wrong wrong' };
-    const error = await failure(wordpressConnect.verify(values, privateNetworkAllowed));
+    const error = await platformFailure(wordpressConnect.verify(values, privateNetworkAllowed));
 
     expect(error.kind).toBe('disconnected');
     expect(error.httpStatus).toBe(401);
@@ -111,7 +103,7 @@ describe('WordPress connect against the simulator', () => {
 
   it('shows WordPress’s own message for an unknown user', async () => {
     const values = { siteUrl: site.siteUrl, username: 'nobody', applicationPassword: 'abcd EFGH 1234 ijkl MNOP 5678' };
-    const error = await failure(wordpressConnect.verify(values, privateNetworkAllowed));
+    const error = await platformFailure(wordpressConnect.verify(values, privateNetworkAllowed));
 
     expect(error.message).toBe('Unknown username. Check again or try your email address.');
   });
@@ -119,7 +111,7 @@ describe('WordPress connect against the simulator', () => {
   it('refuses a user whose role cannot publish', async () => {
     const applicationPassword = contributor.applicationPasswords[0] ?? '';
     const values = { siteUrl: site.siteUrl, username: 'charles', applicationPassword };
-    const error = await failure(wordpressConnect.verify(values, privateNetworkAllowed));
+    const error = await platformFailure(wordpressConnect.verify(values, privateNetworkAllowed));
 
     expect(error.kind).toBe('permanent');
     expect(error.message).toContain('the WordPress user charles (role: contributor) cannot publish posts');
@@ -127,7 +119,7 @@ describe('WordPress connect against the simulator', () => {
 
   it('says so when no WordPress answers at the address', async () => {
     const values = { siteUrl: `${site.url}/not-a-blog`, username: 'ada', applicationPassword: adaPassword };
-    const error = await failure(wordpressConnect.verify(values, privateNetworkAllowed));
+    const error = await platformFailure(wordpressConnect.verify(values, privateNetworkAllowed));
 
     expect(error.kind).toBe('permanent');
     expect(error.message).toContain(`no WordPress REST API answers at ${site.url}/not-a-blog`);
@@ -136,7 +128,7 @@ describe('WordPress connect against the simulator', () => {
   it('calls an unreachable site a passing failure', async () => {
     const siteUrl = `http://127.0.0.1:${String(await closedPort())}`;
     const values = { siteUrl, username: 'ada', applicationPassword: adaPassword };
-    const error = await failure(wordpressConnect.verify(values, privateNetworkAllowed));
+    const error = await platformFailure(wordpressConnect.verify(values, privateNetworkAllowed));
 
     expect(error.kind).toBe('retryable');
     expect(error.message).toBe('could not reach the WordPress site');
@@ -146,7 +138,7 @@ describe('WordPress connect against the simulator', () => {
     const before = site.received.length;
     const siteUrl = `https://127.0.0.1:${new URL(site.url).port}`;
     const values = { siteUrl, username: 'ada', applicationPassword: adaPassword };
-    const error = await failure(wordpressConnect.verify(values, contextWith(connectionPolicyFor(false))));
+    const error = await platformFailure(wordpressConnect.verify(values, contextWith(connectionPolicyFor(false))));
 
     expect(error.kind).toBe('permanent');
     expect(error.message).toContain('127.0.0.1 is an address that may not be fetched');
@@ -157,7 +149,7 @@ describe('WordPress connect against the simulator', () => {
     const before = site.received.length;
     const httpsOnly = contextWith({ isAllowedAddress: () => true, allowHttp: false });
     const values = { siteUrl: site.siteUrl, username: 'ada', applicationPassword: adaPassword };
-    const error = await failure(wordpressConnect.verify(values, httpsOnly));
+    const error = await platformFailure(wordpressConnect.verify(values, httpsOnly));
 
     expect(error.kind).toBe('permanent');
     expect(error.message).toContain('only https URLs can be fetched');

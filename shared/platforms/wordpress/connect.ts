@@ -3,7 +3,7 @@ import type { ConnectContext, CredentialsConnect, VerifiedAccount } from '../kit
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
 import { encodeWordpressCredential, type WordpressCredential } from './credential.ts';
-import { wordpressSiteUrl } from './site-url.ts';
+import { userServerUrl } from '../kit/user-server-url.ts';
 
 const provider = 'wordpress';
 const serverName = 'the WordPress site';
@@ -131,7 +131,12 @@ export const wordpressConnect: CredentialsConnect = {
   ],
 
   async verify(values, context): Promise<VerifiedAccount> {
-    const site = wordpressSiteUrl(values.siteUrl ?? '', context.userHosts);
+    const site = userServerUrl(values.siteUrl ?? '', context.userHosts, {
+      provider,
+      serverName: 'the WordPress site',
+      // Where users often copy the address from; the site is the folder before it.
+      strip: /\/(wp-json|wp-admin|wp-login\.php|index\.php|xmlrpc\.php)(\/.*)?$/,
+    });
     const credential = { username: values.username ?? '', applicationPassword: values.applicationPassword ?? '' };
     const user = await readCurrentUser(site, credential, context);
     if (canPublish(user) === false) {
