@@ -142,7 +142,10 @@ export async function startBlueskySimulator(): Promise<BlueskySimulator> {
     const procedure = procedures[nsid];
     const query = queries[nsid];
     // XRPC: procedures are POST, queries GET; the other method is refused like an unknown one.
-    const wrongMethod = (expected: string) => xrpcError(405, 'InvalidRequest', `Incorrect HTTP method, use ${expected}`);
+    const wrongMethod = (expected: string) => {
+      const message = `Incorrect HTTP method (${request.method}) expected ${expected}`;
+      return xrpcError(405, 'InvalidRequest', message);
+    };
     if (procedure !== undefined) return request.method === 'POST' ? procedure(request) : wrongMethod('POST');
     if (query !== undefined) return request.method === 'GET' ? query(request) : wrongMethod('GET');
     return xrpcError(501, 'MethodNotImplemented', 'Method Not Implemented');
