@@ -1,6 +1,9 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { blueskyConnect } from './connect.ts';
 import { bluesky } from './definition.ts';
 
 export const blueskyModule: PlatformModule = {
   definition: bluesky,
+  urls: { apiUrl: 'https://bsky.social' },
+  connect: blueskyConnect,
 };

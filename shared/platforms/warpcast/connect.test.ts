@@ -1,0 +1,94 @@
+import { createServer, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNeynarSimulator, type NeynarSimulator } from '../../../test/simulators/warpcast/neynar-simulator.ts';
+import { connectionPolicyFor } from '../../net/connection-policy.ts';
+import type { ConnectContext } from '../kit/platform-connect.ts';
+import { PlatformError } from '../kit/platform-error.ts';
+import { warpcastConnect } from './connect.ts';
+import { readWarpcastCredential } from './credential.ts';
+
+async function failure(promise: Promise<unknown>): Promise<PlatformError> {
+  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
+  expect(error).toBeInstanceOf(PlatformError);
+  return error as PlatformError;
+}
+
+async function closedOrigin(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+  return `http://127.0.0.1:${String(port)}`;
+}
+
+function contextFor(apiUrl: string): ConnectContext {
+  return {
+    app: { clientId: null, clientSecret: null, apiUrl, authUrl: apiUrl },
+    timeoutMs: 5_000,
+    userHosts: connectionPolicyFor(false),
+  };
+}
+
+const apiKey = 'NEYNAR-APP-KEY-1';
+const approved = '19d0c5fd-9b33-4a48-a0e2-bc7b0555baec';
+const pending = '29d0c5fd-9b33-4a48-a0e2-bc7b0555baec';
+const revoked = '39d0c5fd-9b33-4a48-a0e2-bc7b0555baec';
+
+let neynar: NeynarSimulator;
+let context: ConnectContext;
+
+beforeAll(async () => {
+  neynar = await startNeynarSimulator();
+  context = contextFor(neynar.url);
+  neynar.addApiKey(apiKey);
+  neynar.addApiKey('OTHER-APP-KEY');
+  neynar.addSigner({ uuid: approved, apiKey, status: 'approved', fid: 3621 });
+  neynar.addSigner({ uuid: pending, apiKey, status: 'pending_approval', fid: 3621 });
+  neynar.addSigner({ uuid: revoked, apiKey, status: 'revoked', fid: 3621 });
+  neynar.addUser({ fid: 3621, username: 'alice', displayName: 'Alice', pfpUrl: 'https://i.imgur.com/alice.png' });
+});
+
+afterAll(async () => {
+  await neynar.close();
+});
+
+describe('warpcast connect', () => {
+  it('reads the approved signer\'s fid and that user\'s profile', async () => {
+    const account = await warpcastConnect.verify({ apiKey, signerUuid: approved }, context);
+    expect(account).toMatchObject({
+      accountId: '3621', name: 'Alice', username: 'alice', picture: 'https://i.imgur.com/alice.png', instanceUrl: null,
+    });
+    expect(readWarpcastCredential(account.accessToken)).toEqual({ apiKey, signerUuid: approved });
+    expect(neynar.received.at(-1)?.query.get('fids')).toBe('3621');
+  });
+
+  it('shows Neynar\'s refusal of a wrong API key', async () => {
+    const error = await failure(warpcastConnect.verify({ apiKey: 'wrong', signerUuid: approved }, context));
+    expect(error.message).toBe('Neynar: Unauthorized: invalid or missing API key');
+    expect(error.kind).toBe('disconnected');
+  });
+
+  it('does not find a signer made with another API key', async () => {
+    const error = await failure(warpcastConnect.verify({ apiKey: 'OTHER-APP-KEY', signerUuid: approved }, context));
+    expect(error.message).toBe('Neynar: Signer not found (signer_uuid)');
+    expect(error.kind).toBe('permanent');
+  });
+
+  it('shows Neynar\'s refusal of a malformed signer UUID', async () => {
+    const error = await failure(warpcastConnect.verify({ apiKey, signerUuid: 'not-a-uuid' }, context));
+    expect(error.message).toContain('signer_uuid must be a valid UUID');
+  });
+
+  it('says what to do with a signer that is not approved', async () => {
+    const waiting = await failure(warpcastConnect.verify({ apiKey, signerUuid: pending }, context));
+    expect(waiting.message).toContain('waits for approval in the Farcaster app at https://client.farcaster.xyz/');
+    const gone = await failure(warpcastConnect.verify({ apiKey, signerUuid: revoked }, context));
+    expect(gone.message).toContain('revoked');
+  });
+
+  it('is retryable when Neynar cannot be reached', async () => {
+    const offline = contextFor(await closedOrigin());
+    const error = await failure(warpcastConnect.verify({ apiKey, signerUuid: approved }, offline));
+    expect(error.kind).toBe('retryable');
+  });
+});
