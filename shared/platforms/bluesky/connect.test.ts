@@ -3,14 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBlueskySimulator, type BlueskySimulator } from '../../../test/simulators/bluesky/bluesky-simulator.ts';
 import { connectionPolicyFor, type ConnectionPolicy } from '../../net/connection-policy.ts';
 import type { ConnectContext } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { blueskyConnect } from './connect.ts';
+import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 async function closedOrigin(): Promise<string> {
   const server = createServer();
@@ -21,7 +16,7 @@ async function closedOrigin(): Promise<string> {
 }
 
 function contextFor(apiUrl: string, userHosts: ConnectionPolicy = connectionPolicyFor(true)): ConnectContext {
-  return { app: { clientId: null, clientSecret: null, apiUrl, authUrl: apiUrl }, timeoutMs: 5_000, userHosts };
+  return testConnectContext({ apiUrl, userHosts, timeoutMs: 5_000 });
 }
 
 const alice = {
@@ -74,7 +69,7 @@ describe('bluesky connect', () => {
   });
 
   it('shows the PDS\'s refusal of a wrong password', async () => {
-    const error = await failure(signIn('alice.bsky.social', 'nope'));
+    const error = await platformFailure(signIn('alice.bsky.social', 'nope'));
     expect(error.message).toBe('Bluesky: Invalid identifier or password');
     expect(error.kind).toBe('disconnected');
   });
@@ -87,7 +82,7 @@ describe('bluesky connect', () => {
   });
 
   it('is retryable when the PDS cannot be reached', async () => {
-    const error = await failure(signIn('alice', 'x', contextFor(await closedOrigin())));
+    const error = await platformFailure(signIn('alice', 'x', contextFor(await closedOrigin())));
     expect(error.kind).toBe('retryable');
   });
 
@@ -95,10 +90,10 @@ describe('bluesky connect', () => {
     const before = selfHosted.received.length;
     const values = { identifier: 'bob.example', appPassword: 'pass-word', pdsUrl: selfHosted.url };
     const publicOnly = contextFor(entryway.url, connectionPolicyFor(false));
-    const overHttp = await failure(blueskyConnect.verify(values, publicOnly));
+    const overHttp = await platformFailure(blueskyConnect.verify(values, publicOnly));
     expect(overHttp.message).toContain('only https URLs');
     const publicOverHttp = { ...connectionPolicyFor(false), allowHttp: true };
-    const privateAddress = await failure(blueskyConnect.verify(values, contextFor(entryway.url, publicOverHttp)));
+    const privateAddress = await platformFailure(blueskyConnect.verify(values, contextFor(entryway.url, publicOverHttp)));
     expect(privateAddress.message).toContain('may not be fetched');
     expect(selfHosted.received.length).toBe(before);
   });
@@ -112,7 +107,7 @@ describe('bluesky connect', () => {
     const sent = entryway.received.at(-1);
     expect(sent?.headers.authorization).toBe(`Bearer ${account.refreshToken ?? ''}`);
 
-    const spent = await failure(renew(account.refreshToken));
+    const spent = await platformFailure(renew(account.refreshToken));
     expect(spent.message).toBe('Bluesky: Token has been revoked');
     expect(spent.kind).toBe('disconnected');
   });
@@ -120,7 +115,7 @@ describe('bluesky connect', () => {
   it('asks for a reconnect when the refresh token expired', async () => {
     const account = await signIn('did:plc:alice123', alice.appPassword);
     entryway.expireAll();
-    const error = await failure(renew(account.refreshToken));
+    const error = await platformFailure(renew(account.refreshToken));
     expect(error).toMatchObject({ kind: 'disconnected', httpStatus: 400, message: 'Bluesky: Token has expired' });
   });
 });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { ConnectionPolicy } from '../../net/connection-policy.ts';
-import { FetchFailure } from '../../net/fetch-failure.ts';
-import { checkPinnedTarget } from '../../net/pinned-request.ts';
+import { userServerUrl } from '../kit/user-server-url.ts';
 import type { ConnectContext, CredentialsConnect, UserTokens, VerifiedAccount } from '../kit/platform-connect.ts';
 import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
 import { platformRequest, type PlatformRequest } from '../kit/platform-http.ts';
@@ -36,26 +35,9 @@ function unreadable(what: string): PlatformError {
   return new PlatformError({ kind: 'permanent', provider, message });
 }
 
-/**
- * The PDS origin from what the user typed ("pds.example.com", "https://pds.example.com/"):
- * https unless the deployment allows http, no credentials, no address the policy forbids.
- */
+/** The PDS origin from what the user typed ("pds.example.com", "https://pds.example.com/"). */
 export function blueskyServerOrigin(typed: string, policy: ConnectionPolicy): string {
-  const text = typed.trim();
-  let url: URL;
-  try {
-    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`);
-  } catch (error) {
-    throw new PlatformError({ kind: 'permanent', provider, message: 'the PDS address is not a URL', cause: error });
-  }
-  try {
-    checkPinnedTarget(url, policy);
-  } catch (error) {
-    if (!(error instanceof FetchFailure)) throw error;
-    const message = `the Bluesky server cannot be called at this address: ${error.message}`;
-    throw new PlatformError({ kind: 'permanent', provider, message, cause: error });
-  }
-  return url.origin;
+  return userServerUrl(typed, policy, { provider, serverName: 'the Bluesky server' });
 }
 
 /** When the session expires, from the JWT's own `exp`: SPS does not verify it, the PDS does. */

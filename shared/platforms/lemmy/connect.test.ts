@@ -5,12 +5,8 @@ import { connectionPolicyFor, type ConnectionPolicy } from '../../net/connection
 import type { ConnectContext } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { lemmyConnect, lemmyInstanceOrigin } from './connect.ts';
+import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -22,9 +18,7 @@ async function closedPort(): Promise<number> {
 
 function contextWith(userHosts: ConnectionPolicy): ConnectContext {
   // A user-hosted platform has no app URL: verify() must call only the instance the user typed.
-  const unused = 'https://unused.invalid';
-  const app = { clientId: null, clientSecret: null, apiUrl: unused, authUrl: unused };
-  return { app, timeoutMs: 5_000, userHosts };
+  return testConnectContext({ apiUrl: 'https://unused.invalid', userHosts, timeoutMs: 5_000 });
 }
 
 const context = contextWith(connectionPolicyFor(true));
@@ -70,35 +64,35 @@ describe('lemmy connect', () => {
 
   it('shows Lemmy\'s refusal of a wrong password', async () => {
     const values = { instanceUrl: simulator.url, username: 'alice', password: 'wrong' };
-    const error = await failure(lemmyConnect.verify(values, context));
+    const error = await platformFailure(lemmyConnect.verify(values, context));
     expect(error.message).toBe('Lemmy: wrong username, email or password (incorrect_login)');
     expect(['permanent', 'disconnected']).toContain(error.kind);
   });
 
   it('asks for the two-factor code when the account has one', async () => {
     const values = { instanceUrl: simulator.url, username: 'bob', password: 'hunter22' };
-    const error = await failure(lemmyConnect.verify(values, context));
+    const error = await platformFailure(lemmyConnect.verify(values, context));
     expect(error.message).toContain('missing_totp_token');
     expect(error.kind).toBe('permanent');
   });
 
   it('refuses an account the instance gives no session yet', async () => {
     const values = { instanceUrl: simulator.url, username: 'carol', password: 'pending!' };
-    const error = await failure(lemmyConnect.verify(values, context));
+    const error = await platformFailure(lemmyConnect.verify(values, context));
     expect(error.message).toContain('gave no session');
     expect(error.kind).toBe('permanent');
   });
 
   it('is retryable when the instance cannot be reached', async () => {
     const values = { instanceUrl: `http://127.0.0.1:${String(await closedPort())}`, username: 'alice', password: 'x' };
-    const error = await failure(lemmyConnect.verify(values, context));
+    const error = await platformFailure(lemmyConnect.verify(values, context));
     expect(error.kind).toBe('retryable');
   });
 
   it('refuses plain http unless the deployment allows it, before any request', async () => {
     const before = simulator.received.length;
     const values = { instanceUrl: simulator.url, username: 'alice', password: 'correct horse' };
-    const error = await failure(lemmyConnect.verify(values, contextWith(connectionPolicyFor(false))));
+    const error = await platformFailure(lemmyConnect.verify(values, contextWith(connectionPolicyFor(false))));
     expect(error.message).toContain('only https URLs');
     expect(error.kind).toBe('permanent');
     expect(simulator.received.length).toBe(before);
@@ -108,10 +102,10 @@ describe('lemmy connect', () => {
     const before = simulator.received.length;
     const publicOverHttp = contextWith({ ...connectionPolicyFor(false), allowHttp: true });
     const literal = { instanceUrl: simulator.url, username: 'alice', password: 'correct horse' };
-    const byLiteral = await failure(lemmyConnect.verify(literal, publicOverHttp));
+    const byLiteral = await platformFailure(lemmyConnect.verify(literal, publicOverHttp));
     expect(byLiteral.message).toContain('may not be fetched');
     const named = { ...literal, instanceUrl: simulator.url.replace('127.0.0.1', 'localhost') };
-    const byName = await failure(lemmyConnect.verify(named, publicOverHttp));
+    const byName = await platformFailure(lemmyConnect.verify(named, publicOverHttp));
     expect(byName.cause).toMatchObject({ reason: 'blocked_address' });
     expect(simulator.received.length).toBe(before);
   });

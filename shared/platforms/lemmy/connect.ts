@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { ConnectionPolicy } from '../../net/connection-policy.ts';
-import { FetchFailure } from '../../net/fetch-failure.ts';
-import { checkPinnedTarget } from '../../net/pinned-request.ts';
+import { userServerUrl } from '../kit/user-server-url.ts';
 import type { ConnectContext, CredentialsConnect, VerifiedAccount } from '../kit/platform-connect.ts';
 import type { PlatformErrorKind } from '../kit/platform-error.ts';
 import { PlatformError } from '../kit/platform-error.ts';
@@ -45,27 +44,9 @@ function refused(message: string, kind: PlatformErrorKind = 'permanent'): Platfo
   return new PlatformError({ kind, provider, message });
 }
 
-/**
- * The instance's origin from what the user typed ("lemmy.world", "https://lemmy.world/c/x"):
- * https unless the deployment allows http, no credentials, no address the policy forbids.
- */
+/** The instance's origin from what the user typed ("lemmy.world", "https://lemmy.world/c/x"). */
 export function lemmyInstanceOrigin(typed: string, policy: ConnectionPolicy): string {
-  const text = typed.trim();
-  let url: URL;
-  try {
-    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`);
-  } catch (error) {
-    const message = 'the instance address is not a URL';
-    throw new PlatformError({ kind: 'permanent', provider, message, cause: error });
-  }
-  try {
-    checkPinnedTarget(url, policy);
-  } catch (error) {
-    if (!(error instanceof FetchFailure)) throw error;
-    const message = `${serverName} cannot be called at this address: ${error.message}`;
-    throw new PlatformError({ kind: 'permanent', provider, message, cause: error });
-  }
-  return url.origin;
+  return userServerUrl(typed, policy, { provider, serverName });
 }
 
 const loginAnswer = z.object({ jwt: z.string().min(1).nullish() });

@@ -5,15 +5,10 @@ import {
 } from '../../../test/simulators/nostr/nostr-relay-simulator.ts';
 import { connectionPolicyFor, type ConnectionPolicy } from '../../net/connection-policy.ts';
 import type { ConnectContext } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { nostrConnect } from './connect.ts';
 import { readNostrCredential } from './credential.ts';
+import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 async function closedRelay(): Promise<string> {
   const server = createServer();
@@ -24,8 +19,7 @@ async function closedRelay(): Promise<string> {
 }
 
 function contextWith(userHosts: ConnectionPolicy, timeoutMs = 5_000): ConnectContext {
-  const unused = 'https://unused.invalid';
-  return { app: { clientId: null, clientSecret: null, apiUrl: unused, authUrl: unused }, timeoutMs, userHosts };
+  return testConnectContext({ apiUrl: 'https://unused.invalid', userHosts, timeoutMs });
 }
 
 // BIP-340 test vector 0: secret key 3.
@@ -82,7 +76,7 @@ describe('nostr connect', () => {
   });
 
   it('refuses a key that is not one, with the reason', async () => {
-    const error = await failure(nostrConnect.verify({ privateKey: 'nsec1notakey', relays: empty.url }, context));
+    const error = await platformFailure(nostrConnect.verify({ privateKey: 'nsec1notakey', relays: empty.url }, context));
     expect(error.message).toContain('nsec1... key or 64 hex characters');
     expect(error.kind).toBe('permanent');
   });
@@ -90,7 +84,7 @@ describe('nostr connect', () => {
   it('is retryable when no relay answers in time', async () => {
     const quick = contextWith(connectionPolicyFor(true), 300);
     const relays = `${silent.url}\n${await closedRelay()}`;
-    const error = await failure(nostrConnect.verify({ privateKey, relays }, quick));
+    const error = await platformFailure(nostrConnect.verify({ privateKey, relays }, quick));
     expect(error.kind).toBe('retryable');
     expect(error.message).toContain('none of the relays answered');
   });
@@ -98,19 +92,19 @@ describe('nostr connect', () => {
   it('refuses ws:// unless allowed and private relays under the public-only policy', async () => {
     const before = empty.received.messages.length;
     const publicOnly = contextWith(connectionPolicyFor(false));
-    const plain = await failure(nostrConnect.verify({ privateKey, relays: empty.url }, publicOnly));
+    const plain = await platformFailure(nostrConnect.verify({ privateKey, relays: empty.url }, publicOnly));
     expect(plain.message).toContain('relays start with wss://');
     const publicOverPlain = contextWith({ ...connectionPolicyFor(false), allowHttp: true });
-    const literal = await failure(nostrConnect.verify({ privateKey, relays: empty.url }, publicOverPlain));
+    const literal = await platformFailure(nostrConnect.verify({ privateKey, relays: empty.url }, publicOverPlain));
     expect(literal.message).toContain('may not be fetched');
     const named = empty.url.replace('127.0.0.1', 'localhost');
-    const byName = await failure(nostrConnect.verify({ privateKey, relays: named }, publicOverPlain));
+    const byName = await platformFailure(nostrConnect.verify({ privateKey, relays: named }, publicOverPlain));
     expect(byName.kind).toBe('retryable');
     expect(empty.received.messages.length).toBe(before);
   });
 
   it('refuses a relay list that is not one', async () => {
-    const error = await failure(nostrConnect.verify({ privateKey, relays: 'https://relay.example.com' }, context));
+    const error = await platformFailure(nostrConnect.verify({ privateKey, relays: 'https://relay.example.com' }, context));
     expect(error.message).toContain('relays start with wss://');
   });
 });

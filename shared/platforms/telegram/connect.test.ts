@@ -7,20 +7,14 @@ import { createTestContext, type TestContext } from '../../../test/support/test-
 import { connectWithCredentials } from '../../domain/channels/connect-with-credentials.ts';
 import { createOrganization } from '../../domain/organizations/organizations.ts';
 import { DomainError } from '../../errors.ts';
-import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import type { ConnectContext } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { telegramConnect } from './connect.ts';
 import { readTelegramCredential } from './credential.ts';
+import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 
 const botToken = '7012345678:AAHk-simulated_token';
 const botId = 7012345678;
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -31,11 +25,7 @@ async function closedPort(): Promise<number> {
 }
 
 function contextFor(apiUrl: string): ConnectContext {
-  return {
-    app: { clientId: null, clientSecret: null, apiUrl, authUrl: apiUrl },
-    timeoutMs: 5_000,
-    userHosts: connectionPolicyFor(false),
-  };
+  return testConnectContext({ apiUrl, timeoutMs: 5_000 });
 }
 
 let simulator: TelegramSimulator;
@@ -82,33 +72,33 @@ describe('telegram connect', () => {
 
   it('shows Telegram\'s own refusal of a wrong token', async () => {
     const wrongToken = { botToken: '7012345678:wrong', chat: '@release_notes' };
-    const error = await failure(telegramConnect.verify(wrongToken, context));
+    const error = await platformFailure(telegramConnect.verify(wrongToken, context));
     expect(error.message).toContain('Unauthorized');
     expect(error.kind).toBe('disconnected');
   });
 
   it('shows Telegram\'s own refusal of an unknown chat', async () => {
-    const error = await failure(telegramConnect.verify({ botToken, chat: '@no_such_channel' }, context));
+    const error = await platformFailure(telegramConnect.verify({ botToken, chat: '@no_such_channel' }, context));
     expect(error.message).toContain('Bad Request: chat not found');
     expect(error.kind).toBe('permanent');
   });
 
   it('refuses a channel where the bot may not post', async () => {
-    const error = await failure(telegramConnect.verify({ botToken, chat: '@read_only_news' }, context));
+    const error = await platformFailure(telegramConnect.verify({ botToken, chat: '@read_only_news' }, context));
     expect(error.message).toContain('not an administrator allowed to post messages');
     expect(error.kind).toBe('permanent');
   });
 
   it('refuses what is not a bot token before calling Telegram', async () => {
     const before = simulator.received.length;
-    const error = await failure(telegramConnect.verify({ botToken: 'abc/../x', chat: '@release_notes' }, context));
+    const error = await platformFailure(telegramConnect.verify({ botToken: 'abc/../x', chat: '@release_notes' }, context));
     expect(error.message).toContain('not a Telegram bot token');
     expect(simulator.received.length).toBe(before);
   });
 
   it('is retryable when Telegram cannot be reached', async () => {
     const offline = contextFor(`http://127.0.0.1:${String(await closedPort())}`);
-    const error = await failure(telegramConnect.verify({ botToken, chat: '@release_notes' }, offline));
+    const error = await platformFailure(telegramConnect.verify({ botToken, chat: '@release_notes' }, offline));
     expect(error.kind).toBe('retryable');
   });
 });

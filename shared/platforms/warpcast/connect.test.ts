@@ -1,17 +1,11 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNeynarSimulator, type NeynarSimulator } from '../../../test/simulators/warpcast/neynar-simulator.ts';
-import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import type { ConnectContext } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { warpcastConnect } from './connect.ts';
 import { readWarpcastCredential } from './credential.ts';
+import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 async function closedOrigin(): Promise<string> {
   const server = createServer();
@@ -22,11 +16,7 @@ async function closedOrigin(): Promise<string> {
 }
 
 function contextFor(apiUrl: string): ConnectContext {
-  return {
-    app: { clientId: null, clientSecret: null, apiUrl, authUrl: apiUrl },
-    timeoutMs: 5_000,
-    userHosts: connectionPolicyFor(false),
-  };
+  return testConnectContext({ apiUrl, timeoutMs: 5_000 });
 }
 
 const apiKey = 'NEYNAR-APP-KEY-1';
@@ -63,32 +53,32 @@ describe('warpcast connect', () => {
   });
 
   it('shows Neynar\'s refusal of a wrong API key', async () => {
-    const error = await failure(warpcastConnect.verify({ apiKey: 'wrong', signerUuid: approved }, context));
+    const error = await platformFailure(warpcastConnect.verify({ apiKey: 'wrong', signerUuid: approved }, context));
     expect(error.message).toBe('Neynar: Unauthorized: invalid or missing API key');
     expect(error.kind).toBe('disconnected');
   });
 
   it('does not find a signer made with another API key', async () => {
-    const error = await failure(warpcastConnect.verify({ apiKey: 'OTHER-APP-KEY', signerUuid: approved }, context));
+    const error = await platformFailure(warpcastConnect.verify({ apiKey: 'OTHER-APP-KEY', signerUuid: approved }, context));
     expect(error.message).toBe('Neynar: Signer not found (signer_uuid)');
     expect(error.kind).toBe('permanent');
   });
 
   it('shows Neynar\'s refusal of a malformed signer UUID', async () => {
-    const error = await failure(warpcastConnect.verify({ apiKey, signerUuid: 'not-a-uuid' }, context));
+    const error = await platformFailure(warpcastConnect.verify({ apiKey, signerUuid: 'not-a-uuid' }, context));
     expect(error.message).toContain('signer_uuid must be a valid UUID');
   });
 
   it('says what to do with a signer that is not approved', async () => {
-    const waiting = await failure(warpcastConnect.verify({ apiKey, signerUuid: pending }, context));
+    const waiting = await platformFailure(warpcastConnect.verify({ apiKey, signerUuid: pending }, context));
     expect(waiting.message).toContain('waits for approval in the Farcaster app at https://client.farcaster.xyz/');
-    const gone = await failure(warpcastConnect.verify({ apiKey, signerUuid: revoked }, context));
+    const gone = await platformFailure(warpcastConnect.verify({ apiKey, signerUuid: revoked }, context));
     expect(gone.message).toContain('revoked');
   });
 
   it('is retryable when Neynar cannot be reached', async () => {
     const offline = contextFor(await closedOrigin());
-    const error = await failure(warpcastConnect.verify({ apiKey, signerUuid: approved }, offline));
+    const error = await platformFailure(warpcastConnect.verify({ apiKey, signerUuid: approved }, offline));
     expect(error.kind).toBe('retryable');
   });
 });
