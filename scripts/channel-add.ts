@@ -1,37 +1,64 @@
-// Connects a channel of a token-based platform (Mastodon) and prints {"id"}.
+// Connects a channel of a platform that signs in with typed credentials and prints {"id", "created"}:
+// the same checks as the dashboard's form (the platform verifies the values, the profile is read).
 import { parseArgs } from 'node:util';
 import { SecretBox } from '../shared/crypto/secret-box.ts';
 import { openDatabase } from '../shared/db/database.ts';
-import { addTokenChannel } from '../shared/domain/channels/channels.ts';
+import { connectModule } from '../shared/domain/channels/connect-channel.ts';
+import { connectWithCredentials } from '../shared/domain/channels/connect-with-credentials.ts';
+import { connectionPolicyFor } from '../shared/net/connection-policy.ts';
+import { PlatformApps } from '../shared/platforms/platform-apps.ts';
 import { runScript } from './local/run-script.ts';
 
-const usage = 'usage: npm run channel:add -- --org <organization id> --provider mastodon --name <name> --instance <https URL> --token <access token> [--profile <handle>] [--picture <URL>]';
+const usage = 'usage: npm run channel:add -- --org <organization id> --provider <platform> --field <key>=<value> ...'
+  + ' [--refresh <channel id>] [--customer <name>]';
 
 await runScript(async (config) => {
   const { values } = parseArgs({
     options: {
       org: { type: 'string' },
       provider: { type: 'string' },
-      name: { type: 'string' },
-      instance: { type: 'string' },
-      token: { type: 'string' },
-      profile: { type: 'string' },
-      picture: { type: 'string' },
+      field: { type: 'string', multiple: true },
+      refresh: { type: 'string' },
+      customer: { type: 'string' },
     },
     strict: true,
   });
-  if (values.org === undefined || values.provider === undefined || values.name === undefined || values.token === undefined) throw new Error(usage);
+  if (values.org === undefined || values.provider === undefined) throw new Error(usage);
+  const module = connectModule(values.provider);
+  const connect = module.connect;
+  if (connect?.kind !== 'credentials') {
+    const how = connect === undefined ? 'cannot be connected yet' : 'is connected through its own sign-in page: use the dashboard'
+      + ` or GET /api/public/v1/social/${module.definition.identifier}`;
+    throw new Error(`${module.definition.displayName} ${how}`);
+  }
+  const fields: Record<string, string> = {};
+  for (const pair of values.field ?? []) {
+    const split = pair.indexOf('=');
+    if (split <= 0) throw new Error(`--field takes <key>=<value>, got ${JSON.stringify(pair)}; ${usage}`);
+    fields[pair.slice(0, split)] = pair.slice(split + 1);
+  }
+  const known = new Set(connect.fields.map((field) => field.key));
+  const unknown = Object.keys(fields).filter((key) => !known.has(key));
+  if (unknown.length > 0) {
+    throw new Error(`${module.definition.displayName} has no field ${unknown.join(', ')}; its fields: ${[...known].join(', ')}`);
+  }
   const db = await openDatabase(config.MONGO_URL);
   try {
-    return await addTokenChannel(db, new SecretBox(config.SECRETS_KEY), { allowPrivateNetwork: config.ALLOW_PRIVATE_NETWORK }, {
-      organizationId: values.org,
-      provider: values.provider,
-      name: values.name,
-      instanceUrl: values.instance,
-      token: values.token,
-      profile: values.profile,
-      picture: values.picture,
-    });
+    const userHosts = connectionPolicyFor(config.ALLOW_PRIVATE_NETWORK);
+    const platforms = new PlatformApps(process.env, { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts });
+    const connected = await connectWithCredentials(
+      { db, secrets: new SecretBox(config.SECRETS_KEY) },
+      connect,
+      platforms.context(module.definition.identifier),
+      {
+        organizationId: values.org,
+        provider: module.definition.identifier,
+        values: fields,
+        refreshChannelId: values.refresh ?? null,
+        customer: values.customer ?? null,
+      },
+    );
+    return { id: connected.id, created: connected.created, name: connected.account.name };
   } finally {
     await db.close();
   }

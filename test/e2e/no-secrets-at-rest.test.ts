@@ -5,9 +5,8 @@ import { MastodonSimulator } from '../simulators/mastodon-simulator.ts';
 import {
   registerAuthServerApp, startAuthServer, useAuthServerCallback, type RunningAuthServer,
 } from '../support/auth-server-harness.ts';
-import { api } from '../support/fixtures.ts';
+import { api, connectMastodonThroughApi } from '../support/fixtures.ts';
 import { createTestDatabase } from '../support/postgres.ts';
-import { runScript } from '../support/processes.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 
@@ -64,11 +63,12 @@ describe('no secret, code or token in clear at rest or in the logs', () => {
     expect((await api(stack.baseUrl, firstKey, '/api/public/v1/is-connected')).status).toBe(401);
     expect((await api(stack.baseUrl, secondKey, '/api/public/v1/is-connected')).status).toBe(200);
 
-    // A platform token through the operator script, then a post published with it.
-    const platformToken = remember(simulator.addAccount('keeper'));
+    // A platform token from connecting a channel through OAuth, then a post published with it.
     const organizationId = (await ctx.db.organizations.findOne({ name: 'Secret Keepers' }).lean())?._id.toString() ?? '';
-    const channel = await runScript('scripts/channel-add.ts', ['--org', organizationId, '--provider', 'mastodon', '--name', 'K', '--instance', simulator.origin, '--token', platformToken], ctx.env);
-    const channelId = (JSON.parse(channel.stdout) as { id: string }).id;
+    const channelId = await connectMastodonThroughApi(stack.baseUrl, secondKey, simulator, 'keeper');
+    remember(ctx.secrets.open((await ctx.db.channels.findById(channelId).lean())?.tokenSealed ?? ''));
+    const instanceClient = await ctx.db.serverClients.findOne({ provider: 'mastodon' }).lean();
+    remember(ctx.secrets.open(instanceClient?.clientSecretSealed ?? ''));
     await api(stack.baseUrl, secondKey, '/api/public/v1/posts', { method: 'POST', body: { type: 'now', posts: [{ integration: { id: channelId }, value: [{ content: 'kept secret' }] }] } });
     await waitFor(() => simulator.statuses.find((status) => status.text === 'kept secret'), { what: 'the post' });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MastodonSimulator } from '../simulators/mastodon-simulator.ts';
-import { api } from '../support/fixtures.ts';
+import { startDevtoSimulator, type RunningDevtoSimulator } from '../simulators/devto/devto-simulator.ts';
+import { api, connectMastodonThroughApi } from '../support/fixtures.ts';
 import { runScript, startService, type ServiceProcess } from '../support/processes.ts';
 import { waitFor } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
@@ -10,16 +11,20 @@ import { createTestContext, type TestContext } from '../support/test-context.ts'
  * Mastodon channel, the api and the workers run as their own processes, and a post made
  * through the public API ends up on the (simulated) instance with a notification.
  */
-describe('walking skeleton: org:create → channel:add → POST /posts → Mastodon → notification', () => {
+describe('walking skeleton: org:create → connect → POST /posts → Mastodon → notification', () => {
   let ctx: TestContext;
   const simulator = new MastodonSimulator();
+  let devto: RunningDevtoSimulator;
   let apiProcess: ServiceProcess;
   let workersProcess: ServiceProcess;
   let baseUrl: string;
 
   beforeAll(async () => {
     await simulator.start();
-    ctx = await createTestContext({ LOG_LEVEL: 'info' });
+    devto = await startDevtoSimulator([
+      { id: 7, username: 'acme', name: 'Acme Writers', profileImage: 'https://media.dev.to/acme.png', apiKeys: ['devto-key'] },
+    ]);
+    ctx = await createTestContext({ LOG_LEVEL: 'info', DEVTO_API_URL: devto.apiUrl });
     apiProcess = startService('api/main.ts', ctx.env);
     workersProcess = startService('workers/main.ts', ctx.env);
     const [, port] = await apiProcess.waitForOutput(/api listening on http:\/\/127\.0\.0\.1:(\d+)/);
@@ -31,12 +36,12 @@ describe('walking skeleton: org:create → channel:add → POST /posts → Masto
     await workersProcess.stop('SIGKILL');
     await ctx.cleanup();
     await simulator.stop();
+    await devto.close();
   });
 
   let organizationId = '';
   let apiKey = '';
   let channelId = '';
-  const token = simulator.addAccount('acme');
 
   it('org:create prints the organization id and a fresh API key as one JSON line', async () => {
     const result = await runScript('scripts/org-create.ts', ['--name', 'Acme Inc'], ctx.env);
@@ -49,24 +54,30 @@ describe('walking skeleton: org:create → channel:add → POST /posts → Masto
     expect(JSON.stringify(await ctx.db.organizations.findById(organizationId).lean())).not.toContain(apiKey);
   });
 
-  it('channel:add connects the Mastodon account and keeps the token sealed', async () => {
-    const result = await runScript('scripts/channel-add.ts', ['--org', organizationId, '--provider', 'mastodon', '--name', 'Acme on Mastodon', '--instance', simulator.origin, '--token', token], ctx.env);
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    ({ id: channelId } = JSON.parse(result.stdout) as { id: string });
+  it('connects a Mastodon account through GET /social/mastodon and the instance\'s consent, token sealed', async () => {
+    channelId = await connectMastodonThroughApi(baseUrl, apiKey, simulator, 'acme');
     const stored = await ctx.db.channels.findById(channelId).lean();
-    expect(stored).toMatchObject({ provider: 'mastodon', instanceUrl: simulator.origin, name: 'Acme on Mastodon' });
+    expect(stored).toMatchObject({ provider: 'mastodon', instanceUrl: simulator.origin, name: 'acme' });
+    expect(stored?.organizationId.toString()).toBe(organizationId);
+    const token = ctx.secrets.open(stored?.tokenSealed ?? '');
     expect(JSON.stringify(stored)).not.toContain(token);
-    expect(ctx.secrets.open(stored?.tokenSealed ?? '')).toBe(token);
   });
 
-  it('channel:add refuses a private instance unless ALLOW_PRIVATE_NETWORK=true, and explains usage errors', async () => {
-    const strict = await runScript('scripts/channel-add.ts', ['--org', organizationId, '--provider', 'mastodon', '--name', 'x', '--instance', 'https://127.0.0.1:8443', '--token', 't'], { ...ctx.env, ALLOW_PRIVATE_NETWORK: 'false' });
-    expect(strict.code).toBe(1);
-    expect(strict.stderr).toMatch(/resolves to a non-public address/);
-    const unknownProvider = await runScript('scripts/channel-add.ts', ['--org', organizationId, '--provider', 'myspace', '--name', 'x', '--instance', simulator.origin, '--token', 't'], ctx.env);
-    expect(unknownProvider.code).toBe(1);
-    expect(unknownProvider.stderr).toMatch(/"myspace" cannot be connected with a token/);
+  it('channel:add connects a credentials platform after the platform accepts the values, and says why it refuses', async () => {
+    const args = ['--org', organizationId, '--provider', 'devto'];
+    const added = await runScript('scripts/channel-add.ts', [...args, '--field', 'apiKey=devto-key'], ctx.env);
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+    const { id } = JSON.parse(added.stdout) as { id: string };
+    expect(await ctx.db.channels.findById(id).lean()).toMatchObject({ provider: 'devto', name: 'Acme Writers', accountId: '7' });
+
+    const wrongKey = await runScript('scripts/channel-add.ts', [...args, '--field', 'apiKey=stolen'], ctx.env);
+    expect([wrongKey.code, wrongKey.stderr]).toEqual([1, expect.stringContaining('unauthorized')]);
+    const oauth = await runScript('scripts/channel-add.ts', ['--org', organizationId, '--provider', 'mastodon'], ctx.env);
+    expect([oauth.code, oauth.stderr]).toEqual([1, expect.stringContaining('GET /api/public/v1/social/mastodon')]);
+    const unknownProvider = await runScript('scripts/channel-add.ts', ['--org', organizationId, '--provider', 'myspace'], ctx.env);
+    expect([unknownProvider.code, unknownProvider.stderr]).toEqual([1, expect.stringContaining('"myspace"')]);
+    expect(await ctx.db.channels.countDocuments({ provider: 'devto' })).toBe(1);
     const missingName = await runScript('scripts/org-create.ts', [], ctx.env);
     expect(missingName.code).toBe(1);
     expect(missingName.stderr).toMatch(/usage: npm run org:create -- --name/);
@@ -83,6 +94,7 @@ describe('walking skeleton: org:create → channel:add → POST /posts → Masto
     const root = simulator.statuses.find((status) => status.text === 'Hello from SPS');
     expect(reply.in_reply_to_id).toBe(root?.id);
     const request = simulator.statusesCreatedRequests().find((candidate) => (candidate.body as { status: string }).status === 'Hello from SPS');
+    const token = ctx.secrets.open((await ctx.db.channels.findById(channelId).lean())?.tokenSealed ?? '');
     expect(request?.headers.authorization).toBe(`Bearer ${token}`);
 
     const notifications = await waitFor(async () => {

@@ -1,3 +1,4 @@
+import type { MastodonSimulator } from '../simulators/mastodon-simulator.ts';
 import type { TestContext } from './test-context.ts';
 import { addTokenChannel } from '../../shared/domain/channels/channels.ts';
 import { createOrganization, type CreatedOrganization } from '../../shared/domain/organizations/organizations.ts';
@@ -27,4 +28,29 @@ export async function api(baseUrl: string, apiKey: string | null, path: string, 
   const response = await fetch(`${baseUrl}${path}`, { method: init.method ?? 'GET', headers, body });
   const text = await response.text();
   return { status: response.status, body: text === '' ? null : JSON.parse(text) as unknown, headers: response.headers };
+}
+
+/**
+ * Connects a Mastodon account the way an API client's user does: `GET /social/mastodon` with
+ * the instance, the instance's consent page (the simulator approves as `username`), then the
+ * dashboard's callback, which the api serves. Returns the new (or reconnected) channel's id.
+ */
+export async function connectMastodonThroughApi(
+  baseUrl: string,
+  apiKey: string,
+  simulator: MastodonSimulator,
+  username: string,
+  options: { refresh?: string } = {},
+): Promise<string> {
+  const query = new URLSearchParams({ instance: simulator.origin, ...(options.refresh === undefined ? {} : { refresh: options.refresh }) });
+  const started = await api(baseUrl, apiKey, `/api/public/v1/social/mastodon?${query.toString()}`);
+  const { url } = started.body as { url: string };
+  simulator.apps.consentingUser = username;
+  const consent = await fetch(url, { redirect: 'manual' });
+  const back = new URL(consent.headers.get('location') ?? '');
+  const page = await fetch(`${baseUrl}${back.pathname}${back.search}`, { redirect: 'manual' });
+  const html = await page.text();
+  const id = /channel <code>([0-9a-f]{24})<\/code>/.exec(html)?.[1];
+  if (page.status !== 200 || id === undefined) throw new Error(`the callback answered ${String(page.status)}: ${html.slice(0, 300)}`);
+  return id;
 }
