@@ -1,6 +1,13 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { facebookConnect } from './connect.ts';
 import { facebook } from './definition.ts';
 
 export const facebookModule: PlatformModule = {
   definition: facebook,
+  urls: {
+    apiUrl: 'https://graph.facebook.com',
+    authUrl: 'https://www.facebook.com',
+    tokenUrl: 'https://graph.facebook.com',
+  },
+  connect: facebookConnect,
 };

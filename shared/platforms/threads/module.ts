@@ -1,6 +1,10 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { threadsConnect } from './connect.ts';
 import { threads } from './definition.ts';
 
+/** Consent on threads.com (older pages say threads.net, which forwards there); the API on graph.threads.net. */
 export const threadsModule: PlatformModule = {
   definition: threads,
+  urls: { apiUrl: 'https://graph.threads.net', authUrl: 'https://threads.com', tokenUrl: 'https://graph.threads.net' },
+  connect: threadsConnect,
 };
