@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { graphApiVersion, graphGet, longLivedToken, renewLongLivedToken } from '../facebook/meta-graph.ts';
+import { graphApiVersion, graphErrorMessage, graphGet, longLivedToken, renewLongLivedToken } from '../facebook/meta-graph.ts';
 import { readStandardTokens } from '../kit/oauth2.ts';
 import type { OAuthConnect, UserTokens } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
@@ -50,6 +50,8 @@ export const instagramStandaloneConnect: OAuthConnect = {
     pkce: false,
     clientAuthentication: 'body',
     readTokens: readInstagramLoginTokens,
+    // api.instagram.com refuses as {error_type, code, error_message}, not RFC 6749's shape.
+    errorMessage: graphErrorMessage,
     // Tokens expire but are renewed by refresh() below, not by an RFC 6749 refresh grant.
     refreshable: false,
   }),

@@ -29,6 +29,8 @@ export interface OAuth2Provider {
    * defaults to `access_token`, `refresh_token` and `expires_in` at the top level.
    */
   readTokens?: (body: unknown, now: Date) => UserTokens | null;
+  /** Reads the platform's own words from a token-endpoint refusal that is not RFC 6749's shape. */
+  errorMessage?: (body: unknown) => string | undefined;
   /** Whether the platform's access tokens expire and can be refreshed with a refresh token. */
   refreshable: boolean;
 }

@@ -103,7 +103,7 @@ async function tokenRequest(
     headers,
     form,
     timeoutMs: options.timeoutMs,
-    errorMessage: oauthErrorMessage,
+    errorMessage: (answer) => provider.errorMessage?.(answer) ?? oauthErrorMessage(answer),
     classify,
     ...(options.userHost === undefined ? {} : { userHost: options.userHost }),
   });
