@@ -30,7 +30,10 @@ function renew(refreshToken: string | null): Promise<UserTokens> {
   return xConnect.refresh(refreshToken ?? '', context);
 }
 
-const alice = { id: '2244994945', name: 'Alice', username: 'alice', profile_image_url: 'https://pbs.twimg.com/profile_images/1/a_normal.jpg' };
+const alice = {
+  id: '2244994945', name: 'Alice', username: 'alice',
+  profile_image_url: 'https://pbs.twimg.com/profile_images/1/a_normal.jpg',
+};
 
 beforeAll(async () => {
   sim = await startXSimulator();
@@ -85,7 +88,11 @@ describe('x connect', () => {
     const again = exchangeAuthorizationCode(
       provider,
       { clientId: sim.clientId, clientSecret: sim.clientSecret },
-      { code: form.get('code') ?? '', redirectUri: form.get('redirect_uri') ?? '', codeVerifier: form.get('code_verifier') },
+      {
+        code: form.get('code') ?? '',
+        redirectUri: form.get('redirect_uri') ?? '',
+        codeVerifier: form.get('code_verifier'),
+      },
       { timeoutMs: 5_000 },
     );
     const error = await failure(again);
@@ -129,7 +136,8 @@ describe('x connect', () => {
     const { port } = server.address() as AddressInfo;
     await new Promise<void>((resolve) => server.close(() => { resolve(); }));
     const tokens = { accessToken: 'at', refreshToken: null, expiresAt: null };
-    const error = await failure(xConnect.accounts(tokens, contextWith(sim.clientSecret, `http://127.0.0.1:${String(port)}`)));
+    const closed = contextWith(sim.clientSecret, `http://127.0.0.1:${String(port)}`);
+    const error = await failure(xConnect.accounts(tokens, closed));
     expect(error.kind).toBe('retryable');
   });
 });

@@ -54,7 +54,9 @@ export const xConnect: OAuthConnect = {
       errorMessage: xProblemMessage,
     });
     const parsed = me.safeParse(body);
-    if (!parsed.success) throw new PlatformError({ kind: 'permanent', provider: 'x', message: 'X answered /2/users/me without a user' });
+    if (!parsed.success) {
+      throw new PlatformError({ kind: 'permanent', provider: 'x', message: 'X answered /2/users/me without a user' });
+    }
     const user = parsed.data.data;
     return {
       pick: false,
@@ -79,12 +81,16 @@ export const xConnect: OAuthConnect = {
    */
   async refresh(refreshToken, context) {
     const { clientId, clientSecret } = context.app;
-    if (clientId === null) throw new PlatformError({ kind: 'retryable', provider: 'x', message: 'X_CLIENT_ID is not set' });
+    if (clientId === null) {
+      throw new PlatformError({ kind: 'retryable', provider: 'x', message: 'X_CLIENT_ID is not set' });
+    }
+    const client = { clientId, clientSecret };
     try {
-      return await refreshAccessToken(xProvider(context.app), { clientId, clientSecret }, refreshToken, { timeoutMs: context.timeoutMs });
+      return await refreshAccessToken(xProvider(context.app), client, refreshToken, { timeoutMs: context.timeoutMs });
     } catch (error) {
       if (error instanceof PlatformError && error.kind === 'permanent' && error.httpStatus === 400) {
-        throw new PlatformError({ kind: 'disconnected', provider: 'x', message: error.message, httpStatus: 400, cause: error });
+        const { message } = error;
+        throw new PlatformError({ kind: 'disconnected', provider: 'x', message, httpStatus: 400, cause: error });
       }
       throw error;
     }

@@ -1,5 +1,7 @@
 import { OAuthAuthority, type IssuedTokens } from '../kit/oauth-authority.ts';
-import { bearerToken, startSimulatorServer, type RunningSimulator, type SimulatedAnswer } from '../kit/simulator-server.ts';
+import {
+  bearerToken, startSimulatorServer, type RunningSimulator, type SimulatedAnswer,
+} from '../kit/simulator-server.ts';
 
 /**
  * A local stand-in for X's OAuth 2.0 endpoints and `GET /2/users/me`, refusing what X refuses:
@@ -35,6 +37,8 @@ const knownScopes = [
   'block.read', 'block.write', 'bookmark.read', 'bookmark.write', 'media.write', 'dm.read', 'dm.write',
 ];
 
+const problemTypes = 'https://api.x.com/2/problems';
+
 function problem(status: number, title: string, detail: string, type = 'about:blank'): SimulatedAnswer {
   return { status, body: { title, detail, type, status } };
 }
@@ -42,11 +46,13 @@ function problem(status: number, title: string, detail: string, type = 'about:bl
 /** X's token endpoint words its refusals its own way: a bad code or token is `invalid_request`. */
 function tokenError(error: string, description: string): SimulatedAnswer {
   if (error === 'invalid_client') {
-    return { status: 401, body: { error: 'unauthorized_client', error_description: 'Missing valid authorization header' } };
+    const body = { error: 'unauthorized_client', error_description: 'Missing valid authorization header' };
+    return { status: 401, body };
   }
   if (error === 'invalid_grant') {
     const what = /refresh token/i.test(description) ? 'token' : 'authorization code';
-    return { status: 400, body: { error: 'invalid_request', error_description: `Value passed for the ${what} was invalid.` } };
+    const body = { error: 'invalid_request', error_description: `Value passed for the ${what} was invalid.` };
+    return { status: 400, body };
   }
   return { status: 400, body: { error, error_description: description } };
 }
@@ -92,7 +98,7 @@ export async function startXSimulator(): Promise<XSimulator> {
       return { status: 200, body: { data } };
     }
     return undefined;
-  }, problem(404, 'Not Found Error', 'Sorry, that page does not exist.', 'https://api.x.com/2/problems/resource-not-found'));
+  }, problem(404, 'Not Found Error', 'Sorry, that page does not exist.', `${problemTypes}/resource-not-found`));
 
   return {
     ...server,
