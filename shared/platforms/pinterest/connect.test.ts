@@ -69,7 +69,8 @@ describe('pinterest connect', () => {
     const startedAt = Date.now();
     const { tokens, authorized } = await authorizeAndConnect(pinterestConnect, context);
     expect(authorized.pick).toBe(true);
-    const offered = authorized.accounts.map(({ accountId, name, username, picture: avatar }) => ({ accountId, name, username, avatar }));
+    const offered = authorized.accounts
+      .map(({ accountId, name, username, picture: avatar }) => ({ accountId, name, username, avatar }));
     expect(offered)
       .toEqual([
         { accountId: '549755885175001', name: 'Recipes', username: 'maker', avatar: picture },
