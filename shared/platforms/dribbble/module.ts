@@ -1,6 +1,9 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { dribbbleConnect } from './connect.ts';
 import { dribbble } from './definition.ts';
 
 export const dribbbleModule: PlatformModule = {
   definition: dribbble,
+  connect: dribbbleConnect,
+  urls: { apiUrl: 'https://api.dribbble.com', authUrl: 'https://dribbble.com', tokenUrl: 'https://dribbble.com' },
 };

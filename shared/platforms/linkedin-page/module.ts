@@ -1,6 +1,13 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { linkedinPageConnect } from './connect.ts';
 import { linkedinPage } from './definition.ts';
 
 export const linkedinPageModule: PlatformModule = {
   definition: linkedinPage,
+  connect: linkedinPageConnect,
+  urls: {
+    apiUrl: 'https://api.linkedin.com',
+    authUrl: 'https://www.linkedin.com',
+    tokenUrl: 'https://www.linkedin.com',
+  },
 };

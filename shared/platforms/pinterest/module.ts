@@ -1,6 +1,13 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { pinterestConnect } from './connect.ts';
 import { pinterest } from './definition.ts';
 
 export const pinterestModule: PlatformModule = {
   definition: pinterest,
+  connect: pinterestConnect,
+  urls: {
+    apiUrl: 'https://api.pinterest.com',
+    authUrl: 'https://www.pinterest.com',
+    tokenUrl: 'https://api.pinterest.com',
+  },
 };

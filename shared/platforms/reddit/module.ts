@@ -1,6 +1,9 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { redditConnect } from './connect.ts';
 import { reddit } from './definition.ts';
 
 export const redditModule: PlatformModule = {
   definition: reddit,
+  connect: redditConnect,
+  urls: { apiUrl: 'https://oauth.reddit.com', authUrl: 'https://www.reddit.com', tokenUrl: 'https://www.reddit.com' },
 };

@@ -1,6 +1,9 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { xConnect } from './connect.ts';
 import { x } from './definition.ts';
 
 export const xModule: PlatformModule = {
   definition: x,
+  connect: xConnect,
+  urls: { apiUrl: 'https://api.x.com', authUrl: 'https://x.com', tokenUrl: 'https://api.x.com' },
 };
