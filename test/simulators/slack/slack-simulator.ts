@@ -123,8 +123,8 @@ export async function startSlackSimulator(
     if (workspace === undefined) return refused('invalid_auth');
     if (request.path === '/api/auth.test') {
       const url = `https://${workspace.teamName.toLowerCase().replace(/\W+/g, '')}.slack.com/`;
-      const identity = { team: workspace.teamName, user: 'sps', team_id: workspace.teamId, user_id: 'U0BOT', bot_id: 'B0BOT' };
-      return { status: 200, body: { ok: true, url, ...identity } };
+      const identity = { team: workspace.teamName, user: 'sps', team_id: workspace.teamId, user_id: 'U0BOT' };
+      return { status: 200, body: { ok: true, url, ...identity, bot_id: 'B0BOT' } };
     }
     if (request.path === '/api/conversations.list') return conversations(request, workspace);
     return refused('unknown_method');
