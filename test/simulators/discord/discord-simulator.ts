@@ -80,8 +80,8 @@ export async function startDiscordSimulator(
       const guild = guilds[authority.userOf(tokens.accessToken) ?? ''];
       if (!exchange || guild === undefined || !tokens.scope.split(' ').includes('bot')) return answer;
       botIn.add(guild.id);
-      const installed = { id: guild.id, name: guild.name, icon: guild.icon, owner_id: '80351110224678912', features: [] };
-      return { ...answer, guild: installed };
+      const installed = { id: guild.id, name: guild.name, icon: guild.icon, features: [] };
+      return { ...answer, guild: { ...installed, owner_id: '80351110224678912' } };
     },
   });
 
