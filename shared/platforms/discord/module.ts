@@ -1,6 +1,9 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { discordConnect } from './connect.ts';
 import { discord } from './definition.ts';
 
 export const discordModule: PlatformModule = {
   definition: discord,
+  urls: { apiUrl: 'https://discord.com/api', authUrl: 'https://discord.com', tokenUrl: 'https://discord.com/api' },
+  connect: discordConnect,
 };

@@ -1,6 +1,13 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { tiktokConnect } from './connect.ts';
 import { tiktok } from './definition.ts';
 
 export const tiktokModule: PlatformModule = {
   definition: tiktok,
+  urls: {
+    apiUrl: 'https://open.tiktokapis.com',
+    authUrl: 'https://www.tiktok.com',
+    tokenUrl: 'https://open.tiktokapis.com',
+  },
+  connect: tiktokConnect,
 };

@@ -1,6 +1,10 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { youtubeConnect } from './connect.ts';
 import { youtube } from './definition.ts';
+import { googleUrls } from './google-oauth.ts';
 
 export const youtubeModule: PlatformModule = {
   definition: youtube,
+  urls: { apiUrl: 'https://www.googleapis.com', ...googleUrls },
+  connect: youtubeConnect,
 };

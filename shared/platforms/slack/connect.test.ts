@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorizeAndConnect } from '../../../test/simulators/kit/oauth-dance.ts';
+import { formBody } from '../../../test/simulators/kit/simulator-server.ts';
+import { startSlackSimulator, type RunningSlackSimulator } from '../../../test/simulators/slack/slack-simulator.ts';
+import { connectionPolicyFor } from '../../net/connection-policy.ts';
+import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
+import type { ConnectContext } from '../kit/platform-connect.ts';
+import { PlatformError } from '../kit/platform-error.ts';
+import { slackConnect } from './connect.ts';
+import { readSlackCredential } from './credential.ts';
+
+const redirectUri = 'https://sps.example/channels/callback/slack';
+
+async function failure(promise: Promise<unknown>): Promise<PlatformError> {
+  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
+  expect(error).toBeInstanceOf(PlatformError);
+  return error as PlatformError;
+}
+
+function lastTokenForm(slack: RunningSlackSimulator): URLSearchParams {
+  const request = slack.received.filter((received) => received.path === '/api/oauth.v2.access').at(-1);
+  expect(request).toBeDefined();
+  return request === undefined ? new URLSearchParams() : formBody(request);
+}
+
+describe('Slack connect against the simulator', () => {
+  let slack: RunningSlackSimulator;
+  let context: ConnectContext;
+
+  beforeAll(async () => {
+    slack = await startSlackSimulator({
+      'user-1': {
+        teamId: 'T0ACME',
+        teamName: 'Acme',
+        channels: [
+          { id: 'C01', name: 'general', isPrivate: false },
+          { id: 'C02', name: 'old', isPrivate: false, isArchived: true },
+          { id: 'G03', name: 'launch', isPrivate: true },
+          { id: 'C04', name: 'news', isPrivate: false },
+        ],
+      },
+    });
+    const { clientId, clientSecret, url } = slack;
+    const app = { clientId, clientSecret, apiUrl: `${url}/api`, authUrl: url, tokenUrl: `${url}/api` };
+    context = { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
+  });
+  afterAll(async () => { await slack.close(); });
+
+  it('asks for the bot scopes, comma-separated', async () => {
+    const { authorizeUrl } = await authorizeAndConnect(slackConnect, context, redirectUri);
+
+    expect(authorizeUrl.pathname).toBe('/oauth/v2/authorize');
+    expect(authorizeUrl.searchParams.get('client_id')).toBe(slack.clientId);
+    expect(authorizeUrl.searchParams.get('scope')).toBe('chat:write,files:write,channels:read,groups:read');
+    expect(lastTokenForm(slack).get('client_secret')).toBe(slack.clientSecret);
+  });
+
+  it('offers every open channel of the workspace, each with the bot token and the channel', async () => {
+    const { tokens, authorized } = await authorizeAndConnect(slackConnect, context, redirectUri);
+
+    expect(tokens.expiresAt).toBeNull();
+    expect(authorized.pick).toBe(true);
+    expect(authorized.accounts.map((account) => [account.accountId, account.name, account.username])).toEqual([
+      ['T0ACME/C01', '#general', 'Acme'], ['T0ACME/G03', '#launch', 'Acme'], ['T0ACME/C04', '#news', 'Acme'],
+    ]);
+    expect(readSlackCredential(authorized.accounts[1]?.accessToken ?? '')).toEqual({
+      botToken: tokens.accessToken, teamId: 'T0ACME', channelId: 'G03',
+    });
+    const listed = slack.received.filter((request) => request.path === '/api/conversations.list').at(-1);
+    expect(listed?.headers.authorization).toBe(`Bearer ${tokens.accessToken}`);
+    expect(listed?.query.get('types')).toBe('public_channel,private_channel');
+  });
+
+  it('shows Slack’s refusal of a wrong client secret, sent with HTTP 200', async () => {
+    const wrong = { ...context, app: { ...context.app, clientSecret: 'not-the-secret' } };
+    const error = await failure(authorizeAndConnect(slackConnect, wrong, redirectUri));
+
+    expect(error.kind).toBe('permanent');
+    expect(error.message).toBe('bad_client_secret');
+  });
+
+  it('shows Slack’s refusal of an unknown client id', async () => {
+    const wrong = { ...context, app: { ...context.app, clientId: '9999.9999' } };
+    const client = { clientId: '9999.9999', clientSecret: slack.clientSecret };
+    const exchange = { code: 'any', redirectUri, codeVerifier: null };
+    const provider = slackConnect.provider(wrong.app);
+    const error = await failure(exchangeAuthorizationCode(provider, client, exchange, { timeoutMs: 2_000 }));
+
+    expect(error.message).toBe('invalid_client_id');
+  });
+
+  it('refuses a code used once already', async () => {
+    await authorizeAndConnect(slackConnect, context, redirectUri);
+    const form = lastTokenForm(slack);
+    const client = { clientId: slack.clientId, clientSecret: slack.clientSecret };
+    const again = { code: form.get('code') ?? '', redirectUri, codeVerifier: null };
+    const provider = slackConnect.provider(context.app);
+    const error = await failure(exchangeAuthorizationCode(provider, client, again, { timeoutMs: 2_000 }));
+
+    expect(error.message).toBe('invalid_code');
+  });
+
+  it('calls a revoked bot token disconnected, with Slack’s code', async () => {
+    const { tokens } = await authorizeAndConnect(slackConnect, context, redirectUri);
+    slack.authority.revokeAll();
+    const error = await failure(slackConnect.accounts(tokens, context));
+
+    expect(error.kind).toBe('disconnected');
+    expect(error.message).toBe('invalid_auth');
+  });
+});
