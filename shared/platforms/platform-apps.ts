@@ -1,13 +1,13 @@
 import type { RefreshTokens } from '../domain/channels/channel-tokens.ts';
 import type { ConnectionPolicy } from '../net/connection-policy.ts';
 import { refreshAccessToken } from './kit/oauth2.ts';
-import { platformEnvPrefix, readPlatformApp } from './kit/platform-app.ts';
+import { appSettingValue, platformEnvPrefix, readPlatformApp, type AppSetting } from './kit/platform-app.ts';
 import type { ConnectContext, PlatformApp } from './kit/platform-connect.ts';
 import type { PlatformModule } from './kit/platform-module.ts';
 import { allPlatformModules } from './platforms.ts';
 
 /** A platform whose server the user names has no app URLs of its own. */
-const noFixedHost: PlatformApp = { clientId: null, clientSecret: null, apiUrl: '', authUrl: '', tokenUrl: '' };
+const noFixedHost: PlatformApp = { clientId: null, clientSecret: null, botToken: null, apiUrl: '', authUrl: '', tokenUrl: '' };
 
 /**
  * The operator's app registration of every platform, read once from the environment at
@@ -45,15 +45,21 @@ export class PlatformApps {
    */
   isConfigured(module: PlatformModule): boolean {
     if (module.connect === undefined) return false;
-    if (module.connect.kind !== 'oauth2' || module.connect.registerClient !== undefined) return true;
-    const app = this.#apps.get(module.definition.identifier);
-    return app !== undefined && app.clientId !== null && app.clientSecret !== null;
+    const app = this.#apps.get(module.definition.identifier) ?? noFixedHost;
+    return PlatformApps.requiredSettings(module).every((setting) => appSettingValue(app, setting) !== null);
+  }
+
+  static requiredSettings(module: PlatformModule): readonly AppSetting[] {
+    if (module.requiredSettings !== undefined) return module.requiredSettings;
+    const connect = module.connect;
+    const ownApp = connect?.kind === 'oauth2' && connect.registerClient === undefined;
+    return ownApp ? ['CLIENT_ID', 'CLIENT_SECRET'] : [];
   }
 
   /** Environment variables an operator sets to make `module` connectable. */
   static missingSettings(module: PlatformModule): string[] {
     const prefix = platformEnvPrefix(module.definition.identifier);
-    return [`${prefix}_CLIENT_ID`, `${prefix}_CLIENT_SECRET`];
+    return PlatformApps.requiredSettings(module).map((setting) => `${prefix}_${setting}`);
   }
 
   /** How a channel of `provider` renews its access token, or undefined where tokens do not expire. */

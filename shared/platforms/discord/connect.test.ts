@@ -4,25 +4,20 @@ import {
 } from '../../../test/simulators/discord/discord-simulator.ts';
 import { authorizeAndConnect, refreshWith } from '../../../test/simulators/kit/oauth-dance.ts';
 import { formBody } from '../../../test/simulators/kit/simulator-server.ts';
-import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
-import type { ConnectContext, OAuthConnect } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
-import { createDiscordConnect } from './connect.ts';
+import type { ConnectContext } from '../kit/platform-connect.ts';
+import { discordConnect } from './connect.ts';
 import { readDiscordCredential } from './credential.ts';
+import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 
 const redirectUri = 'https://sps.example/channels/callback/discord';
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 describe('Discord connect against the simulator', () => {
   let discord: RunningDiscordSimulator;
   let context: ConnectContext;
-  let connect: OAuthConnect;
+  const connect = discordConnect;
+  const withBotToken = (botToken: string | null) => ({ ...context, app: { ...context.app, botToken } });
 
   beforeAll(async () => {
     discord = await startDiscordSimulator({
@@ -39,9 +34,7 @@ describe('Discord connect against the simulator', () => {
       },
     });
     const { clientId, clientSecret, url } = discord;
-    const app = { clientId, clientSecret, apiUrl: `${url}/api`, authUrl: url, tokenUrl: `${url}/api` };
-    context = { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
-    connect = createDiscordConnect(() => discord.botToken);
+    context = testConnectContext({ clientId, clientSecret, botToken: discord.botToken, apiUrl: `${url}/api`, authUrl: url });
   });
   afterAll(async () => { await discord.close(); });
 
@@ -78,13 +71,13 @@ describe('Discord connect against the simulator', () => {
   });
 
   it('says so when the installation has no bot token', async () => {
-    const error = await failure(authorizeAndConnect(createDiscordConnect(() => null), context, redirectUri));
+    const error = await platformFailure(authorizeAndConnect(connect, withBotToken(null), redirectUri));
 
     expect(error.message).toMatch(/DISCORD_BOT_TOKEN/);
   });
 
   it('shows Discord’s refusal of a wrong bot token', async () => {
-    const error = await failure(authorizeAndConnect(createDiscordConnect(() => 'wrong'), context, redirectUri));
+    const error = await platformFailure(authorizeAndConnect(connect, withBotToken('wrong'), redirectUri));
 
     expect(error.kind).toBe('disconnected');
     expect(error.message).toBe('401: Unauthorized (0)');
@@ -92,7 +85,7 @@ describe('Discord connect against the simulator', () => {
 
   it('shows Discord’s refusal of a wrong client secret', async () => {
     const wrong = { ...context, app: { ...context.app, clientSecret: 'not-the-secret' } };
-    const error = await failure(authorizeAndConnect(connect, wrong, redirectUri));
+    const error = await platformFailure(authorizeAndConnect(connect, wrong, redirectUri));
 
     expect(error.httpStatus).toBe(401);
     expect(error.message).toBe('invalid_client');
@@ -105,7 +98,7 @@ describe('Discord connect against the simulator', () => {
     const client = { clientId: discord.clientId, clientSecret: discord.clientSecret };
     const provider = connect.provider(context.app);
     const again = { code, redirectUri, codeVerifier: null };
-    const error = await failure(exchangeAuthorizationCode(provider, client, again, { timeoutMs: 2_000 }));
+    const error = await platformFailure(exchangeAuthorizationCode(provider, client, again, { timeoutMs: 2_000 }));
 
     expect(error.message).toBe('Invalid "code" in request. (invalid_grant)');
   });
@@ -116,11 +109,11 @@ describe('Discord connect against the simulator', () => {
 
     expect(renewed.accessToken).not.toBe(tokens.accessToken);
     expect(renewed.refreshToken).not.toBe(tokens.refreshToken);
-    expect((await failure(refreshWith(connect, context, tokens.refreshToken ?? ''))).kind).toBe('disconnected');
+    expect((await platformFailure(refreshWith(connect, context, tokens.refreshToken ?? ''))).kind).toBe('disconnected');
   });
 
   it('calls an unknown refresh token disconnected', async () => {
-    const error = await failure(refreshWith(connect, context, 'rt-unknown'));
+    const error = await platformFailure(refreshWith(connect, context, 'rt-unknown'));
 
     expect(error.kind).toBe('disconnected');
     expect(error.message).toBe('invalid_grant');

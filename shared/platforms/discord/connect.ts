@@ -65,62 +65,52 @@ async function guildChannels(guildId: string, botToken: string, context: Connect
 /**
  * Discord connects by adding the operator's bot to a server the user manages (the `bot` scope
  * in the authorization-code flow); the bot then posts. Listing the server's channels takes the
- * bot's own token, which the kit's app settings have no field for, so it is handed in here.
+ * bot's own token (DISCORD_BOT_TOKEN).
  */
-export function createDiscordConnect(botToken: () => string | null): OAuthConnect {
-  return {
-    kind: 'oauth2',
+export const discordConnect: OAuthConnect = {
+  kind: 'oauth2',
 
-    provider: (app) => ({
-      platform: provider,
-      authorizeUrl: `${app.authUrl}/oauth2/authorize`,
-      tokenUrl: `${app.tokenUrl}/oauth2/token`,
-      scopes: ['bot', 'identify', 'guilds'],
-      pkce: false,
-      clientAuthentication: 'basic',
-      // integration_type 0: installed to a server, not to the user's account.
-      authorizeParameters: { permissions: botPermissions, integration_type: '0' },
-      readTokens: readDiscordTokens,
-      // The user's tokens last a week and renew with the refresh grant (the bot's token does not expire).
-      refreshable: true,
-    }),
+  provider: (app) => ({
+    platform: provider,
+    authorizeUrl: `${app.authUrl}/oauth2/authorize`,
+    tokenUrl: `${app.tokenUrl}/oauth2/token`,
+    scopes: ['bot', 'identify', 'guilds'],
+    pkce: false,
+    clientAuthentication: 'basic',
+    // integration_type 0: installed to a server, not to the user's account.
+    authorizeParameters: { permissions: botPermissions, integration_type: '0' },
+    readTokens: readDiscordTokens,
+    // The user's tokens last a week and renew with the refresh grant (the bot's token does not expire).
+    refreshable: true,
+  }),
 
-    async accounts(tokens, context) {
-      const installed = installedGuild.safeParse(tokens);
-      if (!installed.success) {
-        const message = 'Discord did not say which server the bot was added to: add it to a server and try again';
-        throw new PlatformError({ kind: 'permanent', provider, message });
-      }
-      const server = installed.data.guild;
-      const token = botToken();
-      if (token === null) {
-        const message = 'the bot token is not configured on this SPS installation (DISCORD_BOT_TOKEN)';
-        throw new PlatformError({ kind: 'permanent', provider, message });
-      }
-      const channels = await guildChannels(server.id, token, context);
-      const icon = server.icon ?? null;
-      return {
-        pick: true,
-        accounts: channels.map((channel) => ({
-          accountId: channel.id,
-          name: `#${channel.name ?? channel.id}`,
-          username: server.name,
-          picture: icon === null ? null : `https://cdn.discordapp.com/icons/${server.id}/${icon}.png`,
-          instanceUrl: null,
-          accessToken: encodeDiscordCredential({ guildId: server.id, channelId: channel.id }),
-          // The bot posts: the user's own tokens are not needed once the server is chosen.
-          refreshToken: null,
-          expiresAt: null,
-        })),
-      };
-    },
-  };
-}
-
-/** The operator's bot token, read when a connect step needs it (README, environment). */
-function configuredBotToken(): string | null {
-  const value = process.env.DISCORD_BOT_TOKEN?.trim() ?? '';
-  return value === '' ? null : value;
-}
-
-export const discordConnect: OAuthConnect = createDiscordConnect(configuredBotToken);
+  async accounts(tokens, context) {
+    const installed = installedGuild.safeParse(tokens);
+    if (!installed.success) {
+      const message = 'Discord did not say which server the bot was added to: add it to a server and try again';
+      throw new PlatformError({ kind: 'permanent', provider, message });
+    }
+    const server = installed.data.guild;
+    const token = context.app.botToken;
+    if (token === null) {
+      const message = 'the bot token is not configured on this SPS installation (DISCORD_BOT_TOKEN)';
+      throw new PlatformError({ kind: 'permanent', provider, message });
+    }
+    const channels = await guildChannels(server.id, token, context);
+    const icon = server.icon ?? null;
+    return {
+      pick: true,
+      accounts: channels.map((channel) => ({
+        accountId: channel.id,
+        name: `#${channel.name ?? channel.id}`,
+        username: server.name,
+        picture: icon === null ? null : `https://cdn.discordapp.com/icons/${server.id}/${icon}.png`,
+        instanceUrl: null,
+        accessToken: encodeDiscordCredential({ guildId: server.id, channelId: channel.id }),
+        // The bot posts: the user's own tokens are not needed once the server is chosen.
+        refreshToken: null,
+        expiresAt: null,
+      })),
+    };
+  },
+};

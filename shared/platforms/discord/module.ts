@@ -5,5 +5,6 @@ import { discord } from './definition.ts';
 export const discordModule: PlatformModule = {
   definition: discord,
   urls: { apiUrl: 'https://discord.com/api', authUrl: 'https://discord.com', tokenUrl: 'https://discord.com/api' },
+  requiredSettings: ['CLIENT_ID', 'CLIENT_SECRET', 'BOT_TOKEN'],
   connect: discordConnect,
 };

@@ -6,21 +6,16 @@ import { authorizeAndConnect, refreshWith } from '../../../test/simulators/kit/o
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { dribbbleConnect } from './connect.ts';
+import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 let sim: DribbbleSimulator;
 let context: ConnectContext;
 
 function contextWith(clientSecret: string): ConnectContext {
   return {
-    app: { clientId: sim.clientId, clientSecret, apiUrl: sim.url, authUrl: sim.url, tokenUrl: sim.url },
+    app: { clientId: sim.clientId, clientSecret, apiUrl: sim.url, authUrl: sim.url, tokenUrl: sim.url, botToken: null },
     timeoutMs: 5_000,
     userHosts: connectionPolicyFor(true),
   };
@@ -71,7 +66,7 @@ describe('dribbble connect', () => {
   it('refuses an account that cannot upload shots', async () => {
     sim.authority.consentingUser = '2';
     try {
-      const error = await failure(authorizeAndConnect(dribbbleConnect, context));
+      const error = await platformFailure(authorizeAndConnect(dribbbleConnect, context));
       expect(error.message).toBe('the Dribbble account prospect cannot upload shots');
       expect(error.kind).toBe('permanent');
     } finally {
@@ -80,7 +75,7 @@ describe('dribbble connect', () => {
   });
 
   it('shows Dribbble\'s refusal of a wrong client secret', async () => {
-    const error = await failure(authorizeAndConnect(dribbbleConnect, contextWith('wrong')));
+    const error = await platformFailure(authorizeAndConnect(dribbbleConnect, contextWith('wrong')));
     expect(error.message).toMatch(/^Client authentication failed due to unknown client.* \(invalid_client\)$/);
     expect(error.kind).toBe('permanent');
   });
@@ -95,12 +90,12 @@ describe('dribbble connect', () => {
       { code: form.get('code') ?? '', redirectUri: form.get('redirect_uri') ?? '', codeVerifier: null },
       { timeoutMs: 5_000 },
     );
-    const error = await failure(again);
+    const error = await platformFailure(again);
     expect(error.message).toMatch(/^The provided authorization grant is invalid.* \(invalid_grant\)$/);
   });
 
   it('has no refresh grant to renew with', async () => {
-    const error = await failure(refreshWith(dribbbleConnect, context, 'rt-anything'));
+    const error = await platformFailure(refreshWith(dribbbleConnect, context, 'rt-anything'));
     expect(error.message).toMatch(/\(unsupported_grant_type\)$/);
   });
 
@@ -114,7 +109,7 @@ describe('dribbble connect', () => {
       sim.authority.now = Date.now;
     }
     sim.authority.revokeAll();
-    const error = await failure(dribbbleConnect.accounts(tokens, context));
+    const error = await platformFailure(dribbbleConnect.accounts(tokens, context));
     expect(error.kind).toBe('disconnected');
     expect(error.message).toBe('Bad credentials.');
   });

@@ -7,11 +7,11 @@ import { freePort } from '../../../test/support/free-port.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext, PlatformApp } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { PlatformApps } from '../platform-apps.ts';
 import { facebookConnect } from './connect.ts';
 import { graphGet } from './meta-graph.ts';
 import { facebookModule } from './module.ts';
+import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 
 const day = 24 * 3600 * 1000;
 const redirectUri = 'https://sps.example/channels/callback/facebook';
@@ -20,11 +20,6 @@ function contextFor(app: PlatformApp): ConnectContext {
   return { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
 }
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 describe('Facebook connect against the simulated Facebook Login and Graph API', () => {
   let facebook: FacebookSimulator;
@@ -123,7 +118,7 @@ describe('Facebook connect against the simulated Facebook Login and Graph API', 
     const { authorized } = await authorizeAndConnect(facebookConnect, context, redirectUri);
     facebook.removePage('grace', '2001');
 
-    const error = await failure(graphGet({
+    const error = await platformFailure(graphGet({
       provider: 'facebook',
       url: `${facebook.url}/v26.0/2001`,
       query: { access_token: authorized.accounts[0]?.accessToken ?? '' },
@@ -145,7 +140,7 @@ describe('Facebook connect against the simulated Facebook Login and Graph API', 
   it('shows Facebook’s refusal of a wrong app secret', async () => {
     const wrongSecret = contextFor({ ...facebook.app, clientSecret: 'wrong' });
 
-    const error = await failure(authorizeAndConnect(facebookConnect, wrongSecret, redirectUri));
+    const error = await platformFailure(authorizeAndConnect(facebookConnect, wrongSecret, redirectUri));
 
     expect(error.kind).toBe('permanent');
     expect(error.httpStatus).toBe(400);
@@ -161,7 +156,7 @@ describe('Facebook connect against the simulated Facebook Login and Graph API', 
     const code = new URLSearchParams(redeemed?.text).get('code') ?? '';
     const client = { clientId: facebook.clientId, clientSecret: facebook.clientSecret };
 
-    const error = await failure(exchangeAuthorizationCode(
+    const error = await platformFailure(exchangeAuthorizationCode(
       facebookConnect.provider(facebook.app), client, { code, redirectUri, codeVerifier: null }, { timeoutMs: 2_000 },
     ));
 
@@ -181,7 +176,7 @@ describe('Facebook connect against the simulated Facebook Login and Graph API', 
     const { tokens } = await authorizeAndConnect(facebookConnect, context, redirectUri);
     clock += 2 * 3600 * 1000;
 
-    const error = await failure(facebookConnect.accounts(tokens, context));
+    const error = await platformFailure(facebookConnect.accounts(tokens, context));
 
     expect(error.kind).toBe('disconnected');
     expect(error.message).toBe('Invalid OAuth access token - Cannot parse access token');
@@ -193,7 +188,7 @@ describe('Facebook connect against the simulated Facebook Login and Graph API', 
 
     const unreachable = contextFor({ ...facebook.app, apiUrl: closed, tokenUrl: closed });
 
-    const error = await failure(facebookConnect.accounts(tokens, unreachable));
+    const error = await platformFailure(facebookConnect.accounts(tokens, unreachable));
 
     expect(error.kind).toBe('retryable');
     expect(error.message).toBe('could not reach facebook');

@@ -5,17 +5,12 @@ import { formBody } from '../../../test/simulators/kit/simulator-server.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { businessInformationUrl, gmbApiUrl, gmbConnect } from './connect.ts';
 import { readGmbCredential, readGmbRefreshCredential } from './credential.ts';
+import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 
 const redirectUri = 'https://sps.example/channels/callback/gmb';
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 function lastTokenForm(google: RunningGoogleSimulator): URLSearchParams {
   const request = google.received.filter((received) => received.path === '/token').at(-1);
@@ -52,7 +47,7 @@ describe('Google Business Profile connect against the Google simulator', () => {
       nobody: { channels: [], businessAccounts: [{ name: 'accounts/900', accountName: 'None', locations: [] }] },
     });
     const { clientId, clientSecret, url } = google;
-    const app = { clientId, clientSecret, apiUrl: url, authUrl: url, tokenUrl: url };
+    const app = { clientId, clientSecret, apiUrl: url, authUrl: url, tokenUrl: url, botToken: null };
     context = { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
   });
   afterAll(async () => { await google.close(); });
@@ -92,14 +87,14 @@ describe('Google Business Profile connect against the Google simulator', () => {
 
   it('says so when the Google account manages no location', async () => {
     google.authority.consentingUser = 'nobody';
-    const error = await failure(authorizeAndConnect(gmbConnect, context, redirectUri));
+    const error = await platformFailure(authorizeAndConnect(gmbConnect, context, redirectUri));
 
     expect(error.message).toMatch(/manages no Business Profile location/);
   });
 
   it('shows Google’s refusal of a wrong client secret', async () => {
     const wrong = { ...context, app: { ...context.app, clientSecret: 'not-the-secret' } };
-    const error = await failure(authorizeAndConnect(gmbConnect, wrong, redirectUri));
+    const error = await platformFailure(authorizeAndConnect(gmbConnect, wrong, redirectUri));
 
     expect(error.message).toBe('Unauthorized (invalid_client)');
   });
@@ -110,7 +105,7 @@ describe('Google Business Profile connect against the Google simulator', () => {
     const client = { clientId: google.clientId, clientSecret: google.clientSecret };
     const again = { code: form.get('code') ?? '', redirectUri, codeVerifier: form.get('code_verifier') };
     const provider = gmbConnect.provider(context.app);
-    const error = await failure(exchangeAuthorizationCode(provider, client, again, { timeoutMs: 2_000 }));
+    const error = await platformFailure(exchangeAuthorizationCode(provider, client, again, { timeoutMs: 2_000 }));
 
     expect(error.message).toBe('Bad Request (invalid_grant)');
   });
@@ -131,14 +126,14 @@ describe('Google Business Profile connect against the Google simulator', () => {
     const { authorized } = await authorizeAndConnect(gmbConnect, context, redirectUri);
     google.authority.revokeAll();
     const stored = authorized.accounts[0]?.refreshToken ?? '';
-    const error = await failure(gmbConnect.refresh?.(stored, context) ?? Promise.resolve());
+    const error = await platformFailure(gmbConnect.refresh?.(stored, context) ?? Promise.resolve());
 
     expect(error.kind).toBe('disconnected');
     expect(error.message).toBe('Token has been expired or revoked. (invalid_grant)');
   });
 
   it('calls a refresh token without its location disconnected', async () => {
-    const error = await failure(gmbConnect.refresh?.('rt-bare', context) ?? Promise.resolve());
+    const error = await platformFailure(gmbConnect.refresh?.('rt-bare', context) ?? Promise.resolve());
 
     expect(error.kind).toBe('disconnected');
   });
@@ -146,7 +141,7 @@ describe('Google Business Profile connect against the Google simulator', () => {
   it('is refused by the API once the hour of the access token has passed', async () => {
     const { tokens } = await authorizeAndConnect(gmbConnect, context, redirectUri);
     google.authority.now = () => Date.now() + 3_600_000;
-    const error = await failure(gmbConnect.accounts(tokens, context));
+    const error = await platformFailure(gmbConnect.accounts(tokens, context));
 
     expect(error.kind).toBe('disconnected');
     expect(error.message).toMatch(/\(UNAUTHENTICATED\)$/);

@@ -8,10 +8,10 @@ import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { graphGet } from '../facebook/meta-graph.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext, PlatformApp } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { PlatformApps } from '../platform-apps.ts';
 import { instagramStandaloneConnect, readInstagramLoginTokens } from './connect.ts';
 import { instagramStandaloneModule } from './module.ts';
+import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 
 const day = 24 * 3600 * 1000;
 const redirectUri = 'https://sps.example/channels/callback/instagram-standalone';
@@ -24,11 +24,6 @@ function contextFor(app: PlatformApp): ConnectContext {
   return { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
 }
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 /** Close to `expected`, allowing for the time the test itself takes. */
 function expectAbout(actual: Date | null, expected: number): void {
@@ -117,7 +112,7 @@ describe('Instagram Login connect against the simulated Instagram hosts', () => 
   it('refuses a wrong app secret at the code exchange', async () => {
     const wrongSecret = contextFor({ ...instagram.app, clientSecret: 'wrong' });
 
-    const error = await failure(authorizeAndConnect(instagramStandaloneConnect, wrongSecret, redirectUri));
+    const error = await platformFailure(authorizeAndConnect(instagramStandaloneConnect, wrongSecret, redirectUri));
 
     expect(error.kind).toBe('permanent');
     expect(error.httpStatus).toBe(400);
@@ -132,7 +127,7 @@ describe('Instagram Login connect against the simulated Instagram hosts', () => 
     const client = { clientId: instagram.clientId, clientSecret: instagram.clientSecret };
     const provider = instagramStandaloneConnect.provider(instagram.app);
 
-    const error = await failure(exchangeAuthorizationCode(provider, client, { code, redirectUri, codeVerifier: null }, {
+    const error = await platformFailure(exchangeAuthorizationCode(provider, client, { code, redirectUri, codeVerifier: null }, {
       timeoutMs: 2_000,
     }));
 
@@ -168,7 +163,7 @@ describe('Instagram Login connect against the simulated Instagram hosts', () => 
   });
 
   it('calls an unknown refresh token disconnected', async () => {
-    const error = await failure(instagramStandaloneConnect.refresh?.('never-issued', context) ?? Promise.resolve());
+    const error = await platformFailure(instagramStandaloneConnect.refresh?.('never-issued', context) ?? Promise.resolve());
 
     expect(error.kind).toBe('disconnected');
     expect(error.message).toBe('Invalid OAuth access token - Cannot parse access token');
@@ -179,8 +174,8 @@ describe('Instagram Login connect against the simulated Instagram hosts', () => 
     const held = authorized.accounts[0]?.accessToken ?? '';
     clock += 61 * day;
 
-    const refused = await failure(instagramStandaloneConnect.refresh?.(held, context) ?? Promise.resolve());
-    const read = await failure(graphGet({
+    const refused = await platformFailure(instagramStandaloneConnect.refresh?.(held, context) ?? Promise.resolve());
+    const read = await platformFailure(graphGet({
       provider: 'instagram-standalone',
       url: `${instagram.url}/v26.0/me`,
       query: { fields: 'user_id', access_token: held },
@@ -197,7 +192,7 @@ describe('Instagram Login connect against the simulated Instagram hosts', () => 
     const { tokens } = await authorizeAndConnect(instagramStandaloneConnect, context, redirectUri);
     clock += 2 * 3600 * 1000;
 
-    const error = await failure(instagramStandaloneConnect.accounts(tokens, context));
+    const error = await platformFailure(instagramStandaloneConnect.accounts(tokens, context));
 
     expect(error.kind).toBe('disconnected');
     expect(error.message).toBe('Invalid OAuth access token - Cannot parse access token');
@@ -207,7 +202,7 @@ describe('Instagram Login connect against the simulated Instagram hosts', () => 
     const closed = `http://127.0.0.1:${String(await freePort())}`;
     const unreachable = contextFor({ ...instagram.app, apiUrl: closed });
 
-    const error = await failure(instagramStandaloneConnect.refresh?.('any', unreachable) ?? Promise.resolve());
+    const error = await platformFailure(instagramStandaloneConnect.refresh?.('any', unreachable) ?? Promise.resolve());
 
     expect(error.kind).toBe('retryable');
     expect(error.message).toBe('could not reach instagram-standalone');

@@ -8,10 +8,10 @@ import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { graphGet } from '../facebook/meta-graph.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext, PlatformApp } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { PlatformApps } from '../platform-apps.ts';
 import { instagramConnect } from './connect.ts';
 import { instagramModule } from './module.ts';
+import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 
 const day = 24 * 3600 * 1000;
 const redirectUri = 'https://sps.example/channels/callback/instagram';
@@ -20,11 +20,6 @@ function contextFor(app: PlatformApp): ConnectContext {
   return { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
 }
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 describe('Instagram (Facebook Login) connect against the simulated Graph API', () => {
   let instagram: InstagramSimulator;
@@ -105,7 +100,7 @@ describe('Instagram (Facebook Login) connect against the simulated Graph API', (
   it('shows Facebook’s refusal of a wrong app secret', async () => {
     const wrongSecret = contextFor({ ...instagram.app, clientSecret: 'wrong' });
 
-    const error = await failure(authorizeAndConnect(instagramConnect, wrongSecret, redirectUri));
+    const error = await platformFailure(authorizeAndConnect(instagramConnect, wrongSecret, redirectUri));
 
     expect(error.kind).toBe('permanent');
     expect(error.message).toBe('Error validating client secret.');
@@ -119,7 +114,7 @@ describe('Instagram (Facebook Login) connect against the simulated Graph API', (
     const code = new URLSearchParams(redeemed?.text).get('code') ?? '';
     const client = { clientId: instagram.clientId, clientSecret: instagram.clientSecret };
 
-    const error = await failure(exchangeAuthorizationCode(
+    const error = await platformFailure(exchangeAuthorizationCode(
       instagramConnect.provider(instagram.app), client, { code, redirectUri, codeVerifier: null }, { timeoutMs: 2_000 },
     ));
 
@@ -140,7 +135,7 @@ describe('Instagram (Facebook Login) connect against the simulated Graph API', (
     const longLived = listing?.query.get('access_token') ?? '';
     clock += 61 * day;
 
-    const error = await failure(graphGet({
+    const error = await platformFailure(graphGet({
       provider: 'instagram',
       url: `${instagram.url}/v26.0/me/accounts`,
       query: { access_token: longLived },
@@ -157,7 +152,7 @@ describe('Instagram (Facebook Login) connect against the simulated Graph API', (
 
     const unreachable = contextFor({ ...instagram.app, apiUrl: closed, tokenUrl: closed });
 
-    const error = await failure(instagramConnect.accounts(tokens, unreachable));
+    const error = await platformFailure(instagramConnect.accounts(tokens, unreachable));
 
     expect(error.kind).toBe('retryable');
   });

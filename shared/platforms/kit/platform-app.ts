@@ -18,7 +18,7 @@ export function platformEnvPrefix(identifier: string): string {
 }
 
 /**
- * A platform's app registration from the environment: `<P>_CLIENT_ID`, `<P>_CLIENT_SECRET`,
+ * A platform's app registration from the environment: `<P>_CLIENT_ID`, `<P>_CLIENT_SECRET`, `<P>_BOT_TOKEN`,
  * `<P>_API_URL`, `<P>_AUTH_URL`, `<P>_TOKEN_URL` (README, environment table). A malformed URL stops start-up with
  * the variable's name rather than failing the first user who tries to connect.
  */
@@ -37,8 +37,18 @@ export function readPlatformApp(identifier: string, defaults: PlatformUrls, env:
   return {
     clientId: text('CLIENT_ID'),
     clientSecret: text('CLIENT_SECRET'),
+    botToken: text('BOT_TOKEN'),
     apiUrl,
     authUrl: url('AUTH_URL', defaults.authUrl ?? apiUrl),
     tokenUrl: url('TOKEN_URL', defaults.tokenUrl ?? apiUrl),
   };
+}
+
+/** What an operator sets for a platform: app registration, and a bot token where a bot posts. */
+export type AppSetting = 'CLIENT_ID' | 'CLIENT_SECRET' | 'BOT_TOKEN';
+
+export function appSettingValue(app: PlatformApp, setting: AppSetting): string | null {
+  if (setting === 'CLIENT_ID') return app.clientId;
+  if (setting === 'CLIENT_SECRET') return app.clientSecret;
+  return app.botToken;
 }

@@ -8,6 +8,8 @@ import type { OAuth2Client, OAuth2Provider } from './oauth2-provider.ts';
 export interface PlatformApp {
   clientId: string | null;
   clientSecret: string | null;
+  /** The operator's bot token, for platforms where a bot acts for the app (Discord). */
+  botToken: string | null;
   /** Where the platform's API answers (profile reads, publishing). */
   apiUrl: string;
   /** Where the platform's authorize page is, when it is not on apiUrl. */

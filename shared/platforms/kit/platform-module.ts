@@ -1,5 +1,5 @@
 import type { AdapterOptions, PlatformAdapter } from './platform-adapter.ts';
-import type { PlatformUrls } from './platform-app.ts';
+import type { AppSetting, PlatformUrls } from './platform-app.ts';
 import type { PlatformConnect } from './platform-connect.ts';
 import type { PlatformDefinition } from './platform-definition.ts';
 
@@ -16,6 +16,11 @@ export interface PlatformModule {
    * `<P>_TOKEN_URL` say otherwise. Absent for platforms whose server the user names.
    */
   readonly urls?: PlatformUrls;
+  /**
+   * What the operator must set for users to connect it (`<P>_<SETTING>`); OAuth platforms with
+   * fixed hosts default to CLIENT_ID and CLIENT_SECRET, the others to nothing.
+   */
+  readonly requiredSettings?: readonly AppSetting[];
   /** How an organization connects its own account; absent until the room has one. */
   readonly connect?: PlatformConnect;
   /** Publishing, comments, tools: absent until the platform's publishing issue builds it. */

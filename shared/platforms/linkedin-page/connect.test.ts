@@ -6,22 +6,17 @@ import {
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext, UserTokens } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { linkedinPageConnect } from './connect.ts';
 import { readLinkedinPageCredential, readLinkedinPageRefresh } from './credential.ts';
+import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 let sim: LinkedinPageSimulator;
 let context: ConnectContext;
 
 function contextWith(clientSecret: string): ConnectContext {
   return {
-    app: { clientId: sim.clientId, clientSecret, apiUrl: sim.url, authUrl: sim.url, tokenUrl: sim.url },
+    app: { clientId: sim.clientId, clientSecret, apiUrl: sim.url, authUrl: sim.url, tokenUrl: sim.url, botToken: null },
     timeoutMs: 5_000,
     userHosts: connectionPolicyFor(true),
   };
@@ -102,7 +97,7 @@ describe('linkedin-page connect', () => {
   });
 
   it('shows LinkedIn\'s refusal of a wrong client secret', async () => {
-    const error = await failure(authorizeAndConnect(linkedinPageConnect, contextWith('wrong')));
+    const error = await platformFailure(authorizeAndConnect(linkedinPageConnect, contextWith('wrong')));
     expect(error.message).toBe('Client authentication failed (invalid_client)');
     expect(error.kind).toBe('permanent');
   });
@@ -117,7 +112,7 @@ describe('linkedin-page connect', () => {
       { code: form.get('code') ?? '', redirectUri: form.get('redirect_uri') ?? '', codeVerifier: null },
       { timeoutMs: 5_000 },
     );
-    const error = await failure(again);
+    const error = await platformFailure(again);
     expect(error.message).toMatch(/^Unable to retrieve access token: .*\(invalid_request\)$/);
   });
 
@@ -135,7 +130,7 @@ describe('linkedin-page connect', () => {
 
   it('calls an unknown refresh token disconnected', async () => {
     const stored = JSON.stringify({ refreshToken: 'rt-never-issued', organization: 'urn:li:organization:1001' });
-    const error = await failure(renew(stored));
+    const error = await platformFailure(renew(stored));
     expect(error.kind).toBe('disconnected');
     expect(error.message).toBe('Token has been expired or revoked. (invalid_grant)');
   });
@@ -144,7 +139,7 @@ describe('linkedin-page connect', () => {
     const { tokens } = await authorizeAndConnect(linkedinPageConnect, context);
     sim.authority.now = () => Date.now() + 5_184_001_000;
     try {
-      const error = await failure(linkedinPageConnect.accounts(tokens, context));
+      const error = await platformFailure(linkedinPageConnect.accounts(tokens, context));
       expect(error.kind).toBe('disconnected');
       expect(error.message).toBe('Invalid access token');
     } finally {

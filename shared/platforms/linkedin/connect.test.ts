@@ -6,18 +6,13 @@ import { authorizeAndConnect, refreshWith } from '../../../test/simulators/kit/o
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { linkedinConnect } from './connect.ts';
+import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 function contextFor(sim: LinkedinSimulator, clientSecret = sim.clientSecret): ConnectContext {
   return {
-    app: { clientId: sim.clientId, clientSecret, apiUrl: sim.url, authUrl: sim.url, tokenUrl: sim.url },
+    app: { clientId: sim.clientId, clientSecret, apiUrl: sim.url, authUrl: sim.url, tokenUrl: sim.url, botToken: null },
     timeoutMs: 5_000,
     userHosts: connectionPolicyFor(true),
   };
@@ -75,7 +70,7 @@ describe('linkedin connect', () => {
   });
 
   it('shows LinkedIn\'s refusal of a wrong client secret', async () => {
-    const error = await failure(authorizeAndConnect(linkedinConnect, contextFor(memberApp, 'wrong-secret')));
+    const error = await platformFailure(authorizeAndConnect(linkedinConnect, contextFor(memberApp, 'wrong-secret')));
     expect(error.message).toBe('Client authentication failed (invalid_client)');
     expect(error.kind).toBe('permanent');
   });
@@ -91,7 +86,7 @@ describe('linkedin connect', () => {
       { code: form.get('code') ?? '', redirectUri: form.get('redirect_uri') ?? '', codeVerifier: null },
       { timeoutMs: 5_000 },
     );
-    const error = await failure(again);
+    const error = await platformFailure(again);
     expect(error.message).toMatch(/^Unable to retrieve access token: .* code expired\..* \(invalid_request\)$/);
     expect(error.kind).toBe('permanent');
   });
@@ -108,7 +103,7 @@ describe('linkedin connect', () => {
   });
 
   it('calls an unknown refresh token disconnected', async () => {
-    const error = await failure(refreshWith(linkedinConnect, contextFor(partnerApp), 'rt-never-issued'));
+    const error = await platformFailure(refreshWith(linkedinConnect, contextFor(partnerApp), 'rt-never-issued'));
     expect(error.kind).toBe('disconnected');
     expect(error.message).toBe('Token has been expired or revoked. (invalid_grant)');
   });
@@ -118,7 +113,7 @@ describe('linkedin connect', () => {
     const { tokens } = await authorizeAndConnect(linkedinConnect, context);
     memberApp.authority.now = () => Date.now() + 5_184_001_000;
     try {
-      const error = await failure(linkedinConnect.accounts(tokens, context));
+      const error = await platformFailure(linkedinConnect.accounts(tokens, context));
       expect(error.kind).toBe('disconnected');
       expect(error.message).toBe('Invalid access token');
     } finally {

@@ -6,22 +6,17 @@ import {
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext, UserTokens } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { pinterestConnect } from './connect.ts';
 import { encodePinterestRefresh, readPinterestCredential, readPinterestRefresh } from './credential.ts';
+import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 let sim: PinterestSimulator;
 let context: ConnectContext;
 
 function contextWith(clientSecret: string): ConnectContext {
   return {
-    app: { clientId: sim.clientId, clientSecret, apiUrl: sim.url, authUrl: sim.url, tokenUrl: sim.url },
+    app: { clientId: sim.clientId, clientSecret, apiUrl: sim.url, authUrl: sim.url, tokenUrl: sim.url, botToken: null },
     timeoutMs: 5_000,
     userHosts: connectionPolicyFor(true),
   };
@@ -98,7 +93,7 @@ describe('pinterest connect', () => {
   });
 
   it('shows Pinterest\'s refusal of a wrong client secret', async () => {
-    const error = await failure(authorizeAndConnect(pinterestConnect, contextWith('wrong')));
+    const error = await platformFailure(authorizeAndConnect(pinterestConnect, contextWith('wrong')));
     expect(error.message).toBe('Authentication failed.');
     expect(error.kind).toBe('permanent');
   });
@@ -113,7 +108,7 @@ describe('pinterest connect', () => {
       { code: form.get('code') ?? '', redirectUri: form.get('redirect_uri') ?? '', codeVerifier: null },
       { timeoutMs: 5_000 },
     );
-    const error = await failure(again);
+    const error = await platformFailure(again);
     expect(error.message).toBe('Invalid parameters.');
     expect(error.kind).toBe('permanent');
   });
@@ -128,13 +123,13 @@ describe('pinterest connect', () => {
     const refresh = readPinterestRefresh(renewed.refreshToken ?? '');
     expect(refresh.boardId).toBe('549755885175001');
     expect(refresh.refreshToken).not.toBe(readPinterestRefresh(board?.refreshToken ?? '').refreshToken);
-    const spent = await failure(renew(board?.refreshToken ?? null));
+    const spent = await platformFailure(renew(board?.refreshToken ?? null));
     expect(spent.kind).toBe('disconnected');
     expect(spent.message).toBe('Invalid parameters.');
   });
 
   it('calls an unknown refresh token disconnected', async () => {
-    const error = await failure(renew(encodePinterestRefresh({ refreshToken: 'rt-never-issued', boardId: '1' })));
+    const error = await platformFailure(renew(encodePinterestRefresh({ refreshToken: 'rt-never-issued', boardId: '1' })));
     expect(error.kind).toBe('disconnected');
   });
 
@@ -142,7 +137,7 @@ describe('pinterest connect', () => {
     const { tokens } = await authorizeAndConnect(pinterestConnect, context);
     sim.authority.now = () => Date.now() + 2_592_001_000;
     try {
-      const error = await failure(pinterestConnect.accounts(tokens, context));
+      const error = await platformFailure(pinterestConnect.accounts(tokens, context));
       expect(error.kind).toBe('disconnected');
       expect(error.message).toBe('Authentication failed.');
     } finally {

@@ -4,21 +4,16 @@ import { startRedditSimulator, type RedditSimulator } from '../../../test/simula
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { redditConnect } from './connect.ts';
+import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 let sim: RedditSimulator;
 let context: ConnectContext;
 
 function contextWith(clientSecret: string): ConnectContext {
   return {
-    app: { clientId: sim.clientId, clientSecret, apiUrl: sim.url, authUrl: sim.url, tokenUrl: sim.url },
+    app: { clientId: sim.clientId, clientSecret, apiUrl: sim.url, authUrl: sim.url, tokenUrl: sim.url, botToken: null },
     timeoutMs: 5_000,
     userHosts: connectionPolicyFor(true),
   };
@@ -73,7 +68,7 @@ describe('reddit connect', () => {
   it('is refused by Reddit with a wrong client secret', async () => {
     // Reddit's body is {"message": "Unauthorized", "error": 401}: the kit's OAuth error reader
     // does not take a numeric `error`, so only the status reaches the message (see the report).
-    const error = await failure(authorizeAndConnect(redditConnect, contextWith('wrong')));
+    const error = await platformFailure(authorizeAndConnect(redditConnect, contextWith('wrong')));
     expect(error.httpStatus).toBe(401);
     expect(error.kind).toBe('permanent');
   });
@@ -88,7 +83,7 @@ describe('reddit connect', () => {
       { code: form.get('code') ?? '', redirectUri: form.get('redirect_uri') ?? '', codeVerifier: null },
       { timeoutMs: 5_000 },
     );
-    const error = await failure(again);
+    const error = await platformFailure(again);
     expect(error.message).toBe('invalid_grant');
     expect(error.httpStatus).toBe(200);
   });
@@ -103,7 +98,7 @@ describe('reddit connect', () => {
   });
 
   it('calls an unknown or revoked refresh token disconnected', async () => {
-    const unknown = await failure(refreshWith(redditConnect, context, 'rt-never-issued'));
+    const unknown = await platformFailure(refreshWith(redditConnect, context, 'rt-never-issued'));
     expect(unknown.kind).toBe('disconnected');
     expect(unknown.message).toBe('invalid_grant');
   });
@@ -112,7 +107,7 @@ describe('reddit connect', () => {
     const { tokens } = await authorizeAndConnect(redditConnect, context);
     sim.authority.now = () => Date.now() + 3_601_000;
     try {
-      const error = await failure(redditConnect.accounts(tokens, context));
+      const error = await platformFailure(redditConnect.accounts(tokens, context));
       expect(error.kind).toBe('disconnected');
       expect(error.message).toBe('Unauthorized');
     } finally {

@@ -5,17 +5,12 @@ import { startSlackSimulator, type RunningSlackSimulator } from '../../../test/s
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { slackConnect } from './connect.ts';
 import { readSlackCredential } from './credential.ts';
+import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 
 const redirectUri = 'https://sps.example/channels/callback/slack';
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 function lastTokenForm(slack: RunningSlackSimulator): URLSearchParams {
   const request = slack.received.filter((received) => received.path === '/api/oauth.v2.access').at(-1);
@@ -41,7 +36,7 @@ describe('Slack connect against the simulator', () => {
       },
     });
     const { clientId, clientSecret, url } = slack;
-    const app = { clientId, clientSecret, apiUrl: `${url}/api`, authUrl: url, tokenUrl: `${url}/api` };
+    const app = { clientId, clientSecret, botToken: null, apiUrl: `${url}/api`, authUrl: url, tokenUrl: `${url}/api` };
     context = { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
   });
   afterAll(async () => { await slack.close(); });
@@ -73,7 +68,7 @@ describe('Slack connect against the simulator', () => {
 
   it('shows Slack’s refusal of a wrong client secret, sent with HTTP 200', async () => {
     const wrong = { ...context, app: { ...context.app, clientSecret: 'not-the-secret' } };
-    const error = await failure(authorizeAndConnect(slackConnect, wrong, redirectUri));
+    const error = await platformFailure(authorizeAndConnect(slackConnect, wrong, redirectUri));
 
     expect(error.kind).toBe('permanent');
     expect(error.message).toBe('bad_client_secret');
@@ -84,7 +79,7 @@ describe('Slack connect against the simulator', () => {
     const client = { clientId: '9999.9999', clientSecret: slack.clientSecret };
     const exchange = { code: 'any', redirectUri, codeVerifier: null };
     const provider = slackConnect.provider(wrong.app);
-    const error = await failure(exchangeAuthorizationCode(provider, client, exchange, { timeoutMs: 2_000 }));
+    const error = await platformFailure(exchangeAuthorizationCode(provider, client, exchange, { timeoutMs: 2_000 }));
 
     expect(error.message).toBe('invalid_client_id');
   });
@@ -95,7 +90,7 @@ describe('Slack connect against the simulator', () => {
     const client = { clientId: slack.clientId, clientSecret: slack.clientSecret };
     const again = { code: form.get('code') ?? '', redirectUri, codeVerifier: null };
     const provider = slackConnect.provider(context.app);
-    const error = await failure(exchangeAuthorizationCode(provider, client, again, { timeoutMs: 2_000 }));
+    const error = await platformFailure(exchangeAuthorizationCode(provider, client, again, { timeoutMs: 2_000 }));
 
     expect(error.message).toBe('invalid_code');
   });
@@ -103,7 +98,7 @@ describe('Slack connect against the simulator', () => {
   it('calls a revoked bot token disconnected, with Slack’s code', async () => {
     const { tokens } = await authorizeAndConnect(slackConnect, context, redirectUri);
     slack.authority.revokeAll();
-    const error = await failure(slackConnect.accounts(tokens, context));
+    const error = await platformFailure(slackConnect.accounts(tokens, context));
 
     expect(error.kind).toBe('disconnected');
     expect(error.message).toBe('invalid_auth');

@@ -6,10 +6,10 @@ import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { graphGet } from '../facebook/meta-graph.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext, PlatformApp } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { PlatformApps } from '../platform-apps.ts';
 import { threadsConnect } from './connect.ts';
 import { threadsModule } from './module.ts';
+import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 
 const day = 24 * 3600 * 1000;
 const redirectUri = 'https://sps.example/channels/callback/threads';
@@ -18,11 +18,6 @@ function contextFor(app: PlatformApp): ConnectContext {
   return { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
 }
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 /** Close to `expected`, allowing for the time the test itself takes. */
 function expectAbout(actual: Date | null, expected: number): void {
@@ -89,7 +84,7 @@ describe('Threads connect against the simulated Threads API', () => {
   it('shows Threads’ refusal of a wrong app secret', async () => {
     const wrongSecret = contextFor({ ...threads.app, clientSecret: 'wrong' });
 
-    const error = await failure(authorizeAndConnect(threadsConnect, wrongSecret, redirectUri));
+    const error = await platformFailure(authorizeAndConnect(threadsConnect, wrongSecret, redirectUri));
 
     expect(error.kind).toBe('permanent');
     expect(error.httpStatus).toBe(400);
@@ -103,7 +98,7 @@ describe('Threads connect against the simulated Threads API', () => {
     const client = { clientId: threads.clientId, clientSecret: threads.clientSecret };
     const provider = threadsConnect.provider(threads.app);
 
-    const error = await failure(exchangeAuthorizationCode(provider, client, { code, redirectUri, codeVerifier: null }, {
+    const error = await platformFailure(exchangeAuthorizationCode(provider, client, { code, redirectUri, codeVerifier: null }, {
       timeoutMs: 2_000,
     }));
 
@@ -147,7 +142,7 @@ describe('Threads connect against the simulated Threads API', () => {
   });
 
   it('calls an unknown refresh token disconnected', async () => {
-    const error = await failure(threadsConnect.refresh?.('never-issued', context) ?? Promise.resolve());
+    const error = await platformFailure(threadsConnect.refresh?.('never-issued', context) ?? Promise.resolve());
 
     expect(error.kind).toBe('disconnected');
     expect(error.message).toBe('Invalid OAuth access token - Cannot parse access token');
@@ -158,8 +153,8 @@ describe('Threads connect against the simulated Threads API', () => {
     const held = authorized.accounts[0]?.accessToken ?? '';
     clock += 61 * day;
 
-    const refused = await failure(threadsConnect.refresh?.(held, context) ?? Promise.resolve());
-    const read = await failure(graphGet({
+    const refused = await platformFailure(threadsConnect.refresh?.(held, context) ?? Promise.resolve());
+    const read = await platformFailure(graphGet({
       provider: 'threads', url: `${threads.url}/v1.0/me`, query: { fields: 'id', access_token: held }, timeoutMs: 2_000,
     }));
 
@@ -173,7 +168,7 @@ describe('Threads connect against the simulated Threads API', () => {
     const { tokens } = await authorizeAndConnect(threadsConnect, context, redirectUri);
     clock += 2 * 3600 * 1000;
 
-    const error = await failure(threadsConnect.accounts(tokens, context));
+    const error = await platformFailure(threadsConnect.accounts(tokens, context));
 
     expect(error.kind).toBe('disconnected');
     expect(error.message).toBe('Invalid OAuth access token - Cannot parse access token');
@@ -183,7 +178,7 @@ describe('Threads connect against the simulated Threads API', () => {
     const closed = `http://127.0.0.1:${String(await freePort())}`;
     const tokens = { accessToken: 'short', refreshToken: null, expiresAt: null };
 
-    const error = await failure(threadsConnect.accounts(tokens, contextFor({ ...threads.app, apiUrl: closed })));
+    const error = await platformFailure(threadsConnect.accounts(tokens, contextFor({ ...threads.app, apiUrl: closed })));
 
     expect(error.kind).toBe('retryable');
     expect(error.message).toBe('could not reach threads');

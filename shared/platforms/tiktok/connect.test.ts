@@ -5,16 +5,11 @@ import { startTikTokSimulator, type RunningTikTokSimulator } from '../../../test
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { tiktokConnect } from './connect.ts';
+import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 
 const redirectUri = 'https://sps.example/channels/callback/tiktok';
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 function lastTokenForm(tiktok: RunningTikTokSimulator): URLSearchParams {
   const request = tiktok.received.filter((received) => received.path === '/v2/oauth/token/').at(-1);
@@ -34,7 +29,7 @@ describe('TikTok connect against the simulator', () => {
       },
     });
     const { clientId, clientSecret, url } = tiktok;
-    const app = { clientId, clientSecret, apiUrl: url, authUrl: url, tokenUrl: url };
+    const app = { clientId, clientSecret, apiUrl: url, authUrl: url, tokenUrl: url, botToken: null };
     context = { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
   });
   afterAll(async () => { await tiktok.close(); });
@@ -75,7 +70,7 @@ describe('TikTok connect against the simulator', () => {
 
   it('shows TikTok’s refusal of a wrong client secret, though it comes with HTTP 200', async () => {
     const wrong = { ...context, app: { ...context.app, clientSecret: 'not-the-secret' } };
-    const error = await failure(authorizeAndConnect(tiktokConnect, wrong, redirectUri));
+    const error = await platformFailure(authorizeAndConnect(tiktokConnect, wrong, redirectUri));
 
     expect(error.message).toBe('Client authentication failed (invalid_client)');
   });
@@ -86,7 +81,7 @@ describe('TikTok connect against the simulator', () => {
     const client = { clientId: tiktok.clientId, clientSecret: tiktok.clientSecret };
     const again = { code: form.get('code') ?? '', redirectUri, codeVerifier: null };
     const provider = tiktokConnect.provider(context.app);
-    const error = await failure(exchangeAuthorizationCode(provider, client, again, { timeoutMs: 2_000 }));
+    const error = await platformFailure(exchangeAuthorizationCode(provider, client, again, { timeoutMs: 2_000 }));
 
     expect(error.message).toBe('The authorization code is invalid or expired (invalid_grant)');
   });
@@ -97,13 +92,13 @@ describe('TikTok connect against the simulator', () => {
 
     expect(renewed.accessToken).not.toBe(tokens.accessToken);
     expect(renewed.refreshToken).not.toBe(tokens.refreshToken);
-    const reused = await failure(refreshWith(tiktokConnect, context, tokens.refreshToken ?? ''));
+    const reused = await platformFailure(refreshWith(tiktokConnect, context, tokens.refreshToken ?? ''));
     expect(reused.kind).toBe('disconnected');
     expect((await refreshWith(tiktokConnect, context, renewed.refreshToken ?? '')).accessToken).toMatch(/^at-/);
   });
 
   it('calls an unknown refresh token disconnected', async () => {
-    const error = await failure(refreshWith(tiktokConnect, context, 'rt-unknown'));
+    const error = await platformFailure(refreshWith(tiktokConnect, context, 'rt-unknown'));
 
     expect(error.kind).toBe('disconnected');
     expect(error.message).toBe('The refresh token is invalid or was revoked (invalid_grant)');
@@ -112,7 +107,7 @@ describe('TikTok connect against the simulator', () => {
   it('is refused by the API once the access token’s day has passed', async () => {
     const { tokens } = await authorizeAndConnect(tiktokConnect, context, redirectUri);
     tiktok.authority.now = () => Date.now() + 86_400_000;
-    const error = await failure(tiktokConnect.accounts(tokens, context));
+    const error = await platformFailure(tiktokConnect.accounts(tokens, context));
 
     expect(error.kind).toBe('disconnected');
     expect(error.message).toBe('The access token is invalid or not found in the request. (access_token_invalid)');

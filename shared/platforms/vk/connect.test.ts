@@ -5,16 +5,11 @@ import { startVkSimulator, type RunningVkSimulator } from '../../../test/simulat
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { vkConnect } from './connect.ts';
+import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 
 const redirectUri = 'https://sps.example/channels/callback/vk';
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 describe('VK connect against the simulator', () => {
   let vk: RunningVkSimulator;
@@ -28,7 +23,7 @@ describe('VK connect against the simulator', () => {
       },
     });
     const { clientId, clientSecret, url } = vk;
-    const app = { clientId, clientSecret, apiUrl: url, authUrl: url, tokenUrl: url };
+    const app = { clientId, clientSecret, apiUrl: url, authUrl: url, tokenUrl: url, botToken: null };
     context = { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
   });
   afterAll(async () => { await vk.close(); });
@@ -68,7 +63,7 @@ describe('VK connect against the simulator', () => {
 
   it('shows VK’s refusal of a wrong client secret', async () => {
     const wrong = { ...context, app: { ...context.app, clientSecret: 'not-the-secret' } };
-    const error = await failure(authorizeAndConnect(vkConnect, wrong, redirectUri));
+    const error = await platformFailure(authorizeAndConnect(vkConnect, wrong, redirectUri));
 
     expect(error.httpStatus).toBe(401);
     expect(error.message).toBe('client_secret is incorrect (invalid_client)');
@@ -81,7 +76,7 @@ describe('VK connect against the simulator', () => {
     const client = { clientId: vk.clientId, clientSecret: vk.clientSecret };
     const again = { code, redirectUri, codeVerifier: null };
     const provider = vkConnect.provider(context.app);
-    const error = await failure(exchangeAuthorizationCode(provider, client, again, { timeoutMs: 2_000 }));
+    const error = await platformFailure(exchangeAuthorizationCode(provider, client, again, { timeoutMs: 2_000 }));
 
     expect(error.kind).toBe('permanent');
     expect(error.message).toBe('Code is invalid or expired. (invalid_grant)');
@@ -90,7 +85,7 @@ describe('VK connect against the simulator', () => {
   it('calls a revoked token disconnected, though VK answers it with HTTP 200', async () => {
     const { tokens } = await authorizeAndConnect(vkConnect, context, redirectUri);
     vk.authority.revokeAll();
-    const error = await failure(vkConnect.accounts(tokens, context));
+    const error = await platformFailure(vkConnect.accounts(tokens, context));
 
     expect(error.kind).toBe('disconnected');
     expect(error.message).toBe('User authorization failed: invalid access_token (4).');

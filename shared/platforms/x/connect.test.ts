@@ -5,21 +5,16 @@ import { startXSimulator, type XSimulator } from '../../../test/simulators/x/x-s
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext, UserTokens } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { xConnect } from './connect.ts';
+import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 let sim: XSimulator;
 let context: ConnectContext;
 
 function contextWith(clientSecret: string, apiUrl = sim.url): ConnectContext {
   return {
-    app: { clientId: sim.clientId, clientSecret, apiUrl, authUrl: sim.url, tokenUrl: sim.url },
+    app: { clientId: sim.clientId, clientSecret, apiUrl, authUrl: sim.url, tokenUrl: sim.url, botToken: null },
     timeoutMs: 5_000,
     userHosts: connectionPolicyFor(true),
   };
@@ -75,7 +70,7 @@ describe('x connect', () => {
   });
 
   it('shows X\'s refusal of a wrong client secret', async () => {
-    const error = await failure(authorizeAndConnect(xConnect, contextWith('not-the-secret')));
+    const error = await platformFailure(authorizeAndConnect(xConnect, contextWith('not-the-secret')));
     expect(error.message).toBe('Missing valid authorization header (unauthorized_client)');
     expect(error.kind).toBe('permanent');
   });
@@ -95,7 +90,7 @@ describe('x connect', () => {
       },
       { timeoutMs: 5_000 },
     );
-    const error = await failure(again);
+    const error = await platformFailure(again);
     expect(error.message).toBe('Value passed for the authorization code was invalid. (invalid_request)');
     expect(error.kind).toBe('permanent');
   });
@@ -106,7 +101,7 @@ describe('x connect', () => {
     expect(renewed.accessToken).not.toBe(tokens.accessToken);
     expect(renewed.refreshToken).not.toBeNull();
     expect(renewed.refreshToken).not.toBe(tokens.refreshToken);
-    const again = await failure(renew(tokens.refreshToken));
+    const again = await platformFailure(renew(tokens.refreshToken));
     expect(again.kind).toBe('disconnected');
     expect(again.message).toBe('Value passed for the token was invalid. (invalid_request)');
     const next = await xConnect.accounts(renewed, context);
@@ -114,7 +109,7 @@ describe('x connect', () => {
   });
 
   it('calls an unknown refresh token disconnected', async () => {
-    const error = await failure(renew('rt-never-issued'));
+    const error = await platformFailure(renew('rt-never-issued'));
     expect(error.kind).toBe('disconnected');
   });
 
@@ -122,7 +117,7 @@ describe('x connect', () => {
     const { tokens } = await authorizeAndConnect(xConnect, context);
     sim.authority.now = () => Date.now() + 7_201_000;
     try {
-      const error = await failure(xConnect.accounts(tokens, context));
+      const error = await platformFailure(xConnect.accounts(tokens, context));
       expect(error.kind).toBe('disconnected');
       expect(error.message).toBe('Unauthorized');
     } finally {
@@ -137,7 +132,7 @@ describe('x connect', () => {
     await new Promise<void>((resolve) => server.close(() => { resolve(); }));
     const tokens = { accessToken: 'at', refreshToken: null, expiresAt: null };
     const closed = contextWith(sim.clientSecret, `http://127.0.0.1:${String(port)}`);
-    const error = await failure(xConnect.accounts(tokens, closed));
+    const error = await platformFailure(xConnect.accounts(tokens, closed));
     expect(error.kind).toBe('retryable');
   });
 });

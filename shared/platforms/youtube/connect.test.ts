@@ -5,16 +5,11 @@ import { formBody } from '../../../test/simulators/kit/simulator-server.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { youtubeConnect } from './connect.ts';
+import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 
 const redirectUri = 'https://sps.example/channels/callback/youtube';
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 /** The form of the last token request the simulator received. */
 function lastTokenForm(google: RunningGoogleSimulator): URLSearchParams {
@@ -45,7 +40,7 @@ describe('YouTube connect against the Google simulator', () => {
       nochannel: { channels: [], businessAccounts: [] },
     });
     const { clientId, clientSecret, url } = google;
-    const app = { clientId, clientSecret, apiUrl: url, authUrl: url, tokenUrl: url };
+    const app = { clientId, clientSecret, apiUrl: url, authUrl: url, tokenUrl: url, botToken: null };
     context = { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
   });
   afterAll(async () => { await google.close(); });
@@ -104,7 +99,7 @@ describe('YouTube connect against the Google simulator', () => {
 
   it('says so when the Google account has no channel', async () => {
     google.authority.consentingUser = 'nochannel';
-    const error = await failure(authorizeAndConnect(youtubeConnect, context, redirectUri));
+    const error = await platformFailure(authorizeAndConnect(youtubeConnect, context, redirectUri));
 
     expect(error.kind).toBe('permanent');
     expect(error.message).toMatch(/has no YouTube channel/);
@@ -112,7 +107,7 @@ describe('YouTube connect against the Google simulator', () => {
 
   it('shows Google’s refusal of a wrong client secret', async () => {
     const wrong = { ...context, app: { ...context.app, clientSecret: 'not-the-secret' } };
-    const error = await failure(authorizeAndConnect(youtubeConnect, wrong, redirectUri));
+    const error = await platformFailure(authorizeAndConnect(youtubeConnect, wrong, redirectUri));
 
     expect(error.kind).toBe('permanent');
     expect(error.httpStatus).toBe(401);
@@ -125,7 +120,7 @@ describe('YouTube connect against the Google simulator', () => {
     const client = { clientId: google.clientId, clientSecret: google.clientSecret };
     const again = { code: form.get('code') ?? '', redirectUri, codeVerifier: form.get('code_verifier') };
     const provider = youtubeConnect.provider(context.app);
-    const error = await failure(exchangeAuthorizationCode(provider, client, again, { timeoutMs: 2_000 }));
+    const error = await platformFailure(exchangeAuthorizationCode(provider, client, again, { timeoutMs: 2_000 }));
 
     expect(error.kind).toBe('permanent');
     expect(error.message).toBe('Bad Request (invalid_grant)');
@@ -142,7 +137,7 @@ describe('YouTube connect against the Google simulator', () => {
   });
 
   it('calls a revoked or unknown refresh token disconnected', async () => {
-    const error = await failure(refreshWith(youtubeConnect, context, 'rt-unknown'));
+    const error = await platformFailure(refreshWith(youtubeConnect, context, 'rt-unknown'));
 
     expect(error.kind).toBe('disconnected');
     expect(error.message).toBe('Token has been expired or revoked. (invalid_grant)');
@@ -151,7 +146,7 @@ describe('YouTube connect against the Google simulator', () => {
   it('is refused by the API once the hour of the access token has passed', async () => {
     const { tokens } = await authorizeAndConnect(youtubeConnect, context, redirectUri);
     google.authority.now = () => Date.now() + 3_600_000;
-    const error = await failure(youtubeConnect.accounts(tokens, context));
+    const error = await platformFailure(youtubeConnect.accounts(tokens, context));
 
     expect(error.kind).toBe('disconnected');
     expect(error.httpStatus).toBe(401);

@@ -201,7 +201,7 @@ export async function startFacebookSimulator(): Promise<FacebookSimulator> {
     authority,
     clientId,
     clientSecret,
-    app: { clientId, clientSecret, apiUrl: server.url, authUrl: server.url, tokenUrl: server.url },
+    app: { clientId, clientSecret, apiUrl: server.url, authUrl: server.url, tokenUrl: server.url, botToken: null },
     addPages: (user, pages) => { pagesOf.set(user, [...(pagesOf.get(user) ?? []), ...pages]); },
     removePage: (user, pageId) => {
       pagesOf.set(user, (pagesOf.get(user) ?? []).filter((page) => page.id !== pageId));

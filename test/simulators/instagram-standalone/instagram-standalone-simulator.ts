@@ -126,7 +126,7 @@ export async function startInstagramStandaloneSimulator(
     authority,
     clientId,
     clientSecret,
-    app: { clientId, clientSecret, apiUrl: server.url, authUrl: server.url, tokenUrl: server.url },
+    app: { clientId, clientSecret, apiUrl: server.url, authUrl: server.url, tokenUrl: server.url, botToken: null },
     addUser: (key, user) => { users.set(key, user); },
   };
 }

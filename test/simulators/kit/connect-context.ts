@@ -19,6 +19,7 @@ export function testConnectContext(options: TestContextOptions = {}): ConnectCon
     app: {
       clientId: options.clientId ?? null,
       clientSecret: options.clientSecret ?? null,
+      botToken: options.botToken ?? null,
       apiUrl,
       authUrl: options.authUrl ?? apiUrl,
       tokenUrl: options.tokenUrl ?? apiUrl,

@@ -105,7 +105,7 @@ export async function startThreadsSimulator(): Promise<ThreadsSimulator> {
     authority,
     clientId,
     clientSecret,
-    app: { clientId, clientSecret, apiUrl: server.url, authUrl: server.url, tokenUrl: server.url },
+    app: { clientId, clientSecret, apiUrl: server.url, authUrl: server.url, tokenUrl: server.url, botToken: null },
     addUser: (user) => { users.set(user.id, user); },
   };
 }
