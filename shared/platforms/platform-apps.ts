@@ -70,15 +70,17 @@ export class PlatformApps {
     const context = this.context(provider);
     if (connect.kind === 'credentials') {
       const refresh = connect.refresh;
-      return refresh === undefined ? undefined : (request) => refresh(request.refreshToken, request.instanceUrl, context);
+      return refresh === undefined
+        ? undefined
+        : (request) => refresh(request.refreshToken, request.instanceUrl, { ...context, now: () => request.now });
     }
     const ownRefresh = connect.refresh;
-    if (ownRefresh !== undefined) return (request) => ownRefresh(request.refreshToken, context);
+    if (ownRefresh !== undefined) return (request) => ownRefresh(request.refreshToken, { ...context, now: () => request.now });
     const { app } = context;
     if (connect.registerClient !== undefined || app.clientId === null) return undefined;
     const oauth = connect.provider(app);
     if (!oauth.refreshable) return undefined;
     const client = { clientId: app.clientId, clientSecret: app.clientSecret };
-    return (request) => refreshAccessToken(oauth, client, request.refreshToken, { timeoutMs: this.#timeoutMs });
+    return (request) => refreshAccessToken(oauth, client, request.refreshToken, { timeoutMs: this.#timeoutMs, now: request.now });
   }
 }

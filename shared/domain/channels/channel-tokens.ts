@@ -19,6 +19,8 @@ export interface RefreshRequest {
   provider: string;
   refreshToken: string;
   instanceUrl: string | null;
+  /** When the refresh is made, by the lifecycle's clock: the new expiry is counted from it. */
+  now: Date;
 }
 
 /**
@@ -152,7 +154,8 @@ export class ChannelTokens {
     }
     let tokens: RefreshedTokens;
     try {
-      tokens = await refresher({ provider, refreshToken: secrets.open(sealedRefresh), instanceUrl: channel.instanceUrl ?? null });
+      const request = { provider, refreshToken: secrets.open(sealedRefresh), instanceUrl: channel.instanceUrl ?? null, now: this.#deps.now() };
+      tokens = await refresher(request);
     } catch (error) {
       // Only the platform's refusal ends the channel; a refresh that could not be made keeps
       // every stored token so the next attempt can succeed.

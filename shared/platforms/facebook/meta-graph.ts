@@ -162,6 +162,6 @@ export async function renewLongLivedToken(
     query: { grant_type: grantType, access_token: longLived },
     timeoutMs: context.timeoutMs,
     refusal: 'disconnected',
-  });
+  }, context.now?.());
   return { accessToken: renewed.accessToken, refreshToken: renewed.accessToken, expiresAt: renewed.expiresAt };
 }

@@ -140,6 +140,7 @@ export const gmbConnect: OAuthConnect = {
     const client = { clientId, clientSecret };
     const renewed = await refreshAccessToken(gmbConnect.provider(context.app), client, held.refreshToken, {
       timeoutMs: context.timeoutMs,
+      now: context.now?.(),
     });
     const target = { account: held.account, location: held.location };
     return {

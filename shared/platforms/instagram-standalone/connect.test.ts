@@ -151,12 +151,12 @@ describe('Instagram Login connect against the simulated Instagram hosts', () => 
     const refresher = apps.refresherFor('instagram-standalone');
     expect(refresher).toBeDefined();
 
-    const renewed = await refresher?.({ provider: 'instagram-standalone', refreshToken: held, instanceUrl: null });
+    const renewed = await refresher?.({ provider: 'instagram-standalone', refreshToken: held, instanceUrl: null, now: new Date(clock) });
 
     expect(renewed?.accessToken).toMatch(/^long-/);
     expect(renewed?.accessToken).not.toBe(held);
     expect(renewed?.refreshToken).toBe(renewed?.accessToken);
-    expectAbout(renewed?.expiresAt ?? null, Date.now() + 60 * day);
+    expectAbout(renewed?.expiresAt ?? null, clock + 60 * day);
     const call = instagram.received.at(-1);
     expect(call?.path).toBe('/refresh_access_token');
     expect(Object.fromEntries(call?.query ?? [])).toEqual({ grant_type: 'ig_refresh_token', access_token: held });

@@ -24,6 +24,8 @@ export interface ConnectContext {
   timeoutMs: number;
   /** For servers whose address the user typed (Mastodon, Lemmy, WordPress, Listmonk): pinned like upload-from-url. */
   userHosts: ConnectionPolicy;
+  /** The clock token lifetimes are counted from (the token lifecycle's own); the real one by default. */
+  now?: () => Date;
 }
 
 /** Tokens a platform issued for the user. */

@@ -126,7 +126,7 @@ export const linkedinPageConnect: OAuthConnect = {
       throw new PlatformError({ kind: 'retryable', provider: 'linkedin-page', message });
     }
     const client = { clientId, clientSecret };
-    const options = { timeoutMs: context.timeoutMs };
+    const options = { timeoutMs: context.timeoutMs, now: context.now?.() };
     const renewed = await refreshAccessToken(pageProvider(context.app), client, refreshToken, options);
     return {
       accessToken: encodeLinkedinPageCredential({ accessToken: renewed.accessToken, organization }),

@@ -117,7 +117,7 @@ export const pinterestConnect: OAuthConnect = {
     }
     let renewed: UserTokens;
     try {
-      const options = { timeoutMs: context.timeoutMs };
+      const options = { timeoutMs: context.timeoutMs, now: context.now?.() };
       const client = { clientId, clientSecret };
       renewed = await refreshAccessToken(pinterestProvider(context.app), client, refreshToken, options);
     } catch (error) {

@@ -121,12 +121,12 @@ describe('Threads connect against the simulated Threads API', () => {
     const refresher = apps.refresherFor('threads');
     expect(refresher).toBeDefined();
 
-    const renewed = await refresher?.({ provider: 'threads', refreshToken: held, instanceUrl: null });
+    const renewed = await refresher?.({ provider: 'threads', refreshToken: held, instanceUrl: null, now: new Date(clock) });
 
     expect(renewed?.accessToken).toMatch(/^long-/);
     expect(renewed?.accessToken).not.toBe(held);
     expect(renewed?.refreshToken).toBe(renewed?.accessToken);
-    expectAbout(renewed?.expiresAt ?? null, Date.now() + 5183944 * 1000);
+    expectAbout(renewed?.expiresAt ?? null, clock + 5183944 * 1000);
     const call = threads.received.at(-1);
     expect(call?.path).toBe('/refresh_access_token');
     expect(Object.fromEntries(call?.query ?? [])).toEqual({ grant_type: 'th_refresh_token', access_token: held });

@@ -86,7 +86,8 @@ export const xConnect: OAuthConnect = {
     }
     const client = { clientId, clientSecret };
     try {
-      return await refreshAccessToken(xProvider(context.app), client, refreshToken, { timeoutMs: context.timeoutMs });
+      const options = { timeoutMs: context.timeoutMs, now: context.now?.() };
+      return await refreshAccessToken(xProvider(context.app), client, refreshToken, options);
     } catch (error) {
       if (error instanceof PlatformError && error.kind === 'permanent' && error.httpStatus === 400) {
         const { message } = error;
