@@ -50,7 +50,8 @@ export function readStandardTokens(body: unknown, now: Date): UserTokens | null 
 }
 
 const oauthErrorBody = z.object({
-  error: z.union([z.string(), z.object({ message: z.string() }).loose()]).optional(),
+  // Most send a code; Reddit sends the HTTP status as a number, Meta an object with the message.
+  error: z.union([z.string(), z.number(), z.object({ message: z.string() }).loose()]).optional(),
   error_description: z.string().optional(),
   message: z.string().optional(),
 }).loose();
@@ -60,7 +61,7 @@ export function oauthErrorMessage(body: unknown): string | undefined {
   const parsed = oauthErrorBody.safeParse(body);
   if (!parsed.success) return typeof body === 'string' && body !== '' ? body.slice(0, 500) : undefined;
   const { error, error_description: description, message } = parsed.data;
-  const code = typeof error === 'string' ? error : error?.message;
+  const code = typeof error === 'string' ? error : typeof error === 'number' ? undefined : error?.message;
   if (description !== undefined) return code === undefined ? description : `${description} (${code})`;
   return message ?? code;
 }

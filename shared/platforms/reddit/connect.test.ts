@@ -66,10 +66,10 @@ describe('reddit connect', () => {
   });
 
   it('is refused by Reddit with a wrong client secret', async () => {
-    // Reddit's body is {"message": "Unauthorized", "error": 401}: the kit's OAuth error reader
-    // does not take a numeric `error`, so only the status reaches the message (see the report).
+    // Reddit's body is {"message": "Unauthorized", "error": 401}: its words are the message.
     const error = await platformFailure(authorizeAndConnect(redditConnect, contextWith('wrong')));
     expect(error.httpStatus).toBe(401);
+    expect(error.message).toBe('Unauthorized');
     expect(error.kind).toBe('permanent');
   });
 
