@@ -15,11 +15,12 @@ export interface RunningStack {
 }
 
 /** The api (on a free port) and, unless told otherwise, the workers, in this process against real Redis and MongoDB. */
-export async function startStack(ctx: TestContext, options: { workers?: boolean } = {}): Promise<RunningStack> {
+export async function startStack(ctx: TestContext, options: { workers?: boolean; port?: number } = {}): Promise<RunningStack> {
   const runtime = await createApiRuntime(ctx.config, ctx.db, ctx.logger, ctx.env);
   const server: Server = await listenHttpServer(runtime.app.callback(), {
     host: '127.0.0.1',
-    port: 0,
+    // A fixed port where FRONTEND_URL must name the api before it listens (OAuth callbacks).
+    port: options.port ?? 0,
     requestTimeoutMs: ctx.config.HTTP_REQUEST_TIMEOUT_MS,
   });
   const { port } = server.address() as AddressInfo;
