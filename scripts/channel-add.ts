@@ -25,11 +25,13 @@ await runScript(async (config) => {
   });
   if (values.org === undefined || values.provider === undefined) throw new Error(usage);
   const module = connectModule(values.provider);
+  const { identifier, displayName } = module.definition;
   const connect = module.connect;
   if (connect?.kind !== 'credentials') {
-    const how = connect === undefined ? 'cannot be connected yet' : 'is connected through its own sign-in page: use the dashboard'
-      + ` or GET /api/public/v1/social/${module.definition.identifier}`;
-    throw new Error(`${module.definition.displayName} ${how}`);
+    const how = connect === undefined
+      ? 'cannot be connected yet'
+      : `is connected through its own sign-in page: use the dashboard or GET /api/public/v1/social/${identifier}`;
+    throw new Error(`${displayName} ${how}`);
   }
   const fields: Record<string, string> = {};
   for (const pair of values.field ?? []) {
@@ -40,7 +42,7 @@ await runScript(async (config) => {
   const known = new Set(connect.fields.map((field) => field.key));
   const unknown = Object.keys(fields).filter((key) => !known.has(key));
   if (unknown.length > 0) {
-    throw new Error(`${module.definition.displayName} has no field ${unknown.join(', ')}; its fields: ${[...known].join(', ')}`);
+    throw new Error(`${displayName} has no field ${unknown.join(', ')}; its fields: ${[...known].join(', ')}`);
   }
   const db = await openDatabase(config.MONGO_URL);
   try {
@@ -49,10 +51,10 @@ await runScript(async (config) => {
     const connected = await connectWithCredentials(
       { db, secrets: new SecretBox(config.SECRETS_KEY) },
       connect,
-      platforms.context(module.definition.identifier),
+      platforms.context(identifier),
       {
         organizationId: values.org,
-        provider: module.definition.identifier,
+        provider: identifier,
         values: fields,
         refreshChannelId: values.refresh ?? null,
         customer: values.customer ?? null,

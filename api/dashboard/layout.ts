@@ -21,9 +21,11 @@ button { font: inherit; padding: .4rem .9rem; cursor: pointer; }
 button.danger { background: var(--danger); color: #fff; border: 1px solid var(--danger); }
 button.primary { background: var(--accent); color: #fff; border: 1px solid var(--accent); }
 .inline { display: inline; }
-a.button { display: inline-block; padding: .4rem .9rem; border: 1px solid var(--accent); border-radius: 4px; text-decoration: none; }
+a.button { display: inline-block; padding: .4rem .9rem; border: 1px solid var(--accent); border-radius: 4px; }
+a.button { text-decoration: none; }
 a.button.disabled { border-color: var(--muted); color: var(--muted); }
-ul.connect { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: .5rem; }
+ul.connect { list-style: none; padding: 0; display: grid; gap: .5rem; }
+ul.connect { grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); }
 ul.choices { list-style: none; padding: 0; }
 ul.choices label { font-weight: normal; display: flex; gap: .5rem; align-items: center; }
 ul.choices input { width: auto; }

@@ -34,12 +34,16 @@ describe('platform module check', () => {
       },
     };
     const broken = withTools(declaring, {});
-    expect(() => checkedAdapters([broken], options))
-      .toThrow('Mastodon (mastodon) declares the tool "instanceRules" but its adapter does not implement it');
+    expect(() => checkedAdapters([broken], options)).toThrow(
+      'Mastodon (mastodon) declares the tool "instanceRules" but its adapter does not implement it',
+    );
   });
 
   it('refuses an implemented tool that is not declared, and an adapter listed under another platform', () => {
-    const extra = withTools(mastodonModule, { instanceLimits: () => Promise.resolve({}), boards: () => Promise.resolve([]) });
+    const extra = withTools(mastodonModule, {
+      instanceLimits: () => Promise.resolve({}),
+      boards: () => Promise.resolve([]),
+    });
     const adapter = extra.createAdapter?.(options);
     if (adapter === undefined) throw new Error('the sample module has no adapter');
     const adapters = new Map([['mastodon', { ...adapter, provider: 'x' }]]);

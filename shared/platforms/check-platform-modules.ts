@@ -7,7 +7,10 @@ import type { PlatformModule } from './kit/platform-module.ts';
  * through /integration-trigger, the worker runs the implemented ones), and an adapter must say
  * it serves the platform it is listed under.
  */
-export function platformModuleProblems(modules: readonly PlatformModule[], adapters: ReadonlyMap<string, PlatformAdapter>): string[] {
+export function platformModuleProblems(
+  modules: readonly PlatformModule[],
+  adapters: ReadonlyMap<string, PlatformAdapter>,
+): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
   for (const { definition } of modules) {
@@ -16,25 +19,33 @@ export function platformModuleProblems(modules: readonly PlatformModule[], adapt
     seen.add(definition.identifier);
     const adapter = adapters.get(definition.identifier);
     if (adapter === undefined) continue;
-    if (adapter.provider !== definition.identifier) problems.push(`${name} is served by the adapter of "${adapter.provider}"`);
+    if (adapter.provider !== definition.identifier)
+      problems.push(`${name} is served by the adapter of "${adapter.provider}"`);
     const declared = new Set(definition.tools.map((tool) => tool.methodName));
     const implemented = new Set(Object.keys(adapter.tools));
     for (const tool of declared) {
-      if (!implemented.has(tool)) problems.push(`${name} declares the tool "${tool}" but its adapter does not implement it`);
+      if (!implemented.has(tool))
+        problems.push(`${name} declares the tool "${tool}" but its adapter does not implement it`);
     }
     for (const tool of implemented) {
-      if (!declared.has(tool)) problems.push(`${name} implements the tool "${tool}" that its definition does not declare`);
+      if (!declared.has(tool))
+        problems.push(`${name} implements the tool "${tool}" that its definition does not declare`);
     }
   }
   return problems;
 }
 
 /** Builds every adapter and refuses to go on when a platform module is inconsistent. */
-export function checkedAdapters(modules: readonly PlatformModule[], options: AdapterOptions): ReadonlyMap<string, PlatformAdapter> {
-  const adapters = new Map(modules.flatMap((module) => {
-    const adapter = module.createAdapter?.(options);
-    return adapter === undefined ? [] : [[module.definition.identifier, adapter] as const];
-  }));
+export function checkedAdapters(
+  modules: readonly PlatformModule[],
+  options: AdapterOptions,
+): ReadonlyMap<string, PlatformAdapter> {
+  const adapters = new Map(
+    modules.flatMap((module) => {
+      const adapter = module.createAdapter?.(options);
+      return adapter === undefined ? [] : [[module.definition.identifier, adapter] as const];
+    }),
+  );
   const problems = platformModuleProblems(modules, adapters);
   if (problems.length > 0) throw new Error(`the platform modules are inconsistent:\n- ${problems.join('\n- ')}`);
   return adapters;

@@ -7,7 +7,14 @@ import type { PlatformModule } from './kit/platform-module.ts';
 import { allPlatformModules } from './platforms.ts';
 
 /** A platform whose server the user names has no app URLs of its own. */
-const noFixedHost: PlatformApp = { clientId: null, clientSecret: null, botToken: null, apiUrl: '', authUrl: '', tokenUrl: '' };
+const noFixedHost: PlatformApp = {
+  clientId: null,
+  clientSecret: null,
+  botToken: null,
+  apiUrl: '',
+  authUrl: '',
+  tokenUrl: '',
+};
 
 /**
  * The operator's app registration of every platform, read once from the environment at
@@ -75,12 +82,14 @@ export class PlatformApps {
         : (request) => refresh(request.refreshToken, request.instanceUrl, { ...context, now: () => request.now });
     }
     const ownRefresh = connect.refresh;
-    if (ownRefresh !== undefined) return (request) => ownRefresh(request.refreshToken, { ...context, now: () => request.now });
+    if (ownRefresh !== undefined)
+      return (request) => ownRefresh(request.refreshToken, { ...context, now: () => request.now });
     const { app } = context;
     if (connect.registerClient !== undefined || app.clientId === null) return undefined;
     const oauth = connect.provider(app);
     if (!oauth.refreshable) return undefined;
     const client = { clientId: app.clientId, clientSecret: app.clientSecret };
-    return (request) => refreshAccessToken(oauth, client, request.refreshToken, { timeoutMs: this.#timeoutMs, now: request.now });
+    return (request) =>
+      refreshAccessToken(oauth, client, request.refreshToken, { timeoutMs: this.#timeoutMs, now: request.now });
   }
 }

@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 
 /** Deletes the key only while it still holds our token, so an expired holder cannot free a successor's lock. */
-const releaseScript = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+const releaseScript =
+  'if redis.call(\'get\', KEYS[1]) == ARGV[1] then return redis.call(\'del\', KEYS[1]) else return 0 end';
 
 export class MutexTimeoutError extends Error {
   constructor(key: string, waitedMs: number) {
@@ -25,7 +26,12 @@ export interface MutexOptions {
  * Runs `work` while holding a Redis lock (`SET NX PX`), one holder across every process at a
  * time. `work` must finish well within `holdMs`; callers give it a platform timeout below it.
  */
-export async function withRedisMutex<T>(redis: Redis, key: string, options: MutexOptions, work: () => Promise<T>): Promise<T> {
+export async function withRedisMutex<T>(
+  redis: Redis,
+  key: string,
+  options: MutexOptions,
+  work: () => Promise<T>,
+): Promise<T> {
   const token = randomBytes(16).toString('hex');
   const pollMs = options.pollMs ?? 50;
   const started = Date.now();

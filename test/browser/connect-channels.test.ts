@@ -26,25 +26,49 @@ describe('connecting channels from the dashboard, in chromium', () => {
   let telegram: TelegramSimulator;
 
   beforeAll(async () => {
-    [x, facebook, telegram] = await Promise.all([startXSimulator(), startFacebookSimulator(), startTelegramSimulator()]);
-    x.addUser({ id: '2244994945', name: 'Ada on X', username: 'ada', profile_image_url: 'https://pbs.twimg.com/ada.jpg' });
+    [x, facebook, telegram] = await Promise.all([
+      startXSimulator(),
+      startFacebookSimulator(),
+      startTelegramSimulator(),
+    ]);
+    x.addUser({
+      id: '2244994945',
+      name: 'Ada on X',
+      username: 'ada',
+      profile_image_url: 'https://pbs.twimg.com/ada.jpg',
+    });
     x.authority.consentingUser = '2244994945';
     facebook.addPages('fb-user-1', [
-      { id: '1001', name: 'Ada Bakery', pictureUrl: 'https://scontent.example/1001.jpg', tasks: ['CREATE_CONTENT', 'MANAGE'] },
+      {
+        id: '1001',
+        name: 'Ada Bakery',
+        pictureUrl: 'https://scontent.example/1001.jpg',
+        tasks: ['CREATE_CONTENT', 'MANAGE'],
+      },
       { id: '1002', name: 'Ada Books', pictureUrl: 'https://scontent.example/1002.jpg', tasks: ['CREATE_CONTENT'] },
     ]);
     facebook.authority.consentingUser = 'fb-user-1';
     telegram.addBot({ token: botToken, id: 7012345678, username: 'sps_bot', firstName: 'SPS' });
     telegram.addChat({
-      id: -1001234567890, type: 'channel', title: 'Release notes', username: 'release_notes',
+      id: -1001234567890,
+      type: 'channel',
+      title: 'Release notes',
+      username: 'release_notes',
       members: new Map([[7012345678, { status: 'administrator', canPostMessages: true }]]),
     });
     const port = await freePort();
     ctx = await createTestContext({
       FRONTEND_URL: `http://127.0.0.1:${String(port)}`,
-      X_CLIENT_ID: x.clientId, X_CLIENT_SECRET: x.clientSecret, X_API_URL: x.url, X_AUTH_URL: x.url, X_TOKEN_URL: x.url,
-      FACEBOOK_CLIENT_ID: facebook.clientId, FACEBOOK_CLIENT_SECRET: facebook.clientSecret,
-      FACEBOOK_API_URL: facebook.app.apiUrl, FACEBOOK_AUTH_URL: facebook.app.authUrl, FACEBOOK_TOKEN_URL: facebook.app.tokenUrl,
+      X_CLIENT_ID: x.clientId,
+      X_CLIENT_SECRET: x.clientSecret,
+      X_API_URL: x.url,
+      X_AUTH_URL: x.url,
+      X_TOKEN_URL: x.url,
+      FACEBOOK_CLIENT_ID: facebook.clientId,
+      FACEBOOK_CLIENT_SECRET: facebook.clientSecret,
+      FACEBOOK_API_URL: facebook.app.apiUrl,
+      FACEBOOK_AUTH_URL: facebook.app.authUrl,
+      FACEBOOK_TOKEN_URL: facebook.app.tokenUrl,
       TELEGRAM_API_URL: telegram.url,
     });
     stack = await startStack(ctx, { workers: false, port });
@@ -71,7 +95,9 @@ describe('connecting channels from the dashboard, in chromium', () => {
     expect(await page.locator('ul.connect li').count()).toBe(27);
     expect(await page.getByRole('link', { name: 'Connect X', exact: true }).getAttribute('aria-disabled')).toBeNull();
     const linkedin = page.locator('ul.connect li', { hasText: 'Connect LinkedIn' }).first();
-    expect(await linkedin.textContent()).toContain('not configured: the operator sets LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET');
+    expect(await linkedin.textContent()).toContain(
+      'not configured: the operator sets LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET',
+    );
   });
 
   it('connects X through X\'s consent page and comes back with the profile', async () => {
@@ -91,7 +117,9 @@ describe('connecting channels from the dashboard, in chromium', () => {
       await page.goto('/channels/connect/x');
       await page.getByRole('link', { name: 'Continue to X' }).click();
       await page.waitForURL(/\/channels\/callback\/x/);
-      expect(await page.getByRole('alert').textContent()).toContain('X did not authorize SPS: The user denied the request');
+      expect(await page.getByRole('alert').textContent()).toContain(
+        'X did not authorize SPS: The user denied the request',
+      );
     } finally {
       x.authority.refuseConsent = false;
     }

@@ -22,7 +22,10 @@ describe('walking skeleton: org:create → connect → POST /posts → Mastodon 
   beforeAll(async () => {
     await simulator.start();
     devto = await startDevtoSimulator([
-      { id: 7, username: 'acme', name: 'Acme Writers', profileImage: 'https://media.dev.to/acme.png', apiKeys: ['devto-key'] },
+      {
+        id: 7, username: 'acme', name: 'Acme Writers', profileImage: 'https://media.dev.to/acme.png',
+        apiKeys: ['devto-key'],
+      },
     ]);
     ctx = await createTestContext({ LOG_LEVEL: 'info', DEVTO_API_URL: devto.apiUrl });
     apiProcess = startService('api/main.ts', ctx.env);
@@ -63,19 +66,22 @@ describe('walking skeleton: org:create → connect → POST /posts → Mastodon 
     expect(JSON.stringify(stored)).not.toContain(token);
   });
 
-  it('channel:add connects a credentials platform after the platform accepts the values, and says why it refuses', async () => {
+  it('channel:add connects a credentials platform the platform accepts, and says why it refuses', async () => {
     const args = ['--org', organizationId, '--provider', 'devto'];
     const added = await runScript('scripts/channel-add.ts', [...args, '--field', 'apiKey=devto-key'], ctx.env);
     expect(added.stderr).toBe('');
     expect(added.code).toBe(0);
     const { id } = JSON.parse(added.stdout) as { id: string };
-    expect(await ctx.db.channels.findById(id).lean()).toMatchObject({ provider: 'devto', name: 'Acme Writers', accountId: '7' });
+    const stored = await ctx.db.channels.findById(id).lean();
+    expect(stored).toMatchObject({ provider: 'devto', name: 'Acme Writers', accountId: '7' });
 
     const wrongKey = await runScript('scripts/channel-add.ts', [...args, '--field', 'apiKey=stolen'], ctx.env);
     expect([wrongKey.code, wrongKey.stderr]).toEqual([1, expect.stringContaining('unauthorized')]);
-    const oauth = await runScript('scripts/channel-add.ts', ['--org', organizationId, '--provider', 'mastodon'], ctx.env);
+    const addScript = (provider: string) =>
+      runScript('scripts/channel-add.ts', ['--org', organizationId, '--provider', provider], ctx.env);
+    const oauth = await addScript('mastodon');
     expect([oauth.code, oauth.stderr]).toEqual([1, expect.stringContaining('GET /api/public/v1/social/mastodon')]);
-    const unknownProvider = await runScript('scripts/channel-add.ts', ['--org', organizationId, '--provider', 'myspace'], ctx.env);
+    const unknownProvider = await addScript('myspace');
     expect([unknownProvider.code, unknownProvider.stderr]).toEqual([1, expect.stringContaining('"myspace"')]);
     expect(await ctx.db.channels.countDocuments({ provider: 'devto' })).toBe(1);
     const missingName = await runScript('scripts/org-create.ts', [], ctx.env);

@@ -3,8 +3,12 @@ import { OAuthAuthority } from './kit/oauth-authority.ts';
 import { formBody, jsonBody, type SimulatedAnswer, type SimulatedRequest } from './kit/simulator-server.ts';
 
 /** Mastodon's token answer: tokens never expire, so no `expires_in` and no refresh token. */
-const tokenAnswer = (tokens: { accessToken: string; scope: string }) =>
-  ({ access_token: tokens.accessToken, token_type: 'Bearer', scope: tokens.scope, created_at: Math.floor(Date.now() / 1000) });
+const tokenAnswer = (tokens: { accessToken: string; scope: string }) => ({
+  access_token: tokens.accessToken,
+  token_type: 'Bearer',
+  scope: tokens.scope,
+  created_at: Math.floor(Date.now() / 1000),
+});
 
 /** A hundred years: Mastodon's user tokens live until revoked. */
 const untilRevoked = 100 * 365 * 24 * 3600;
@@ -27,9 +31,15 @@ export class MastodonApps {
   registrations = 0;
 
   register(request: SimulatedRequest): SimulatedAnswer {
-    const fields = request.headers['content-type']?.startsWith('application/json') === true
-      ? Object.fromEntries(Object.entries((jsonBody(request) ?? {}) as Record<string, unknown>).map(([key, value]) => [key, String(value)]))
-      : Object.fromEntries(formBody(request));
+    const fields =
+      request.headers['content-type']?.startsWith('application/json') === true
+        ? Object.fromEntries(
+            Object.entries((jsonBody(request) ?? {}) as Record<string, unknown>).map(([key, value]) => [
+              key,
+              String(value),
+            ]),
+          )
+        : Object.fromEntries(formBody(request));
     const name = fields.client_name ?? '';
     const redirectUris = (fields.redirect_uris ?? '').split(/\s+/).filter((uri) => uri !== '');
     if (name === '') return { status: 422, body: { error: 'Validation failed: Application name can\'t be blank' } };
@@ -51,16 +61,31 @@ export class MastodonApps {
     });
     this.#apps.set(clientId, { authority, redirectUris });
     this.registrations += 1;
-    const body = { id: String(this.#apps.size), name, redirect_uris: redirectUris, scopes, client_id: clientId, client_secret: clientSecret };
+    const body = {
+      id: String(this.#apps.size),
+      name,
+      redirect_uris: redirectUris,
+      scopes,
+      client_id: clientId,
+      client_secret: clientSecret,
+    };
     return { status: 200, body };
   }
 
   authorize(request: SimulatedRequest): SimulatedAnswer {
     const app = this.#apps.get(request.query.get('client_id') ?? '');
-    const invalidClient = 'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.';
-    if (app === undefined) return { status: 401, body: { error: 'invalid_client', error_description: invalidClient } };
+    const invalidClient = 'Client authentication failed due to unknown client, no client authentication included, '
+      + 'or unsupported authentication method.';
+    if (app === undefined)
+      return { status: 401, body: { error: 'invalid_client', error_description: invalidClient } };
     if (!app.redirectUris.includes(request.query.get('redirect_uri') ?? '')) {
-      return { status: 400, body: { error: 'invalid_redirect_uri', error_description: 'The requested redirect uri is malformed or doesn\'t match client redirect URI.' } };
+      return {
+        status: 400,
+        body: {
+          error: 'invalid_redirect_uri',
+          error_description: 'The requested redirect uri is malformed or doesn\'t match client redirect URI.',
+        },
+      };
     }
     app.authority.consentingUser = this.consentingUser;
     return app.authority.authorize(request);
@@ -68,11 +93,13 @@ export class MastodonApps {
 
   token(request: SimulatedRequest): SimulatedAnswer {
     const basic = /^Basic (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    const clientId = basic === undefined
-      ? formBody(request).get('client_id')
-      : decodeURIComponent(Buffer.from(basic, 'base64').toString('utf8').split(':')[0] ?? '');
+    const clientId =
+      basic === undefined
+        ? formBody(request).get('client_id')
+        : decodeURIComponent(Buffer.from(basic, 'base64').toString('utf8').split(':')[0] ?? '');
     const app = this.#apps.get(clientId ?? '');
-    if (app === undefined) return { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed.' } };
+    if (app === undefined)
+      return { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed.' } };
     return app.authority.token(request);
   }
 

@@ -203,7 +203,8 @@ export class MastodonSimulator {
     const oauth = this.#oauthRoute(request.method ?? '', url.pathname);
     if (oauth !== null) {
       const text = await readText(request);
-      const simulated = { method: request.method ?? '', path: url.pathname, query: url.searchParams, headers: request.headers, text };
+      const method = request.method ?? '';
+      const simulated = { method, path: url.pathname, query: url.searchParams, headers: request.headers, text };
       this.requests.push({ method: simulated.method, path: url.pathname, headers: request.headers, body: text });
       const answer = oauth(simulated);
       send(response, answer.status, answer.body ?? '', answer.headers);

@@ -42,7 +42,8 @@ export async function connectMastodonThroughApi(
   username: string,
   options: { refresh?: string } = {},
 ): Promise<string> {
-  const query = new URLSearchParams({ instance: simulator.origin, ...(options.refresh === undefined ? {} : { refresh: options.refresh }) });
+  const query = new URLSearchParams({ instance: simulator.origin });
+  if (options.refresh !== undefined) query.set('refresh', options.refresh);
   const started = await api(baseUrl, apiKey, `/api/public/v1/social/mastodon?${query.toString()}`);
   const { url } = started.body as { url: string };
   simulator.apps.consentingUser = username;
@@ -51,6 +52,8 @@ export async function connectMastodonThroughApi(
   const page = await fetch(`${baseUrl}${back.pathname}${back.search}`, { redirect: 'manual' });
   const html = await page.text();
   const id = /channel <code>([0-9a-f]{24})<\/code>/.exec(html)?.[1];
-  if (page.status !== 200 || id === undefined) throw new Error(`the callback answered ${String(page.status)}: ${html.slice(0, 300)}`);
+  if (page.status !== 200 || id === undefined) {
+    throw new Error(`the callback answered ${String(page.status)}: ${html.slice(0, 300)}`);
+  }
   return id;
 }

@@ -15,7 +15,10 @@ export interface RunningStack {
 }
 
 /** The api (on a free port) and, unless told otherwise, the workers, in this process against real Redis and MongoDB. */
-export async function startStack(ctx: TestContext, options: { workers?: boolean; port?: number } = {}): Promise<RunningStack> {
+export async function startStack(
+  ctx: TestContext,
+  options: { workers?: boolean; port?: number } = {},
+): Promise<RunningStack> {
   const runtime = await createApiRuntime(ctx.config, ctx.db, ctx.logger, ctx.env);
   const server: Server = await listenHttpServer(runtime.app.callback(), {
     host: '127.0.0.1',
@@ -26,7 +29,9 @@ export async function startStack(ctx: TestContext, options: { workers?: boolean;
   const { port } = server.address() as AddressInfo;
 
   const workerRedis = options.workers === false ? null : createRedis(ctx.config.REDIS_URL, 'worker', ctx.logger);
-  const workers = workerRedis === null ? null : await startConfiguredWorkers(ctx.config, ctx.db, workerRedis, ctx.logger, ctx.env);
+  const workers = workerRedis === null
+    ? null
+    : await startConfiguredWorkers(ctx.config, ctx.db, workerRedis, ctx.logger, ctx.env);
 
   return {
     baseUrl: `http://127.0.0.1:${port}`,

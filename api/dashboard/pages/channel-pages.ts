@@ -22,16 +22,20 @@ function channelRow(ctx: DashboardRouterContext, channel: ChannelView): SafeHtml
   <td>${findPlatform(channel.identifier)?.displayName ?? channel.identifier}</td>
   <td>${channel.customer?.name ?? ''}</td>
   <td>${channelStatus(channel)}</td>
-  <td><a href="/channels/connect/${channel.identifier}?refresh=${channel.id}" aria-label="Reconnect ${channel.name}">Reconnect</a>
-  <form method="post" action="/channels/${channel.id}/disconnect" class="inline">${csrfField(ctx)}<button type="submit" class="danger" aria-label="Disconnect ${channel.name}">Disconnect</button></form></td>
+  <td><a href="/channels/connect/${channel.identifier}?refresh=${channel.id}"
+    aria-label="Reconnect ${channel.name}">Reconnect</a>
+  <form method="post" action="/channels/${channel.id}/disconnect" class="inline">${csrfField(ctx)}
+    <button type="submit" class="danger" aria-label="Disconnect ${channel.name}">Disconnect</button></form></td>
 </tr>`;
 }
 
 function connectButton(deps: DashboardDeps, module: PlatformModule): SafeHtml {
   const { identifier, displayName } = module.definition;
   const blocker = connectBlocker(deps, module);
-  if (blocker === null) return html`<li><a class="button" href="/channels/connect/${identifier}">Connect ${displayName}</a></li>`;
-  return html`<li><a class="button disabled" href="/channels/connect/${identifier}" aria-disabled="true">Connect ${displayName}</a> <span class="muted">${blocker}</span></li>`;
+  const href = `/channels/connect/${identifier}`;
+  if (blocker === null) return html`<li><a class="button" href="${href}">Connect ${displayName}</a></li>`;
+  return html`<li><a class="button disabled" href="${href}" aria-disabled="true">Connect ${displayName}</a>
+<span class="muted">${blocker}</span></li>`;
 }
 
 export function registerChannelPages(router: Router<DashboardState>, deps: DashboardDeps): void {
@@ -44,7 +48,8 @@ export function registerChannelPages(router: Router<DashboardState>, deps: Dashb
 <tbody>${channels.map((channel) => channelRow(ctx, channel))}</tbody></table>
 <p class="muted">Disconnecting a channel also deletes its unpublished posts.</p>`;
     const buttons = allPlatformModules().map((module) => connectButton(deps, module));
-    renderPage(ctx, { title: 'Channels', body: html`${table}<h2>Connect a channel</h2><ul class="connect">${buttons}</ul>` });
+    const connect = html`<h2>Connect a channel</h2><ul class="connect">${buttons}</ul>`;
+    renderPage(ctx, { title: 'Channels', body: html`${table}${connect}` });
   });
 
   router.post('/channels/:id/disconnect', requireSignIn(), async (ctx) => {

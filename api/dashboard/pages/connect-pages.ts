@@ -1,6 +1,11 @@
 import type Router from '@koa/router';
 import {
-  connectModule, finishAuthorization, finishPick, offeredAccounts, startConnect, type ConnectOutcome,
+  connectModule,
+  finishAuthorization,
+  finishPick,
+  offeredAccounts,
+  startConnect,
+  type ConnectOutcome,
 } from '../../../shared/domain/channels/connect-channel.ts';
 import { connectWithCredentials } from '../../../shared/domain/channels/connect-with-credentials.ts';
 import { DomainError } from '../../../shared/errors.ts';
@@ -29,17 +34,30 @@ export function connectBlocker(deps: DashboardDeps, module: PlatformModule): str
 }
 
 function refreshField(refresh: string | null): SafeHtml {
-  return refresh === null ? html`` : html`<input type="hidden" name="refresh" value="${refresh}">`;
+  return refresh === null ? html`` : html`<input type="hidden" name="refresh" value="${refresh}" />`;
 }
 
 function fieldInput(field: CredentialField, value: string): SafeHtml {
   const id = `field-${field.key}`;
   const required = field.optional === true ? html`` : html` required`;
   const shown = field.kind === 'secret' ? '' : value;
-  const input = field.kind === 'textarea'
-    ? html`<textarea id="${id}" name="${field.key}" rows="4"${required}>${shown}</textarea>`
-    : html`<input id="${id}" name="${field.key}" type="${field.kind === 'secret' ? 'password' : field.kind === 'url' ? 'url' : 'text'}" value="${shown}" autocomplete="off"${required}>`;
-  return html`<p><label for="${id}">${field.label}${field.optional === true ? ' (optional)' : ''}</label><br>${input}<br><span class="muted">${field.help}</span></p>`;
+  const input =
+    field.kind === 'textarea'
+      ? html`<textarea id="${id}" name="${field.key}" rows="4" ${required}>${shown}</textarea>`
+      : html`<input
+          id="${id}"
+          name="${field.key}"
+          type="${field.kind === 'secret' ? 'password' : field.kind === 'url' ? 'url' : 'text'}"
+          value="${shown}"
+          autocomplete="off"
+          ${required}
+        />`;
+  return html`<p>
+    <label for="${id}">${field.label}${field.optional === true ? ' (optional)' : ''}</label><br />${input}<br /><span
+      class="muted"
+      >${field.help}</span
+    >
+  </p>`;
 }
 
 function credentialsForm(
@@ -50,45 +68,69 @@ function credentialsForm(
 ): SafeHtml {
   const { identifier, displayName } = module.definition;
   const problem = state.problem === null ? html`` : html`<p class="error" role="alert">${state.problem}</p>`;
-  return html`${problem}<form method="post" action="/channels/connect/${identifier}">
-${csrfField(ctx)}${refreshField(state.refresh)}
-${connect.fields.map((field) => fieldInput(field, state.values[field.key] ?? ''))}
-<button type="submit">Connect ${displayName}</button>
-</form>`;
+  return html`${problem}
+    <form method="post" action="/channels/connect/${identifier}">
+      ${csrfField(ctx)}${refreshField(state.refresh)}
+      ${connect.fields.map((field) => fieldInput(field, state.values[field.key] ?? ''))}
+      <button type="submit">Connect ${displayName}</button>
+    </form>`;
 }
 
 function serverForm(module: PlatformModule, refresh: string | null): SafeHtml {
   const { identifier, displayName } = module.definition;
   return html`<form method="get" action="/channels/connect/${identifier}/start">
-${refreshField(refresh)}
-<p><label for="instance">Your ${displayName} server</label><br><input id="instance" name="instance" type="text" placeholder="mastodon.social" required><br>
-<span class="muted">SPS registers itself on that server once, then sends you there to approve it.</span></p>
-<button type="submit">Continue to ${displayName}</button>
-</form>`;
+    ${refreshField(refresh)}
+    <p>
+      <label for="instance">Your ${displayName} server</label><br /><input
+        id="instance"
+        name="instance"
+        type="text"
+        placeholder="mastodon.social"
+        required
+      /><br />
+      <span class="muted">SPS registers itself on that server once, then sends you there to approve it.</span>
+    </p>
+    <button type="submit">Continue to ${displayName}</button>
+  </form>`;
 }
 
-function connectSection(ctx: DashboardRouterContext, deps: DashboardDeps, module: PlatformModule, refresh: string | null): SafeHtml {
+function connectSection(
+  ctx: DashboardRouterContext,
+  deps: DashboardDeps,
+  module: PlatformModule,
+  refresh: string | null,
+): SafeHtml {
   const { identifier, displayName } = module.definition;
   const blocker = connectBlocker(deps, module);
   const connect = module.connect;
-  if (blocker !== null || connect === undefined) return html`<p class="notice">${displayName} ${blocker ?? 'cannot be connected yet'}.</p>`;
-  if (connect.kind === 'credentials') return credentialsForm(ctx, module, connect, { refresh, values: {}, problem: null });
+  if (blocker !== null || connect === undefined)
+    return html`<p class="notice">${displayName} ${blocker ?? 'cannot be connected yet'}.</p>`;
+  if (connect.kind === 'credentials')
+    return credentialsForm(ctx, module, connect, { refresh, values: {}, problem: null });
   if (connect.registerClient !== undefined) return serverForm(module, refresh);
-  const start = refresh === null ? `/channels/connect/${identifier}/start` : `/channels/connect/${identifier}/start?refresh=${encodeURIComponent(refresh)}`;
+  const start =
+    refresh === null
+      ? `/channels/connect/${identifier}/start`
+      : `/channels/connect/${identifier}/start?refresh=${encodeURIComponent(refresh)}`;
   return html`<p>SPS sends you to ${displayName} to approve it, then brings you back here.</p>
-<p><a class="button" href="${start}">Continue to ${displayName}</a></p>`;
+    <p><a class="button" href="${start}">Continue to ${displayName}</a></p>`;
 }
 
-function renderConnectPage(ctx: DashboardRouterContext, module: PlatformModule, section: SafeHtml, status = 200): void {
+function renderConnectPage(
+  ctx: DashboardRouterContext,
+  module: PlatformModule,
+  section: SafeHtml,
+  status = 200,
+): void {
   const { definition } = module;
   renderPage(ctx, {
     status,
     title: `Connect ${definition.displayName}`,
     body: html`${section}
-<h2>About ${definition.displayName}</h2>
-<p>${definition.rules}</p>
-<p>Text limit: ${definition.textLimit} characters. ${definition.mediaRules}</p>
-<p><a href="/channels">Back to channels</a></p>`,
+      <h2>About ${definition.displayName}</h2>
+      <p>${definition.rules}</p>
+      <p>Text limit: ${definition.textLimit} characters. ${definition.mediaRules}</p>
+      <p><a href="/channels">Back to channels</a></p>`,
   });
 }
 
@@ -104,21 +146,41 @@ function renderOutcome(ctx: DashboardRouterContext, provider: string, outcome: C
   // Someone sent here by an API client's app, with no dashboard session of their own.
   renderPage(ctx, {
     title: 'Channel connected',
-    body: html`<p role="status">${outcome.name} is connected (channel <code>${outcome.id}</code>). You can close this page.</p>`,
+    body: html`<p role="status">
+      ${outcome.name} is connected (channel <code>${outcome.id}</code>). You can close this page.
+    </p>`,
   });
 }
 
-function pickForm(ctx: DashboardRouterContext, provider: string, key: string, accounts: Awaited<ReturnType<typeof offeredAccounts>>): SafeHtml {
+function pickForm(
+  ctx: DashboardRouterContext,
+  provider: string,
+  key: string,
+  accounts: Awaited<ReturnType<typeof offeredAccounts>>,
+): SafeHtml {
   const choices = accounts.map((account, index) => {
     const picture = webUrl(account.picture);
-    return html`<li><label><input type="radio" name="account" value="${account.accountId}"${index === 0 ? html` checked` : ''}>
-${picture === null ? '' : html`<img src="${picture}" alt="" width="24" height="24"> `}${account.name}${account.username === null ? '' : html` <span class="muted">${account.username}</span>`}</label></li>`;
+    return html`<li>
+      <label
+        ><input type="radio" name="account" value="${account.accountId}" ${index === 0 ? html` checked` : ''} />
+        ${picture === null
+          ? ''
+          : html`<img src="${picture}" alt="" width="24" height="24" /> `}${account.name}${account.username === null
+          ? ''
+          : html` <span class="muted">${account.username}</span>`}</label
+      >
+    </li>`;
   });
   return html`<form method="post" action="/channels/pick/${provider}">
-${csrfField(ctx)}<input type="hidden" name="key" value="${key}">
-<fieldset><legend>Which one should SPS publish to?</legend><ul class="choices">${choices}</ul></fieldset>
-<button type="submit">Connect this one</button>
-</form>`;
+    ${csrfField(ctx)}<input type="hidden" name="key" value="${key}" />
+    <fieldset>
+      <legend>Which one should SPS publish to?</legend>
+      <ul class="choices">
+        ${choices}
+      </ul>
+    </fieldset>
+    <button type="submit">Connect this one</button>
+  </form>`;
 }
 
 /** Connect buttons' targets: forms, the OAuth round trip, the platform's callback and the picker. */
@@ -142,16 +204,22 @@ export function registerConnectPages(router: Router<DashboardState>, deps: Dashb
   router.post('/channels/connect/:provider', requireSignIn(), async (ctx) => {
     const module = connectModule(ctx.params.provider ?? '');
     const connect = module.connect;
-    if (connect?.kind !== 'credentials') throw new DomainError('not_found', `${module.definition.displayName} is not connected with a form`);
+    if (connect?.kind !== 'credentials')
+      throw new DomainError('not_found', `${module.definition.displayName} is not connected with a form`);
     const values = Object.fromEntries(connect.fields.map((field) => [field.key, formField(ctx, field.key)]));
     const refresh = formField(ctx, 'refresh');
     try {
-      const connected = await connectWithCredentials(deps, connect, deps.platforms.context(module.definition.identifier), {
-        organizationId: signedIn(ctx).organization.id,
-        provider: module.definition.identifier,
-        values,
-        refreshChannelId: refresh === '' ? null : refresh,
-      });
+      const connected = await connectWithCredentials(
+        deps,
+        connect,
+        deps.platforms.context(module.definition.identifier),
+        {
+          organizationId: signedIn(ctx).organization.id,
+          provider: module.definition.identifier,
+          values,
+          refreshChannelId: refresh === '' ? null : refresh,
+        },
+      );
       ctx.redirect(`/channels?connected=${encodeURIComponent(connected.id)}`);
     } catch (error) {
       // The user's own mistake (a wrong password, a missing field): the form again, with the reason.
@@ -184,12 +252,19 @@ export function registerConnectPages(router: Router<DashboardState>, deps: Dashb
     const claim = { provider, key, organizationId: ctx.state.signedIn?.organization.id ?? null };
     const accounts = await offeredAccounts(deps, claim);
     const module = connectModule(provider);
-    renderPage(ctx, { title: `Choose a ${module.definition.displayName} target`, body: pickForm(ctx, provider, key, accounts) });
+    renderPage(ctx, {
+      title: `Choose a ${module.definition.displayName} target`,
+      body: pickForm(ctx, provider, key, accounts),
+    });
   });
 
   router.post('/channels/pick/:provider', async (ctx) => {
     const provider = ctx.params.provider ?? '';
-    const claim = { provider, key: formField(ctx, 'key'), organizationId: ctx.state.signedIn?.organization.id ?? null };
+    const claim = {
+      provider,
+      key: formField(ctx, 'key'),
+      organizationId: ctx.state.signedIn?.organization.id ?? null,
+    };
     renderOutcome(ctx, provider, await finishPick(deps, claim, formField(ctx, 'account')));
   });
 }

@@ -25,7 +25,11 @@ describe('GET /social/:provider', () => {
     frontendUrl = `http://127.0.0.1:${String(port)}`;
     ctx = await createTestContext({
       FRONTEND_URL: frontendUrl,
-      X_CLIENT_ID: x.clientId, X_CLIENT_SECRET: x.clientSecret, X_API_URL: x.url, X_AUTH_URL: x.url, X_TOKEN_URL: x.url,
+      X_CLIENT_ID: x.clientId,
+      X_CLIENT_SECRET: x.clientSecret,
+      X_API_URL: x.url,
+      X_AUTH_URL: x.url,
+      X_TOKEN_URL: x.url,
     });
     stack = await startStack(ctx, { workers: false, port });
   });
@@ -38,7 +42,7 @@ describe('GET /social/:provider', () => {
   const organization = () => createOrganization(ctx.db, ctx.secrets, { name: `Org ${String(Math.random())}` });
   const social = (apiKey: string, path: string) => api(stack.baseUrl, apiKey, `${v1}/social/${path}`);
 
-  it('answers X\'s authorization URL with PKCE and a state, and the callback saves the channel for that organization', async () => {
+  it('answers X\'s authorization URL (PKCE, state); the callback saves the channel for that organization', async () => {
     const { apiKey, organizationId } = await organization();
     const answer = await social(apiKey, 'x');
     expect(answer.status).toBe(200);
@@ -54,7 +58,9 @@ describe('GET /social/:provider', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Grace is connected');
     const listed = await api(stack.baseUrl, apiKey, `${v1}/integrations`);
-    expect(listed.body).toEqual([expect.objectContaining({ identifier: 'x', name: 'Grace', profile: 'grace', refreshNeeded: false })]);
+    expect(listed.body).toEqual([
+      expect.objectContaining({ identifier: 'x', name: 'Grace', profile: 'grace', refreshNeeded: false }),
+    ]);
     expect(await ctx.db.channels.countDocuments({ organizationId })).toBe(1);
 
     const replayed = await fetch(back, { redirect: 'manual' });
@@ -73,7 +79,11 @@ describe('GET /social/:provider', () => {
     const id = await connect(apiKey);
     expect(await connect(apiKey, `?refresh=${id ?? ''}`)).toBe(id);
     expectError(await social(stranger.apiKey, `x?refresh=${id ?? ''}`), 404, 'not_found');
-    expectError(await social(apiKey, `mastodon?refresh=${id ?? ''}&instance=https://mastodon.example`), 404, 'not_found');
+    expectError(
+      await social(apiKey, `mastodon?refresh=${id ?? ''}&instance=https://mastodon.example`),
+      404,
+      'not_found',
+    );
   });
 
   it('points credentials platforms and a Mastodon without its instance at the dashboard\'s forms', async () => {
@@ -86,7 +96,9 @@ describe('GET /social/:provider', () => {
     const { apiKey } = await organization();
     const message = expectError(await social(apiKey, 'linkedin'), 409, 'platform_not_configured');
     expect(message).toContain('LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET');
-    expect(expectError(await social(apiKey, 'discord'), 409, 'platform_not_configured')).toContain('DISCORD_BOT_TOKEN');
+    expect(expectError(await social(apiKey, 'discord'), 409, 'platform_not_configured')).toContain(
+      'DISCORD_BOT_TOKEN',
+    );
     expect(expectError(await social(apiKey, 'myspace'), 404, 'not_found')).toContain('myspace');
   });
 });

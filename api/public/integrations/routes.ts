@@ -11,7 +11,8 @@ import { findPlatform } from '../../../shared/platforms/platforms.ts';
 import type { PlatformDefinition } from '../../../shared/platforms/kit/platform-definition.ts';
 import { startConnect } from '../../../shared/domain/channels/connect-channel.ts';
 import {
-  connectQuery, customerFilterQuery, deletedResponse, integrationSchema, integrationSettingsResponse, providerParams, triggerBody,
+  connectQuery, customerFilterQuery, deletedResponse, integrationSchema, integrationSettingsResponse, providerParams,
+  triggerBody,
 } from './schema.ts';
 
 function platformOf(provider: string): PlatformDefinition {
@@ -82,7 +83,10 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
     }),
     defineRoute({
       method: 'get', path: '/social/:provider', tag: 'Integrations', status: 200,
-      errors: ['not_found', 'validation_failed', 'platform_not_configured', 'not_implemented', 'connect_refused', 'platform_error'],
+      errors: [
+        'not_found', 'validation_failed', 'platform_not_configured', 'not_implemented', 'connect_refused',
+        'platform_error',
+      ],
       summary: 'Where to send a user to connect (or, with refresh, reconnect) a channel of this platform: '
         + 'the platform\'s authorization URL (single use, 10 minutes) or the dashboard\'s credentials form',
       params: providerParams,

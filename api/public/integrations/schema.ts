@@ -54,6 +54,6 @@ export const connectQuery = z.object({
   refresh: z.string().min(1).max(100).optional()
     .describe('Id of a channel to reconnect in place: it keeps its id, posts and settings'),
   instance: z.string().min(1).max(2000).optional()
-    .describe('The user\'s server, for platforms that run on many (Mastodon): its address, e.g. https://mastodon.social'),
+    .describe('The user\'s server, for platforms that run on many (Mastodon), e.g. https://mastodon.social'),
   customer: z.string().min(1).max(100).optional().describe('Customer the new channel belongs to; created when new'),
 });

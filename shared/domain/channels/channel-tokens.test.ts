@@ -24,7 +24,11 @@ async function closedPortUrl(): Promise<string> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
   return `http://127.0.0.1:${String(port)}`;
 }
 
@@ -61,7 +65,11 @@ describe('channel tokens: refreshed before expiry, once per channel, kept when t
     sim = await startXSimulator();
     sim.authority.now = () => clock;
     envFor = (tokenUrl = sim.url) => ({
-      X_CLIENT_ID: sim.clientId, X_CLIENT_SECRET: sim.clientSecret, X_API_URL: sim.url, X_AUTH_URL: sim.url, X_TOKEN_URL: tokenUrl,
+      X_CLIENT_ID: sim.clientId,
+      X_CLIENT_SECRET: sim.clientSecret,
+      X_API_URL: sim.url,
+      X_AUTH_URL: sim.url,
+      X_TOKEN_URL: tokenUrl,
     });
   });
   afterAll(async () => {
@@ -77,7 +85,12 @@ describe('channel tokens: refreshed before expiry, once per channel, kept when t
     const id = String(1000 + users);
     sim.addUser({ id, name: `User ${id}`, username: `user${id}`, profile_image_url: 'https://pbs.twimg.com/p.jpg' });
     sim.authority.consentingUser = id;
-    const context = testConnectContext({ clientId: sim.clientId, clientSecret: sim.clientSecret, apiUrl: sim.url, userHosts: connectionPolicyFor(true) });
+    const context = testConnectContext({
+      clientId: sim.clientId,
+      clientSecret: sim.clientSecret,
+      apiUrl: sim.url,
+      userHosts: connectionPolicyFor(true),
+    });
     const { authorized } = await authorizeAndConnect(xConnect, context);
     const account = authorized.accounts[0];
     if (account === undefined) throw new Error('X gave no account');
@@ -93,12 +106,16 @@ describe('channel tokens: refreshed before expiry, once per channel, kept when t
   }
 
   /** What a publish does with the credentials: one authenticated call to X. */
-  const readProfile = (credentials: { accessToken: string }) => platformRequest({
-    provider: 'x', method: 'GET', url: `${sim.url}/2/users/me`, timeoutMs: 3_000,
-    headers: { Authorization: `Bearer ${credentials.accessToken}` },
-    // X answers an expired token 401: the kind the token lifecycle refreshes on.
-    classify: (status) => (status === 401 ? 'refresh_token' : undefined),
-  });
+  const readProfile = (credentials: { accessToken: string }) =>
+    platformRequest({
+      provider: 'x',
+      method: 'GET',
+      url: `${sim.url}/2/users/me`,
+      timeoutMs: 3_000,
+      headers: { Authorization: `Bearer ${credentials.accessToken}` },
+      // X answers an expired token 401: the kind the token lifecycle refreshes on.
+      classify: (status) => (status === 401 ? 'refresh_token' : undefined),
+    });
 
   it('stores the access token, the refresh token and the expiry sealed at connect time', async () => {
     const channel = await connectedChannel();
@@ -124,7 +141,9 @@ describe('channel tokens: refreshed before expiry, once per channel, kept when t
     expect(renewed.refreshTokenSealed).not.toBe(channel.refreshTokenSealed);
     clock += 30 * minute;
     // Past the old token's lifetime, the renewed one still works at X.
-    await expect(readProfile(tokens.credentialsOf(renewed))).resolves.toMatchObject({ data: { id: renewed.accountId } });
+    await expect(readProfile(tokens.credentialsOf(renewed))).resolves.toMatchObject({
+      data: { id: renewed.accountId },
+    });
     await expect(readProfile(tokens.credentialsOf(channel))).rejects.toMatchObject({ kind: 'refresh_token' });
   });
 
@@ -133,19 +152,30 @@ describe('channel tokens: refreshed before expiry, once per channel, kept when t
     clock += 3 * 60 * minute;
     const before = sim.authority.grants.refresh_token;
     const [first, second] = [tokensWith(envFor()), tokensWith(envFor())];
-    const answers = await Promise.all([first.run(channel, readProfile), second.run(channel, readProfile), first.run(channel, readProfile)]);
-    expect(answers.map((answer) => (answer as { data: { id: string } }).data.id)).toEqual(Array(3).fill(channel.accountId));
+    const answers = await Promise.all([
+      first.run(channel, readProfile),
+      second.run(channel, readProfile),
+      first.run(channel, readProfile),
+    ]);
+    expect(answers.map((answer) => (answer as { data: { id: string } }).data.id)).toEqual(
+      Array(3).fill(channel.accountId),
+    );
     expect(sim.authority.grants.refresh_token - before).toBe(1);
   });
 
   it('a call that meets an expired-token answer refreshes once and runs again', async () => {
     const channel = await connectedChannel();
     // SPS believes the token is good for a day; X expired it after two hours.
-    await ctx.db.channels.updateOne({ _id: channel._id }, { $set: { tokenExpiresAt: new Date(clock + 24 * 60 * minute) } });
+    await ctx.db.channels.updateOne(
+      { _id: channel._id },
+      { $set: { tokenExpiresAt: new Date(clock + 24 * 60 * minute) } },
+    );
     clock += 3 * 60 * minute;
     const before = sim.authority.grants.refresh_token;
     const tokens = tokensWith(envFor());
-    await expect(tokens.run(await reload(channel._id), readProfile)).resolves.toMatchObject({ data: { id: channel.accountId } });
+    await expect(tokens.run(await reload(channel._id), readProfile)).resolves.toMatchObject({
+      data: { id: channel.accountId },
+    });
     expect(sim.authority.grants.refresh_token - before).toBe(1);
   });
 
@@ -153,13 +183,22 @@ describe('channel tokens: refreshed before expiry, once per channel, kept when t
     const channel = await connectedChannel();
     clock += 3 * 60 * minute;
     const away = tokensWith(envFor(await closedPortUrl()));
-    const failure: unknown = await away.run(channel, readProfile).then(() => null, (error: unknown) => error);
+    const failure: unknown = await away.run(channel, readProfile).then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(PlatformError);
     expect((failure as PlatformError).kind).toBe('retryable');
     const kept = await reload(channel._id);
-    expect([kept.refreshTokenSealed, kept.tokenSealed, kept.refreshNeeded]).toEqual([channel.refreshTokenSealed, channel.tokenSealed, false]);
+    expect([kept.refreshTokenSealed, kept.tokenSealed, kept.refreshNeeded]).toEqual([
+      channel.refreshTokenSealed,
+      channel.tokenSealed,
+      false,
+    ]);
 
-    await expect(tokensWith(envFor()).run(kept, readProfile)).resolves.toMatchObject({ data: { id: channel.accountId } });
+    await expect(tokensWith(envFor()).run(kept, readProfile)).resolves.toMatchObject({
+      data: { id: channel.accountId },
+    });
   });
 
   it('marks the channel to reconnect, once, with one notification, when X refuses the refresh token', async () => {
@@ -167,17 +206,25 @@ describe('channel tokens: refreshed before expiry, once per channel, kept when t
     sim.authority.revokeAll();
     clock += 3 * 60 * minute;
     const tokens = tokensWith(envFor());
-    const outcomes = await Promise.allSettled([tokens.run(channel, readProfile), tokensWith(envFor()).run(channel, readProfile)]);
-    for (const outcome of outcomes) expect(outcome).toMatchObject({ status: 'rejected', reason: { kind: 'disconnected' } });
+    const outcomes = await Promise.allSettled([
+      tokens.run(channel, readProfile),
+      tokensWith(envFor()).run(channel, readProfile),
+    ]);
+    for (const outcome of outcomes)
+      expect(outcome).toMatchObject({ status: 'rejected', reason: { kind: 'disconnected' } });
     const flagged = await reload(channel._id);
     expect([flagged.refreshNeeded, flagged.refreshable]).toEqual([true, false]);
-    expect(ctx.secrets.open(flagged.refreshTokenSealed ?? '')).toBe(ctx.secrets.open(channel.refreshTokenSealed ?? ''));
+    expect(ctx.secrets.open(flagged.refreshTokenSealed ?? '')).toBe(
+      ctx.secrets.open(channel.refreshTokenSealed ?? ''),
+    );
     const notices = await ctx.db.notifications.find({ organizationId: channel.organizationId }).lean();
     expect(notices.map((notice) => notice.content)).toEqual([expect.stringContaining('must be reconnected')]);
     const listed = await listChannels(ctx.db, channel.organizationId.toString());
     expect(listed[0]?.refreshNeeded).toBe(true);
     // The sweep no longer picks it up.
     const swept = await refreshExpiringTokens({ db: ctx.db, tokens, now }, { aheadMs, batchSize: 50 });
-    expect(swept.refreshed.concat(swept.errors.map((error) => error.channelId))).not.toContain(channel._id.toString());
+    expect(swept.refreshed.concat(swept.errors.map((error) => error.channelId))).not.toContain(
+      channel._id.toString(),
+    );
   });
 });

@@ -87,12 +87,20 @@ export class ChannelTokens {
       return await call(credentials);
     } catch (error) {
       if (!(error instanceof PlatformError) || error.kind !== 'refresh_token') throw error;
-      const refreshed = await this.#refreshOnce(channel._id, { kind: 'rejected', accessToken: credentials.accessToken });
+      const refreshed = await this.#refreshOnce(channel._id, {
+        kind: 'rejected',
+        accessToken: credentials.accessToken,
+      });
       try {
         return await call(refreshed);
       } catch (second) {
         if (second instanceof PlatformError && second.kind === 'refresh_token') {
-          throw new PlatformError({ kind: 'disconnected', provider: second.provider, message: second.message, cause: second });
+          throw new PlatformError({
+            kind: 'disconnected',
+            provider: second.provider,
+            message: second.message,
+            cause: second,
+          });
         }
         throw second;
       }
@@ -113,7 +121,9 @@ export class ChannelTokens {
     const key = channelId.toString();
     const running = this.#inFlight.get(key);
     if (running !== undefined) return running;
-    const refreshing = this.#refreshUnderLock(channelId, staleness).finally(() => { this.#inFlight.delete(key); });
+    const refreshing = this.#refreshUnderLock(channelId, staleness).finally(() => {
+      this.#inFlight.delete(key);
+    });
     this.#inFlight.set(key, refreshing);
     return refreshing;
   }
@@ -123,10 +133,17 @@ export class ChannelTokens {
     const holdMs = refreshTimeoutMs * 2 + 5_000;
     const lockKey = `${lockPrefix}:channel-refresh:${channelId.toString()}`;
     try {
-      return await withRedisMutex(redis, lockKey, { holdMs, waitMs: holdMs + 1_000 }, () => this.#refresh(channelId, staleness));
+      return await withRedisMutex(redis, lockKey, { holdMs, waitMs: holdMs + 1_000 }, () =>
+        this.#refresh(channelId, staleness),
+      );
     } catch (error) {
       if (!(error instanceof MutexTimeoutError)) throw error;
-      throw new PlatformError({ kind: 'retryable', provider: 'sps', message: 'another refresh of this channel is still running', cause: error });
+      throw new PlatformError({
+        kind: 'retryable',
+        provider: 'sps',
+        message: 'another refresh of this channel is still running',
+        cause: error,
+      });
     }
   }
 
@@ -134,15 +151,15 @@ export class ChannelTokens {
   async #refresh(channelId: Types.ObjectId, staleness: Staleness): Promise<ChannelCredentials> {
     const { db, secrets } = this.#deps;
     const channel = await db.channels.findOne({ _id: channelId, deletedAt: null }).lean();
-    if (channel === null) throw new PlatformError({ kind: 'disconnected', provider: 'sps', message: 'the channel was removed' });
+    if (channel === null)
+      throw new PlatformError({ kind: 'disconnected', provider: 'sps', message: 'the channel was removed' });
     const provider = channel.provider;
     if (channel.refreshNeeded) {
       throw new PlatformError({ kind: 'disconnected', provider, message: 'the channel must be reconnected' });
     }
     const current = this.credentialsOf(channel);
-    const stillStale = staleness.kind === 'expiring'
-      ? this.#expiresSoon(channel)
-      : current.accessToken === staleness.accessToken;
+    const stillStale =
+      staleness.kind === 'expiring' ? this.#expiresSoon(channel) : current.accessToken === staleness.accessToken;
     if (!stillStale) return current;
 
     const sealedRefresh = channel.refreshTokenSealed ?? null;
@@ -154,18 +171,31 @@ export class ChannelTokens {
     }
     let tokens: RefreshedTokens;
     try {
-      const request = { provider, refreshToken: secrets.open(sealedRefresh), instanceUrl: channel.instanceUrl ?? null, now: this.#deps.now() };
+      const request = {
+        provider,
+        refreshToken: secrets.open(sealedRefresh),
+        instanceUrl: channel.instanceUrl ?? null,
+        now: this.#deps.now(),
+      };
       tokens = await refresher(request);
     } catch (error) {
       // Only the platform's refusal ends the channel; a refresh that could not be made keeps
       // every stored token so the next attempt can succeed.
-      if (error instanceof PlatformError && error.kind === 'disconnected') await this.#markRefreshNeeded(channel, error.message);
+      if (error instanceof PlatformError && error.kind === 'disconnected')
+        await this.#markRefreshNeeded(channel, error.message);
       throw error;
     }
     const refreshToken = tokens.refreshToken === null ? sealedRefresh : secrets.seal(tokens.refreshToken);
-    await db.channels.updateOne({ _id: channel._id }, {
-      $set: { tokenSealed: secrets.seal(tokens.accessToken), refreshTokenSealed: refreshToken, tokenExpiresAt: tokens.expiresAt },
-    });
+    await db.channels.updateOne(
+      { _id: channel._id },
+      {
+        $set: {
+          tokenSealed: secrets.seal(tokens.accessToken),
+          refreshTokenSealed: refreshToken,
+          tokenExpiresAt: tokens.expiresAt,
+        },
+      },
+    );
     return { ...current, accessToken: tokens.accessToken };
   }
 

@@ -25,16 +25,21 @@ export interface PickAttempt extends AttemptScope {
   accounts: VerifiedAccount[];
 }
 
-const storedAccounts = z.array(z.object({
-  accountId: z.string(),
-  name: z.string(),
-  username: z.string().nullable(),
-  picture: z.string().nullable(),
-  instanceUrl: z.string().nullable(),
-  accessToken: z.string(),
-  refreshToken: z.string().nullable(),
-  expiresAt: z.iso.datetime().nullable().transform((value) => (value === null ? null : new Date(value))),
-}));
+const storedAccounts = z.array(
+  z.object({
+    accountId: z.string(),
+    name: z.string(),
+    username: z.string().nullable(),
+    picture: z.string().nullable(),
+    instanceUrl: z.string().nullable(),
+    accessToken: z.string(),
+    refreshToken: z.string().nullable(),
+    expiresAt: z.iso
+      .datetime()
+      .nullable()
+      .transform((value) => (value === null ? null : new Date(value))),
+  }),
+);
 
 interface AttemptDeps {
   db: Database;
@@ -42,7 +47,11 @@ interface AttemptDeps {
   now: () => Date;
 }
 
-async function store(deps: AttemptDeps, phase: 'authorize' | 'pick', fields: Record<string, unknown>): Promise<string> {
+async function store(
+  deps: AttemptDeps,
+  phase: 'authorize' | 'pick',
+  fields: Record<string, unknown>,
+): Promise<string> {
   const key = randomCredential();
   await deps.db.connectAttempts.create({
     ...fields,
@@ -114,7 +123,12 @@ async function consume(deps: AttemptDeps, phase: 'authorize' | 'pick', claim: At
   return attempt;
 }
 
-function scopeOf(attempt: { organizationId: Types.ObjectId; provider: string; refreshChannelId?: string | null; customer?: string | null }): AttemptScope {
+function scopeOf(attempt: {
+  organizationId: Types.ObjectId;
+  provider: string;
+  refreshChannelId?: string | null;
+  customer?: string | null;
+}): AttemptScope {
   return {
     organizationId: attempt.organizationId.toString(),
     provider: attempt.provider,
@@ -129,9 +143,10 @@ export async function consumeAuthorizeAttempt(deps: AttemptDeps, claim: AttemptC
     ...scopeOf(attempt),
     serverUrl: attempt.serverUrl ?? null,
     redirectUri: attempt.redirectUri ?? '',
-    codeVerifier: attempt.codeVerifierSealed === null || attempt.codeVerifierSealed === undefined
-      ? null
-      : deps.secrets.open(attempt.codeVerifierSealed),
+    codeVerifier:
+      attempt.codeVerifierSealed === null || attempt.codeVerifierSealed === undefined
+        ? null
+        : deps.secrets.open(attempt.codeVerifierSealed),
   };
 }
 

@@ -10,7 +10,10 @@ import { finishAuthorization, startConnect, type ConnectDeps, type ConnectOutcom
 const frontendUrl = 'https://sps.example';
 
 async function refusal(promise: Promise<unknown>): Promise<DomainError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
+  const error: unknown = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(DomainError);
   return error as DomainError;
 }
@@ -32,7 +35,8 @@ describe('connecting a channel through OAuth (Mastodon: a client registered per 
     await simulator.stop();
   });
 
-  const newOrganization = async () => (await createOrganization(ctx.db, ctx.secrets, { name: `Org ${String(Math.random())}` })).organizationId;
+  const newOrganization = async () =>
+    (await createOrganization(ctx.db, ctx.secrets, { name: `Org ${String(Math.random())}` })).organizationId;
 
   /** Starts a connection and lets the simulated user approve it; returns the callback's query. */
   async function authorize(organizationId: string, options: { refresh?: string; user?: string } = {}) {
@@ -50,21 +54,22 @@ describe('connecting a channel through OAuth (Mastodon: a client registered per 
     return { url: new URL(url), query: location.searchParams };
   }
 
-  const callback = (query: URLSearchParams, organizationId: string | null = null) => finishAuthorization(deps, {
-    provider: 'mastodon',
-    state: query.get('state') ?? '',
-    code: query.get('code'),
-    error: query.get('error'),
-    errorDescription: query.get('error_description'),
-    organizationId,
-  });
+  const callback = (query: URLSearchParams, organizationId: string | null = null) =>
+    finishAuthorization(deps, {
+      provider: 'mastodon',
+      state: query.get('state') ?? '',
+      code: query.get('code'),
+      error: query.get('error'),
+      errorDescription: query.get('error_description'),
+      organizationId,
+    });
 
   const savedId = (outcome: ConnectOutcome): string => {
     if (outcome.kind !== 'saved') throw new Error('expected a saved channel');
     return outcome.id;
   };
 
-  it('registers SPS on the instance once, sends the user there with PKCE, and saves the profile read back', async () => {
+  it('registers SPS once per instance, sends the user there with PKCE, saves the profile read back', async () => {
     const organizationId = await newOrganization();
     const before = simulator.apps.registrations;
     const { url, query } = await authorize(organizationId);
@@ -72,7 +77,12 @@ describe('connecting a channel through OAuth (Mastodon: a client registered per 
     expect(url.searchParams.get('scope')).toBe('read:accounts read:statuses write:statuses write:media');
     const id = savedId(await callback(query));
     const channel = await ctx.db.channels.findById(id).lean();
-    expect(channel).toMatchObject({ provider: 'mastodon', name: 'alice', instanceUrl: simulator.origin, refreshable: false });
+    expect(channel).toMatchObject({
+      provider: 'mastodon',
+      name: 'alice',
+      instanceUrl: simulator.origin,
+      refreshable: false,
+    });
     expect(channel?.profile).toBe(`@alice@${new URL(simulator.origin).host}`);
     expect(ctx.secrets.open(channel?.tokenSealed ?? '')).toMatch(/^at-/);
 
@@ -84,7 +94,9 @@ describe('connecting a channel through OAuth (Mastodon: a client registered per 
     const organizationId = await newOrganization();
     const first = savedId(await callback((await authorize(organizationId, { user: 'bob' })).query));
     const again = savedId(await callback((await authorize(organizationId, { user: 'bob' })).query));
-    const refreshed = savedId(await callback((await authorize(organizationId, { user: 'bob', refresh: first })).query));
+    const refreshed = savedId(
+      await callback((await authorize(organizationId, { user: 'bob', refresh: first })).query),
+    );
     expect([again, refreshed]).toEqual([first, first]);
     expect(await ctx.db.channels.countDocuments({ organizationId, provider: 'mastodon' })).toBe(1);
   });
@@ -111,7 +123,10 @@ describe('connecting a channel through OAuth (Mastodon: a client registered per 
     const organizationId = await newOrganization();
     const stranger = await newOrganization();
     const foreign = await refusal(callback((await authorize(organizationId)).query, stranger));
-    expect([foreign.code, foreign.message]).toEqual(['invalid_state', expect.stringContaining('another organization')]);
+    expect([foreign.code, foreign.message]).toEqual([
+      'invalid_state',
+      expect.stringContaining('another organization'),
+    ]);
 
     const { query } = await authorize(organizationId);
     clock += 11 * 60 * 1000;
@@ -133,20 +148,32 @@ describe('connecting a channel through OAuth (Mastodon: a client registered per 
     expect(refused.message).toContain('The authorization code is invalid or expired');
 
     simulator.apps.consentingUser = 'alice';
-    const declined = await refusal(callback(new URLSearchParams({
-      state: (await authorize(organizationId)).query.get('state') ?? '',
-      error: 'access_denied',
-      error_description: 'The resource owner or authorization server denied the request.',
-    })));
-    expect([declined.code, declined.message]).toEqual(['connect_refused', expect.stringContaining('denied the request')]);
+    const declined = await refusal(
+      callback(
+        new URLSearchParams({
+          state: (await authorize(organizationId)).query.get('state') ?? '',
+          error: 'access_denied',
+          error_description: 'The resource owner or authorization server denied the request.',
+        }),
+      ),
+    );
+    expect([declined.code, declined.message]).toEqual([
+      'connect_refused',
+      expect.stringContaining('denied the request'),
+    ]);
     expect(await ctx.db.channels.countDocuments({ organizationId })).toBe(0);
   });
 
-  it('sends the user to the dashboard\'s form when the instance is not known yet, and refuses a private one', async () => {
+  it('points at the dashboard\'s form while the instance is unknown, and refuses a private one', async () => {
     const organizationId = await newOrganization();
     const start = { organizationId, provider: 'mastodon', refreshChannelId: null, customer: null };
-    expect(await startConnect(deps, { ...start, serverUrl: null })).toEqual({ url: `${frontendUrl}/channels/connect/mastodon` });
-    const strict = { ...deps, platforms: new PlatformApps({}, { timeoutMs: 5_000, userHosts: connectionPolicyFor(false) }) };
+    expect(await startConnect(deps, { ...start, serverUrl: null })).toEqual({
+      url: `${frontendUrl}/channels/connect/mastodon`,
+    });
+    const strict = {
+      ...deps,
+      platforms: new PlatformApps({}, { timeoutMs: 5_000, userHosts: connectionPolicyFor(false) }),
+    };
     const privateServer = await refusal(startConnect(strict, { ...start, serverUrl: 'https://10.0.0.8' }));
     expect(privateServer.code).toBe('connect_refused');
     const plainHttp = await refusal(startConnect(strict, { ...start, serverUrl: 'http://mastodon.example' }));

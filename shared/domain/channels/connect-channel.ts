@@ -11,7 +11,11 @@ import { PlatformApps } from '../../platforms/platform-apps.ts';
 import { findPlatformModule } from '../../platforms/platforms.ts';
 import { findOwnedChannel } from './channels.ts';
 import {
-  consumeAuthorizeAttempt, consumePickAttempt, readPickAttempt, startAuthorizeAttempt, startPickAttempt,
+  consumeAuthorizeAttempt,
+  consumePickAttempt,
+  readPickAttempt,
+  startAuthorizeAttempt,
+  startPickAttempt,
   type AttemptScope,
 } from './connect-attempts.ts';
 import { askPlatform } from './connect-with-credentials.ts';
@@ -60,7 +64,8 @@ function notConfigured(module: PlatformModule): DomainError {
   const settings = PlatformApps.missingSettings(module).join(' and ');
   return new DomainError(
     'platform_not_configured',
-    `${displayName} is not configured on this SPS installation: its operator must set ${settings} (README, environment)`,
+    `${displayName} is not configured on this SPS installation: `
+      + `its operator must set ${settings} (README, environment)`,
   );
 }
 
@@ -79,7 +84,8 @@ async function clientFor(
 ): Promise<OAuth2Client> {
   const { identifier } = module.definition;
   if (connect.registerClient !== undefined) {
-    if (serverUrl === null) throw new DomainError('validation_failed', `${module.definition.displayName} needs the server address`);
+    if (serverUrl === null)
+      throw new DomainError('validation_failed', `${module.definition.displayName} needs the server address`);
     const where = { serverUrl, redirectUri: callbackUrl(deps.frontendUrl, identifier) };
     return serverClient(deps, identifier, connect, where, context);
   }
@@ -98,7 +104,8 @@ export async function startConnect(deps: ConnectDeps, request: StartConnectReque
   const { identifier, displayName } = module.definition;
   if (request.refreshChannelId !== null) {
     const channel = await findOwnedChannel(deps.db, request.organizationId, request.refreshChannelId);
-    if (channel.provider !== identifier) throw notFound(`${displayName} channel ${JSON.stringify(request.refreshChannelId)}`);
+    if (channel.provider !== identifier)
+      throw notFound(`${displayName} channel ${JSON.stringify(request.refreshChannelId)}`);
   }
   const connect = module.connect;
   if (connect === undefined) {
@@ -110,15 +117,24 @@ export async function startConnect(deps: ConnectDeps, request: StartConnectReque
   if (!deps.platforms.isConfigured(module)) throw notConfigured(module);
 
   const context = deps.platforms.context(identifier);
-  const serverUrl = request.serverUrl === null
-    ? null
-    : await askPlatform(() => Promise.resolve(userServerUrl(request.serverUrl ?? '', context.userHosts, {
-      provider: identifier,
-      serverName: `the ${displayName} server`,
-    })));
+  const serverUrl =
+    request.serverUrl === null
+      ? null
+      : await askPlatform(() =>
+          Promise.resolve(
+            userServerUrl(request.serverUrl ?? '', context.userHosts, {
+              provider: identifier,
+              serverName: `the ${displayName} server`,
+            }),
+          ),
+        );
   const exchangeContext = serverContext(context, serverUrl);
   const client = await clientFor(deps, module, connect, serverUrl, exchangeContext);
-  const provider = connect.provider({ ...exchangeContext.app, clientId: client.clientId, clientSecret: client.clientSecret });
+  const provider = connect.provider({
+    ...exchangeContext.app,
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+  });
   const pkce = provider.pkce ? createPkcePair() : null;
   const redirectUri = callbackUrl(deps.frontendUrl, identifier);
   const state = await startAuthorizeAttempt(deps, {
@@ -156,8 +172,12 @@ export type ConnectOutcome =
   | { kind: 'saved'; id: string; created: boolean; name: string; organizationId: string }
   | { kind: 'pick'; key: string; accounts: OfferedAccount[]; organizationId: string };
 
-const offered = (account: VerifiedAccount): OfferedAccount =>
-  ({ accountId: account.accountId, name: account.name, username: account.username, picture: account.picture });
+const offered = (account: VerifiedAccount): OfferedAccount => ({
+  accountId: account.accountId,
+  name: account.name,
+  username: account.username,
+  picture: account.picture,
+});
 
 async function save(deps: ConnectDeps, scope: AttemptScope, account: VerifiedAccount): Promise<ConnectOutcome> {
   const saved = await saveConnectedChannel(deps.db, deps.secrets, { ...account, provider: scope.provider }, scope);
@@ -175,7 +195,10 @@ async function reconnectedAccountId(deps: ConnectDeps, scope: AttemptScope): Pro
  * targets read; one account is saved at once, several go to the picker. A refusal at any step
  * saves nothing and answers with the platform's own words.
  */
-export async function finishAuthorization(deps: ConnectDeps, callback: AuthorizationCallback): Promise<ConnectOutcome> {
+export async function finishAuthorization(
+  deps: ConnectDeps,
+  callback: AuthorizationCallback,
+): Promise<ConnectOutcome> {
   const module = connectModule(callback.provider);
   const connect = module.connect;
   if (connect?.kind !== 'oauth2') throw notFound(`an authorization of ${module.definition.displayName}`);
@@ -194,7 +217,11 @@ export async function finishAuthorization(deps: ConnectDeps, callback: Authoriza
   const client = await clientFor(deps, module, connect, attempt.serverUrl, context);
   const provider = connect.provider({ ...context.app, clientId: client.clientId, clientSecret: client.clientSecret });
   const exchange = { code, redirectUri: attempt.redirectUri, codeVerifier: attempt.codeVerifier };
-  const options = { timeoutMs: context.timeoutMs, now: deps.now(), ...(attempt.serverUrl === null ? {} : { userHost: context.userHosts }) };
+  const options = {
+    timeoutMs: context.timeoutMs,
+    now: deps.now(),
+    ...(attempt.serverUrl === null ? {} : { userHost: context.userHosts }),
+  };
   const tokens = await askPlatform(() => exchangeAuthorizationCode(provider, client, exchange, options));
   const { pick, accounts } = await askPlatform(() => connect.accounts(tokens, context));
   if (accounts.length === 0) {

@@ -17,12 +17,16 @@ export interface CredentialsConnectRequest {
 /** Longest value SPS accepts in a credentials field: a key, a URL, a token are far shorter. */
 const maxValueLength = 4096;
 
-function checkedValues(connect: CredentialsConnect, values: Readonly<Record<string, string>>): Record<string, string> {
+function checkedValues(
+  connect: CredentialsConnect,
+  values: Readonly<Record<string, string>>,
+): Record<string, string> {
   const details: ErrorDetail[] = [];
   const result: Record<string, string> = {};
   for (const field of connect.fields) {
     const value = (values[field.key] ?? '').trim();
-    if (value === '' && field.optional !== true) details.push({ path: field.key, message: `${field.label} is required` });
+    if (value === '' && field.optional !== true)
+      details.push({ path: field.key, message: `${field.label} is required` });
     else if (value.length > maxValueLength) details.push({ path: field.key, message: `${field.label} is too long` });
     else if (value !== '') result[field.key] = value;
   }
@@ -41,7 +45,9 @@ export async function askPlatform<T>(step: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (!(error instanceof PlatformError)) throw error;
     if (error.kind === 'retryable') {
-      throw new DomainError('platform_error', `the platform could not be reached: ${error.message}`, undefined, { cause: error });
+      throw new DomainError('platform_error', `the platform could not be reached: ${error.message}`, undefined, {
+        cause: error,
+      });
     }
     throw new DomainError('connect_refused', error.message, undefined, { cause: error });
   }
@@ -57,13 +63,19 @@ export async function connectWithCredentials(
   context: ConnectContext,
   request: CredentialsConnectRequest,
 ): Promise<{ id: string; created: boolean; account: VerifiedAccount }> {
-  if (!(await organizationExists(deps.db, request.organizationId))) throw notFound(`organization ${request.organizationId}`);
+  if (!(await organizationExists(deps.db, request.organizationId)))
+    throw notFound(`organization ${request.organizationId}`);
   const values = checkedValues(connect, request.values);
   const account = await askPlatform(() => connect.verify(values, context));
-  const saved = await saveConnectedChannel(deps.db, deps.secrets, { ...account, provider: request.provider }, {
-    organizationId: request.organizationId,
-    refreshChannelId: request.refreshChannelId ?? null,
-    customer: request.customer ?? null,
-  });
+  const saved = await saveConnectedChannel(
+    deps.db,
+    deps.secrets,
+    { ...account, provider: request.provider },
+    {
+      organizationId: request.organizationId,
+      refreshChannelId: request.refreshChannelId ?? null,
+      customer: request.customer ?? null,
+    },
+  );
   return { ...saved, account };
 }

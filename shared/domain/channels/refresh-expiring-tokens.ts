@@ -23,7 +23,10 @@ export interface TokenSweepResult {
  * expired token. One channel's failure does not stop the others: a transient one is tried again
  * by the next sweep, a refusal has already flagged the channel (ChannelTokens).
  */
-export async function refreshExpiringTokens(deps: TokenSweepDeps, settings: TokenSweepSettings): Promise<TokenSweepResult> {
+export async function refreshExpiringTokens(
+  deps: TokenSweepDeps,
+  settings: TokenSweepSettings,
+): Promise<TokenSweepResult> {
   const horizon = new Date(deps.now().getTime() + settings.aheadMs);
   const expiring = await deps.db.channels
     .find({ refreshable: true, deletedAt: null, tokenExpiresAt: { $lte: horizon } }, { _id: 1 })

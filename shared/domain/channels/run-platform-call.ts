@@ -16,7 +16,9 @@ export async function runPlatformCall(deps: PlatformCallDeps, request: PlatformC
   if (channel === null) throw new PlatformError({ kind: 'permanent', provider: 'unknown', message: 'the channel was removed' });
   const adapter = deps.adapters.get(channel.provider);
   if (adapter === undefined) throw new PlatformError({ kind: 'permanent', provider: channel.provider, message: `${channel.provider} has no adapter yet` });
-  if (request.kind === 'recent-content') return deps.tokens.run(channel, (credentials) => adapter.recentContent(credentials));
+  if (request.kind === 'recent-content') {
+    return deps.tokens.run(channel, (credentials) => adapter.recentContent(credentials));
+  }
   const tool = adapter.tools[request.methodName];
   if (tool === undefined) throw new PlatformError({ kind: 'permanent', provider: channel.provider, message: `${channel.provider} has no tool "${request.methodName}"` });
   return deps.tokens.run(channel, (credentials) => tool(credentials, request.data));

@@ -49,14 +49,20 @@ export async function saveConnectedChannel(
     refreshable: account.refreshToken !== null,
     refreshNeeded: false,
   };
-  const profile = { name: account.name, profile: account.username, picture: account.picture, instanceUrl: account.instanceUrl };
+  const profile = {
+    name: account.name,
+    profile: account.username,
+    picture: account.picture,
+    instanceUrl: account.instanceUrl,
+  };
   if (existing !== null) {
     await db.channels.updateOne({ _id: existing }, { $set: { ...tokens, ...profile, accountId: account.accountId } });
     return { id: existing.toString(), created: false };
   }
-  const customer = options.customer === undefined || options.customer === null
-    ? null
-    : await findOrCreateCustomer(db, options.organizationId, options.customer);
+  const customer =
+    options.customer === undefined || options.customer === null
+      ? null
+      : await findOrCreateCustomer(db, options.organizationId, options.customer);
   const channel = await db.channels.create({
     organizationId,
     customerId: customer?._id ?? null,
@@ -76,10 +82,10 @@ async function findReconnected(
 ): Promise<Types.ObjectId | null> {
   if (refreshChannelId !== null) {
     const id = asObjectId(refreshChannelId);
-    const channel = id === null
-      ? null
-      : await db.channels.findOne({ _id: id, organizationId, deletedAt: null }).lean();
-    if (channel === null || channel.provider !== account.provider) throw notFound(`channel ${JSON.stringify(refreshChannelId)}`);
+    const channel =
+      id === null ? null : await db.channels.findOne({ _id: id, organizationId, deletedAt: null }).lean();
+    if (channel === null || channel.provider !== account.provider)
+      throw notFound(`channel ${JSON.stringify(refreshChannelId)}`);
     // A channel connected before accounts were recorded takes the account it is reconnected with.
     if ((channel.accountId ?? null) !== null && channel.accountId !== account.accountId) {
       throw new DomainError(
@@ -90,7 +96,10 @@ async function findReconnected(
     return channel._id;
   }
   const same = await db.channels
-    .findOne({ organizationId, provider: account.provider, accountId: account.accountId, deletedAt: null }, { _id: 1 })
+    .findOne(
+      { organizationId, provider: account.provider, accountId: account.accountId, deletedAt: null },
+      { _id: 1 },
+    )
     .lean();
   return same?._id ?? null;
 }

@@ -133,7 +133,8 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
     const parent = previous;
     const result: PublishResult = await deps.tokens.run(channel, (credentials) => {
       const input = { channel: credentials, content: part.content, media, settings, idempotencyKey };
-      return parent === null ? adapter.publish(input) : adapter.comment({ ...input, parentReleaseId: parent.releaseId });
+      if (parent === null) return adapter.publish(input);
+      return adapter.comment({ ...input, parentReleaseId: parent.releaseId });
     });
     const publishedAt = deps.now();
     await db.posts.updateOne(

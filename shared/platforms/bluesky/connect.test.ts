@@ -6,12 +6,15 @@ import type { ConnectContext } from '../kit/platform-connect.ts';
 import { blueskyConnect } from './connect.ts';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 
-
 async function closedOrigin(): Promise<string> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
   return `http://127.0.0.1:${String(port)}`;
 }
 
@@ -20,8 +23,12 @@ function contextFor(apiUrl: string, userHosts: ConnectionPolicy = connectionPoli
 }
 
 const alice = {
-  did: 'did:plc:alice123', handle: 'alice.bsky.social', email: 'alice@example.org', appPassword: 'abcd-efgh-ijkl-mnop',
-  displayName: 'Alice', avatar: 'https://cdn.bsky.app/img/avatar/plain/did:plc:alice123/cid@jpeg',
+  did: 'did:plc:alice123',
+  handle: 'alice.bsky.social',
+  email: 'alice@example.org',
+  appPassword: 'abcd-efgh-ijkl-mnop',
+  displayName: 'Alice',
+  avatar: 'https://cdn.bsky.app/img/avatar/plain/did:plc:alice123/cid@jpeg',
 };
 const bob = { did: 'did:web:bob.example', handle: 'bob.example', email: 'bob@example', appPassword: 'pass-word' };
 
@@ -56,7 +63,10 @@ describe('bluesky connect', () => {
     const startedAt = Date.now();
     const account = await signIn('@Alice.bsky.social', alice.appPassword);
     expect(account).toMatchObject({
-      accountId: 'did:plc:alice123', name: 'Alice', username: 'alice.bsky.social', picture: alice.avatar,
+      accountId: 'did:plc:alice123',
+      name: 'Alice',
+      username: 'alice.bsky.social',
+      picture: alice.avatar,
       instanceUrl: null,
     });
     expect(account.refreshToken).not.toBeNull();
@@ -93,7 +103,9 @@ describe('bluesky connect', () => {
     const overHttp = await platformFailure(blueskyConnect.verify(values, publicOnly));
     expect(overHttp.message).toContain('only https URLs');
     const publicOverHttp = { ...connectionPolicyFor(false), allowHttp: true };
-    const privateAddress = await platformFailure(blueskyConnect.verify(values, contextFor(entryway.url, publicOverHttp)));
+    const privateAddress = await platformFailure(
+      blueskyConnect.verify(values, contextFor(entryway.url, publicOverHttp)),
+    );
     expect(privateAddress.message).toContain('may not be fetched');
     expect(selfHosted.received.length).toBe(before);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  startDiscordSimulator, type RunningDiscordSimulator,
+  startDiscordSimulator,
+  type RunningDiscordSimulator,
 } from '../../../test/simulators/discord/discord-simulator.ts';
 import { authorizeAndConnect, refreshWith } from '../../../test/simulators/kit/oauth-dance.ts';
 import { formBody } from '../../../test/simulators/kit/simulator-server.ts';
@@ -11,7 +12,6 @@ import { readDiscordCredential } from './credential.ts';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 
 const redirectUri = 'https://sps.example/channels/callback/discord';
-
 
 describe('Discord connect against the simulator', () => {
   let discord: RunningDiscordSimulator;
@@ -34,9 +34,17 @@ describe('Discord connect against the simulator', () => {
       },
     });
     const { clientId, clientSecret, url } = discord;
-    context = testConnectContext({ clientId, clientSecret, botToken: discord.botToken, apiUrl: `${url}/api`, authUrl: url });
+    context = testConnectContext({
+      clientId,
+      clientSecret,
+      botToken: discord.botToken,
+      apiUrl: `${url}/api`,
+      authUrl: url,
+    });
   });
-  afterAll(async () => { await discord.close(); });
+  afterAll(async () => {
+    await discord.close();
+  });
 
   it('asks to add the bot with the permissions posting needs', async () => {
     const { authorizeUrl } = await authorizeAndConnect(connect, context, redirectUri);
@@ -56,7 +64,8 @@ describe('Discord connect against the simulator', () => {
 
     expect(authorized.pick).toBe(true);
     expect(authorized.accounts.map((account) => [account.accountId, account.name])).toEqual([
-      ['901', '#general'], ['903', '#announcements'],
+      ['901', '#general'],
+      ['903', '#announcements'],
     ]);
     expect(authorized.accounts[0]).toMatchObject({
       username: 'Ada’s server',
@@ -65,7 +74,8 @@ describe('Discord connect against the simulator', () => {
       expiresAt: null,
     });
     expect(readDiscordCredential(authorized.accounts[1]?.accessToken ?? '')).toEqual({
-      guildId: '41771983423143937', channelId: '903',
+      guildId: '41771983423143937',
+      channelId: '903',
     });
     expect(discord.received.at(-1)?.headers.authorization).toBe(`Bot ${discord.botToken}`);
   });
@@ -94,7 +104,7 @@ describe('Discord connect against the simulator', () => {
   it('refuses a code used once already', async () => {
     await authorizeAndConnect(connect, context, redirectUri);
     const used = discord.received.filter((request) => request.path === '/api/oauth2/token').at(-1);
-    const code = used === undefined ? '' : formBody(used).get('code') ?? '';
+    const code = used === undefined ? '' : (formBody(used).get('code') ?? '');
     const client = { clientId: discord.clientId, clientSecret: discord.clientSecret };
     const provider = connect.provider(context.app);
     const again = { code, redirectUri, codeVerifier: null };
@@ -109,7 +119,9 @@ describe('Discord connect against the simulator', () => {
 
     expect(renewed.accessToken).not.toBe(tokens.accessToken);
     expect(renewed.refreshToken).not.toBe(tokens.refreshToken);
-    expect((await platformFailure(refreshWith(connect, context, tokens.refreshToken ?? ''))).kind).toBe('disconnected');
+    expect((await platformFailure(refreshWith(connect, context, tokens.refreshToken ?? ''))).kind).toBe(
+      'disconnected',
+    );
   });
 
   it('calls an unknown refresh token disconnected', async () => {

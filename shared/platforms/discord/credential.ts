@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedCredential } from '../kit/stored-credential.ts';
 
 /**
  * What a Discord channel holds: the server and the channel the operator's bot posts to. The bot
@@ -8,11 +9,6 @@ const credential = z.object({ guildId: z.string().min(1), channelId: z.string().
 
 export type DiscordCredential = z.infer<typeof credential>;
 
-export function encodeDiscordCredential(value: DiscordCredential): string {
-  return JSON.stringify(value);
-}
-
-/** Reads back the credential a connected channel stores; throws on anything else. */
-export function readDiscordCredential(accessToken: string): DiscordCredential {
-  return credential.parse(JSON.parse(accessToken));
-}
+export const { encode: encodeDiscordCredential, read: readDiscordCredential } = storedCredential(credential, {
+  provider: 'discord', what: 'Discord credential', reconnect: 'connect the server again',
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedCredential } from '../kit/stored-credential.ts';
 
 /**
  * What a Google Business Profile channel holds: the user's Google token and the location it
@@ -17,31 +18,22 @@ const refreshCredential = z.object({ refreshToken: z.string().min(1), ...target 
 export type GmbCredential = z.infer<typeof accessCredential>;
 export type GmbRefreshCredential = z.infer<typeof refreshCredential>;
 
-export function encodeGmbCredential(credential: GmbCredential): string {
-  return JSON.stringify(credential);
-}
+const where = { provider: 'gmb', reconnect: 'connect the location again' };
 
-/** Reads back the credential a connected channel stores; throws on anything else. */
-export function readGmbCredential(accessToken: string): GmbCredential {
-  return accessCredential.parse(JSON.parse(accessToken));
-}
+export const { encode: encodeGmbCredential, read: readGmbCredential } = storedCredential(accessCredential, {
+  ...where,
+  what: 'Business Profile credential',
+});
 
 /**
  * The refresh token carries the location too: a refresh replaces the stored access credential
- * whole, and only the refresh token reaches the refresh step to rebuild it from.
+ * whole, and only the refresh token reaches the refresh step to rebuild it from. A bare token
+ * (not one this room stored) cannot say which location it was for: null.
  */
-export function encodeGmbRefreshCredential(credential: GmbRefreshCredential): string {
-  return JSON.stringify(credential);
-}
-
-export function readGmbRefreshCredential(refreshToken: string): GmbRefreshCredential | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(refreshToken);
-  } catch {
-    // A bare token (not one this room stored) cannot say which location it was for.
-    return null;
-  }
-  const result = refreshCredential.safeParse(parsed);
-  return result.success ? result.data : null;
-}
+export const { encode: encodeGmbRefreshCredential, readOrNull: readGmbRefreshCredential } = storedCredential(
+  refreshCredential,
+  {
+    ...where,
+    what: 'Business Profile refresh token',
+  },
+);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  startInstagramStandaloneSimulator, type InstagramStandaloneSimulator,
+  startInstagramStandaloneSimulator,
+  type InstagramStandaloneSimulator,
 } from '../../../test/simulators/instagram-standalone/instagram-standalone-simulator.ts';
 import { authorizeAndConnect } from '../../../test/simulators/kit/oauth-dance.ts';
 import { freePort } from '../../../test/support/free-port.ts';
@@ -16,14 +17,16 @@ import { platformFailure } from '../../../test/simulators/kit/connect-context.ts
 const day = 24 * 3600 * 1000;
 const redirectUri = 'https://sps.example/channels/callback/instagram-standalone';
 const ada = {
-  userId: '17841400000000001', appScopedId: '7000000000000001', username: 'ada.bakes', name: 'Ada Bakery',
+  userId: '17841400000000001',
+  appScopedId: '7000000000000001',
+  username: 'ada.bakes',
+  name: 'Ada Bakery',
   profilePictureUrl: 'https://cdninstagram.example/ada.jpg',
 };
 
 function contextFor(app: PlatformApp): ConnectContext {
   return { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
 }
-
 
 /** Close to `expected`, allowing for the time the test itself takes. */
 function expectAbout(actual: Date | null, expected: number): void {
@@ -41,7 +44,9 @@ describe('Instagram Login connect against the simulated Instagram hosts', () => 
     instagram.addUser('ada', ada);
     context = contextFor(instagram.app);
   });
-  afterAll(async () => { await instagram.close(); });
+  afterAll(async () => {
+    await instagram.close();
+  });
   beforeEach(() => {
     clock = Date.now();
     instagram.authority.now = () => clock;
@@ -68,8 +73,11 @@ describe('Instagram Login connect against the simulated Instagram hosts', () => 
     expect(authorized.accounts).toHaveLength(1);
     const [account] = authorized.accounts;
     expect(account).toMatchObject({
-      accountId: '17841400000000001', name: 'Ada Bakery', username: 'ada.bakes',
-      picture: 'https://cdninstagram.example/ada.jpg', instanceUrl: null,
+      accountId: '17841400000000001',
+      name: 'Ada Bakery',
+      username: 'ada.bakes',
+      picture: 'https://cdninstagram.example/ada.jpg',
+      instanceUrl: null,
     });
     expect(account?.accessToken).toMatch(/^long-/);
     expect(account?.refreshToken).toBe(account?.accessToken);
@@ -77,12 +85,16 @@ describe('Instagram Login connect against the simulated Instagram hosts', () => 
 
     const code = instagram.received.findLast((request) => request.path === '/oauth/access_token');
     expect(Object.fromEntries(new URLSearchParams(code?.text))).toMatchObject({
-      client_id: instagram.clientId, client_secret: instagram.clientSecret, grant_type: 'authorization_code',
+      client_id: instagram.clientId,
+      client_secret: instagram.clientSecret,
+      grant_type: 'authorization_code',
       redirect_uri: redirectUri,
     });
     const exchange = instagram.received.findLast((request) => request.path === '/access_token');
     expect(Object.fromEntries(exchange?.query ?? [])).toEqual({
-      grant_type: 'ig_exchange_token', client_secret: instagram.clientSecret, access_token: tokens.accessToken,
+      grant_type: 'ig_exchange_token',
+      client_secret: instagram.clientSecret,
+      access_token: tokens.accessToken,
     });
     const profile = instagram.received.findLast((request) => request.path === '/v26.0/me');
     expect(profile?.query.get('fields')).toBe('user_id,username,name,profile_picture_url');
@@ -127,9 +139,16 @@ describe('Instagram Login connect against the simulated Instagram hosts', () => 
     const client = { clientId: instagram.clientId, clientSecret: instagram.clientSecret };
     const provider = instagramStandaloneConnect.provider(instagram.app);
 
-    const error = await platformFailure(exchangeAuthorizationCode(provider, client, { code, redirectUri, codeVerifier: null }, {
-      timeoutMs: 2_000,
-    }));
+    const error = await platformFailure(
+      exchangeAuthorizationCode(
+        provider,
+        client,
+        { code, redirectUri, codeVerifier: null },
+        {
+          timeoutMs: 2_000,
+        },
+      ),
+    );
 
     expect(error.kind).toBe('permanent');
     expect(error.httpStatus).toBe(400);
@@ -151,7 +170,12 @@ describe('Instagram Login connect against the simulated Instagram hosts', () => 
     const refresher = apps.refresherFor('instagram-standalone');
     expect(refresher).toBeDefined();
 
-    const renewed = await refresher?.({ provider: 'instagram-standalone', refreshToken: held, instanceUrl: null, now: new Date(clock) });
+    const renewed = await refresher?.({
+      provider: 'instagram-standalone',
+      refreshToken: held,
+      instanceUrl: null,
+      now: new Date(clock),
+    });
 
     expect(renewed?.accessToken).toMatch(/^long-/);
     expect(renewed?.accessToken).not.toBe(held);
@@ -163,7 +187,9 @@ describe('Instagram Login connect against the simulated Instagram hosts', () => 
   });
 
   it('calls an unknown refresh token disconnected', async () => {
-    const error = await platformFailure(instagramStandaloneConnect.refresh?.('never-issued', context) ?? Promise.resolve());
+    const error = await platformFailure(
+      instagramStandaloneConnect.refresh?.('never-issued', context) ?? Promise.resolve(),
+    );
 
     expect(error.kind).toBe('disconnected');
     expect(error.message).toBe('Invalid OAuth access token - Cannot parse access token');
@@ -175,12 +201,14 @@ describe('Instagram Login connect against the simulated Instagram hosts', () => 
     clock += 61 * day;
 
     const refused = await platformFailure(instagramStandaloneConnect.refresh?.(held, context) ?? Promise.resolve());
-    const read = await platformFailure(graphGet({
-      provider: 'instagram-standalone',
-      url: `${instagram.url}/v26.0/me`,
-      query: { fields: 'user_id', access_token: held },
-      timeoutMs: 2_000,
-    }));
+    const read = await platformFailure(
+      graphGet({
+        provider: 'instagram-standalone',
+        url: `${instagram.url}/v26.0/me`,
+        query: { fields: 'user_id', access_token: held },
+        timeoutMs: 2_000,
+      }),
+    );
 
     for (const error of [refused, read]) {
       expect(error.kind).toBe('disconnected');
@@ -202,7 +230,9 @@ describe('Instagram Login connect against the simulated Instagram hosts', () => 
     const closed = `http://127.0.0.1:${String(await freePort())}`;
     const unreachable = contextFor({ ...instagram.app, apiUrl: closed });
 
-    const error = await platformFailure(instagramStandaloneConnect.refresh?.('any', unreachable) ?? Promise.resolve());
+    const error = await platformFailure(
+      instagramStandaloneConnect.refresh?.('any', unreachable) ?? Promise.resolve(),
+    );
 
     expect(error.kind).toBe('retryable');
     expect(error.message).toBe('could not reach instagram-standalone');

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { graphApiVersion, graphErrorMessage, graphGet, longLivedToken, renewLongLivedToken } from '../facebook/meta-graph.ts';
+import {
+  graphApiVersion,
+  graphErrorMessage,
+  graphGet,
+  longLivedToken,
+  renewLongLivedToken,
+} from '../facebook/meta-graph.ts';
 import { readStandardTokens } from '../kit/oauth2.ts';
 import type { OAuthConnect, UserTokens } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
@@ -77,16 +83,18 @@ export const instagramStandaloneConnect: OAuthConnect = {
     const user = parsed.data;
     return {
       pick: false,
-      accounts: [{
-        accountId: user.user_id,
-        name: user.name ?? user.username,
-        username: user.username,
-        picture: user.profile_picture_url ?? null,
-        instanceUrl: null,
-        accessToken: longLived.accessToken,
-        refreshToken: longLived.accessToken,
-        expiresAt: longLived.expiresAt,
-      }],
+      accounts: [
+        {
+          accountId: user.user_id,
+          name: user.name ?? user.username,
+          username: user.username,
+          picture: user.profile_picture_url ?? null,
+          instanceUrl: null,
+          accessToken: longLived.accessToken,
+          refreshToken: longLived.accessToken,
+          expiresAt: longLived.expiresAt,
+        },
+      ],
     };
   },
 

@@ -13,7 +13,11 @@ export interface AuthorizationRequest {
 }
 
 /** Where to send the user: the platform's consent page for this client, state and challenge. */
-export function authorizationUrl(provider: OAuth2Provider, client: OAuth2Client, request: AuthorizationRequest): string {
+export function authorizationUrl(
+  provider: OAuth2Provider,
+  client: OAuth2Client,
+  request: AuthorizationRequest,
+): string {
   const url = new URL(provider.authorizeUrl);
   const parameters: Record<string, string> = {
     response_type: 'code',
@@ -49,12 +53,14 @@ export function readStandardTokens(body: unknown, now: Date): UserTokens | null 
   };
 }
 
-const oauthErrorBody = z.object({
-  // Most send a code; Reddit sends the HTTP status as a number, Meta an object with the message.
-  error: z.union([z.string(), z.number(), z.object({ message: z.string() }).loose()]).optional(),
-  error_description: z.string().optional(),
-  message: z.string().optional(),
-}).loose();
+const oauthErrorBody = z
+  .object({
+    // Most send a code; Reddit sends the HTTP status as a number, Meta an object with the message.
+    error: z.union([z.string(), z.number(), z.object({ message: z.string() }).loose()]).optional(),
+    error_description: z.string().optional(),
+    message: z.string().optional(),
+  })
+  .loose();
 
 /** The platform's own words from an OAuth error answer (RFC 6749 section 5.2, or its variant). */
 export function oauthErrorMessage(body: unknown): string | undefined {
@@ -95,7 +101,8 @@ async function tokenRequest(
     headers.Authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
   } else {
     form[clientIdName] = client.clientId;
-    if (provider.clientAuthentication === 'body' && client.clientSecret !== null) form.client_secret = client.clientSecret;
+    if (provider.clientAuthentication === 'body' && client.clientSecret !== null)
+      form.client_secret = client.clientSecret;
   }
   const body = await platformRequest({
     provider: provider.platform,
@@ -111,7 +118,8 @@ async function tokenRequest(
   const now = options.now ?? new Date();
   const tokens = (provider.readTokens ?? readStandardTokens)(body, now);
   if (tokens === null) {
-    const message = oauthErrorMessage(body) ?? `${provider.platform} answered the token request without an access token`;
+    const message =
+      oauthErrorMessage(body) ?? `${provider.platform} answered the token request without an access token`;
     throw new PlatformError({ kind: 'permanent', provider: provider.platform, message });
   }
   return tokens;
@@ -127,9 +135,15 @@ export function exchangeAuthorizationCode(
   exchange: { code: string; redirectUri: string; codeVerifier: string | null },
   options: TokenCallOptions,
 ): Promise<UserTokens> {
-  const grant: Record<string, string> = { grant_type: 'authorization_code', code: exchange.code, redirect_uri: exchange.redirectUri };
+  const grant: Record<string, string> = {
+    grant_type: 'authorization_code',
+    code: exchange.code,
+    redirect_uri: exchange.redirectUri,
+  };
   if (provider.pkce && exchange.codeVerifier !== null) grant.code_verifier = exchange.codeVerifier;
-  return tokenRequest(provider, client, grant, options, (status) => (status >= 500 || status === 429 ? undefined : 'permanent'));
+  return tokenRequest(provider, client, grant, options, (status) =>
+    status >= 500 || status === 429 ? undefined : 'permanent',
+  );
 }
 
 /** Error codes with which a token endpoint says the refresh token itself is dead (RFC 6749 5.2). */

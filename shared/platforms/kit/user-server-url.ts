@@ -32,7 +32,11 @@ export function userServerUrl(typed: string, policy: ConnectionPolicy, options: 
     throw new PlatformError({ kind: 'permanent', provider, message: `"${text}" is not a web address`, cause: error });
   }
   if (url.username !== '' || url.password !== '') {
-    throw new PlatformError({ kind: 'permanent', provider, message: 'the address must not carry a user name or password' });
+    throw new PlatformError({
+      kind: 'permanent',
+      provider,
+      message: 'the address must not carry a user name or password',
+    });
   }
   try {
     checkPinnedTarget(url, policy);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PlatformError } from '../kit/platform-error.ts';
+import { storedCredential } from '../kit/stored-credential.ts';
 
 /**
  * A LinkedIn Page channel acts with the member's token for one organization: publishing needs
@@ -14,35 +14,17 @@ const pageRefresh = z.object({ refreshToken: z.string().min(1), organization: or
 export type LinkedinPageCredential = z.infer<typeof pageCredential>;
 export type LinkedinPageRefresh = z.infer<typeof pageRefresh>;
 
-function readStored<T>(schema: z.ZodType<T>, stored: string, what: string): T {
-  let value: unknown;
-  try {
-    value = JSON.parse(stored) as unknown;
-  } catch (error) {
-    const message = `the stored ${what} is not JSON`;
-    throw new PlatformError({ kind: 'disconnected', provider: 'linkedin-page', message, cause: error });
-  }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const message = `the stored ${what} is malformed`;
-    throw new PlatformError({ kind: 'disconnected', provider: 'linkedin-page', message });
-  }
-  return parsed.data;
-}
+export const { encode: encodeLinkedinPageCredential, read: readLinkedinPageCredential } = storedCredential(
+  pageCredential,
+  {
+    provider: 'linkedin-page',
+    what: 'LinkedIn Page credential',
+    reconnect: 'connect the page again',
+  },
+);
 
-export function encodeLinkedinPageCredential(credential: LinkedinPageCredential): string {
-  return JSON.stringify(pageCredential.parse(credential));
-}
-
-/** What the publishing adapter reads back from a LinkedIn Page channel's token. */
-export function readLinkedinPageCredential(accessToken: string): LinkedinPageCredential {
-  return readStored(pageCredential, accessToken, 'LinkedIn Page credential');
-}
-
-export function encodeLinkedinPageRefresh(refresh: LinkedinPageRefresh): string {
-  return JSON.stringify(pageRefresh.parse(refresh));
-}
-
-export function readLinkedinPageRefresh(refreshToken: string): LinkedinPageRefresh {
-  return readStored(pageRefresh, refreshToken, 'LinkedIn Page refresh token');
-}
+export const { encode: encodeLinkedinPageRefresh, read: readLinkedinPageRefresh } = storedCredential(pageRefresh, {
+  provider: 'linkedin-page',
+  what: 'LinkedIn Page refresh token',
+  reconnect: 'connect the page again',
+});

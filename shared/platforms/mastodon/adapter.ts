@@ -4,7 +4,9 @@ import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest, type PlatformRequest } from '../kit/platform-http.ts';
 import { mastodonErrorMessage } from './mastodon-error-message.ts';
 import { mastodonRetryAfterMs } from './mastodon-rate-limit.ts';
-import type { AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishMedia, PublishResult } from '../kit/platform-adapter.ts';
+import type {
+  AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishMedia, PublishResult,
+} from '../kit/platform-adapter.ts';
 
 const provider = 'mastodon';
 

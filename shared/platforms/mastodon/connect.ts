@@ -21,7 +21,11 @@ const account = z.object({
 });
 
 function unreadable(what: string): PlatformError {
-  return new PlatformError({ kind: 'permanent', provider, message: `the Mastodon instance answered with ${what} SPS could not read` });
+  return new PlatformError({
+    kind: 'permanent',
+    provider,
+    message: `the Mastodon instance answered with ${what} SPS could not read`,
+  });
 }
 
 /**
@@ -78,16 +82,18 @@ export const mastodonConnect: OAuthConnect = {
     const host = new URL(serverUrl).host;
     return {
       pick: false,
-      accounts: [{
-        accountId: id,
-        name: displayName === undefined || displayName === '' ? username : displayName,
-        username: acct.includes('@') ? `@${acct}` : `@${acct}@${host}`,
-        picture: avatar ?? null,
-        instanceUrl: serverUrl,
-        accessToken: tokens.accessToken,
-        refreshToken: null,
-        expiresAt: null,
-      }],
+      accounts: [
+        {
+          accountId: id,
+          name: displayName === undefined || displayName === '' ? username : displayName,
+          username: acct.includes('@') ? `@${acct}` : `@${acct}@${host}`,
+          picture: avatar ?? null,
+          instanceUrl: serverUrl,
+          accessToken: tokens.accessToken,
+          refreshToken: null,
+          expiresAt: null,
+        },
+      ],
     };
   },
 };

@@ -6,5 +6,7 @@ const errorBody = z.object({ error: z.string(), error_description: z.string().op
 export function mastodonErrorMessage(body: unknown): string | undefined {
   const parsed = errorBody.safeParse(body);
   if (!parsed.success) return undefined;
-  return parsed.data.error_description === undefined ? parsed.data.error : `${parsed.data.error}: ${parsed.data.error_description}`;
+  return parsed.data.error_description === undefined
+    ? parsed.data.error
+    : `${parsed.data.error}: ${parsed.data.error_description}`;
 }

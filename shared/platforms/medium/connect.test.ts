@@ -1,19 +1,23 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  startMediumSimulator, type RunningMediumSimulator,
+  startMediumSimulator,
+  type RunningMediumSimulator,
 } from '../../../test/simulators/medium/medium-simulator.ts';
 import { mediumConnect } from './connect.ts';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 
 const contextFor = (apiUrl: string) => testConnectContext({ apiUrl });
 
-
 async function closedPort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
   return port;
 }
 
@@ -21,15 +25,19 @@ describe('Medium connect against the simulator', () => {
   let medium: RunningMediumSimulator;
 
   beforeAll(async () => {
-    medium = await startMediumSimulator([{
-      id: '5303d74c64f66366f00cb9b2a94f3251bf5',
-      username: 'ada',
-      name: 'Ada Lovelace',
-      imageUrl: 'https://images.medium.com/0*ada.png',
-      tokens: ['181d415f34379af07b2c11d144dfbe35d'],
-    }]);
+    medium = await startMediumSimulator([
+      {
+        id: '5303d74c64f66366f00cb9b2a94f3251bf5',
+        username: 'ada',
+        name: 'Ada Lovelace',
+        imageUrl: 'https://images.medium.com/0*ada.png',
+        tokens: ['181d415f34379af07b2c11d144dfbe35d'],
+      },
+    ]);
   });
-  afterAll(async () => { await medium.close(); });
+  afterAll(async () => {
+    await medium.close();
+  });
 
   it('reads the profile the integration token belongs to', async () => {
     const values = { integrationToken: '181d415f34379af07b2c11d144dfbe35d' };
@@ -51,7 +59,9 @@ describe('Medium connect against the simulator', () => {
   });
 
   it('shows Medium’s own message for an invalid token', async () => {
-    const error = await platformFailure(mediumConnect.verify({ integrationToken: 'revoked' }, contextFor(medium.apiUrl)));
+    const error = await platformFailure(
+      mediumConnect.verify({ integrationToken: 'revoked' }, contextFor(medium.apiUrl)),
+    );
 
     expect(error.kind).toBe('disconnected');
     expect(error.httpStatus).toBe(401);

@@ -1,7 +1,9 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  relayEvent, startNostrRelaySimulator, type NostrRelaySimulator,
+  relayEvent,
+  startNostrRelaySimulator,
+  type NostrRelaySimulator,
 } from '../../../test/simulators/nostr/nostr-relay-simulator.ts';
 import { connectionPolicyFor, type ConnectionPolicy } from '../../net/connection-policy.ts';
 import type { ConnectContext } from '../kit/platform-connect.ts';
@@ -9,12 +11,15 @@ import { nostrConnect } from './connect.ts';
 import { readNostrCredential } from './credential.ts';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 
-
 async function closedRelay(): Promise<string> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
   return `ws://127.0.0.1:${String(port)}`;
 }
 
@@ -35,12 +40,20 @@ let forging: NostrRelaySimulator;
 
 beforeAll(async () => {
   [older, newer, empty, silent, forging] = await Promise.all([
-    startNostrRelaySimulator(), startNostrRelaySimulator(), startNostrRelaySimulator(),
-    startNostrRelaySimulator({ silent: true }), startNostrRelaySimulator(),
+    startNostrRelaySimulator(),
+    startNostrRelaySimulator(),
+    startNostrRelaySimulator(),
+    startNostrRelaySimulator({ silent: true }),
+    startNostrRelaySimulator(),
   ]);
-  const profile = (createdAt: number, content: object) => relayEvent({
-    pubkey: publicKey, created_at: createdAt, kind: 0, tags: [], content: JSON.stringify(content),
-  });
+  const profile = (createdAt: number, content: object) =>
+    relayEvent({
+      pubkey: publicKey,
+      created_at: createdAt,
+      kind: 0,
+      tags: [],
+      content: JSON.stringify(content),
+    });
   older.addEvent(profile(1_700_000_000, { name: 'old name' }));
   older.addEvent(relayEvent({ pubkey: publicKey, created_at: 1_800_000_000, kind: 1, tags: [], content: 'a note' }));
   const alice = { name: 'alice', display_name: 'Alice', picture: 'https://example.org/a.png' };
@@ -58,8 +71,12 @@ describe('nostr connect', () => {
     const relays = `${older.url}\n${newer.url}/\n\n${older.url} ${forging.url}`;
     const account = await nostrConnect.verify({ privateKey, relays }, context);
     expect(account).toMatchObject({
-      accountId: publicKey, name: 'Alice', picture: 'https://example.org/a.png', instanceUrl: null,
-      refreshToken: null, expiresAt: null,
+      accountId: publicKey,
+      name: 'Alice',
+      picture: 'https://example.org/a.png',
+      instanceUrl: null,
+      refreshToken: null,
+      expiresAt: null,
     });
     expect(account.username).toMatch(/^npub1/);
     const saved = readNostrCredential(account.accessToken);
@@ -70,13 +87,18 @@ describe('nostr connect', () => {
   });
 
   it('names the account after its npub when the relays have no profile', async () => {
-    const account = await nostrConnect.verify({ privateKey, relays: `${empty.url}\n${await closedRelay()}` }, context);
+    const account = await nostrConnect.verify(
+      { privateKey, relays: `${empty.url}\n${await closedRelay()}` },
+      context,
+    );
     expect(account.name).toMatch(/^npub1[a-z0-9]{7}…[a-z0-9]{4}$/);
     expect(account.picture).toBeNull();
   });
 
   it('refuses a key that is not one, with the reason', async () => {
-    const error = await platformFailure(nostrConnect.verify({ privateKey: 'nsec1notakey', relays: empty.url }, context));
+    const error = await platformFailure(
+      nostrConnect.verify({ privateKey: 'nsec1notakey', relays: empty.url }, context),
+    );
     expect(error.message).toContain('nsec1... key or 64 hex characters');
     expect(error.kind).toBe('permanent');
   });
@@ -104,7 +126,9 @@ describe('nostr connect', () => {
   });
 
   it('refuses a relay list that is not one', async () => {
-    const error = await platformFailure(nostrConnect.verify({ privateKey, relays: 'https://relay.example.com' }, context));
+    const error = await platformFailure(
+      nostrConnect.verify({ privateKey, relays: 'https://relay.example.com' }, context),
+    );
     expect(error.message).toContain('relays start with wss://');
   });
 });

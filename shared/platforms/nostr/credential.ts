@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedCredential } from '../kit/stored-credential.ts';
 
 /** What a Nostr channel's access token holds: the key that signs its notes and the relays they go to. */
 export interface NostrCredential {
@@ -13,11 +14,6 @@ const credential = z.object({
   relays: z.array(z.string().regex(/^wss?:\/\//)).min(1),
 });
 
-export function encodeNostrCredential(value: NostrCredential): string {
-  return JSON.stringify(value);
-}
-
-/** Reads back the credential connect saved; throws when the stored value is not one. */
-export function readNostrCredential(accessToken: string): NostrCredential {
-  return credential.parse(JSON.parse(accessToken));
-}
+export const { encode: encodeNostrCredential, read: readNostrCredential } = storedCredential(credential, {
+  provider: 'nostr', what: 'Nostr credential', reconnect: 'connect the key again',
+});

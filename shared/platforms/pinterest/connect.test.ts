@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeAndConnect } from '../../../test/simulators/kit/oauth-dance.ts';
 import {
-  startPinterestSimulator, type PinterestSimulator,
+  startPinterestSimulator,
+  type PinterestSimulator,
 } from '../../../test/simulators/pinterest/pinterest-simulator.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
@@ -10,13 +11,19 @@ import { pinterestConnect } from './connect.ts';
 import { encodePinterestRefresh, readPinterestCredential, readPinterestRefresh } from './credential.ts';
 import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 
-
 let sim: PinterestSimulator;
 let context: ConnectContext;
 
 function contextWith(clientSecret: string): ConnectContext {
   return {
-    app: { clientId: sim.clientId, clientSecret, apiUrl: sim.url, authUrl: sim.url, tokenUrl: sim.url, botToken: null },
+    app: {
+      clientId: sim.clientId,
+      clientSecret,
+      apiUrl: sim.url,
+      authUrl: sim.url,
+      tokenUrl: sim.url,
+      botToken: null,
+    },
     timeoutMs: 5_000,
     userHosts: connectionPolicyFor(true),
   };
@@ -32,14 +39,19 @@ const picture = 'https://i.pinimg.com/75x75_RS/aa/bb/cc/maker.jpg';
 beforeAll(async () => {
   sim = await startPinterestSimulator();
   sim.addUser({
-    id: '549755885175', username: 'maker', profile_image: picture, account_type: 'BUSINESS',
+    id: '549755885175',
+    username: 'maker',
+    profile_image: picture,
+    account_type: 'BUSINESS',
     boards: [
       { id: '549755885175001', name: 'Recipes', privacy: 'PUBLIC' },
       { id: '549755885175002', name: 'Workshop', privacy: 'PROTECTED' },
     ],
   });
   const many = Array.from({ length: 260 }, (_, index) => ({
-    id: String(700_000 + index), name: `Board ${String(index)}`, privacy: 'PUBLIC' as const,
+    id: String(700_000 + index),
+    name: `Board ${String(index)}`,
+    privacy: 'PUBLIC' as const,
   }));
   sim.addUser({ id: '7', username: 'collector', profile_image: picture, account_type: 'PINNER', boards: many });
   sim.authority.consentingUser = '549755885175';
@@ -64,18 +76,25 @@ describe('pinterest connect', () => {
     const startedAt = Date.now();
     const { tokens, authorized } = await authorizeAndConnect(pinterestConnect, context);
     expect(authorized.pick).toBe(true);
-    const offered = authorized.accounts
-      .map(({ accountId, name, username, picture: avatar }) => ({ accountId, name, username, avatar }));
-    expect(offered)
-      .toEqual([
-        { accountId: '549755885175001', name: 'Recipes', username: 'maker', avatar: picture },
-        { accountId: '549755885175002', name: 'Workshop', username: 'maker', avatar: picture },
-      ]);
+    const offered = authorized.accounts.map(({ accountId, name, username, picture: avatar }) => ({
+      accountId,
+      name,
+      username,
+      avatar,
+    }));
+    expect(offered).toEqual([
+      { accountId: '549755885175001', name: 'Recipes', username: 'maker', avatar: picture },
+      { accountId: '549755885175002', name: 'Workshop', username: 'maker', avatar: picture },
+    ]);
     const second = authorized.accounts[1];
-    expect(readPinterestCredential(second?.accessToken ?? ''))
-      .toEqual({ accessToken: tokens.accessToken, boardId: '549755885175002' });
-    expect(readPinterestRefresh(second?.refreshToken ?? ''))
-      .toEqual({ refreshToken: tokens.refreshToken, boardId: '549755885175002' });
+    expect(readPinterestCredential(second?.accessToken ?? '')).toEqual({
+      accessToken: tokens.accessToken,
+      boardId: '549755885175002',
+    });
+    expect(readPinterestRefresh(second?.refreshToken ?? '')).toEqual({
+      refreshToken: tokens.refreshToken,
+      boardId: '549755885175002',
+    });
     const lifetime = (tokens.expiresAt?.getTime() ?? 0) - startedAt;
     expect(lifetime).toBeGreaterThan(2_591_990_000);
     expect(lifetime).toBeLessThanOrEqual(2_592_001_000);
@@ -129,7 +148,9 @@ describe('pinterest connect', () => {
   });
 
   it('calls an unknown refresh token disconnected', async () => {
-    const error = await platformFailure(renew(encodePinterestRefresh({ refreshToken: 'rt-never-issued', boardId: '1' })));
+    const error = await platformFailure(
+      renew(encodePinterestRefresh({ refreshToken: 'rt-never-issued', boardId: '1' })),
+    );
     expect(error.kind).toBe('disconnected');
   });
 

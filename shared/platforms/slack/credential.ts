@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedCredential } from '../kit/stored-credential.ts';
 
 /** What a Slack channel holds: the workspace's bot token and the conversation it posts to. */
 const credential = z.object({
@@ -10,11 +11,6 @@ const credential = z.object({
 
 export type SlackCredential = z.infer<typeof credential>;
 
-export function encodeSlackCredential(value: SlackCredential): string {
-  return JSON.stringify(value);
-}
-
-/** Reads back the credential a connected channel stores; throws on anything else. */
-export function readSlackCredential(accessToken: string): SlackCredential {
-  return credential.parse(JSON.parse(accessToken));
-}
+export const { encode: encodeSlackCredential, read: readSlackCredential } = storedCredential(credential, {
+  provider: 'slack', what: 'Slack credential', reconnect: 'connect the workspace again',
+});

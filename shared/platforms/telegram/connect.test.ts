@@ -1,7 +1,8 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  startTelegramSimulator, type TelegramSimulator,
+  startTelegramSimulator,
+  type TelegramSimulator,
 } from '../../../test/simulators/telegram/telegram-simulator.ts';
 import { createTestContext, type TestContext } from '../../../test/support/test-context.ts';
 import { connectWithCredentials } from '../../domain/channels/connect-with-credentials.ts';
@@ -15,12 +16,15 @@ import { platformFailure, testConnectContext } from '../../../test/simulators/ki
 const botToken = '7012345678:AAHk-simulated_token';
 const botId = 7012345678;
 
-
 async function closedPort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
   return port;
 }
 
@@ -36,15 +40,23 @@ beforeAll(async () => {
   context = contextFor(simulator.url);
   simulator.addBot({ token: botToken, id: botId, username: 'sps_poster_bot', firstName: 'SPS poster' });
   simulator.addChat({
-    id: -1001234567890, type: 'channel', title: 'Release notes', username: 'release_notes',
+    id: -1001234567890,
+    type: 'channel',
+    title: 'Release notes',
+    username: 'release_notes',
     members: new Map([[botId, { status: 'administrator', canPostMessages: true }]]),
   });
   simulator.addChat({
-    id: -1009876543210, type: 'channel', title: 'Read only', username: 'read_only_news',
+    id: -1009876543210,
+    type: 'channel',
+    title: 'Read only',
+    username: 'read_only_news',
     members: new Map([[botId, { status: 'administrator', canPostMessages: false }]]),
   });
   simulator.addChat({
-    id: -1005555555555, type: 'supergroup', title: 'Team chat',
+    id: -1005555555555,
+    type: 'supergroup',
+    title: 'Team chat',
     members: new Map([[botId, { status: 'administrator' }]]),
   });
 });
@@ -57,8 +69,13 @@ describe('telegram connect', () => {
   it('reads the channel by @username and keeps its numeric id with the bot token', async () => {
     const account = await telegramConnect.verify({ botToken, chat: '@release_notes' }, context);
     expect(account).toMatchObject({
-      accountId: '-1001234567890', name: 'Release notes', username: '@release_notes', picture: null, instanceUrl: null,
-      refreshToken: null, expiresAt: null,
+      accountId: '-1001234567890',
+      name: 'Release notes',
+      username: '@release_notes',
+      picture: null,
+      instanceUrl: null,
+      refreshToken: null,
+      expiresAt: null,
     });
     expect(readTelegramCredential(account.accessToken)).toEqual({ botToken, chatId: '-1001234567890' });
     const member = simulator.received.find((request) => request.path.endsWith('/getChatMember'));
@@ -91,7 +108,9 @@ describe('telegram connect', () => {
 
   it('refuses what is not a bot token before calling Telegram', async () => {
     const before = simulator.received.length;
-    const error = await platformFailure(telegramConnect.verify({ botToken: 'abc/../x', chat: '@release_notes' }, context));
+    const error = await platformFailure(
+      telegramConnect.verify({ botToken: 'abc/../x', chat: '@release_notes' }, context),
+    );
     expect(error.message).toContain('not a Telegram bot token');
     expect(simulator.received.length).toBe(before);
   });
@@ -116,16 +135,22 @@ describe('connecting a Telegram channel', () => {
     await ctx.cleanup();
   });
 
-  const connect = (values: Record<string, string>) => connectWithCredentials(
-    { db: ctx.db, secrets: ctx.secrets }, telegramConnect, context, { organizationId, provider: 'telegram', values },
-  );
+  const connect = (values: Record<string, string>) =>
+    connectWithCredentials({ db: ctx.db, secrets: ctx.secrets }, telegramConnect, context, {
+      organizationId,
+      provider: 'telegram',
+      values,
+    });
 
   it('saves the channel with its profile and sealed credential, and reconnects it in place', async () => {
     const first = await connect({ botToken, chat: '@release_notes' });
     expect(first.created).toBe(true);
     const saved = await ctx.db.channels.findById(first.id).lean();
     expect(saved).toMatchObject({
-      provider: 'telegram', accountId: '-1001234567890', name: 'Release notes', profile: '@release_notes',
+      provider: 'telegram',
+      accountId: '-1001234567890',
+      name: 'Release notes',
+      profile: '@release_notes',
     });
     expect(saved?.tokenSealed).not.toContain(botToken);
     const credential = readTelegramCredential(ctx.secrets.open(saved?.tokenSealed ?? ''));
@@ -137,8 +162,10 @@ describe('connecting a Telegram channel', () => {
 
   it('answers connect_refused with Telegram\'s message and saves nothing', async () => {
     const before = await ctx.db.channels.countDocuments({ organizationId });
-    const error: unknown = await connect({ botToken, chat: '@no_such_channel' })
-      .then(() => null, (caught: unknown) => caught);
+    const error: unknown = await connect({ botToken, chat: '@no_such_channel' }).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(DomainError);
     const message = expect.stringContaining('chat not found') as unknown;
     expect(error).toMatchObject({ code: 'connect_refused', message });

@@ -18,7 +18,6 @@ function contextFor(app: PlatformApp): ConnectContext {
   return { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
 }
 
-
 /** Close to `expected`, allowing for the time the test itself takes. */
 function expectAbout(actual: Date | null, expected: number): void {
   expect(actual).not.toBeNull();
@@ -33,12 +32,17 @@ describe('Threads connect against the simulated Threads API', () => {
   beforeAll(async () => {
     threads = await startThreadsSimulator();
     threads.addUser({
-      id: '25000000000000001', username: 'ada', name: 'Ada Lovelace',
-      profilePictureUrl: 'https://cdn.threads.example/ada.jpg', biography: 'Engines',
+      id: '25000000000000001',
+      username: 'ada',
+      name: 'Ada Lovelace',
+      profilePictureUrl: 'https://cdn.threads.example/ada.jpg',
+      biography: 'Engines',
     });
     context = contextFor(threads.app);
   });
-  afterAll(async () => { await threads.close(); });
+  afterAll(async () => {
+    await threads.close();
+  });
   beforeEach(() => {
     clock = Date.now();
     threads.authority.now = () => clock;
@@ -65,8 +69,11 @@ describe('Threads connect against the simulated Threads API', () => {
     expect(authorized.accounts).toHaveLength(1);
     const [account] = authorized.accounts;
     expect(account).toMatchObject({
-      accountId: '25000000000000001', name: 'Ada Lovelace', username: 'ada',
-      picture: 'https://cdn.threads.example/ada.jpg', instanceUrl: null,
+      accountId: '25000000000000001',
+      name: 'Ada Lovelace',
+      username: 'ada',
+      picture: 'https://cdn.threads.example/ada.jpg',
+      instanceUrl: null,
     });
     expect(account?.accessToken).toMatch(/^long-/);
     expect(account?.refreshToken).toBe(account?.accessToken);
@@ -74,7 +81,9 @@ describe('Threads connect against the simulated Threads API', () => {
 
     const exchange = threads.received.findLast((request) => request.path === '/access_token');
     expect(Object.fromEntries(exchange?.query ?? [])).toEqual({
-      grant_type: 'th_exchange_token', client_secret: threads.clientSecret, access_token: tokens.accessToken,
+      grant_type: 'th_exchange_token',
+      client_secret: threads.clientSecret,
+      access_token: tokens.accessToken,
     });
     const profile = threads.received.findLast((request) => request.path === '/v1.0/me');
     expect(profile?.query.get('fields')).toBe('id,username,name,threads_profile_picture_url');
@@ -98,9 +107,16 @@ describe('Threads connect against the simulated Threads API', () => {
     const client = { clientId: threads.clientId, clientSecret: threads.clientSecret };
     const provider = threadsConnect.provider(threads.app);
 
-    const error = await platformFailure(exchangeAuthorizationCode(provider, client, { code, redirectUri, codeVerifier: null }, {
-      timeoutMs: 2_000,
-    }));
+    const error = await platformFailure(
+      exchangeAuthorizationCode(
+        provider,
+        client,
+        { code, redirectUri, codeVerifier: null },
+        {
+          timeoutMs: 2_000,
+        },
+      ),
+    );
 
     expect(error.kind).toBe('permanent');
     expect(error.message).toBe('This authorization code has been used.');
@@ -121,7 +137,12 @@ describe('Threads connect against the simulated Threads API', () => {
     const refresher = apps.refresherFor('threads');
     expect(refresher).toBeDefined();
 
-    const renewed = await refresher?.({ provider: 'threads', refreshToken: held, instanceUrl: null, now: new Date(clock) });
+    const renewed = await refresher?.({
+      provider: 'threads',
+      refreshToken: held,
+      instanceUrl: null,
+      now: new Date(clock),
+    });
 
     expect(renewed?.accessToken).toMatch(/^long-/);
     expect(renewed?.accessToken).not.toBe(held);
@@ -154,9 +175,14 @@ describe('Threads connect against the simulated Threads API', () => {
     clock += 61 * day;
 
     const refused = await platformFailure(threadsConnect.refresh?.(held, context) ?? Promise.resolve());
-    const read = await platformFailure(graphGet({
-      provider: 'threads', url: `${threads.url}/v1.0/me`, query: { fields: 'id', access_token: held }, timeoutMs: 2_000,
-    }));
+    const read = await platformFailure(
+      graphGet({
+        provider: 'threads',
+        url: `${threads.url}/v1.0/me`,
+        query: { fields: 'id', access_token: held },
+        timeoutMs: 2_000,
+      }),
+    );
 
     for (const error of [refused, read]) {
       expect(error.kind).toBe('disconnected');
@@ -178,7 +204,9 @@ describe('Threads connect against the simulated Threads API', () => {
     const closed = `http://127.0.0.1:${String(await freePort())}`;
     const tokens = { accessToken: 'short', refreshToken: null, expiresAt: null };
 
-    const error = await platformFailure(threadsConnect.accounts(tokens, contextFor({ ...threads.app, apiUrl: closed })));
+    const error = await platformFailure(
+      threadsConnect.accounts(tokens, contextFor({ ...threads.app, apiUrl: closed })),
+    );
 
     expect(error.kind).toBe('retryable');
     expect(error.message).toBe('could not reach threads');
@@ -186,7 +214,9 @@ describe('Threads connect against the simulated Threads API', () => {
 
   it('takes the Threads hosts from the module', () => {
     expect(threadsModule.urls).toEqual({
-      apiUrl: 'https://graph.threads.net', authUrl: 'https://threads.com', tokenUrl: 'https://graph.threads.net',
+      apiUrl: 'https://graph.threads.net',
+      authUrl: 'https://threads.com',
+      tokenUrl: 'https://graph.threads.net',
     });
     expect(threadsModule.connect).toBe(threadsConnect);
   });

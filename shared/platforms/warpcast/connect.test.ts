@@ -6,12 +6,15 @@ import { warpcastConnect } from './connect.ts';
 import { readWarpcastCredential } from './credential.ts';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 
-
 async function closedOrigin(): Promise<string> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
   return `http://127.0.0.1:${String(port)}`;
 }
 
@@ -46,7 +49,11 @@ describe('warpcast connect', () => {
   it('reads the approved signer\'s fid and that user\'s profile', async () => {
     const account = await warpcastConnect.verify({ apiKey, signerUuid: approved }, context);
     expect(account).toMatchObject({
-      accountId: '3621', name: 'Alice', username: 'alice', picture: 'https://i.imgur.com/alice.png', instanceUrl: null,
+      accountId: '3621',
+      name: 'Alice',
+      username: 'alice',
+      picture: 'https://i.imgur.com/alice.png',
+      instanceUrl: null,
     });
     expect(readWarpcastCredential(account.accessToken)).toEqual({ apiKey, signerUuid: approved });
     expect(neynar.received.at(-1)?.query.get('fids')).toBe('3621');
@@ -59,7 +66,9 @@ describe('warpcast connect', () => {
   });
 
   it('does not find a signer made with another API key', async () => {
-    const error = await platformFailure(warpcastConnect.verify({ apiKey: 'OTHER-APP-KEY', signerUuid: approved }, context));
+    const error = await platformFailure(
+      warpcastConnect.verify({ apiKey: 'OTHER-APP-KEY', signerUuid: approved }, context),
+    );
     expect(error.message).toBe('Neynar: Signer not found (signer_uuid)');
     expect(error.kind).toBe('permanent');
   });

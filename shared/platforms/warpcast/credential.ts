@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedCredential } from '../kit/stored-credential.ts';
 
 /** What a Farcaster channel's access token holds: the Neynar app key and the user's signer made with it. */
 export interface WarpcastCredential {
@@ -9,11 +10,6 @@ export interface WarpcastCredential {
 
 const credential = z.object({ apiKey: z.string().min(1), signerUuid: z.string().min(1) });
 
-export function encodeWarpcastCredential(value: WarpcastCredential): string {
-  return JSON.stringify(value);
-}
-
-/** Reads back the credential connect saved; throws when the stored value is not one. */
-export function readWarpcastCredential(accessToken: string): WarpcastCredential {
-  return credential.parse(JSON.parse(accessToken));
-}
+export const { encode: encodeWarpcastCredential, read: readWarpcastCredential } = storedCredential(credential, {
+  provider: 'warpcast', what: 'Warpcast credential', reconnect: 'connect the account again',
+});

@@ -87,10 +87,14 @@ export class OAuthAuthority {
    */
   authorize(request: SimulatedRequest): SimulatedAnswer {
     const query = request.query;
-    const refuse = (message: string): SimulatedAnswer => ({ status: 400, body: { error: 'invalid_request', error_description: message } });
+    const refuse = (message: string): SimulatedAnswer => ({
+      status: 400,
+      body: { error: 'invalid_request', error_description: message },
+    });
     if (query.get(this.#idParameter()) !== this.#rules.clientId) return refuse(`unknown ${this.#idParameter()}`);
     const redirectUri = query.get('redirect_uri');
-    if (redirectUri === null || !/^https?:\/\//.test(redirectUri)) return refuse('redirect_uri is missing or not absolute');
+    if (redirectUri === null || !/^https?:\/\//.test(redirectUri))
+      return refuse('redirect_uri is missing or not absolute');
     if (query.get('response_type') !== 'code') return refuse('response_type must be code');
     for (const [name, value] of Object.entries(this.#rules.requiredAuthorizeParameters ?? {})) {
       if (query.get(name) !== value) return refuse(`${name} must be ${value}`);
@@ -126,7 +130,9 @@ export class OAuthAuthority {
   }
 
   #error(status: number, error: string, description: string): SimulatedAnswer {
-    return this.#rules.tokenError?.(error, description) ?? { status, body: { error, error_description: description } };
+    return (
+      this.#rules.tokenError?.(error, description) ?? { status, body: { error, error_description: description } }
+    );
   }
 
   /** The client's credentials as the platform reads them; null when they are wrong or misplaced. */
@@ -135,10 +141,14 @@ export class OAuthAuthority {
     const mode = this.#rules.clientAuthentication;
     if (basic !== undefined && mode !== 'body') {
       const [user = '', password = ''] = Buffer.from(basic, 'base64').toString('utf8').split(':');
-      return decodeURIComponent(user) === this.#rules.clientId && decodeURIComponent(password) === this.#rules.clientSecret;
+      return (
+        decodeURIComponent(user) === this.#rules.clientId && decodeURIComponent(password) === this.#rules.clientSecret
+      );
     }
     if (mode === 'basic') return false;
-    return form.get(this.#idParameter()) === this.#rules.clientId && form.get('client_secret') === this.#rules.clientSecret;
+    return (
+      form.get(this.#idParameter()) === this.#rules.clientId && form.get('client_secret') === this.#rules.clientSecret
+    );
   }
 
   #issue(user: string, scope: string): IssuedTokens {
@@ -182,11 +192,13 @@ export class OAuthAuthority {
     if (pending === undefined || pending.expiresAt <= this.now()) {
       return this.#error(400, 'invalid_grant', 'The authorization code is invalid or expired');
     }
-    if (form.get('redirect_uri') !== pending.redirectUri) return this.#error(400, 'invalid_grant', 'redirect_uri does not match');
+    if (form.get('redirect_uri') !== pending.redirectUri)
+      return this.#error(400, 'invalid_grant', 'redirect_uri does not match');
     if (pending.challenge !== null) {
       const verifier = form.get('code_verifier') ?? '';
       const computed = createHash('sha256').update(verifier, 'ascii').digest('base64url');
-      if (computed !== pending.challenge) return this.#error(400, 'invalid_grant', 'code_verifier does not match the challenge');
+      if (computed !== pending.challenge)
+        return this.#error(400, 'invalid_grant', 'code_verifier does not match the challenge');
     }
     this.grants.authorization_code += 1;
     return this.#answer(this.#issue(pending.user, pending.scope));

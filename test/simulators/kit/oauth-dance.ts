@@ -1,5 +1,14 @@
-import { authorizationUrl, exchangeAuthorizationCode, refreshAccessToken } from '../../../shared/platforms/kit/oauth2.ts';
-import type { ConnectContext, OAuthConnect, AuthorizedAccounts, UserTokens } from '../../../shared/platforms/kit/platform-connect.ts';
+import {
+  authorizationUrl,
+  exchangeAuthorizationCode,
+  refreshAccessToken,
+} from '../../../shared/platforms/kit/oauth2.ts';
+import type {
+  ConnectContext,
+  OAuthConnect,
+  AuthorizedAccounts,
+  UserTokens,
+} from '../../../shared/platforms/kit/platform-connect.ts';
 import { createPkcePair } from '../../../shared/platforms/kit/pkce.ts';
 
 export interface DanceResult {
@@ -25,7 +34,9 @@ export async function authorizeAndConnect(
   const client = { clientId, clientSecret };
   const provider = connect.provider(context.app);
   const pkce = provider.pkce ? createPkcePair() : null;
-  const authorizeUrl = new URL(authorizationUrl(provider, client, { redirectUri, state: 'state-1', codeChallenge: pkce?.challenge ?? null }));
+  const authorizeUrl = new URL(
+    authorizationUrl(provider, client, { redirectUri, state: 'state-1', codeChallenge: pkce?.challenge ?? null }),
+  );
   const consent = await fetch(authorizeUrl, { redirect: 'manual' });
   const location = consent.headers.get('location');
   if (consent.status !== 302 || location === null) {
@@ -37,13 +48,24 @@ export async function authorizeAndConnect(
   if (error !== null) throw new Error(`${error}: ${back.searchParams.get('error_description') ?? ''}`);
   const code = back.searchParams.get('code') ?? '';
   const options = { timeoutMs: context.timeoutMs };
-  const tokens = await exchangeAuthorizationCode(provider, client, { code, redirectUri, codeVerifier: pkce?.verifier ?? null }, options);
+  const tokens = await exchangeAuthorizationCode(
+    provider,
+    client,
+    { code, redirectUri, codeVerifier: pkce?.verifier ?? null },
+    options,
+  );
   return { authorizeUrl, tokens, authorized: await connect.accounts(tokens, context) };
 }
 
 /** Refreshes with the room's provider, as the token lifecycle will. */
-export function refreshWith(connect: OAuthConnect, context: ConnectContext, refreshToken: string): Promise<UserTokens> {
+export function refreshWith(
+  connect: OAuthConnect,
+  context: ConnectContext,
+  refreshToken: string,
+): Promise<UserTokens> {
   const { clientId, clientSecret } = context.app;
   if (clientId === null) throw new Error('the test context needs a client id');
-  return refreshAccessToken(connect.provider(context.app), { clientId, clientSecret }, refreshToken, { timeoutMs: context.timeoutMs });
+  return refreshAccessToken(connect.provider(context.app), { clientId, clientSecret }, refreshToken, {
+    timeoutMs: context.timeoutMs,
+  });
 }

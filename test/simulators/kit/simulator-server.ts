@@ -62,7 +62,10 @@ function send(response: ServerResponse, answer: SimulatedAnswer): void {
  * records it, and lets `handle` answer. The platform's rules live in its own simulator; this only
  * carries the bytes, so each simulator refuses what its platform refuses and nothing else.
  */
-export async function startSimulatorServer(handle: SimulatorHandler, notFound: SimulatedAnswer): Promise<RunningSimulator> {
+export async function startSimulatorServer(
+  handle: SimulatorHandler,
+  notFound: SimulatedAnswer,
+): Promise<RunningSimulator> {
   const received: SimulatedRequest[] = [];
   const server: Server = createServer((incoming, response) => {
     const chunks: Buffer[] = [];
@@ -83,7 +86,9 @@ export async function startSimulatorServer(handle: SimulatorHandler, notFound: S
       received.push(request);
       Promise.resolve()
         .then(() => handle(request))
-        .then((answer) => { send(response, answer ?? notFound); })
+        .then((answer) => {
+          send(response, answer ?? notFound);
+        })
         .catch((error: unknown) => {
           send(response, { status: 500, body: { error: 'simulator_failure', message: String(error) } });
         });
@@ -94,9 +99,13 @@ export async function startSimulatorServer(handle: SimulatorHandler, notFound: S
   return {
     url: `http://127.0.0.1:${String(port)}`,
     received,
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections();
-      server.close((error) => { if (error === undefined) resolve(); else reject(error); });
-    }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => {
+          if (error === undefined) resolve();
+          else reject(error);
+        });
+      }),
   };
 }
