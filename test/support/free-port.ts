@@ -12,3 +12,8 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** An address on loopback where nothing answers: a platform that cannot be reached. */
+export async function closedOrigin(scheme: 'http' | 'ws' = 'http'): Promise<string> {
+  return `${scheme}://127.0.0.1:${String(await freePort())}`;
+}

@@ -1,5 +1,3 @@
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeAndConnect } from '../../../test/simulators/kit/oauth-dance.ts';
@@ -16,21 +14,10 @@ import { ChannelTokens, type StoredChannel } from './channel-tokens.ts';
 import { listChannels } from './channels.ts';
 import { refreshExpiringTokens } from './refresh-expiring-tokens.ts';
 import { saveConnectedChannel } from './save-connected-channel.ts';
+import { closedOrigin } from '../../../test/support/free-port.ts';
 
 const minute = 60_000;
 const aheadMs = 15 * minute;
-
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) =>
-    server.close(() => {
-      resolve();
-    }),
-  );
-  return `http://127.0.0.1:${String(port)}`;
-}
 
 /**
  * The token lifecycle against a platform that expires access tokens after two hours and rotates
@@ -182,7 +169,7 @@ describe('channel tokens: refreshed before expiry, once per channel, kept when t
   it('keeps every token when the platform cannot be reached, and renews later', async () => {
     const channel = await connectedChannel();
     clock += 3 * 60 * minute;
-    const away = tokensWith(envFor(await closedPortUrl()));
+    const away = tokensWith(envFor(await closedOrigin()));
     const failure: unknown = await away.run(channel, readProfile).then(
       () => null,
       (error: unknown) => error,

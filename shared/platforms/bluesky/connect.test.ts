@@ -1,22 +1,10 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBlueskySimulator, type BlueskySimulator } from '../../../test/simulators/bluesky/bluesky-simulator.ts';
 import { connectionPolicyFor, type ConnectionPolicy } from '../../net/connection-policy.ts';
 import type { ConnectContext } from '../kit/platform-connect.ts';
 import { blueskyConnect } from './connect.ts';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
-
-async function closedOrigin(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) =>
-    server.close(() => {
-      resolve();
-    }),
-  );
-  return `http://127.0.0.1:${String(port)}`;
-}
+import { closedOrigin } from '../../../test/support/free-port.ts';
 
 function contextFor(apiUrl: string, userHosts: ConnectionPolicy = connectionPolicyFor(true)): ConnectContext {
   return testConnectContext({ apiUrl, userHosts, timeoutMs: 5_000 });

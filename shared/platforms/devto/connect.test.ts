@@ -1,19 +1,10 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevtoSimulator, type RunningDevtoSimulator } from '../../../test/simulators/devto/devto-simulator.ts';
 import { devtoConnect } from './connect.ts';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
+import { closedOrigin } from '../../../test/support/free-port.ts';
 
 const contextFor = (apiUrl: string) => testConnectContext({ apiUrl });
-
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
-  return port;
-}
 
 describe('Dev.to connect against the simulator', () => {
   let devto: RunningDevtoSimulator;
@@ -66,7 +57,7 @@ describe('Dev.to connect against the simulator', () => {
   });
 
   it('calls an unreachable API a passing failure', async () => {
-    const apiUrl = `http://127.0.0.1:${String(await closedPort())}/api`;
+    const apiUrl = `${await closedOrigin()}/api`;
     const error = await platformFailure(devtoConnect.verify({ apiKey: 'good-key' }, contextFor(apiUrl)));
 
     expect(error.kind).toBe('retryable');

@@ -1,4 +1,3 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startHashnodeSimulator, unauthenticatedMessage,
@@ -6,17 +5,9 @@ import {
 import type { RunningSimulator } from '../../../test/simulators/kit/simulator-server.ts';
 import { hashnodeConnect } from './connect.ts';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
+import { closedOrigin } from '../../../test/support/free-port.ts';
 
 const contextFor = (apiUrl: string) => testConnectContext({ apiUrl });
-
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
-  return port;
-}
 
 describe('Hashnode connect against the simulator', () => {
   let hashnode: RunningSimulator;
@@ -60,7 +51,7 @@ describe('Hashnode connect against the simulator', () => {
   });
 
   it('calls an unreachable endpoint a passing failure', async () => {
-    const apiUrl = `http://127.0.0.1:${String(await closedPort())}`;
+    const apiUrl = await closedOrigin();
     const error = await platformFailure(hashnodeConnect.verify({ token: 'x' }, contextFor(apiUrl)));
 
     expect(error.kind).toBe('retryable');

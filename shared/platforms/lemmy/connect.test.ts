@@ -1,4 +1,3 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLemmySimulator, type LemmySimulator } from '../../../test/simulators/lemmy/lemmy-simulator.ts';
 import { connectionPolicyFor, type ConnectionPolicy } from '../../net/connection-policy.ts';
@@ -6,15 +5,7 @@ import type { ConnectContext } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { lemmyConnect, lemmyInstanceOrigin } from './connect.ts';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
-
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
-  return port;
-}
+import { closedOrigin } from '../../../test/support/free-port.ts';
 
 function contextWith(userHosts: ConnectionPolicy): ConnectContext {
   // A user-hosted platform has no app URL: verify() must call only the instance the user typed.
@@ -84,7 +75,7 @@ describe('lemmy connect', () => {
   });
 
   it('is retryable when the instance cannot be reached', async () => {
-    const values = { instanceUrl: `http://127.0.0.1:${String(await closedPort())}`, username: 'alice', password: 'x' };
+    const values = { instanceUrl: await closedOrigin(), username: 'alice', password: 'x' };
     const error = await platformFailure(lemmyConnect.verify(values, context));
     expect(error.kind).toBe('retryable');
   });

@@ -1,4 +1,3 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startListmonkSimulator, type RunningListmonkSimulator, type SimulatedListmonkApiUser,
@@ -7,6 +6,7 @@ import { connectionPolicyFor, type ConnectionPolicy } from '../../net/connection
 import { listmonkConnect } from './connect.ts';
 import { readListmonkCredential } from './credential.ts';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
+import { closedOrigin } from '../../../test/support/free-port.ts';
 
 const admin: SimulatedListmonkApiUser = {
   id: 3,
@@ -31,15 +31,6 @@ const campaigner: SimulatedListmonkApiUser = {
 const contextWith = (userHosts: ConnectionPolicy) => testConnectContext({ userHosts });
 
 const privateNetworkAllowed = contextWith(connectionPolicyFor(true));
-
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
-  return port;
-}
 
 describe('listmonk connect against the simulator', () => {
   let listmonk: RunningListmonkSimulator;
@@ -101,7 +92,7 @@ describe('listmonk connect against the simulator', () => {
   });
 
   it('calls an unreachable instance a passing failure', async () => {
-    const values = { url: `http://127.0.0.1:${String(await closedPort())}`, apiUser: 'sps', token: admin.token };
+    const values = { url: await closedOrigin(), apiUser: 'sps', token: admin.token };
     const error = await platformFailure(listmonkConnect.verify(values, privateNetworkAllowed));
 
     expect(error.kind).toBe('retryable');

@@ -1,4 +1,3 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startMediumSimulator,
@@ -6,20 +5,9 @@ import {
 } from '../../../test/simulators/medium/medium-simulator.ts';
 import { mediumConnect } from './connect.ts';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
+import { closedOrigin } from '../../../test/support/free-port.ts';
 
 const contextFor = (apiUrl: string) => testConnectContext({ apiUrl });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) =>
-    server.close(() => {
-      resolve();
-    }),
-  );
-  return port;
-}
 
 describe('Medium connect against the simulator', () => {
   let medium: RunningMediumSimulator;
@@ -69,7 +57,7 @@ describe('Medium connect against the simulator', () => {
   });
 
   it('calls an unreachable API a passing failure', async () => {
-    const apiUrl = `http://127.0.0.1:${String(await closedPort())}/v1`;
+    const apiUrl = `${await closedOrigin()}/v1`;
     const error = await platformFailure(mediumConnect.verify({ integrationToken: 'x' }, contextFor(apiUrl)));
 
     expect(error.kind).toBe('retryable');

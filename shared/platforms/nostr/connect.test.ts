@@ -1,4 +1,3 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   relayEvent,
@@ -10,18 +9,7 @@ import type { ConnectContext } from '../kit/platform-connect.ts';
 import { nostrConnect } from './connect.ts';
 import { readNostrCredential } from './credential.ts';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
-
-async function closedRelay(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) =>
-    server.close(() => {
-      resolve();
-    }),
-  );
-  return `ws://127.0.0.1:${String(port)}`;
-}
+import { closedOrigin } from '../../../test/support/free-port.ts';
 
 function contextWith(userHosts: ConnectionPolicy, timeoutMs = 5_000): ConnectContext {
   return testConnectContext({ apiUrl: 'https://unused.invalid', userHosts, timeoutMs });
@@ -88,7 +76,7 @@ describe('nostr connect', () => {
 
   it('names the account after its npub when the relays have no profile', async () => {
     const account = await nostrConnect.verify(
-      { privateKey, relays: `${empty.url}\n${await closedRelay()}` },
+      { privateKey, relays: `${empty.url}\n${await closedOrigin('ws')}` },
       context,
     );
     expect(account.name).toMatch(/^npub1[a-z0-9]{7}…[a-z0-9]{4}$/);
@@ -105,7 +93,7 @@ describe('nostr connect', () => {
 
   it('is retryable when no relay answers in time', async () => {
     const quick = contextWith(connectionPolicyFor(true), 300);
-    const relays = `${silent.url}\n${await closedRelay()}`;
+    const relays = `${silent.url}\n${await closedOrigin('ws')}`;
     const error = await platformFailure(nostrConnect.verify({ privateKey, relays }, quick));
     expect(error.kind).toBe('retryable');
     expect(error.message).toContain('none of the relays answered');

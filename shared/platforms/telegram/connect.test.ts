@@ -1,4 +1,3 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startTelegramSimulator,
@@ -12,21 +11,10 @@ import type { ConnectContext } from '../kit/platform-connect.ts';
 import { telegramConnect } from './connect.ts';
 import { readTelegramCredential } from './credential.ts';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
+import { closedOrigin } from '../../../test/support/free-port.ts';
 
 const botToken = '7012345678:AAHk-simulated_token';
 const botId = 7012345678;
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) =>
-    server.close(() => {
-      resolve();
-    }),
-  );
-  return port;
-}
 
 function contextFor(apiUrl: string): ConnectContext {
   return testConnectContext({ apiUrl, timeoutMs: 5_000 });
@@ -116,7 +104,7 @@ describe('telegram connect', () => {
   });
 
   it('is retryable when Telegram cannot be reached', async () => {
-    const offline = contextFor(`http://127.0.0.1:${String(await closedPort())}`);
+    const offline = contextFor(await closedOrigin());
     const error = await platformFailure(telegramConnect.verify({ botToken, chat: '@release_notes' }, offline));
     expect(error.kind).toBe('retryable');
   });

@@ -1,22 +1,10 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNeynarSimulator, type NeynarSimulator } from '../../../test/simulators/warpcast/neynar-simulator.ts';
 import type { ConnectContext } from '../kit/platform-connect.ts';
 import { warpcastConnect } from './connect.ts';
 import { readWarpcastCredential } from './credential.ts';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
-
-async function closedOrigin(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) =>
-    server.close(() => {
-      resolve();
-    }),
-  );
-  return `http://127.0.0.1:${String(port)}`;
-}
+import { closedOrigin } from '../../../test/support/free-port.ts';
 
 function contextFor(apiUrl: string): ConnectContext {
   return testConnectContext({ apiUrl, timeoutMs: 5_000 });

@@ -1,4 +1,3 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startWordpressSimulator, type RunningWordpressSimulator, type SimulatedWordpressUser,
@@ -11,6 +10,7 @@ import { connectionPolicyFor, type ConnectionPolicy } from '../../net/connection
 import { wordpressConnect } from './connect.ts';
 import { readWordpressCredential } from './credential.ts';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
+import { closedOrigin } from '../../../test/support/free-port.ts';
 
 const author: SimulatedWordpressUser = {
   id: 7,
@@ -37,15 +37,7 @@ const contextWith = (userHosts: ConnectionPolicy) => testConnectContext({ userHo
 const privateNetworkAllowed = contextWith(connectionPolicyFor(true));
 const adaPassword = 'abcd EFGH 1234 ijkl MNOP 5678';
 
-
 /** A port on loopback nothing listens on (bound by the OS, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
-  return port;
-}
 
 describe('WordPress connect against the simulator', () => {
   let site: RunningWordpressSimulator;
@@ -126,7 +118,7 @@ describe('WordPress connect against the simulator', () => {
   });
 
   it('calls an unreachable site a passing failure', async () => {
-    const siteUrl = `http://127.0.0.1:${String(await closedPort())}`;
+    const siteUrl = await closedOrigin();
     const values = { siteUrl, username: 'ada', applicationPassword: adaPassword };
     const error = await platformFailure(wordpressConnect.verify(values, privateNetworkAllowed));
 
