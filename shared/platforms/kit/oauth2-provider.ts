@@ -1,4 +1,4 @@
-import type { UserTokens } from './platform-connect.ts';
+import type { UserTokens } from './user-tokens.ts';
 
 /**
  * One platform's OAuth 2.0 authorization-code endpoints and habits, as its room declares them.

@@ -1,5 +1,6 @@
 import type { ConnectionPolicy } from '../../net/connection-policy.ts';
 import type { OAuth2Client, OAuth2Provider } from './oauth2-provider.ts';
+import type { UserTokens } from './user-tokens.ts';
 
 /**
  * One platform's app registration as the operator configured it (README, environment table):
@@ -28,13 +29,7 @@ export interface ConnectContext {
   now?: () => Date;
 }
 
-/** Tokens a platform issued for the user. */
-export interface UserTokens {
-  accessToken: string;
-  /** Null when the platform sent none; on a refresh, the one held stays valid. */
-  refreshToken: string | null;
-  expiresAt: Date | null;
-}
+export type { UserTokens } from './user-tokens.ts';
 
 /** One account, page, board or channel the platform let us act for, with the tokens to do it. */
 export interface VerifiedAccount {
