@@ -1,5 +1,5 @@
 import twitterText from 'twitter-text';
-import { mastodonTextLength } from '../mastodon/mastodon-text-length.ts';
+import { mastodonTextLength } from './mastodon-text-length.ts';
 import type { TextCounting } from './platform-definition.ts';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mastodonTextLength } from './mastodon-text-length.ts';
+import { mastodonTextLength } from '../kit/mastodon-text-length.ts';
 import { countMedia, definePlatform } from '../kit/platform-definition.ts';
 
 /** Fields of POST /api/v1/statuses that SPS passes through; the adapter sends them as they are. */
