@@ -28,8 +28,10 @@ export interface AddTokenChannelInput {
 const federatedProviders = new Set(['mastodon']);
 
 /**
- * Connects a channel from a token the user already holds (no OAuth round trip): the instance
- * must be a public server, and the token is sealed before it touches the database.
+ * Stores a channel from a token already held, without asking the platform: the fixtures of the
+ * tests and the benchmark's seeding use it. Users connect through connect-channel.ts (OAuth) and
+ * connect-with-credentials.ts, which check with the platform first. The instance must still be
+ * a public server, and the token is sealed before it touches the database.
  */
 export async function addTokenChannel(db: Database, secrets: SecretBox, policy: AddressPolicy, input: AddTokenChannelInput): Promise<{ id: string }> {
   if (!(await organizationExists(db, input.organizationId))) throw notFound(`organization ${input.organizationId}`);
