@@ -214,8 +214,8 @@ async function startPlatforms(): Promise<SimulatedPlatforms> {
   neynar.addUser({ fid: 3621, username: 'alice', displayName: 'Alice on Farcaster' });
   // BIP-340 test vector 0 (secret key 3), as the Nostr room's test uses.
   const nostrKey = '0000000000000000000000000000000000000000000000000000000000000003';
-  relay.addEvent(relayEvent({
-    pubkey: 'f9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9',
+  // Signed with that key: the room drops a profile whose signature does not verify.
+  relay.addEvent(relayEvent(nostrKey, {
     created_at: 1_750_000_000,
     kind: 0,
     tags: [],

@@ -1,24 +1,19 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { eventFault, signedEvent, type SignedEvent } from './nostr-signing.ts';
 
 /**
  * A local Nostr relay speaking NIP-01 over a real WebSocket (RFC 6455 framing written here, on
- * node:http's 'upgrade'): REQ with filters (ids, authors, kinds, since, until, limit) answered with
- * the stored events, newest first, then EOSE; CLOSE ends a subscription; a malformed message gets
- * a NOTICE, a malformed REQ a CLOSED "invalid:". As the RFC requires of a server, it drops a
- * client whose frames are not masked. Facts: ../shared/platforms/open-and-community.md, section 4.
+ * node:http's 'upgrade'): REQ with filters (ids, authors, kinds, #<tag>, since, until, limit) answered
+ * with the stored events, newest first, then EOSE, and then live with every new matching event until
+ * CLOSE; EVENT checked (id, BIP-340 signature) and answered with OK, stored unless ephemeral (kinds
+ * 20000 to 29999, NIP-01); a malformed message gets a NOTICE, a malformed REQ a CLOSED "invalid:".
+ * As the RFC requires of a server, it drops a client whose frames are not masked.
+ * Facts: ../shared/platforms/open-and-community.md, section 4.
  */
-export interface RelayEvent {
-  id: string;
-  pubkey: string;
-  created_at: number;
-  kind: number;
-  tags: string[][];
-  content: string;
-  sig: string;
-}
+export type RelayEvent = SignedEvent;
 
 export interface RelayOptions {
   /** Accept the connection but never answer a REQ (to provoke client timeouts). */
@@ -38,16 +33,19 @@ export interface NostrRelaySimulator {
   /** ws://127.0.0.1:<port> */
   url: string;
   received: RelayReceived;
+  /** Stores the event (unless ephemeral) and sends it to the open subscriptions it matches, as if published. */
   addEvent(event: RelayEvent): void;
+  /** Called with every event a client publishes that the relay accepted (how a signer on this relay listens). */
+  onEvent(listener: (event: RelayEvent) => void): void;
   close(): Promise<void>;
 }
 
-/** An event with a correct NIP-01 id. The simulator cannot sign: `sig` is filler of the right shape. */
-export function relayEvent(fields: Omit<RelayEvent, 'id' | 'sig'>): RelayEvent {
-  const serialized = JSON.stringify([0, fields.pubkey, fields.created_at, fields.kind, fields.tags, fields.content]);
-  const id = createHash('sha256').update(serialized, 'utf8').digest('hex');
-  return { ...fields, id, sig: randomBytes(64).toString('hex') };
+/** An event signed with `secretKey` (hex), the author's pubkey derived from it. */
+export function relayEvent(secretKey: string, fields: Omit<RelayEvent, 'id' | 'sig' | 'pubkey'>): RelayEvent {
+  return signedEvent(secretKey, fields);
 }
+
+const isEphemeral = (kind: number): boolean => kind >= 20000 && kind < 30000;
 
 interface Filter {
   ids?: string[];
@@ -56,6 +54,8 @@ interface Filter {
   since?: number;
   until?: number;
   limit?: number;
+  /** `#p`, `#e`...: the event must carry one of these values under that single-letter tag. */
+  tags: Map<string, string[]>;
 }
 
 const isStrings = (value: unknown): value is string[] =>
@@ -72,15 +72,31 @@ function filterOf(value: unknown): Filter | null {
   for (const key of ['since', 'until', 'limit']) {
     if (fields[key] !== undefined && !Number.isInteger(fields[key])) return null;
   }
-  return fields;
+  const tags = new Map<string, string[]>();
+  for (const [key, values] of Object.entries(fields)) {
+    if (!key.startsWith('#')) continue;
+    if (!/^#[a-zA-Z]$/.test(key) || !isStrings(values)) return null;
+    tags.set(key.slice(1), values);
+  }
+  return { ...fields, tags };
 }
+
+const isEvent = (value: unknown): value is RelayEvent => {
+  if (typeof value !== 'object' || value === null) return false;
+  const fields = value as Record<string, unknown>;
+  return ['id', 'pubkey', 'content', 'sig'].every((key) => typeof fields[key] === 'string')
+    && Number.isInteger(fields.created_at) && Number.isInteger(fields.kind)
+    && Array.isArray(fields.tags) && fields.tags.every(isStrings);
+};
 
 function matches(event: RelayEvent, filter: Filter): boolean {
   return (filter.ids?.includes(event.id) ?? true)
     && (filter.authors?.includes(event.pubkey) ?? true)
     && (filter.kinds?.includes(event.kind) ?? true)
     && (filter.since === undefined || event.created_at >= filter.since)
-    && (filter.until === undefined || event.created_at <= filter.until);
+    && (filter.until === undefined || event.created_at <= filter.until)
+    && [...filter.tags].every(([name, values]) =>
+      event.tags.some(([tag, value]) => tag === name && value !== undefined && values.includes(value)));
 }
 
 /** A server frame: never masked, always final. */
@@ -97,9 +113,37 @@ export async function startNostrRelaySimulator(options: RelayOptions = {}): Prom
   const events: RelayEvent[] = [];
   const received: RelayReceived = { messages: [], unmaskedFrames: 0 };
   const sockets = new Set<Duplex>();
+  /** Open subscriptions: socket → subscription id → filters. */
+  const subscriptions = new Map<Duplex, Map<string, Filter[]>>();
+  const listeners: ((event: RelayEvent) => void)[] = [];
+
+  const sendTo = (socket: Duplex, message: unknown[]) => {
+    socket.write(serverFrame(1, Buffer.from(JSON.stringify(message))));
+  };
+
+  function publish(event: RelayEvent): void {
+    if (!isEphemeral(event.kind)) events.push(event);
+    for (const [socket, open] of subscriptions) {
+      for (const [subscription, filters] of open) {
+        if (filters.some((filter) => matches(event, filter))) sendTo(socket, ['EVENT', subscription, event]);
+      }
+    }
+  }
+
+  function accept(socket: Duplex, candidate: unknown): void {
+    if (!isEvent(candidate)) {
+      sendTo(socket, ['NOTICE', 'invalid: EVENT needs an event object']);
+      return;
+    }
+    const fault = eventFault(candidate);
+    sendTo(socket, ['OK', candidate.id, fault === null, fault ?? '']);
+    if (fault !== null) return;
+    publish(candidate);
+    for (const listener of listeners) listener(candidate);
+  }
 
   function answer(socket: Duplex, text: string): void {
-    const send = (message: unknown[]) => { socket.write(serverFrame(1, Buffer.from(JSON.stringify(message)))); };
+    const send = (message: unknown[]) => { sendTo(socket, message); };
     let message: unknown;
     try {
       message = JSON.parse(text);
@@ -113,7 +157,14 @@ export async function startNostrRelaySimulator(options: RelayOptions = {}): Prom
       return;
     }
     const [type, subscription, ...rest] = message as [string, unknown, ...unknown[]];
-    if (type === 'CLOSE') return;
+    if (type === 'EVENT') {
+      accept(socket, subscription);
+      return;
+    }
+    if (type === 'CLOSE') {
+      if (typeof subscription === 'string') subscriptions.get(socket)?.delete(subscription);
+      return;
+    }
     if (type !== 'REQ') {
       send(['NOTICE', `invalid: unknown message type ${type}`]);
       return;
@@ -127,17 +178,20 @@ export async function startNostrRelaySimulator(options: RelayOptions = {}): Prom
       send(['CLOSED', subscription, options.refuseWith]);
       return;
     }
-    const filters = rest.map(filterOf);
-    if (filters.length === 0 || filters.includes(null)) {
+    const parsed = rest.map(filterOf);
+    const filters = parsed.filter((filter) => filter !== null);
+    if (filters.length === 0 || filters.length !== parsed.length) {
       send(['CLOSED', subscription, 'invalid: malformed filter']);
       return;
     }
     for (const filter of filters) {
-      if (filter === null) continue;
       const found = events.filter((event) => matches(event, filter)).sort((a, b) => b.created_at - a.created_at);
       for (const event of found.slice(0, filter.limit ?? found.length)) send(['EVENT', subscription, event]);
     }
     send(['EOSE', subscription]);
+    const open = subscriptions.get(socket) ?? new Map<string, Filter[]>();
+    open.set(subscription, filters);
+    subscriptions.set(socket, open);
   }
 
   function speak(socket: Duplex): void {
@@ -199,7 +253,10 @@ export async function startNostrRelaySimulator(options: RelayOptions = {}): Prom
     ];
     socket.write(`${head.join('\r\n')}\r\n\r\n`);
     sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    socket.once('close', () => {
+      sockets.delete(socket);
+      subscriptions.delete(socket);
+    });
     // A client that vanishes mid-frame is the test's business, not the relay's: drop the socket.
     socket.on('error', () => { socket.destroy(); });
     speak(socket);
@@ -209,7 +266,8 @@ export async function startNostrRelaySimulator(options: RelayOptions = {}): Prom
   return {
     url: `ws://127.0.0.1:${String(port)}`,
     received,
-    addEvent: (event) => { events.push(event); },
+    addEvent: publish,
+    onEvent: (listener) => { listeners.push(listener); },
     close: () => new Promise<void>((resolve, reject) => {
       for (const socket of sockets) socket.destroy();
       server.closeAllConnections();

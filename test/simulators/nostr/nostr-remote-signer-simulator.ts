@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import type { NostrRelaySimulator, RelayEvent } from './nostr-relay-simulator.ts';
+import { conversation, publicKeyOf, signedEvent } from './nostr-signing.ts';
+
+/**
+ * A NIP-46 remote signer ("bunker") listening on relay simulators: it holds the user's key,
+ * takes the kind 24133 requests p-tagged to its own key, reads them with NIP-44, and answers
+ * `connect` (checking the bunker URL's secret when it has one), `get_public_key`, `sign_event`
+ * and `ping` with kind 24133 events sealed to the client. Like the signers people run, it only
+ * serves clients that connected first, and can be told to refuse or to stay silent.
+ */
+export interface RemoteSignerOptions {
+  /** The relays it listens on and answers through. */
+  relays: NostrRelaySimulator[];
+  /** The key it signs for (hex). */
+  userSecretKey: string;
+  /** Its own key for talking to clients; a fresh one by default (NIP-46 lets it differ from the user's). */
+  signerSecretKey?: string;
+  /** The bunker URL's secret; when set, `connect` must carry it. */
+  secret?: string;
+  /** `refuse`: answer every request with `refusal` as the error (the user said no). `silent`: never answer. */
+  behaviour?: 'answer' | 'refuse' | 'silent';
+  refusal?: string;
+}
+
+export interface RemoteSignerRequest {
+  client: string;
+  method: string;
+  params: string[];
+}
+
+export interface NostrRemoteSigner {
+  remoteSignerPubkey: string;
+  userPubkey: string;
+  /** bunker://<remote-signer-pubkey>?relay=...&secret=..., as a signer shows it to its user. */
+  bunkerUrl: string;
+  /** Every request it could read, in order. */
+  requests: RemoteSignerRequest[];
+}
+
+const requestKind = 24133;
+
+function requestOf(text: string): { id: string; method: string; params: string[] } | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // Not JSON: nothing a client meant; a signer drops it.
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const { id, method, params } = value as Record<string, unknown>;
+  if (typeof id !== 'string' || typeof method !== 'string' || !Array.isArray(params)) return null;
+  if (!params.every((param) => typeof param === 'string')) return null;
+  return { id, method, params };
+}
+
+export function startNostrRemoteSigner(options: RemoteSignerOptions): NostrRemoteSigner {
+  const signerSecretKey = options.signerSecretKey ?? randomBytes(32).toString('hex');
+  const remoteSignerPubkey = publicKeyOf(signerSecretKey);
+  const userPubkey = publicKeyOf(options.userSecretKey);
+  const behaviour = options.behaviour ?? 'answer';
+  const connected = new Set<string>();
+  const requests: RemoteSignerRequest[] = [];
+  const answered = new Set<string>();
+
+  function handle(method: string, params: string[], client: string): { result: string } | { error: string } {
+    if (behaviour === 'refuse') return { error: options.refusal ?? 'the user refused' };
+    if (method === 'connect') {
+      if (params[0] !== remoteSignerPubkey) return { error: 'connect names another remote signer' };
+      if (options.secret !== undefined && params[1] !== options.secret) return { error: 'invalid secret' };
+      connected.add(client);
+      return { result: 'ack' };
+    }
+    if (!connected.has(client)) return { error: 'unauthorized: send connect first' };
+    if (method === 'get_public_key') return { result: userPubkey };
+    if (method === 'ping') return { result: 'pong' };
+    if (method === 'sign_event') {
+      const template = JSON.parse(params[0] ?? '{}') as Omit<RelayEvent, 'id' | 'sig' | 'pubkey'>;
+      return { result: JSON.stringify(signedEvent(options.userSecretKey, template)) };
+    }
+    return { error: `unsupported method ${method}` };
+  }
+
+  const onEvent = (event: RelayEvent) => {
+    if (event.kind !== requestKind) return;
+    if (!event.tags.some(([name, value]) => name === 'p' && value === remoteSignerPubkey)) return;
+    // The same request reaches it through each relay it listens on; it answers once.
+    if (answered.has(event.id)) return;
+    answered.add(event.id);
+    const channel = conversation(signerSecretKey, event.pubkey);
+    const plain = channel.decrypt(event.content);
+    const request = plain === null ? null : requestOf(plain);
+    if (request === null) return;
+    requests.push({ client: event.pubkey, method: request.method, params: request.params });
+    if (behaviour === 'silent') return;
+    const outcome = handle(request.method, request.params, event.pubkey);
+    const response = signedEvent(signerSecretKey, {
+      kind: requestKind,
+      created_at: Math.floor(Date.now() / 1000),
+      tags: [['p', event.pubkey]],
+      content: channel.encrypt(JSON.stringify({ id: request.id, ...outcome })),
+    });
+    for (const relay of options.relays) relay.addEvent(response);
+  };
+  for (const relay of options.relays) relay.onEvent(onEvent);
+
+  const query = new URLSearchParams(options.relays.map((relay): [string, string] => ['relay', relay.url]));
+  if (options.secret !== undefined) query.append('secret', options.secret);
+  return { remoteSignerPubkey, userPubkey, bunkerUrl: `bunker://${remoteSignerPubkey}?${query.toString()}`, requests };
+}
