@@ -35,19 +35,21 @@ beforeAll(async () => {
     startNostrRelaySimulator(),
   ]);
   const profile = (createdAt: number, content: object) =>
-    relayEvent({
-      pubkey: publicKey,
+    relayEvent(privateKey, {
       created_at: createdAt,
       kind: 0,
       tags: [],
       content: JSON.stringify(content),
     });
   older.addEvent(profile(1_700_000_000, { name: 'old name' }));
-  older.addEvent(relayEvent({ pubkey: publicKey, created_at: 1_800_000_000, kind: 1, tags: [], content: 'a note' }));
+  older.addEvent(relayEvent(privateKey, { created_at: 1_800_000_000, kind: 1, tags: [], content: 'a note' }));
   const alice = { name: 'alice', display_name: 'Alice', picture: 'https://example.org/a.png' };
   newer.addEvent(profile(1_750_000_000, alice));
   // A relay can hand back anything: an event whose id does not match its content must be ignored.
   forging.addEvent({ ...profile(1_760_000_000, { name: 'forged' }), content: JSON.stringify({ name: 'tampered' }) });
+  // Nor one whose id is right but whose signature is not the key's (here: another event's).
+  const unsigned = profile(1_770_000_000, { name: 'unsigned', display_name: 'Not Alice' });
+  forging.addEvent({ ...unsigned, sig: profile(1_770_000_001, { name: 'other' }).sig });
 });
 
 afterAll(async () => {
@@ -68,7 +70,7 @@ describe('nostr connect', () => {
     });
     expect(account.username).toMatch(/^npub1/);
     const saved = readNostrCredential(account.accessToken);
-    expect(saved).toEqual({ privateKey, relays: [older.url, newer.url, forging.url] });
+    expect(saved).toEqual({ mode: 'key', privateKey, relays: [older.url, newer.url, forging.url] });
     const request = older.received.messages.find((message) => Array.isArray(message) && message[0] === 'REQ');
     expect(request).toEqual(['REQ', expect.any(String), { kinds: [0], authors: [publicKey], limit: 1 }]);
     expect(older.received.unmaskedFrames).toBe(0);

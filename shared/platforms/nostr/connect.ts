@@ -1,70 +1,18 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { ConnectionPolicy } from '../../net/connection-policy.ts';
-import { FetchFailure } from '../../net/fetch-failure.ts';
-import { checkPinnedTarget } from '../../net/pinned-request.ts';
 import type { ConnectContext, CredentialsConnect, VerifiedAccount } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
-import { encodeNostrCredential } from './credential.ts';
-import { NostrKeyError, nostrKeysFrom, npubOf } from './keys.ts';
+import { encodeNostrCredential, type NostrCredential } from './credential.ts';
+import { eventIsAuthentic, nostrEvent, type NostrEvent } from './event.ts';
+import { NostrKeyError, newNostrKeys, nostrKeysFrom, npubOf } from './keys.ts';
+import { bunkerPointerFrom, openRemoteSigner } from './remote-signer.ts';
+import { relayText, relayUrlsFrom } from './relay-url.ts';
 import { openRelaySocket, type RelaySocket } from './relay-socket.ts';
 
 const provider = 'nostr';
-/** More relays than this is not a list someone keeps by hand, and each one costs a connection. */
-const maxRelays = 20;
 
 function refused(message: string, cause?: unknown): PlatformError {
   return new PlatformError({ kind: 'permanent', provider, message, cause });
-}
-
-/** One relay URL as typed, checked like any user-given address and written without a trailing slash. */
-function relayUrlOf(typed: string, policy: ConnectionPolicy): URL {
-  let url: URL;
-  try {
-    url = new URL(typed);
-  } catch (error) {
-    throw refused(`${typed} is not a relay URL: relays look like wss://relay.example.com`, error);
-  }
-  const schemes = policy.allowHttp ? ['wss:', 'ws:'] : ['wss:'];
-  if (!schemes.includes(url.protocol)) throw refused(`${typed} is not a relay URL: relays start with wss://`);
-  const asHttp = new URL(url);
-  asHttp.protocol = url.protocol === 'wss:' ? 'https:' : 'http:';
-  try {
-    checkPinnedTarget(asHttp, policy);
-  } catch (error) {
-    if (!(error instanceof FetchFailure)) throw error;
-    throw refused(`the relay ${typed} cannot be used: ${error.message}`, error);
-  }
-  return url;
-}
-
-export function relayUrlsFrom(typed: string, policy: ConnectionPolicy): URL[] {
-  const lines = [...new Set(typed.split(/[\s,]+/).filter((line) => line !== ''))];
-  if (lines.length === 0) throw refused('name at least one relay, like wss://relay.damus.io');
-  if (lines.length > maxRelays) throw refused(`name at most ${String(maxRelays)} relays`);
-  return lines.map((line) => relayUrlOf(line, policy));
-}
-
-function relayText(url: URL): string {
-  return url.pathname === '/' ? `${url.protocol}//${url.host}` : url.href;
-}
-
-const event = z.object({
-  id: z.string().regex(/^[0-9a-f]{64}$/),
-  pubkey: z.string().regex(/^[0-9a-f]{64}$/),
-  created_at: z.number().int().nonnegative(),
-  kind: z.number().int(),
-  tags: z.array(z.array(z.string())),
-  content: z.string(),
-  sig: z.string().regex(/^[0-9a-f]{128}$/),
-});
-type NostrEvent = z.infer<typeof event>;
-
-/** NIP-01: the id is the SHA-256 of the serialized [0, pubkey, created_at, kind, tags, content]. */
-function idMatches(candidate: NostrEvent): boolean {
-  const { pubkey, created_at: createdAt, kind, tags, content } = candidate;
-  const serialized = JSON.stringify([0, pubkey, createdAt, kind, tags, content]);
-  return createHash('sha256').update(serialized, 'utf8').digest('hex') === candidate.id;
 }
 
 /**
@@ -95,11 +43,11 @@ function latestProfileOn(relay: URL, publicKey: string, context: ConnectContext)
       if (!message.success || message.data[1] !== subscription) return;
       const [type, , payload] = message.data;
       if (type === 'EVENT') {
-        const found = event.safeParse(payload);
-        // A relay may hand back anything: only the key's own, intact metadata counts.
+        const found = nostrEvent.safeParse(payload);
+        // A relay may hand back anything: only metadata the key itself signed counts.
         if (!found.success) return;
         const candidate = found.data;
-        if (candidate.kind !== 0 || candidate.pubkey !== publicKey || !idMatches(candidate)) return;
+        if (candidate.kind !== 0 || candidate.pubkey !== publicKey || !eventIsAuthentic(candidate)) return;
         if (newest === null || candidate.created_at > newest.created_at) newest = candidate;
       } else if (type === 'EOSE') {
         socket?.send(JSON.stringify(['CLOSE', subscription]));
@@ -163,7 +111,16 @@ export const nostrConnect: CredentialsConnect = {
       label: 'Private key',
       kind: 'secret',
       help: 'Your nsec1... key (or its 64 hex characters), from your Nostr client\'s key or backup settings;'
-        + ' SPS signs your notes with it.',
+        + ' SPS signs your notes with it. Leave it empty to use a remote signer instead.',
+      optional: true,
+    },
+    {
+      key: 'bunker',
+      label: 'Remote signer (bunker URL)',
+      kind: 'secret',
+      help: 'Instead of the private key: the bunker://... connection URL your remote signer (nsec.app, Amber,'
+        + ' nsecBunker) shows; it keeps your key and signs each note when SPS asks (NIP-46).',
+      optional: true,
     },
     {
       key: 'relays',
@@ -174,21 +131,60 @@ export const nostrConnect: CredentialsConnect = {
   ],
 
   async verify(values, context): Promise<VerifiedAccount> {
-    let keys;
-    try {
-      keys = nostrKeysFrom(values.privateKey ?? '');
-    } catch (error) {
-      if (error instanceof NostrKeyError) throw refused(error.message, error);
-      throw error;
+    const typedKey = values.privateKey?.trim() ?? '';
+    const typedBunker = values.bunker?.trim() ?? '';
+    if (typedKey !== '' && typedBunker !== '') {
+      throw refused('give either your private key or a bunker URL, not both');
+    }
+    if (typedKey === '' && typedBunker === '') {
+      throw refused('give your private key (nsec) or the bunker:// URL of your remote signer');
     }
     const relays = relayUrlsFrom(values.relays ?? '', context.userHosts);
+    const stored = relays.map(relayText);
+    let publicKey: string;
+    let credential: NostrCredential;
+    if (typedKey !== '') {
+      let keys;
+      try {
+        keys = nostrKeysFrom(typedKey);
+      } catch (error) {
+        if (error instanceof NostrKeyError) throw refused(error.message, error);
+        throw error;
+      }
+      publicKey = keys.publicKey;
+      credential = { mode: 'key', privateKey: keys.privateKey, relays: stored };
+    } else {
+      const bunker = bunkerPointerFrom(typedBunker, context.userHosts);
+      // The client key is SPS's own identity towards the signer, kept to ask for signatures later.
+      const client = newNostrKeys();
+      const signer = openRemoteSigner(bunker, client, context);
+      try {
+        await signer.request('connect', [bunker.remoteSignerPubkey, ...(bunker.secret === null ? [] : [bunker.secret])]);
+        // NIP-46: the signer's own key may differ from the user's, which only get_public_key tells.
+        publicKey = await signer.request('get_public_key', []);
+      } finally {
+        signer.close();
+      }
+      if (!/^[0-9a-f]{64}$/.test(publicKey)) {
+        throw refused('the remote signer answered get_public_key with something that is not a public key');
+      }
+      credential = {
+        mode: 'bunker',
+        clientSecretKey: client.privateKey,
+        remoteSignerPubkey: bunker.remoteSignerPubkey,
+        userPubkey: publicKey,
+        relays: stored,
+        signerRelays: bunker.relays.map(relayText),
+        ...(bunker.secret === null ? {} : { secret: bunker.secret }),
+      };
+    }
 
-    const answers = await Promise.allSettled(relays.map((relay) => latestProfileOn(relay, keys.publicKey, context)));
+    const answers = await Promise.allSettled(relays.map((relay) => latestProfileOn(relay, publicKey, context)));
     const reached = answers.filter((answer) => answer.status === 'fulfilled').map((answer) => answer.value);
     if (reached.length === 0) {
       // Which relay failed how stays in the cause: the message must not map hosts and ports.
       const causes = answers.map((answer) => (answer.status === 'rejected' ? answer.reason as unknown : null));
-      const message = `none of the relays answered: could not read from ${relays.map(relayText).join(', ')}`;
+      const message = `none of the relays answered: could not read from ${stored.join(', ')}`;
       throw new PlatformError({ kind: 'retryable', provider, message, cause: new AggregateError(causes) });
     }
     const newest = reached.reduce<NostrEvent | null>(
@@ -196,17 +192,17 @@ export const nostrConnect: CredentialsConnect = {
       null,
     );
     const profile = profileOf(newest);
-    const npub = npubOf(keys.publicKey);
+    const npub = npubOf(publicKey);
     const name = [profile.display_name, profile.name].map((text) => text?.trim() ?? '').find((text) => text !== '');
 
     return {
       // The public key is the account: it is what every event names as its author.
-      accountId: keys.publicKey,
+      accountId: publicKey,
       name: name ?? `${npub.slice(0, 12)}…${npub.slice(-4)}`,
       username: npub,
       picture: profile.picture ?? null,
       instanceUrl: null,
-      accessToken: encodeNostrCredential({ privateKey: keys.privateKey, relays: relays.map(relayText) }),
+      accessToken: encodeNostrCredential(credential),
       refreshToken: null,
       expiresAt: null,
     };
