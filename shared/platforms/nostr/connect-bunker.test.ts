@@ -112,6 +112,21 @@ describe('nostr connect through a remote signer (NIP-46)', () => {
     expect(unreachable.message).toContain('could not reach the remote signer\'s relays');
   });
 
+  it('passes on the relays\' refusal to carry the request', async () => {
+    const refusing = await startNostrRelaySimulator({ refuseEventsWith: 'blocked: kind 24133 is not welcome here' });
+    try {
+      const signer = startNostrRemoteSigner({ relays: [refusing], userSecretKey });
+      const error = await platformFailure(nostrConnect.verify({ bunker: signer.bunkerUrl, relays: profileRelay.url }, context));
+      expect(error.kind).toBe('permanent');
+      expect(error.message).toBe(
+        'the remote signer\'s relays refused to carry the request: blocked: kind 24133 is not welcome here',
+      );
+      expect(signer.requests).toEqual([]);
+    } finally {
+      await refusing.close();
+    }
+  });
+
   it('refuses a bunker URL that is not one, and asks for exactly one of key and bunker', async () => {
     const key = '0000000000000000000000000000000000000000000000000000000000000003';
     const pubkey = 'f9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9';
@@ -123,6 +138,7 @@ describe('nostr connect through a remote signer (NIP-46)', () => {
       [{ bunker: `bunker://${pubkey}?relay=https://relay.example.com`, relays }, 'relays start with wss://'],
       [{ privateKey: key, bunker: `bunker://${pubkey}?relay=${signerRelay.url}`, relays }, 'not both'],
       [{ privateKey: ' ', bunker: '', relays }, 'your private key (nsec) or the bunker:// URL'],
+      [{ privateKey: `bunker://${pubkey}?relay=${signerRelay.url}`, relays }, 'paste it in the remote signer field'],
     ];
     for (const [values, message] of cases) {
       const error = await platformFailure(nostrConnect.verify(values, context));

@@ -148,8 +148,11 @@ export const nostrConnect: CredentialsConnect = {
       try {
         keys = nostrKeysFrom(typedKey);
       } catch (error) {
-        if (error instanceof NostrKeyError) throw refused(error.message, error);
-        throw error;
+        if (!(error instanceof NostrKeyError)) throw error;
+        if (typedKey.startsWith('bunker://')) {
+          throw refused('this is a bunker URL: paste it in the remote signer field and leave the private key empty');
+        }
+        throw refused(error.message, error);
       }
       publicKey = keys.publicKey;
       credential = { mode: 'key', privateKey: keys.privateKey, relays: stored };

@@ -61,6 +61,10 @@ const response = z.object({
 interface Pending {
   resolve: (result: string) => void;
   reject: (error: PlatformError) => void;
+  /** The id of the kind 24133 event carrying the request, which relays name in their OK. */
+  eventId: string;
+  /** Relays that refused to carry it (NIP-01 OK false), by reason. */
+  refusals: string[];
 }
 
 interface Link {
@@ -148,11 +152,30 @@ export function openRemoteSigner(
     }
   };
 
+  /**
+   * A relay's OK false for a request: once every relay still open refused it (a relay that is not
+   * listening yet counts as one that may still carry it), the signer will never see it.
+   */
+  const refusedBy = (eventId: unknown, reason: unknown) => {
+    const entry = [...pending].find(([, waiting]) => waiting.eventId === eventId);
+    if (entry === undefined) return;
+    const [id, waiting] = entry;
+    waiting.refusals.push(typeof reason === 'string' ? reason : '');
+    if (waiting.refusals.length < links.filter((link) => !link.closed).length) return;
+    pending.delete(id);
+    const said = waiting.refusals.filter((text) => text !== '').join('; ') || 'no reason given';
+    // NIP-01 machine prefixes: a rate limit passes, anything else (blocked, auth-required...) will not.
+    const kind = waiting.refusals.every((text) => text.startsWith('rate-limited:')) ? 'retryable' : 'permanent';
+    const message = `the remote signer's relays refused to carry the request: ${said}`;
+    waiting.reject(new PlatformError({ kind, provider, message }));
+  };
+
   const onMessage = (link: Link, text: string) => {
     const message = z.tuple([z.string()]).rest(z.unknown()).safeParse(JSON.parse(text));
     if (!message.success) return;
-    const [type, name, payload] = message.data;
+    const [type, name, payload, reason] = message.data;
     if (type === 'EVENT' && name === subscription) answer(payload);
+    else if (type === 'OK' && payload === false) refusedBy(name, reason);
     else if (type === 'EOSE' && name === subscription && !link.listening) {
       link.listening = true;
       for (const request of outbox) link.socket?.send(request);
@@ -208,7 +231,7 @@ export function openRemoteSigner(
       });
       const message = JSON.stringify(['EVENT', event]);
       return new Promise<string>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
+        pending.set(id, { resolve, reject, eventId: event.id, refusals: [] });
         outbox.push(message);
         for (const link of links) if (link.listening && !link.closed) link.socket?.send(message);
       });

@@ -20,6 +20,8 @@ export interface RelayOptions {
   silent?: boolean;
   /** Answer every REQ with CLOSED and this reason (e.g. "auth-required: ..."). */
   refuseWith?: string;
+  /** Answer every EVENT with OK false and this reason (e.g. "blocked: ..."), as a relay that will not carry it. */
+  refuseEventsWith?: string;
 }
 
 export interface RelayReceived {
@@ -135,7 +137,7 @@ export async function startNostrRelaySimulator(options: RelayOptions = {}): Prom
       sendTo(socket, ['NOTICE', 'invalid: EVENT needs an event object']);
       return;
     }
-    const fault = eventFault(candidate);
+    const fault = eventFault(candidate) ?? options.refuseEventsWith ?? null;
     sendTo(socket, ['OK', candidate.id, fault === null, fault ?? '']);
     if (fault !== null) return;
     publish(candidate);
