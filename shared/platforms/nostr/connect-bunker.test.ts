@@ -14,7 +14,11 @@ import { nostrKeysFrom } from './keys.ts';
 import { bunkerPointerFrom, openRemoteSigner } from './remote-signer.ts';
 
 const context = testConnectContext({ apiUrl: 'https://unused.invalid', userHosts: connectionPolicyFor(true) });
-const quick = testConnectContext({ apiUrl: 'https://unused.invalid', userHosts: connectionPolicyFor(true), timeoutMs: 300 });
+const quick = testConnectContext({
+  apiUrl: 'https://unused.invalid',
+  userHosts: connectionPolicyFor(true),
+  timeoutMs: 300,
+});
 
 // BIP-340 test vector 1's secret key: the user's key, which only the signer holds.
 const userSecretKey = 'b7e151628aed2a6abf7158809cf4f3c762e7160f38b4da56a784d9045190cfef';
@@ -39,9 +43,11 @@ afterAll(async () => {
 });
 
 describe('nostr connect through a remote signer (NIP-46)', () => {
-  it('asks the signer for the user\'s key, reads the profile, and keeps a client key the signer knows', async () => {
+  it("asks the signer for the user's key, reads the profile, and keeps a client key the signer knows", async () => {
     const signer = startNostrRemoteSigner({
-      relays: [signerRelay, otherSignerRelay], userSecretKey, secret: 'open-sesame',
+      relays: [signerRelay, otherSignerRelay],
+      userSecretKey,
+      secret: 'open-sesame',
     });
     expect(nostrKeysFrom(userSecretKey).publicKey).toBe(userPubkey);
     expect(signer.remoteSignerPubkey).not.toBe(userPubkey);
@@ -68,19 +74,24 @@ describe('nostr connect through a remote signer (NIP-46)', () => {
     expect(signer.requests[0]?.client).toBe(client.publicKey);
 
     // What went over the relay was sealed: the method names are not readable there.
-    const published = signerRelay.received.messages.filter((message) => Array.isArray(message) && message[0] === 'EVENT');
+    const published = signerRelay.received.messages.filter(
+      (message) => Array.isArray(message) && message[0] === 'EVENT',
+    );
     expect(published.length).toBe(2);
     expect(JSON.stringify(published)).not.toContain('get_public_key');
 
     // Publishing later: the stored client key alone gets a note signed as the user.
     const session = openRemoteSigner(bunkerPointerFrom(signer.bunkerUrl, context.userHosts), client, context);
     const template = { kind: 1, created_at: 1_760_000_000, tags: [], content: 'hello from SPS' };
-    const note = JSON.parse(await session.request('sign_event', [JSON.stringify(template)])) as Record<string, unknown>;
+    const note = JSON.parse(await session.request('sign_event', [JSON.stringify(template)])) as Record<
+      string,
+      unknown
+    >;
     session.close();
     expect(note).toMatchObject({ ...template, pubkey: userPubkey });
   });
 
-  it('refuses with the signer\'s words when the secret is wrong', async () => {
+  it("refuses with the signer's words when the secret is wrong", async () => {
     const signer = startNostrRemoteSigner({ relays: [signerRelay], userSecretKey, secret: 'open-sesame' });
     const bunker = signer.bunkerUrl.replace('open-sesame', 'guess');
     const error = await platformFailure(nostrConnect.verify({ bunker, relays: profileRelay.url }, context));
@@ -89,37 +100,48 @@ describe('nostr connect through a remote signer (NIP-46)', () => {
     expect(signer.requests.map(({ method }) => method)).toEqual(['connect']);
   });
 
-  it('refuses with the signer\'s words when the user declines', async () => {
+  it("refuses with the signer's words when the user declines", async () => {
     const signer = startNostrRemoteSigner({
-      relays: [signerRelay], userSecretKey, behaviour: 'refuse', refusal: 'the user declined SPS',
+      relays: [signerRelay],
+      userSecretKey,
+      behaviour: 'refuse',
+      refusal: 'the user declined SPS',
     });
-    const error = await platformFailure(nostrConnect.verify({ bunker: signer.bunkerUrl, relays: profileRelay.url }, context));
+    const error = await platformFailure(
+      nostrConnect.verify({ bunker: signer.bunkerUrl, relays: profileRelay.url }, context),
+    );
     expect(error.kind).toBe('permanent');
     expect(error.message).toContain('the user declined SPS');
   });
 
   it('is retryable when the signer stays silent or its relays cannot be reached', async () => {
     const signer = startNostrRemoteSigner({ relays: [signerRelay], userSecretKey, behaviour: 'silent' });
-    const silent = await platformFailure(nostrConnect.verify({ bunker: signer.bunkerUrl, relays: profileRelay.url }, quick));
+    const silent = await platformFailure(
+      nostrConnect.verify({ bunker: signer.bunkerUrl, relays: profileRelay.url }, quick),
+    );
     expect(silent.kind).toBe('retryable');
     expect(silent.message).toContain('the remote signer did not answer within 300 ms');
     expect(signer.requests.map(({ method }) => method)).toEqual(['connect']);
 
     const closed = await closedOrigin('ws');
     const nowhere = signer.bunkerUrl.replace(encodeURIComponent(signerRelay.url), encodeURIComponent(closed));
-    const unreachable = await platformFailure(nostrConnect.verify({ bunker: nowhere, relays: profileRelay.url }, context));
+    const unreachable = await platformFailure(
+      nostrConnect.verify({ bunker: nowhere, relays: profileRelay.url }, context),
+    );
     expect(unreachable.kind).toBe('retryable');
-    expect(unreachable.message).toContain('could not reach the remote signer\'s relays');
+    expect(unreachable.message).toContain("could not reach the remote signer's relays");
   });
 
-  it('passes on the relays\' refusal to carry the request', async () => {
+  it("passes on the relays' refusal to carry the request", async () => {
     const refusing = await startNostrRelaySimulator({ refuseEventsWith: 'blocked: kind 24133 is not welcome here' });
     try {
       const signer = startNostrRemoteSigner({ relays: [refusing], userSecretKey });
-      const error = await platformFailure(nostrConnect.verify({ bunker: signer.bunkerUrl, relays: profileRelay.url }, context));
+      const error = await platformFailure(
+        nostrConnect.verify({ bunker: signer.bunkerUrl, relays: profileRelay.url }, context),
+      );
       expect(error.kind).toBe('permanent');
       expect(error.message).toBe(
-        'the remote signer\'s relays refused to carry the request: blocked: kind 24133 is not welcome here',
+        "the remote signer's relays refused to carry the request: blocked: kind 24133 is not welcome here",
       );
       expect(signer.requests).toEqual([]);
     } finally {

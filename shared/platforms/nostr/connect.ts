@@ -162,7 +162,8 @@ export const nostrConnect: CredentialsConnect = {
       const client = newNostrKeys();
       const signer = openRemoteSigner(bunker, client, context);
       try {
-        await signer.request('connect', [bunker.remoteSignerPubkey, ...(bunker.secret === null ? [] : [bunker.secret])]);
+        const secret = bunker.secret === null ? [] : [bunker.secret];
+        await signer.request('connect', [bunker.remoteSignerPubkey, ...secret]);
         // NIP-46: the signer's own key may differ from the user's, which only get_public_key tells.
         publicKey = await signer.request('get_public_key', []);
       } finally {

@@ -11,7 +11,12 @@ describe('nostr credential', () => {
   });
 
   it('asks for a new connection when a bunker credential lacks its client key', () => {
-    const broken = JSON.stringify({ mode: 'bunker', remoteSignerPubkey: key, userPubkey: key, relays: ['wss://a.example'] });
+    const broken = JSON.stringify({
+      mode: 'bunker',
+      remoteSignerPubkey: key,
+      userPubkey: key,
+      relays: ['wss://a.example'],
+    });
     expect(() => readNostrCredential(broken)).toThrow(PlatformError);
     expect(() => readNostrCredential(broken)).toThrow('connect the key or the remote signer again');
   });

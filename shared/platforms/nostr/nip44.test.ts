@@ -7,7 +7,8 @@ const sec1 = '0000000000000000000000000000000000000000000000000000000000000001';
 const sec2 = '0000000000000000000000000000000000000000000000000000000000000002';
 const conversationKey = 'c41c775356fd92eadc63ff5a0dc1da211b268cbea22316767095b2871ea1412d';
 const nonce = Buffer.from('0000000000000000000000000000000000000000000000000000000000000001', 'hex');
-const payload = 'AgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABee0G5VSK0/9YypIObAtDKfYEAjD35uVkHyB0F4DwrcNaCXlCWZKaArsGrY6M9wnuTMxWfp1RTN9Xga8no+kF5Vsb';
+const payload =
+  'AgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABee0G5VSK0/9YypIObAtDKfYEAjD35uVkHyB0F4DwrcNaCXlCWZKaArsGrY6M9wnuTMxWfp1RTN9Xga8no+kF5Vsb';
 
 describe('nip44', () => {
   it('derives the conversation key of the vector, the same from both sides', () => {
@@ -32,9 +33,32 @@ describe('nip44', () => {
   });
 
   it('pads as calc_padded_len does', () => {
-    const table = [[16, 32], [32, 32], [33, 64], [37, 64], [45, 64], [49, 64], [64, 64], [65, 96], [100, 128],
-      [111, 128], [200, 224], [250, 256], [320, 320], [383, 384], [384, 384], [400, 448], [500, 512], [512, 512],
-      [515, 640], [700, 768], [800, 896], [900, 1024], [1020, 1024], [65536, 65536]];
+    const table = [
+      [16, 32],
+      [32, 32],
+      [33, 64],
+      [37, 64],
+      [45, 64],
+      [49, 64],
+      [64, 64],
+      [65, 96],
+      [100, 128],
+      [111, 128],
+      [200, 224],
+      [250, 256],
+      [320, 320],
+      [383, 384],
+      [384, 384],
+      [400, 448],
+      [500, 512],
+      [512, 512],
+      [515, 640],
+      [700, 768],
+      [800, 896],
+      [900, 1024],
+      [1020, 1024],
+      [65536, 65536],
+    ];
     expect(table.map(([length = 0]) => [length, nip44PaddedLength(length)])).toEqual(table);
   });
 
