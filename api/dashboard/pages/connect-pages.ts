@@ -26,6 +26,12 @@ const queryText = (ctx: DashboardRouterContext, name: string): string | null => 
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 };
 
+/** The query's single-valued parameters. */
+const queryValues = (ctx: DashboardRouterContext): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(ctx.query).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value]] : [])),
+  );
+
 /** What a Connect button says about a platform that cannot be connected here. */
 export function connectBlocker(deps: DashboardDeps, module: PlatformModule): string | null {
   if (module.connect === undefined) return 'cannot be connected yet';
@@ -241,6 +247,8 @@ export function registerConnectPages(router: Router<DashboardState>, deps: Dashb
       code: queryText(ctx, 'code'),
       error: queryText(ctx, 'error'),
       errorDescription: queryText(ctx, 'error_description'),
+      // All of them: the domain passes on only what the platform declares it needs.
+      parameters: queryValues(ctx),
       organizationId: ctx.state.signedIn?.organization.id ?? null,
     });
     renderOutcome(ctx, provider, outcome);

@@ -156,6 +156,11 @@ export interface AuthorizationCallback {
   /** `error` and `error_description` of a refused authorization (RFC 6749 4.1.2.1). */
   error: string | null;
   errorDescription: string | null;
+  /**
+   * The redirect's other query values. Only those the platform's provider declares in
+   * `callbackParameters` (VK ID: `device_id`) reach the code exchange.
+   */
+  parameters?: Readonly<Record<string, string>>;
   /** The dashboard's signed-in organization, if any: another organization's state is refused. */
   organizationId: string | null;
 }
@@ -216,7 +221,21 @@ export async function finishAuthorization(
   const context = serverContext(deps.platforms.context(callback.provider), attempt.serverUrl);
   const client = await clientFor(deps, module, connect, attempt.serverUrl, context);
   const provider = connect.provider({ ...context.app, clientId: client.clientId, clientSecret: client.clientSecret });
-  const exchange = { code, redirectUri: attempt.redirectUri, codeVerifier: attempt.codeVerifier };
+  const declared: Record<string, string> = {};
+  for (const name of provider.callbackParameters ?? []) {
+    const value = callback.parameters?.[name];
+    if (value === undefined || value === '') {
+      throw new DomainError('validation_failed', `${displayName} sent no ${name} back`);
+    }
+    declared[name] = value;
+  }
+  const exchange = {
+    code,
+    redirectUri: attempt.redirectUri,
+    codeVerifier: attempt.codeVerifier,
+    state: callback.state,
+    callback: declared,
+  };
   const options = {
     timeoutMs: context.timeoutMs,
     now: deps.now(),

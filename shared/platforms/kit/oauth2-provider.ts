@@ -25,10 +25,19 @@ export interface OAuth2Provider {
   /** Parameters the platform wants on the authorize URL (access_type=offline, duration=permanent...). */
   authorizeParameters?: Readonly<Record<string, string>>;
   /**
-   * Reads the platform's token answer where it departs from RFC 6749's names or nesting;
-   * defaults to `access_token`, `refresh_token` and `expires_in` at the top level.
+   * Query parameters the platform adds to its redirect back that the code exchange must send
+   * on (VK ID: `device_id`). Only these reach the token request; a missing one is refused.
    */
-  readTokens?: (body: unknown, now: Date) => UserTokens | null;
+  callbackParameters?: readonly string[];
+  /** The code exchange sends the authorization's `state` too (VK ID). */
+  exchangeWithState?: boolean;
+  /**
+   * Reads the platform's token answer where it departs from RFC 6749's names or nesting;
+   * defaults to `access_token`, `refresh_token` and `expires_in` at the top level. `sent` is
+   * the grant the token request carried (never the client's secret), for a platform whose
+   * later refreshes need a value its answer does not repeat (VK ID: `device_id`).
+   */
+  readTokens?: (body: unknown, now: Date, sent: Readonly<Record<string, string>>) => UserTokens | null;
   /** Reads the platform's own words from a token-endpoint refusal that is not RFC 6749's shape. */
   errorMessage?: (body: unknown) => string | undefined;
   /** Whether the platform's access tokens expire and can be refreshed with a refresh token. */

@@ -116,13 +116,23 @@ async function tokenRequest(
     ...(options.userHost === undefined ? {} : { userHost: options.userHost }),
   });
   const now = options.now ?? new Date();
-  const tokens = (provider.readTokens ?? readStandardTokens)(body, now);
+  const tokens = (provider.readTokens ?? readStandardTokens)(body, now, grant);
   if (tokens === null) {
     const message =
       oauthErrorMessage(body) ?? `${provider.platform} answered the token request without an access token`;
     throw new PlatformError({ kind: 'permanent', provider: provider.platform, message });
   }
   return tokens;
+}
+
+export interface CodeExchange {
+  code: string;
+  redirectUri: string;
+  codeVerifier: string | null;
+  /** The authorization's state, sent where the provider says `exchangeWithState`. */
+  state?: string;
+  /** The redirect's query values; those the provider lists in `callbackParameters` are sent. */
+  callback?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -132,7 +142,7 @@ async function tokenRequest(
 export function exchangeAuthorizationCode(
   provider: OAuth2Provider,
   client: OAuth2Client,
-  exchange: { code: string; redirectUri: string; codeVerifier: string | null },
+  exchange: CodeExchange,
   options: TokenCallOptions,
 ): Promise<UserTokens> {
   const grant: Record<string, string> = {
@@ -141,6 +151,11 @@ export function exchangeAuthorizationCode(
     redirect_uri: exchange.redirectUri,
   };
   if (provider.pkce && exchange.codeVerifier !== null) grant.code_verifier = exchange.codeVerifier;
+  if (provider.exchangeWithState === true && exchange.state !== undefined) grant.state = exchange.state;
+  for (const name of provider.callbackParameters ?? []) {
+    const value = exchange.callback?.[name];
+    if (value !== undefined) grant[name] = value;
+  }
   return tokenRequest(provider, client, grant, options, (status) =>
     status >= 500 || status === 429 ? undefined : 'permanent',
   );
@@ -159,11 +174,13 @@ export async function refreshAccessToken(
   client: OAuth2Client,
   refreshToken: string,
   options: TokenCallOptions,
+  /** What the platform wants beside the refresh token (VK ID: the device id and a state). */
+  parameters: Readonly<Record<string, string>> = {},
 ): Promise<UserTokens> {
   const tokens = await tokenRequest(
     provider,
     client,
-    { grant_type: 'refresh_token', refresh_token: refreshToken },
+    { ...parameters, grant_type: 'refresh_token', refresh_token: refreshToken },
     options,
     (status, body) => {
       if (status === 429 || status >= 500) return 'retryable';

@@ -1,110 +1,126 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { OAuthConnect, UserTokens } from '../kit/platform-connect.ts';
+import { oauthErrorMessage, readStandardTokens, refreshAccessToken } from '../kit/oauth2.ts';
+import type { OAuth2Provider } from '../kit/oauth2-provider.ts';
+import type { OAuthConnect, PlatformApp, UserTokens } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { encodeVkRefreshCredential, readVkRefreshCredential } from './credential.ts';
 
 const provider = 'vk';
 
-/** The API version every call names; VK answers older shapes to older versions. */
-const apiVersion = '5.199';
+/** The profile (name, avatar) and posting to the wall with photos and videos. */
+const scopes = ['vkid.personal_info', 'wall', 'photos', 'video'] as const;
 
 /**
- * Post to the wall with photos and videos; `offline` makes the token last until revoked, since
- * this flow has no refresh token.
+ * VK ID's token answer is RFC 6749's; what it lacks is the `device_id` every refresh must send,
+ * which only the request carried (the redirect's, on the exchange; the held one, on a refresh).
+ * The refresh token is kept as a document holding both.
  */
-const scopes = ['wall', 'photos', 'video', 'offline'] as const;
-
-/** oauth.vk.com's token answer: `expires_in` is 0 for an `offline` token, which never expires. */
-const tokenAnswer = z.object({
-  access_token: z.string().min(1),
-  expires_in: z.coerce.number().nonnegative().optional(),
-});
-
-function readVkTokens(body: unknown, now: Date): UserTokens | null {
-  const parsed = tokenAnswer.safeParse(body);
-  if (!parsed.success) return null;
-  const expiresIn = parsed.data.expires_in ?? 0;
+function readVkIdTokens(body: unknown, now: Date, sent: Readonly<Record<string, string>>): UserTokens | null {
+  const tokens = readStandardTokens(body, now);
+  if (tokens === null) return null;
+  const deviceId = sent.device_id;
   return {
-    accessToken: parsed.data.access_token,
-    refreshToken: null,
-    expiresAt: expiresIn === 0 ? null : new Date(now.getTime() + expiresIn * 1000),
+    ...tokens,
+    refreshToken: tokens.refreshToken === null || deviceId === undefined
+      ? null
+      : encodeVkRefreshCredential({ refreshToken: tokens.refreshToken, deviceId }),
   };
 }
 
-/** VK API errors come with HTTP 200: `{error: {error_code, error_msg}}`. */
-const apiError = z.object({ error: z.object({ error_code: z.number().int(), error_msg: z.string() }) });
-
-/** 5: the token is invalid or revoked; 3610: the user's page is deactivated. */
-const deadToken = new Set([5, 3610]);
-
-const usersGet = z.object({
-  response: z.array(z.object({
-    id: z.number().int(),
-    first_name: z.string(),
-    last_name: z.string(),
-    screen_name: z.string().optional(),
-    photo_200: z.string().optional(),
-  })).min(1),
-});
-
 /**
- * VK ID (OAuth 2.1 at id.vk.com) is VK's current sign-in, but it needs the `device_id` VK adds
- * to the redirect in the code exchange and in every refresh, which the kit's callback does not
- * pass on. The older authorization-code flow at oauth.vk.com, still documented and answered,
- * needs nothing beyond RFC 6749 and gives a token that does not expire.
+ * VK ID, OAuth 2.1 at id.vk.com: PKCE S256 with the client id alone at the token endpoint (no
+ * secret), the redirect's `device_id` and the authorization's `state` sent on in the exchange.
+ * Access tokens last an hour; refresh tokens rotate. Facts: open-and-community.md, section 5.1.
  */
-export const vkConnect: OAuthConnect = {
-  kind: 'oauth2',
-
-  provider: (app) => ({
+function vkIdProvider(app: PlatformApp): OAuth2Provider {
+  return {
     platform: provider,
     authorizeUrl: `${app.authUrl}/authorize`,
-    tokenUrl: `${app.tokenUrl}/access_token`,
+    tokenUrl: `${app.tokenUrl}/oauth2/auth`,
     scopes,
-    scopeSeparator: ',',
-    pkce: false,
-    clientAuthentication: 'body',
-    authorizeParameters: { display: 'page', v: apiVersion },
-    readTokens: readVkTokens,
-    refreshable: false,
+    scopeSeparator: ' ',
+    pkce: true,
+    clientAuthentication: 'none',
+    callbackParameters: ['device_id'],
+    exchangeWithState: true,
+    readTokens: readVkIdTokens,
+    refreshable: true,
+  };
+}
+
+const userInfo = z.object({
+  user: z.object({
+    // A string in VK ID's answers; a number would name the same user.
+    user_id: z.union([z.string().min(1), z.number().int()]),
+    first_name: z.string(),
+    last_name: z.string(),
+    avatar: z.string().optional(),
   }),
+});
+
+const refusal = z.object({ error: z.string() }).loose();
+
+function clientIdOf(app: PlatformApp): string {
+  if (app.clientId === null) {
+    throw new PlatformError({ kind: 'retryable', provider, message: 'VK_CLIENT_ID is not set' });
+  }
+  return app.clientId;
+}
+
+export const vkConnect: OAuthConnect = {
+  kind: 'oauth2',
+  provider: vkIdProvider,
 
   async accounts(tokens, context) {
     const body = await platformRequest({
       provider,
-      serverName: 'VK',
+      serverName: 'VK ID',
       method: 'POST',
-      url: `${context.app.apiUrl}/method/users.get`,
-      // In the form, not the query string, so the token stays out of access logs.
-      form: { access_token: tokens.accessToken, v: apiVersion, fields: 'photo_200,screen_name' },
+      url: `${context.app.apiUrl}/oauth2/user_info`,
+      // In the form, as VK ID asks, so the token stays out of the query string and access logs.
+      form: { client_id: clientIdOf(context.app), access_token: tokens.accessToken },
       timeoutMs: context.timeoutMs,
+      errorMessage: oauthErrorMessage,
+      classify: (_status, answer) => {
+        const refused = refusal.safeParse(answer);
+        return refused.success && refused.data.error === 'invalid_token' ? 'disconnected' : undefined;
+      },
     });
-    const refused = apiError.safeParse(body);
-    if (refused.success) {
-      const { error_code: code, error_msg: message } = refused.data.error;
-      throw new PlatformError({ kind: deadToken.has(code) ? 'disconnected' : 'permanent', provider, message });
-    }
-    const parsed = usersGet.safeParse(body);
+    const parsed = userInfo.safeParse(body);
     if (!parsed.success) {
-      const message = 'VK answered with a profile SPS could not read';
+      const message = 'VK ID answered with a profile SPS could not read';
       throw new PlatformError({ kind: 'permanent', provider, message, cause: parsed.error });
     }
-    const [user] = parsed.data.response;
-    if (user === undefined) {
-      throw new PlatformError({ kind: 'permanent', provider, message: 'VK answered with no user' });
-    }
+    const { user } = parsed.data;
     return {
       pick: false,
       accounts: [{
-        accountId: String(user.id),
+        accountId: String(user.user_id),
         name: `${user.first_name} ${user.last_name}`.trim(),
-        username: user.screen_name ?? null,
-        picture: user.photo_200 ?? null,
+        // VK ID's user_info names no screen name; the wall is addressed by the id.
+        username: null,
+        picture: user.avatar === undefined || user.avatar === '' ? null : user.avatar,
         instanceUrl: null,
         accessToken: tokens.accessToken,
-        refreshToken: null,
+        refreshToken: tokens.refreshToken,
         expiresAt: tokens.expiresAt,
       }],
     };
+  },
+
+  /**
+   * VK ID's refresh grant needs the device id the authorization named and a state, beside the
+   * refresh token; the renewed refresh token is kept with the same device id.
+   */
+  async refresh(refreshToken, context) {
+    const held = readVkRefreshCredential(refreshToken);
+    const client = { clientId: clientIdOf(context.app), clientSecret: context.app.clientSecret };
+    const options = { timeoutMs: context.timeoutMs, now: context.now?.() };
+    const parameters = { device_id: held.deviceId, state: randomBytes(16).toString('base64url') };
+    const renewed = await refreshAccessToken(vkIdProvider(context.app), client, held.refreshToken, options, parameters);
+    // VK ID rotates refresh tokens; an answer without one leaves the document held valid.
+    return { ...renewed, refreshToken: renewed.refreshToken === held.refreshToken ? refreshToken : renewed.refreshToken };
   },
 };

@@ -4,6 +4,7 @@ import { vk } from './definition.ts';
 
 export const vkModule: PlatformModule = {
   definition: vk,
-  urls: { apiUrl: 'https://api.vk.com', authUrl: 'https://oauth.vk.com', tokenUrl: 'https://oauth.vk.com' },
+  // VK ID signs in and reads the profile at id.vk.com; publishing calls api.vk.com/method with its token.
+  urls: { apiUrl: 'https://id.vk.com', authUrl: 'https://id.vk.com', tokenUrl: 'https://id.vk.com' },
   connect: vkConnect,
 };

@@ -11,8 +11,8 @@ export interface OAuthRules {
   clientSecret: string;
   /** The client id parameter's name on the authorize URL and token form (TikTok: client_key). */
   clientIdParameter?: string;
-  /** Where the token endpoint accepts the client's credentials. */
-  clientAuthentication: 'basic' | 'body' | 'basic-or-body';
+  /** Where the token endpoint accepts the client's credentials; `none`: a public client, its id alone. */
+  clientAuthentication: 'basic' | 'body' | 'basic-or-body' | 'none';
   /** PKCE S256 required on every authorization. */
   requirePkce: boolean;
   /** Scopes the platform knows; an unknown one is refused at the authorize step. */
@@ -27,6 +27,13 @@ export interface OAuthRules {
   tokenError?: (error: string, description: string) => SimulatedAnswer;
   /** The platform's token answer; defaults to RFC 6749 5.1. */
   tokenAnswer?: (tokens: IssuedTokens) => unknown;
+  /**
+   * Values the authority adds to its redirect back (VK ID: `device_id`), which the code
+   * exchange and every refresh of the tokens issued must send back unchanged.
+   */
+  boundParameters?: readonly string[];
+  /** The token form must carry `state`: the authorize request's in the exchange, any in a refresh (VK ID). */
+  stateAtTokenEndpoint?: boolean;
   /** Authorization codes live this long (RFC 6749 recommends at most 10 minutes). */
   codeSeconds?: number;
 }
@@ -40,6 +47,8 @@ export interface IssuedTokens {
 
 interface PendingCode {
   redirectUri: string;
+  state: string | null;
+  bound: Readonly<Record<string, string>>;
   challenge: string | null;
   scope: string;
   user: string;
@@ -52,6 +61,12 @@ interface LiveToken {
   expiresAt: number;
 }
 
+interface HeldRefresh {
+  user: string;
+  scope: string;
+  bound: Readonly<Record<string, string>>;
+}
+
 const tokenKey = (value: string): string => createHash('sha256').update(value).digest('hex');
 
 /** The authorize and token endpoints of one simulated platform, plus its token book. */
@@ -59,7 +74,7 @@ export class OAuthAuthority {
   readonly #rules: OAuthRules;
   readonly #codes = new Map<string, PendingCode>();
   readonly #access = new Map<string, LiveToken>();
-  readonly #refresh = new Map<string, { user: string; scope: string }>();
+  readonly #refresh = new Map<string, HeldRefresh>();
   /** The simulated clock: tests move it to expire tokens. */
   now: () => number = Date.now;
   /** The user who approves the next authorization (the simulated consent screen). */
@@ -124,8 +139,13 @@ export class OAuthAuthority {
     }
     const code = randomBytes(16).toString('hex');
     const expiresAt = this.now() + (this.#rules.codeSeconds ?? 600) * 1000;
-    this.#codes.set(code, { redirectUri, challenge, scope: scopes.join(' '), user: this.consentingUser, expiresAt });
+    const bound = Object.fromEntries(
+      (this.#rules.boundParameters ?? []).map((name) => [name, randomBytes(12).toString('base64url')]),
+    );
+    const user = this.consentingUser;
+    this.#codes.set(code, { redirectUri, state, bound, challenge, scope: scopes.join(' '), user, expiresAt });
     back.searchParams.set('code', code);
+    for (const [name, value] of Object.entries(bound)) back.searchParams.set(name, value);
     return redirect();
   }
 
@@ -146,17 +166,18 @@ export class OAuthAuthority {
       );
     }
     if (mode === 'basic') return false;
+    if (mode === 'none') return form.get(this.#idParameter()) === this.#rules.clientId;
     return (
       form.get(this.#idParameter()) === this.#rules.clientId && form.get('client_secret') === this.#rules.clientSecret
     );
   }
 
-  #issue(user: string, scope: string): IssuedTokens {
+  #issue(user: string, scope: string, bound: Readonly<Record<string, string>>): IssuedTokens {
     const accessToken = `at-${randomBytes(16).toString('hex')}`;
     const refreshToken = this.#rules.refreshTokens === 'none' ? null : `rt-${randomBytes(16).toString('hex')}`;
     const expiresIn = this.#rules.accessTokenSeconds;
     this.#access.set(tokenKey(accessToken), { user, scope, expiresAt: this.now() + expiresIn * 1000 });
-    if (refreshToken !== null) this.#refresh.set(tokenKey(refreshToken), { user, scope });
+    if (refreshToken !== null) this.#refresh.set(tokenKey(refreshToken), { user, scope, bound });
     return { accessToken, refreshToken, expiresIn, scope };
   }
 
@@ -194,6 +215,10 @@ export class OAuthAuthority {
     }
     if (form.get('redirect_uri') !== pending.redirectUri)
       return this.#error(400, 'invalid_grant', 'redirect_uri does not match');
+    const unbound = this.#unbound(form, pending.bound);
+    if (unbound !== undefined) return this.#error(400, 'invalid_request', `${unbound} is missing or invalid`);
+    if (this.#rules.stateAtTokenEndpoint === true && (form.get('state') ?? '') !== (pending.state ?? ''))
+      return this.#error(400, 'invalid_request', 'state is missing or invalid');
     if (pending.challenge !== null) {
       const verifier = form.get('code_verifier') ?? '';
       const computed = createHash('sha256').update(verifier, 'ascii').digest('base64url');
@@ -201,21 +226,30 @@ export class OAuthAuthority {
         return this.#error(400, 'invalid_grant', 'code_verifier does not match the challenge');
     }
     this.grants.authorization_code += 1;
-    return this.#answer(this.#issue(pending.user, pending.scope));
+    return this.#answer(this.#issue(pending.user, pending.scope, pending.bound));
   }
 
   #refreshGrant(form: URLSearchParams): SimulatedAnswer {
     const presented = form.get('refresh_token') ?? '';
     const held = this.#refresh.get(tokenKey(presented));
     if (held === undefined) return this.#error(400, 'invalid_grant', 'The refresh token is invalid or was revoked');
+    const unbound = this.#unbound(form, held.bound);
+    if (unbound !== undefined) return this.#error(400, 'invalid_request', `${unbound} is missing or invalid`);
+    if (this.#rules.stateAtTokenEndpoint === true && (form.get('state') ?? '') === '')
+      return this.#error(400, 'invalid_request', 'state is missing or invalid');
     this.grants.refresh_token += 1;
     if (this.#rules.refreshTokens === 'rotate') this.#refresh.delete(tokenKey(presented));
-    const tokens = this.#issue(held.user, held.scope);
+    const tokens = this.#issue(held.user, held.scope, held.bound);
     if (this.#rules.refreshTokens === 'reuse') {
       if (tokens.refreshToken !== null) this.#refresh.delete(tokenKey(tokens.refreshToken));
       return this.#answer({ ...tokens, refreshToken: presented });
     }
     return this.#answer(tokens);
+  }
+
+  /** The first bound value the form lacks or changed, if any. */
+  #unbound(form: URLSearchParams, bound: Readonly<Record<string, string>>): string | undefined {
+    return Object.keys(bound).find((name) => form.get(name) !== bound[name]);
   }
 
   /** Who a bearer token acts for, or null when it is unknown or expired (the API answers 401). */

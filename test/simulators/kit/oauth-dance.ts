@@ -48,12 +48,10 @@ export async function authorizeAndConnect(
   if (error !== null) throw new Error(`${error}: ${back.searchParams.get('error_description') ?? ''}`);
   const code = back.searchParams.get('code') ?? '';
   const options = { timeoutMs: context.timeoutMs };
-  const tokens = await exchangeAuthorizationCode(
-    provider,
-    client,
-    { code, redirectUri, codeVerifier: pkce?.verifier ?? null },
-    options,
-  );
+  // The whole redirect query, as the api's callback hands it over; the kit sends what the provider declares.
+  const callback = Object.fromEntries(back.searchParams);
+  const exchange = { code, redirectUri, codeVerifier: pkce?.verifier ?? null, state: 'state-1', callback };
+  const tokens = await exchangeAuthorizationCode(provider, client, exchange, options);
   return { authorizeUrl, tokens, authorized: await connect.accounts(tokens, context) };
 }
 
