@@ -30,6 +30,8 @@ describe('GET /social/:provider', () => {
       X_API_URL: x.url,
       X_AUTH_URL: x.url,
       X_TOKEN_URL: x.url,
+      // VK ID apps are public clients: the id alone makes VK connectable.
+      VK_CLIENT_ID: 'vk-app-1',
     });
     stack = await startStack(ctx, { workers: false, port });
   });
@@ -94,6 +96,9 @@ describe('GET /social/:provider', () => {
 
   it('says which settings an unconfigured platform lacks (409), and 404s a platform SPS does not know', async () => {
     const { apiKey } = await organization();
+    const vk = new URL(urlAnswer.parse((await social(apiKey, 'vk')).body).url);
+    expect([vk.origin, vk.searchParams.get('client_id'), vk.searchParams.has('code_challenge')])
+      .toEqual(['https://id.vk.com', 'vk-app-1', true]);
     const message = expectError(await social(apiKey, 'linkedin'), 409, 'platform_not_configured');
     expect(message).toContain('LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET');
     expect(expectError(await social(apiKey, 'discord'), 409, 'platform_not_configured')).toContain(

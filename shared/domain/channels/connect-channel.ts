@@ -90,7 +90,8 @@ async function clientFor(
     return serverClient(deps, identifier, connect, where, context);
   }
   const { clientId, clientSecret } = context.app;
-  if (clientId === null || clientSecret === null) throw notConfigured(module);
+  // Public clients (VK ID) need only their id; the module says which settings it requires.
+  if (clientId === null || !deps.platforms.isConfigured(module)) throw notConfigured(module);
   return { clientId, clientSecret };
 }
 
