@@ -3,18 +3,9 @@ import type { ConnectContext, CredentialsConnect, VerifiedAccount } from '../kit
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
 import { encodeWarpcastCredential } from './credential.ts';
+import { neynarErrorMessage } from './neynar-errors.ts';
 
 const provider = 'warpcast';
-
-/** Neynar's ErrorRes: `{message, code?, property?, status?}`. */
-const errorBody = z.object({ message: z.string(), property: z.string().optional() });
-
-function errorMessage(body: unknown): string | undefined {
-  const parsed = errorBody.safeParse(body);
-  if (!parsed.success) return undefined;
-  const { message, property } = parsed.data;
-  return property === undefined ? `Neynar: ${message}` : `Neynar: ${message} (${property})`;
-}
 
 const signer = z.object({
   signer_uuid: z.string(),
@@ -42,7 +33,7 @@ function get(context: ConnectContext, apiKey: string, path: string, query: Recor
     url: `${context.app.apiUrl}${path}?${new URLSearchParams(query).toString()}`,
     headers: { 'x-api-key': apiKey },
     timeoutMs: context.timeoutMs,
-    errorMessage,
+    errorMessage: neynarErrorMessage,
   });
 }
 
