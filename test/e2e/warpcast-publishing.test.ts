@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
+import { connectWithCredentials } from '../../shared/domain/channels/connect-with-credentials.ts';
+import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
+import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
+import { neynarIdem } from '../../shared/platforms/warpcast/adapter.ts';
+import { warpcastConnect } from '../../shared/platforms/warpcast/connect.ts';
+import { startNeynarSimulator, type NeynarSimulator } from '../simulators/warpcast/neynar-simulator.ts';
+import { api } from '../support/fixtures.ts';
+import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
+import { createTestContext, type TestContext } from '../support/test-context.ts';
+
+const apiKey = 'NEYNAR-APP-KEY-1';
+const fid = 3621;
+
+/**
+ * A Farcaster thread from POST /posts through the queue and the publish worker to the Neynar
+ * simulator, on a channel connected the way the dashboard's form connects it. Exactly once rests
+ * on Neynar's `idem`: these tests count the casts the simulator holds.
+ */
+describe('publishing to Warpcast through the whole stack', () => {
+  let neynar: NeynarSimulator;
+  let ctx: TestContext;
+  let stack: RunningStack;
+  let signers = 0;
+
+  beforeAll(async () => {
+    neynar = await startNeynarSimulator();
+    neynar.addApiKey(apiKey);
+    neynar.addUser({ fid, username: 'alice', displayName: 'Alice' });
+    neynar.addChannel({ id: 'neynar', name: 'Neynar', url: 'chain://eip155:1/erc721:0xneynar', followers: [fid] });
+    // The adapters read the Neynar URL from the process's environment at start-up (module.ts).
+    process.env.WARPCAST_API_URL = neynar.url;
+    ctx = await createTestContext({
+      WARPCAST_API_URL: neynar.url,
+      PUBLISH_ATTEMPTS: '5',
+      PUBLISH_BACKOFF_MS: '20',
+      // A lost answer is noticed when the request times out.
+      PLATFORM_TIMEOUT_MS: '1000',
+    });
+    stack = await startStack(ctx);
+  });
+
+  afterAll(async () => {
+    await stack.close();
+    await ctx.cleanup();
+    await neynar.close();
+    delete process.env.WARPCAST_API_URL;
+  });
+
+  /** An organization whose Warpcast channel was connected with an API key and a signer of its own. */
+  async function organization(): Promise<{ apiKey: string; channelId: string }> {
+    signers += 1;
+    const signerUuid = `19d0c5fd-9b33-4a48-a0e2-${String(signers).padStart(12, '0')}`;
+    neynar.addSigner({ uuid: signerUuid, apiKey, status: 'approved', fid });
+    const org = await createOrganization(ctx.db, ctx.secrets, { name: `Org ${String(signers)}` });
+    const apps = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
+    const connected = await connectWithCredentials(
+      { db: ctx.db, secrets: ctx.secrets },
+      warpcastConnect,
+      apps.context('warpcast'),
+      { organizationId: org.organizationId, provider: 'warpcast', values: { apiKey, signerUuid } },
+    );
+    return { apiKey: org.apiKey, channelId: connected.id };
+  }
+
+  async function publishNow(
+    org: { apiKey: string; channelId: string },
+    texts: string[],
+    settings: Record<string, unknown> = {},
+  ): Promise<string> {
+    const response = await api(stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
+      method: 'POST',
+      body: {
+        type: 'now',
+        posts: [{ integration: { id: org.channelId }, settings, value: texts.map((content) => ({ content })) }],
+      },
+    });
+    expect(response.status).toBe(201);
+    return (response.body as { postId: string }[])[0]?.postId ?? '';
+  }
+
+  const settledParts = (postId: string) => waitFor(async () => {
+    const parts = await ctx.db.posts
+      .find({ $or: [{ _id: postId }, { rootPostId: postId }] })
+      .sort({ position: 1 })
+      .lean();
+    const done = parts.every((part) => part.state === 'PUBLISHED') || parts.some((part) => part.state === 'ERROR');
+    return done ? parts : undefined;
+  }, { what: `post ${postId} to settle`, timeoutMs: 30_000 });
+
+  it('publishes a thread as a cast in the channel and replies chained to it', async () => {
+    const org = await organization();
+    const texts = ['E2E thread 1/3', 'E2E thread 2/3', 'E2E thread 3/3'];
+    const postId = await publishNow(org, texts, { channel_id: 'neynar' });
+    const parts = await settledParts(postId);
+    expect(parts.map((part) => part.state)).toEqual(['PUBLISHED', 'PUBLISHED', 'PUBLISHED']);
+
+    const casts = neynar.casts.filter((cast) => cast.text.startsWith('E2E thread'));
+    expect(casts.map((cast) => cast.text)).toEqual(['E2E thread 1/3', 'E2E thread 2/3', 'E2E thread 3/3']);
+    expect(casts[0]).toMatchObject({ parentUrl: 'chain://eip155:1/erc721:0xneynar', parentHash: null });
+    expect(casts[1]?.parentHash).toBe(casts[0]?.hash);
+    expect(casts[2]?.parentHash).toBe(casts[1]?.hash);
+    expect(parts.map((part) => part.releaseId)).toEqual(casts.map((cast) => cast.hash));
+    expect(parts[0]?.releaseURL).toBe(`https://farcaster.xyz/alice/${casts[0]?.hash.slice(0, 10) ?? ''}`);
+    const idems = parts.map((part) => neynarIdem(`sps-post-${part._id.toString()}`));
+    expect(casts.map((cast) => cast.idem)).toEqual(idems);
+
+    const link = parts[0]?.releaseURL ?? '-';
+    const notification = await ctx.db.notifications.findOne({ link }).lean();
+    expect(notification?.content).toContain('published on Warpcast');
+  });
+
+  it('casts once when Neynar accepted a part and its answer was lost: the retry gets the same cast', async () => {
+    const org = await organization();
+    const lostBefore = neynar.lostResponses;
+    // Part 1 goes through; part 2 is cast but its answer never arrives.
+    neynar.failNext('pass', { loseResponse: true });
+    const postId = await publishNow(org, ['Lost answer 1/2', 'Lost answer 2/2']);
+    const parts = await settledParts(postId);
+    expect(parts.map((part) => part.state)).toEqual(['PUBLISHED', 'PUBLISHED']);
+    expect(neynar.lostResponses).toBe(lostBefore + 1);
+
+    const casts = neynar.casts.filter((cast) => cast.text.startsWith('Lost answer'));
+    expect(casts.map((cast) => cast.text)).toEqual(['Lost answer 1/2', 'Lost answer 2/2']);
+    expect(casts[1]?.parentHash).toBe(casts[0]?.hash);
+    const secondIdem = neynarIdem(`sps-post-${parts[1]?._id.toString() ?? ''}`);
+    expect(neynar.idemsFor('Lost answer 1/2')).toHaveLength(1);
+    expect(neynar.idemsFor('Lost answer 2/2')).toEqual([secondIdem, secondIdem]);
+    expect(parts.map((part) => part.releaseId)).toEqual(casts.map((cast) => cast.hash));
+  });
+
+  it('fails the post and flags the channel when Neynar refuses the signer', async () => {
+    const org = await organization();
+    neynar.failNext({
+      status: 403,
+      body: { code: 'SignerNotApproved', message: 'Signer status is revoked.', property: 'signer_uuid', status: 403 },
+    });
+    const postId = await publishNow(org, ['Refused signer']);
+    const [root] = await settledParts(postId);
+    expect(root?.state).toBe('ERROR');
+    expect(root?.error).toBe('Neynar: Signer status is revoked. (signer_uuid)');
+    const channel = await ctx.db.channels.findOne({ _id: org.channelId }).lean();
+    expect(channel?.refreshNeeded).toBe(true);
+    expect(neynar.casts.filter((cast) => cast.text === 'Refused signer')).toHaveLength(0);
+  });
+});
