@@ -239,7 +239,10 @@ export async function startConfiguredWorkers(
   });
   const deps: WorkerDeps = {
     db,
-    adapters: createAdapters({ timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts }),
+    adapters: createAdapters(
+      { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts },
+      (identifier) => platforms.context(identifier).app,
+    ),
     tokens,
     now,
     storage: await createStorage(config),

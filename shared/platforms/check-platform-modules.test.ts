@@ -4,15 +4,18 @@ import { checkedAdapters, platformModuleProblems } from './check-platform-module
 import type { PlatformAdapter } from './kit/platform-adapter.ts';
 import type { PlatformModule } from './kit/platform-module.ts';
 import { mastodonModule } from './mastodon/module.ts';
+import { PlatformApps } from './platform-apps.ts';
 import { allPlatformModules, createAdapters } from './platforms.ts';
 
 const options = { timeoutMs: 1000, userHosts: connectionPolicyFor(true) };
+const apps = new PlatformApps({}, options);
+const appOf = (identifier: string) => apps.context(identifier).app;
 
 function withTools(module: PlatformModule, tools: PlatformAdapter['tools']): PlatformModule {
   return {
     ...module,
-    createAdapter: (adapterOptions) => {
-      const adapter = module.createAdapter?.(adapterOptions);
+    createAdapter: (adapterOptions, app) => {
+      const adapter = module.createAdapter?.(adapterOptions, app);
       if (adapter === undefined) throw new Error('the sample module has no adapter');
       return { ...adapter, tools };
     },
@@ -21,7 +24,7 @@ function withTools(module: PlatformModule, tools: PlatformAdapter['tools']): Pla
 
 describe('platform module check', () => {
   it('passes for the shipped list', () => {
-    expect(createAdapters(options).size).toBeGreaterThan(0);
+    expect(createAdapters(options, appOf).size).toBeGreaterThan(0);
     expect(new Set(allPlatformModules().map((module) => module.definition.identifier)).size).toBe(27);
   });
 
@@ -34,7 +37,7 @@ describe('platform module check', () => {
       },
     };
     const broken = withTools(declaring, {});
-    expect(() => checkedAdapters([broken], options)).toThrow(
+    expect(() => checkedAdapters([broken], options, appOf)).toThrow(
       'Mastodon (mastodon) declares the tool "instanceRules" but its adapter does not implement it',
     );
   });
@@ -44,7 +47,7 @@ describe('platform module check', () => {
       instanceLimits: () => Promise.resolve({}),
       boards: () => Promise.resolve([]),
     });
-    const adapter = extra.createAdapter?.(options);
+    const adapter = extra.createAdapter?.(options, appOf('mastodon'));
     if (adapter === undefined) throw new Error('the sample module has no adapter');
     const adapters = new Map([['mastodon', { ...adapter, provider: 'x' }]]);
     expect(platformModuleProblems([extra], adapters)).toEqual([

@@ -1,4 +1,5 @@
 import type { AdapterOptions, PlatformAdapter } from './kit/platform-adapter.ts';
+import type { PlatformApp } from './kit/platform-connect.ts';
 import type { PlatformModule } from './kit/platform-module.ts';
 
 /**
@@ -39,10 +40,11 @@ export function platformModuleProblems(
 export function checkedAdapters(
   modules: readonly PlatformModule[],
   options: AdapterOptions,
+  appOf: (identifier: string) => PlatformApp,
 ): ReadonlyMap<string, PlatformAdapter> {
   const adapters = new Map(
     modules.flatMap((module) => {
-      const adapter = module.createAdapter?.(options);
+      const adapter = module.createAdapter?.(options, appOf(module.definition.identifier));
       return adapter === undefined ? [] : [[module.definition.identifier, adapter] as const];
     }),
   );

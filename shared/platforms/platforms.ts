@@ -9,6 +9,7 @@ import { hashnodeModule } from './hashnode/module.ts';
 import { instagramModule } from './instagram/module.ts';
 import { instagramStandaloneModule } from './instagram-standalone/module.ts';
 import type { AdapterOptions, PlatformAdapter } from './kit/platform-adapter.ts';
+import type { PlatformApp } from './kit/platform-connect.ts';
 import type { PlatformDefinition } from './kit/platform-definition.ts';
 import type { PlatformModule } from './kit/platform-module.ts';
 import { lemmyModule } from './lemmy/module.ts';
@@ -74,6 +75,6 @@ export type AdapterSet = ReadonlyMap<string, PlatformAdapter>;
  * Every platform SPS can publish to from a worker, keyed by registry identifier. Throws, naming
  * the platform and the tool, when a platform declares a tool its adapter does not implement.
  */
-export function createAdapters(options: AdapterOptions): AdapterSet {
-  return checkedAdapters(modules, options);
+export function createAdapters(options: AdapterOptions, appOf: (identifier: string) => PlatformApp): AdapterSet {
+  return checkedAdapters(modules, options, appOf);
 }

@@ -29,8 +29,6 @@ describe('publishing to Warpcast through the whole stack', () => {
     neynar.addApiKey(apiKey);
     neynar.addUser({ fid, username: 'alice', displayName: 'Alice' });
     neynar.addChannel({ id: 'neynar', name: 'Neynar', url: 'chain://eip155:1/erc721:0xneynar', followers: [fid] });
-    // The adapters read the Neynar URL from the process's environment at start-up (module.ts).
-    process.env.WARPCAST_API_URL = neynar.url;
     ctx = await createTestContext({
       WARPCAST_API_URL: neynar.url,
       PUBLISH_ATTEMPTS: '5',
@@ -45,7 +43,6 @@ describe('publishing to Warpcast through the whole stack', () => {
     await stack.close();
     await ctx.cleanup();
     await neynar.close();
-    delete process.env.WARPCAST_API_URL;
   });
 
   /** An organization whose Warpcast channel was connected with an API key and a signer of its own. */

@@ -1,6 +1,6 @@
 import type { AdapterOptions, PlatformAdapter } from './platform-adapter.ts';
 import type { AppSetting, PlatformUrls } from './platform-app.ts';
-import type { PlatformConnect } from './platform-connect.ts';
+import type { PlatformApp, PlatformConnect } from './platform-connect.ts';
 import type { PlatformDefinition } from './platform-definition.ts';
 
 /**
@@ -24,5 +24,6 @@ export interface PlatformModule {
   /** How an organization connects its own account; absent until the room has one. */
   readonly connect?: PlatformConnect;
   /** Publishing, comments, tools: absent until the platform's publishing issue builds it. */
-  readonly createAdapter?: (options: AdapterOptions) => PlatformAdapter;
+  /** `app` is the operator's settings for this platform: where its API answers (PlatformApps). */
+  readonly createAdapter?: (options: AdapterOptions, app: PlatformApp) => PlatformAdapter;
 }
