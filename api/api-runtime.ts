@@ -35,7 +35,10 @@ export async function createApiRuntime(
   const userHosts = connectionPolicyFor(config.ALLOW_PRIVATE_NETWORK);
   const platforms = new PlatformApps(platformEnv, { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts });
   // The api never publishes, but it offers every declared tool: refuse to start with one unbuilt.
-  createAdapters({ timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts }, (identifier) => platforms.context(identifier).app);
+  createAdapters(
+    { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts },
+    (identifier) => platforms.context(identifier).app,
+  );
   const producer = createRedis(config.REDIS_URL, 'producer', logger);
   // QueueEvents blocks on its connection, so it must not share the producer's fail-fast one.
   const eventConnections = [
