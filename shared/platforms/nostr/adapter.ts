@@ -27,10 +27,12 @@ function unreachable(message: string, cause?: unknown): PlatformError {
   return new PlatformError({ kind: 'retryable', provider, message, cause });
 }
 
+const publicKeyOf = (secretKey: string) =>
+  Buffer.from(schnorr.getPublicKey(Buffer.from(secretKey, 'hex'))).toString('hex');
+
 /** The author of the channel's notes: derived from the key, or told by the signer at connect time. */
 function authorOf(credential: NostrCredential): string {
-  if (credential.mode === 'bunker') return credential.userPubkey;
-  return Buffer.from(schnorr.getPublicKey(Buffer.from(credential.privateKey, 'hex'))).toString('hex');
+  return credential.mode === 'bunker' ? credential.userPubkey : publicKeyOf(credential.privateKey);
 }
 
 /** NIP-19 nevent: the id, a relay that has it, the author and the kind, as TLV entries. */
@@ -60,7 +62,7 @@ const passingRefusal = (message: string) => message.startsWith('rate-limited:') 
 function notPublished(outcomes: RelayOutcome[]): PlatformError {
   const refusals = outcomes.flatMap((outcome) => (outcome.kind === 'refused' ? [outcome] : []));
   const missed = outcomes.filter((outcome) => outcome.kind === 'unreachable');
-  const said = refusals.map((outcome) => `${outcome.relay}: ${outcome.message === '' ? 'no reason given' : outcome.message}`);
+  const said = refusals.map(({ relay, message }) => `${relay}: ${message === '' ? 'no reason given' : message}`);
   // Which relay failed how stays in the cause: a refused address or an errno must not reach the user.
   const cause = new AggregateError(missed.map((outcome) => outcome.cause));
   if (missed.length > 0 || refusals.some((outcome) => passingRefusal(outcome.message))) {
@@ -73,7 +75,7 @@ function notPublished(outcomes: RelayOutcome[]): PlatformError {
   return refused(`every relay refused the note: ${said.join('; ')}`);
 }
 
-/** The relays a query reached; none at all is worth another try, the relays being down. */
+/** A query's answers, once at least one relay gave them. */
 function reached(answers: RelayAnswers, what: string): RelayAnswers {
   if (answers.answered.length > 0) return answers;
   const cause = new AggregateError(answers.failures.map((failure) => failure.cause));
@@ -143,20 +145,24 @@ export function createNostrAdapter(options: AdapterOptions): PlatformAdapter {
 
   const relaysOf = (credential: NostrCredential) => relayUrlsOf(credential.relays, policy);
 
+  /** What the relays that answered hold; none answering is worth another try, the relays being down. */
+  async function read(relays: URL[], filter: RelayFilter, what: string): Promise<RelayAnswers> {
+    return reached(await queryRelays(relays, filter, policy, options.timeoutMs), what);
+  }
+
   /**
    * Asks the remote signer to sign, and takes its answer only when it is the very note asked for:
    * the same id (so the same text, time and tags), by the channel's author, with a valid signature.
    */
   async function signRemotely(credential: NostrBunkerCredential, template: UnsignedEvent): Promise<NostrEvent> {
     const expectedId = eventIdOf({ ...template, pubkey: credential.userPubkey });
-    const clientPublicKey = Buffer.from(schnorr.getPublicKey(Buffer.from(credential.clientSecretKey, 'hex'))).toString('hex');
     const session = openRemoteSigner(
       {
         remoteSignerPubkey: credential.remoteSignerPubkey,
         relays: relayUrlsOf(credential.signerRelays, policy),
         secret: credential.secret ?? null,
       },
-      { privateKey: credential.clientSecretKey, publicKey: clientPublicKey },
+      { privateKey: credential.clientSecretKey, publicKey: publicKeyOf(credential.clientSecretKey) },
       { timeoutMs: options.timeoutMs, userHosts: policy },
     );
     let answer: string;
@@ -190,21 +196,24 @@ export function createNostrAdapter(options: AdapterOptions): PlatformAdapter {
    * or the parent when it has none), the parent unless it is the root, and the parent's people.
    */
   async function replyTags(relays: URL[], parentId: string): Promise<string[][]> {
-    const answers = reached(await queryRelays(relays, { ids: [parentId], limit: 1 }, policy, options.timeoutMs), 'the note this part answers');
+    const answers = await read(relays, { ids: [parentId], limit: 1 }, 'the note this part answers');
     const parent = answers.events.find((event) => event.id === parentId);
     if (parent === undefined) {
       // A relay may still be syncing; guessing the root instead would make a different note on retry.
       throw unreachable(`none of the relays has the note this part answers (${parentId}) yet`);
     }
     const [first] = relays;
-    if (first === undefined) throw new PlatformError({ kind: 'disconnected', provider, message: 'the channel names no relay' });
+    if (first === undefined) {
+      throw new PlatformError({ kind: 'disconnected', provider, message: 'the channel names no relay' });
+    }
     // The channel's first relay, not the one that answered: the hint is part of the note's id.
     const hint = relayText(first);
     const rootTag = parent.tags.find((tag) => tag[0] === 'e' && tag[3] === 'root');
     const root = rootTag?.[1];
+    const rootAuthor = rootTag?.[4] === undefined ? [] : [rootTag[4]];
     const tags = root === undefined
       ? [['e', parent.id, hint, 'root', parent.pubkey]]
-      : [['e', root, hint, 'root', ...(rootTag?.[4] === undefined ? [] : [rootTag[4]])], ['e', parent.id, hint, 'reply', parent.pubkey]];
+      : [['e', root, hint, 'root', ...rootAuthor], ['e', parent.id, hint, 'reply', parent.pubkey]];
     const people = [parent.pubkey, ...parent.tags.filter((tag) => tag[0] === 'p').map((tag) => tag[1] ?? '')];
     for (const person of new Set(people.filter((key) => /^[0-9a-f]{64}$/.test(key)))) tags.push(['p', person]);
     return tags;
@@ -230,8 +239,7 @@ export function createNostrAdapter(options: AdapterOptions): PlatformAdapter {
 
   /** The newest event the filter finds on any of the channel's relays, or null. */
   async function newest(channel: ChannelCredentials, filter: RelayFilter, what: string): Promise<NostrEvent | null> {
-    const relays = relaysOf(credentialOf(channel));
-    const answers = reached(await queryRelays(relays, filter, policy, options.timeoutMs), what);
+    const answers = await read(relaysOf(credentialOf(channel)), filter, what);
     return answers.events[0] ?? null;
   }
 
@@ -244,7 +252,7 @@ export function createNostrAdapter(options: AdapterOptions): PlatformAdapter {
       const credential = credentialOf(channel);
       const author = authorOf(credential);
       const filter = { kinds: [textNote], authors: [author], limit: 20 };
-      const answers = reached(await queryRelays(relaysOf(credential), filter, policy, options.timeoutMs), 'recent notes');
+      const answers = await read(relaysOf(credential), filter, 'recent notes');
       return answers.events.slice(0, 20).map((event) => ({ id: event.id, url: noteUrl(event.id, author, null) }));
     },
 
@@ -254,15 +262,15 @@ export function createNostrAdapter(options: AdapterOptions): PlatformAdapter {
         const credential = credentialOf(channel);
         const author = authorOf(credential);
         const list = await newest(channel, { kinds: [10002], authors: [author], limit: 1 }, 'the relay list');
-        const listed = list?.tags.filter((tag) => tag[0] === 'r' && tag[1] !== undefined).map(([, url = '', marker]) => ({
-          url,
-          read: marker !== 'write',
-          write: marker !== 'read',
-        }));
+        // NIP-65: a relay without a marker is both read and written.
+        const listed = list?.tags.filter((tag) => tag[0] === 'r' && tag[1] !== undefined)
+          .map(([, url = '', marker]) => ({ url, read: marker !== 'write', write: marker !== 'read' }));
         return {
           publishTo: credential.relays,
           signerRelays: credential.mode === 'bunker' ? credential.signerRelays : [],
-          relayList: list === null ? null : { updatedAt: new Date(list.created_at * 1000).toISOString(), relays: listed ?? [] },
+          relayList: list === null
+            ? null
+            : { updatedAt: new Date(list.created_at * 1000).toISOString(), relays: listed ?? [] },
         };
       },
 

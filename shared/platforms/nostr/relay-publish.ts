@@ -18,7 +18,12 @@ const okMessage = z.tuple([z.literal('OK'), z.string(), z.boolean(), z.string().
  * that accepted but dropped the connection before answering counts as unreachable: the event may
  * be stored there, which is harmless, since sending it again is answered "duplicate:".
  */
-function sendToRelay(relay: URL, event: NostrEvent, policy: ConnectionPolicy, timeoutMs: number): Promise<RelayOutcome> {
+function sendToRelay(
+  relay: URL,
+  event: NostrEvent,
+  policy: ConnectionPolicy,
+  timeoutMs: number,
+): Promise<RelayOutcome> {
   const name = relayText(relay);
   const signal = AbortSignal.timeout(timeoutMs);
   return new Promise((resolve) => {
@@ -31,7 +36,8 @@ function sendToRelay(relay: URL, event: NostrEvent, policy: ConnectionPolicy, ti
       resolve(outcome);
     };
     signal.addEventListener('abort', () => {
-      settle({ relay: name, kind: 'unreachable', cause: new Error(`${name} did not answer within ${String(timeoutMs)} ms`) });
+      const late = new Error(`${name} did not answer within ${String(timeoutMs)} ms`);
+      settle({ relay: name, kind: 'unreachable', cause: late });
     });
     openRelaySocket(relay, policy, signal, {
       onMessage: (text) => {
@@ -49,7 +55,8 @@ function sendToRelay(relay: URL, event: NostrEvent, policy: ConnectionPolicy, ti
         settle({ relay: name, kind: accepted ? 'accepted' : 'refused', message });
       },
       onClose: (error) => {
-        settle({ relay: name, kind: 'unreachable', cause: error ?? new Error(`${name} closed the connection before OK`) });
+        const early = error ?? new Error(`${name} closed the connection before OK`);
+        settle({ relay: name, kind: 'unreachable', cause: early });
       },
     }).then((opened) => {
       socket = opened;

@@ -32,7 +32,12 @@ function wanted(event: NostrEvent, filter: RelayFilter): boolean {
     && eventIsAuthentic(event);
 }
 
-function queryRelay(relay: URL, filter: RelayFilter, policy: ConnectionPolicy, timeoutMs: number): Promise<NostrEvent[]> {
+function queryRelay(
+  relay: URL,
+  filter: RelayFilter,
+  policy: ConnectionPolicy,
+  timeoutMs: number,
+): Promise<NostrEvent[]> {
   const name = relayText(relay);
   const subscription = `sps-${randomBytes(6).toString('hex')}`;
   const signal = AbortSignal.timeout(timeoutMs);
