@@ -131,7 +131,8 @@ function publicKeyFrom(value: unknown): string {
  * between a relay's accept and our write of the release id sends the same id again, and no relay
  * can hold two copies. The signature may differ between attempts (BIP-340 signing is randomized);
  * relays match on the id. Rescheduling a post, editing it, or changing the channel's relays while
- * a part is in that gap would make a different note.
+ * a part is in that gap would make a different note. A caller that gives no `dueAt` gets the
+ * clock's second instead, and with it no such protection.
  *
  * Media: notes carry media only as public URLs in the text, and SPS has no public address for
  * the library's files yet; a part with media is refused rather than published without them.
