@@ -131,8 +131,11 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
     const settings = (root.settings ?? {}) as Record<string, unknown>;
     const idempotencyKey = `sps-post-${part._id.toString()}`;
     const parent = previous;
+    const dueAt = parent === null
+      ? root.publishDate
+      : new Date(parent.publishedAt.getTime() + part.delayMinutes * 60_000);
     const result: PublishResult = await deps.tokens.run(channel, (credentials) => {
-      const input = { channel: credentials, content: part.content, media, settings, idempotencyKey };
+      const input = { channel: credentials, content: part.content, media, settings, idempotencyKey, dueAt };
       if (parent === null) return adapter.publish(input);
       return adapter.comment({ ...input, parentReleaseId: parent.releaseId });
     });

@@ -26,6 +26,8 @@ export interface PublishInput {
   settings: Record<string, unknown>;
   /** Derived from the post part, so a retried call cannot publish twice where the platform supports it. */
   idempotencyKey: string;
+  /** When the part was due: the same on every attempt, for platforms that sign a timestamp into the post. */
+  dueAt?: Date;
 }
 
 export interface CommentInput extends PublishInput {

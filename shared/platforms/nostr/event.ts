@@ -17,7 +17,7 @@ export type NostrEvent = z.infer<typeof nostrEvent>;
 export type UnsignedEvent = Omit<NostrEvent, 'id' | 'pubkey' | 'sig'>;
 
 /** NIP-01: the id is the SHA-256 of the serialized [0, pubkey, created_at, kind, tags, content]. */
-function idOf(fields: Omit<NostrEvent, 'id' | 'sig'>): string {
+export function eventIdOf(fields: Omit<NostrEvent, 'id' | 'sig'>): string {
   const serialized = JSON.stringify([0, fields.pubkey, fields.created_at, fields.kind, fields.tags, fields.content]);
   return createHash('sha256').update(serialized, 'utf8').digest('hex');
 }
@@ -27,7 +27,7 @@ function idOf(fields: Omit<NostrEvent, 'id' | 'sig'>): string {
  * signature over the id verifies against the pubkey. A relay can hand back anything; only this counts.
  */
 export function eventIsAuthentic(event: NostrEvent): boolean {
-  if (idOf(event) !== event.id) return false;
+  if (eventIdOf(event) !== event.id) return false;
   // The schema fixed the lengths; a pubkey that is no curve point just fails to verify.
   return schnorr.verify(Buffer.from(event.sig, 'hex'), Buffer.from(event.id, 'hex'), Buffer.from(event.pubkey, 'hex'));
 }
@@ -36,7 +36,7 @@ export function eventIsAuthentic(event: NostrEvent): boolean {
 export function signEvent(secretKey: string, template: UnsignedEvent): NostrEvent {
   const secret = Buffer.from(secretKey, 'hex');
   const pubkey = Buffer.from(schnorr.getPublicKey(secret)).toString('hex');
-  const id = idOf({ ...template, pubkey });
+  const id = eventIdOf({ ...template, pubkey });
   const sig = Buffer.from(schnorr.sign(Buffer.from(id, 'hex'), secret)).toString('hex');
   return { ...template, pubkey, id, sig };
 }

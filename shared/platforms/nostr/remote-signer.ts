@@ -88,7 +88,7 @@ export interface RemoteSignerSession {
 export function openRemoteSigner(
   bunker: BunkerPointer,
   client: NostrKeys,
-  context: ConnectContext,
+  context: Pick<ConnectContext, 'timeoutMs' | 'userHosts'>,
 ): RemoteSignerSession {
   let conversationKey: Buffer;
   try {

@@ -9,7 +9,10 @@ import { eventFault, signedEvent, type SignedEvent } from './nostr-signing.ts';
  * node:http's 'upgrade'): REQ with filters (ids, authors, kinds, #<tag>, since, until, limit) answered
  * with the stored events, newest first, then EOSE, and then live with every new matching event until
  * CLOSE; EVENT checked (id, BIP-340 signature) and answered with OK, stored unless ephemeral (kinds
- * 20000 to 29999, NIP-01); a malformed message gets a NOTICE, a malformed REQ a CLOSED "invalid:".
+ * 20000 to 29999, NIP-01), an id it already holds answered OK true "duplicate:" and kept once; a
+ * malformed message gets a NOTICE, a malformed REQ a CLOSED "invalid:". A plain HTTP GET asking for
+ * application/nostr+json gets the relay information document (NIP-11). Publishing faults can be
+ * queued (failNext), the way the Mastodon simulator's are, to break the connection around an accept.
  * As the RFC requires of a server, it drops a client whose frames are not masked.
  * Facts: ../shared/platforms/open-and-community.md, section 4.
  */
@@ -22,7 +25,18 @@ export interface RelayOptions {
   refuseWith?: string;
   /** Answer every EVENT with OK false and this reason (e.g. "blocked: ..."), as a relay that will not carry it. */
   refuseEventsWith?: string;
+  /** The NIP-11 document served to `Accept: application/nostr+json`; a small default otherwise. */
+  information?: unknown;
 }
+
+/**
+ * What the relay does with the next EVENT it receives:
+ * - 'pass': as usual;
+ * - refuse: OK false with this message ("rate-limited: ...", "blocked: ..."), nothing stored;
+ * - 'accept-then-drop': stores and publishes it, then closes the connection before the OK (the answer lost);
+ * - 'drop': closes the connection without storing it or answering.
+ */
+export type EventFault = 'pass' | { refuse: string } | 'accept-then-drop' | 'drop';
 
 export interface RelayReceived {
   /** Every text message a client sent, parsed. */
@@ -39,6 +53,12 @@ export interface NostrRelaySimulator {
   addEvent(event: RelayEvent): void;
   /** Called with every event a client publishes that the relay accepted (how a signer on this relay listens). */
   onEvent(listener: (event: RelayEvent) => void): void;
+  /** Queues what happens to the next EVENTs, one fault per EVENT, in order. */
+  failNext(...faults: EventFault[]): void;
+  /** The events the relay holds, in the order they arrived. */
+  stored(): RelayEvent[];
+  /** How many EVENT messages a client sent that carried this id (each attempt counts). */
+  eventsSentWithId(id: string): number;
   close(): Promise<void>;
 }
 
@@ -132,16 +152,36 @@ export async function startNostrRelaySimulator(options: RelayOptions = {}): Prom
     }
   }
 
+  const faults: EventFault[] = [];
+
   function accept(socket: Duplex, candidate: unknown): void {
     if (!isEvent(candidate)) {
       sendTo(socket, ['NOTICE', 'invalid: EVENT needs an event object']);
       return;
     }
-    const fault = eventFault(candidate) ?? options.refuseEventsWith ?? null;
-    sendTo(socket, ['OK', candidate.id, fault === null, fault ?? '']);
-    if (fault !== null) return;
+    const injected = faults.shift() ?? 'pass';
+    if (injected === 'drop') {
+      socket.destroy();
+      return;
+    }
+    const refusal = typeof injected === 'object' ? injected.refuse : null;
+    const fault = eventFault(candidate) ?? refusal ?? options.refuseEventsWith ?? null;
+    if (fault !== null) {
+      sendTo(socket, ['OK', candidate.id, false, fault]);
+      return;
+    }
+    // Relays key events by id: the same event again is acknowledged, never stored twice.
+    if (events.some((event) => event.id === candidate.id)) {
+      sendTo(socket, ['OK', candidate.id, true, 'duplicate: already have this event']);
+      return;
+    }
     publish(candidate);
     for (const listener of listeners) listener(candidate);
+    if (injected === 'accept-then-drop') {
+      socket.destroy();
+      return;
+    }
+    sendTo(socket, ['OK', candidate.id, true, '']);
   }
 
   function answer(socket: Duplex, text: string): void {
@@ -235,7 +275,18 @@ export async function startNostrRelaySimulator(options: RelayOptions = {}): Prom
     });
   }
 
-  const server = createServer((_request, response) => {
+  const information = options.information ?? {
+    name: 'SPS relay simulator',
+    software: 'sps-test',
+    supported_nips: [1, 11],
+    limitation: { max_message_length: 65536, max_content_length: 8196, auth_required: false, payment_required: false },
+  };
+  const server = createServer((request, response) => {
+    if (request.headers.accept?.includes('application/nostr+json') === true) {
+      response.writeHead(200, { 'content-type': 'application/nostr+json', 'access-control-allow-origin': '*' });
+      response.end(JSON.stringify(information));
+      return;
+    }
     response.writeHead(426, { 'content-type': 'text/plain' });
     response.end('Upgrade Required');
   });
@@ -270,6 +321,10 @@ export async function startNostrRelaySimulator(options: RelayOptions = {}): Prom
     received,
     addEvent: publish,
     onEvent: (listener) => { listeners.push(listener); },
+    failNext: (...next) => { faults.push(...next); },
+    stored: () => [...events],
+    eventsSentWithId: (id) => received.messages.filter((message) =>
+      Array.isArray(message) && message[0] === 'EVENT' && isEvent(message[1]) && message[1].id === id).length,
     close: () => new Promise<void>((resolve, reject) => {
       for (const socket of sockets) socket.destroy();
       server.closeAllConnections();

@@ -18,8 +18,12 @@ export interface RemoteSignerOptions {
   signerSecretKey?: string;
   /** The bunker URL's secret; when set, `connect` must carry it. */
   secret?: string;
-  /** `refuse`: answer every request with `refusal` as the error (the user said no). `silent`: never answer. */
-  behaviour?: 'answer' | 'refuse' | 'silent';
+  /**
+   * `refuse`: answer every request with `refusal` as the error (the user said no). `silent`: never
+   * answer. `alter`: sign a note other than the one asked for (a later created_at), as a faulty or
+   * hostile signer could.
+   */
+  behaviour?: 'answer' | 'refuse' | 'silent' | 'alter';
   refusal?: string;
 }
 
@@ -77,7 +81,8 @@ export function startNostrRemoteSigner(options: RemoteSignerOptions): NostrRemot
     if (method === 'ping') return { result: 'pong' };
     if (method === 'sign_event') {
       const template = JSON.parse(params[0] ?? '{}') as Omit<RelayEvent, 'id' | 'sig' | 'pubkey'>;
-      return { result: JSON.stringify(signedEvent(options.userSecretKey, template)) };
+      const signed = behaviour === 'alter' ? { ...template, created_at: template.created_at + 1 } : template;
+      return { result: JSON.stringify(signedEvent(options.userSecretKey, signed)) };
     }
     return { error: `unsupported method ${method}` };
   }
