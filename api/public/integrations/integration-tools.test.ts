@@ -72,9 +72,10 @@ describe('channel routes that reach the platform or the calendar: integration-tr
     it('answers 501 not_implemented for a tool of a platform without an adapter, without queueing a call', async () => {
       const org = await mastodonOrg();
       const redditChannel = await insertChannel(org.organizationId, 'reddit');
-      const nostrChannel = await insertChannel(org.organizationId, 'nostr');
+      const pinterestChannel = await insertChannel(org.organizationId, 'pinterest');
       expectError(await call(org.apiKey, `/integration-trigger/${redditChannel}`, { method: 'POST', body: { methodName: 'flairs', data: { subreddit: 'typescript' } } }), 501, 'not_implemented');
-      expectError(await call(org.apiKey, `/integration-trigger/${nostrChannel}`, { method: 'POST', body: { methodName: 'relays' } }), 501, 'not_implemented');
+      const boards = { method: 'POST', body: { methodName: 'boards' } };
+      expectError(await call(org.apiKey, `/integration-trigger/${pinterestChannel}`, boards), 501, 'not_implemented');
     });
 
     it('answers 400 for a missing, empty or too long methodName, a data that is not an object, and a body that is not JSON', async () => {
