@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { api, organizationWithMastodon } from '../support/fixtures.ts';
+import { organizationWithMastodon } from '../support/fixtures.ts';
 import { useSimulatedStack } from '../support/simulated-stack.ts';
-import { waitFor } from '../support/stack.ts';
+import { publishNow, settledParts } from '../support/publish-now.ts';
 
 /**
  * Exactly once on Mastodon rests on the Idempotency-Key: every attempt at one part sends the
@@ -16,35 +16,15 @@ describe('publishing to Mastodon exactly once', () => {
     return organizationWithMastodon(world.ctx, world.simulator.origin, token);
   }
 
-  async function publishNow(org: { apiKey: string; channelId: string }, texts: string[]): Promise<string> {
-    const response = await api(world.stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
-      method: 'POST',
-      body: {
-        type: 'now',
-        posts: [{ integration: { id: org.channelId }, value: texts.map((content) => ({ content })) }],
-      },
-    });
-    expect(response.status).toBe(201);
-    return (response.body as { postId: string }[])[0]?.postId ?? '';
-  }
 
-  /** Every part of the thread, in order, once each is published or the post failed. */
-  const settledParts = (postId: string) => waitFor(async () => {
-    const parts = await world.ctx.db.posts
-      .find({ $or: [{ _id: postId }, { rootPostId: postId }] })
-      .sort({ position: 1 })
-      .lean();
-    const done = parts.every((part) => part.state === 'PUBLISHED') || parts.some((part) => part.state === 'ERROR');
-    return done ? parts : undefined;
-  }, { what: `post ${postId} to settle`, timeoutMs: 30_000 });
 
   it('sends the same Idempotency-Key on every retry of one part, and a different one per part', async () => {
     const org = await organization();
     // Part 1 fails once, then part 2 fails once after part 1 is accepted.
     const unavailable = { status: 503, body: { error: 'Service Unavailable' } };
     world.simulator.failNext(unavailable, 'pass', unavailable);
-    const postId = await publishNow(org, ['Keyed 1/2', 'Keyed 2/2']);
-    const parts = await settledParts(postId);
+    const postId = await publishNow(world.stack.baseUrl, org, ['Keyed 1/2', 'Keyed 2/2']);
+    const parts = await settledParts(world.ctx.db, postId);
     expect(parts.map((part) => part.state)).toEqual(['PUBLISHED', 'PUBLISHED']);
 
     const firstKeys = world.simulator.idempotencyKeysFor('Keyed 1/2');
@@ -63,8 +43,8 @@ describe('publishing to Mastodon exactly once', () => {
     const org = await organization();
     const lostBefore = world.simulator.lostResponses;
     world.simulator.failNext({ loseResponse: true });
-    const postId = await publishNow(org, ['Answer lost once']);
-    const [root] = await settledParts(postId);
+    const postId = await publishNow(world.stack.baseUrl, org, ['Answer lost once']);
+    const [root] = await settledParts(world.ctx.db, postId);
     expect(root?.state).toBe('PUBLISHED');
     expect(world.simulator.lostResponses).toBe(lostBefore + 1);
 
@@ -80,8 +60,8 @@ describe('publishing to Mastodon exactly once', () => {
   it('does not duplicate a thread reply whose answer was lost, and keeps it a reply to the first part', async () => {
     const org = await organization();
     world.simulator.failNext('pass', { loseResponse: true });
-    const postId = await publishNow(org, ['Lost reply 1/2', 'Lost reply 2/2']);
-    const parts = await settledParts(postId);
+    const postId = await publishNow(world.stack.baseUrl, org, ['Lost reply 1/2', 'Lost reply 2/2']);
+    const parts = await settledParts(world.ctx.db, postId);
     expect(parts.map((part) => part.state)).toEqual(['PUBLISHED', 'PUBLISHED']);
     const statuses = world.simulator.statuses.filter((status) => status.text.startsWith('Lost reply'));
     expect(statuses.map((status) => status.text)).toEqual(['Lost reply 1/2', 'Lost reply 2/2']);

@@ -6,9 +6,8 @@ import { nostrConnect } from '../../shared/platforms/nostr/connect.ts';
 import { startNostrRelaySimulator, type NostrRelaySimulator } from '../simulators/nostr/nostr-relay-simulator.ts';
 import { eventFault } from '../simulators/nostr/nostr-signing.ts';
 import { testConnectContext } from '../simulators/kit/connect-context.ts';
-import { api } from '../support/fixtures.ts';
 import { useSimulatedStack } from '../support/simulated-stack.ts';
-import { waitFor } from '../support/stack.ts';
+import { publishNow, settledParts } from '../support/publish-now.ts';
 
 // BIP-340 test vector 0: secret key 3.
 const privateKey = '0000000000000000000000000000000000000000000000000000000000000003';
@@ -49,34 +48,15 @@ describe('publishing to Nostr end to end', () => {
     return { apiKey: org.apiKey, channelId: channel.id };
   }
 
-  async function publishNow(org: { apiKey: string; channelId: string }, texts: string[]): Promise<string> {
-    const response = await api(world.stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
-      method: 'POST',
-      body: {
-        type: 'now',
-        posts: [{ integration: { id: org.channelId }, value: texts.map((content) => ({ content })) }],
-      },
-    });
-    expect(response.status).toBe(201);
-    return (response.body as { postId: string }[])[0]?.postId ?? '';
-  }
 
-  const settledParts = (postId: string) => waitFor(async () => {
-    const parts = await world.ctx.db.posts
-      .find({ $or: [{ _id: postId }, { rootPostId: postId }] })
-      .sort({ position: 1 })
-      .lean();
-    const done = parts.every((part) => part.state === 'PUBLISHED') || parts.some((part) => part.state === 'ERROR');
-    return done ? parts : undefined;
-  }, { what: `post ${postId} to settle`, timeoutMs: 30_000 });
 
   const notesWith = (relay: NostrRelaySimulator, prefix: string) =>
     relay.stored().filter((event) => event.kind === 1 && event.content.startsWith(prefix));
 
   it('publishes a thread as signed notes replying to the first one (NIP-10), on every relay', async () => {
     const org = await organization([first, second]);
-    const postId = await publishNow(org, ['Relay thread 1/3', 'Relay thread 2/3', 'Relay thread 3/3']);
-    const parts = await settledParts(postId);
+    const postId = await publishNow(world.stack.baseUrl, org, ['Relay thread 1/3', 'Relay thread 2/3', 'Relay thread 3/3']);
+    const parts = await settledParts(world.ctx.db, postId);
     expect(parts.map((part) => part.state)).toEqual(['PUBLISHED', 'PUBLISHED', 'PUBLISHED']);
 
     for (const relay of [first, second]) {
@@ -104,8 +84,8 @@ describe('publishing to Nostr end to end', () => {
     const org = await organization([first]);
     // Each note is stored, then the connection drops before its OK; each retry is answered "duplicate:".
     first.failNext('accept-then-drop', 'pass', 'accept-then-drop');
-    const postId = await publishNow(org, ['Lost answer 1/2', 'Lost answer 2/2']);
-    const parts = await settledParts(postId);
+    const postId = await publishNow(world.stack.baseUrl, org, ['Lost answer 1/2', 'Lost answer 2/2']);
+    const parts = await settledParts(world.ctx.db, postId);
     expect(parts.map((part) => part.state)).toEqual(['PUBLISHED', 'PUBLISHED']);
 
     const notes = notesWith(first, 'Lost answer');
@@ -120,8 +100,8 @@ describe('publishing to Nostr end to end', () => {
   it('fails the post with the relays\' own words when every relay refuses it', async () => {
     const org = await organization([second]);
     second.failNext({ refuse: 'blocked: you are not on the allow list' });
-    const postId = await publishNow(org, ['Refused note']);
-    const [root] = await settledParts(postId);
+    const postId = await publishNow(world.stack.baseUrl, org, ['Refused note']);
+    const [root] = await settledParts(world.ctx.db, postId);
     expect(root?.state).toBe('ERROR');
     expect(root?.error).toBe(`every relay refused the note: ${second.url}: blocked: you are not on the allow list`);
     expect(notesWith(second, 'Refused note')).toHaveLength(0);

@@ -6,9 +6,9 @@ import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import { neynarIdem } from '../../shared/platforms/warpcast/adapter.ts';
 import { warpcastConnect } from '../../shared/platforms/warpcast/connect.ts';
 import { startNeynarSimulator, type NeynarSimulator } from '../simulators/warpcast/neynar-simulator.ts';
-import { api } from '../support/fixtures.ts';
-import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
+import { startStack, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
+import { publishNow, settledParts } from '../support/publish-now.ts';
 
 const apiKey = 'NEYNAR-APP-KEY-1';
 const fid = 3621;
@@ -61,36 +61,13 @@ describe('publishing to Warpcast through the whole stack', () => {
     return { apiKey: org.apiKey, channelId: connected.id };
   }
 
-  async function publishNow(
-    org: { apiKey: string; channelId: string },
-    texts: string[],
-    settings: Record<string, unknown> = {},
-  ): Promise<string> {
-    const response = await api(stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
-      method: 'POST',
-      body: {
-        type: 'now',
-        posts: [{ integration: { id: org.channelId }, settings, value: texts.map((content) => ({ content })) }],
-      },
-    });
-    expect(response.status).toBe(201);
-    return (response.body as { postId: string }[])[0]?.postId ?? '';
-  }
 
-  const settledParts = (postId: string) => waitFor(async () => {
-    const parts = await ctx.db.posts
-      .find({ $or: [{ _id: postId }, { rootPostId: postId }] })
-      .sort({ position: 1 })
-      .lean();
-    const done = parts.every((part) => part.state === 'PUBLISHED') || parts.some((part) => part.state === 'ERROR');
-    return done ? parts : undefined;
-  }, { what: `post ${postId} to settle`, timeoutMs: 30_000 });
 
   it('publishes a thread as a cast in the channel and replies chained to it', async () => {
     const org = await organization();
     const texts = ['E2E thread 1/3', 'E2E thread 2/3', 'E2E thread 3/3'];
-    const postId = await publishNow(org, texts, { channel_id: 'neynar' });
-    const parts = await settledParts(postId);
+    const postId = await publishNow(stack.baseUrl, org, texts, { channel_id: 'neynar' });
+    const parts = await settledParts(ctx.db, postId);
     expect(parts.map((part) => part.state)).toEqual(['PUBLISHED', 'PUBLISHED', 'PUBLISHED']);
 
     const casts = neynar.casts.filter((cast) => cast.text.startsWith('E2E thread'));
@@ -113,8 +90,8 @@ describe('publishing to Warpcast through the whole stack', () => {
     const lostBefore = neynar.lostResponses;
     // Part 1 goes through; part 2 is cast but its answer never arrives.
     neynar.failNext('pass', { loseResponse: true });
-    const postId = await publishNow(org, ['Lost answer 1/2', 'Lost answer 2/2']);
-    const parts = await settledParts(postId);
+    const postId = await publishNow(stack.baseUrl, org, ['Lost answer 1/2', 'Lost answer 2/2']);
+    const parts = await settledParts(ctx.db, postId);
     expect(parts.map((part) => part.state)).toEqual(['PUBLISHED', 'PUBLISHED']);
     expect(neynar.lostResponses).toBe(lostBefore + 1);
 
@@ -133,8 +110,8 @@ describe('publishing to Warpcast through the whole stack', () => {
       status: 403,
       body: { code: 'SignerNotApproved', message: 'Signer status is revoked.', property: 'signer_uuid', status: 403 },
     });
-    const postId = await publishNow(org, ['Refused signer']);
-    const [root] = await settledParts(postId);
+    const postId = await publishNow(stack.baseUrl, org, ['Refused signer']);
+    const [root] = await settledParts(ctx.db, postId);
     expect(root?.state).toBe('ERROR');
     expect(root?.error).toBe('Neynar: Signer status is revoked. (signer_uuid)');
     const channel = await ctx.db.channels.findOne({ _id: org.channelId }).lean();
