@@ -1,86 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { ConnectContext, CredentialsConnect, VerifiedAccount } from '../kit/platform-connect.ts';
+import type { CredentialsConnect, VerifiedAccount } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { encodeNostrCredential, type NostrCredential } from './credential.ts';
-import { eventIsAuthentic, nostrEvent, type NostrEvent } from './event.ts';
+import type { NostrEvent } from './event.ts';
 import { NostrKeyError, newNostrKeys, nostrKeysFrom, npubOf } from './keys.ts';
 import { bunkerPointerFrom, openRemoteSigner } from './remote-signer.ts';
 import { relayText, relayUrlsFrom } from './relay-url.ts';
-import { openRelaySocket, type RelaySocket } from './relay-socket.ts';
+import { queryRelays } from './relay-query.ts';
 
 const provider = 'nostr';
 
 function refused(message: string, cause?: unknown): PlatformError {
   return new PlatformError({ kind: 'permanent', provider, message, cause });
-}
-
-/**
- * Asks one relay for the latest kind 0 (metadata) event of `publicKey`. Resolves with it, or with
- * null when the relay has none or refused the subscription (CLOSED); rejects when the relay could
- * not be reached or did not finish (EOSE) in time.
- */
-function latestProfileOn(relay: URL, publicKey: string, context: ConnectContext): Promise<NostrEvent | null> {
-  const subscription = `sps-${randomBytes(6).toString('hex')}`;
-  const signal = AbortSignal.timeout(context.timeoutMs);
-  return new Promise((resolve, reject) => {
-    let newest: NostrEvent | null = null;
-    let socket: RelaySocket | null = null;
-    let settled = false;
-    const settle = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      socket?.close();
-      outcome();
-    };
-    signal.addEventListener('abort', () => {
-      const late = new Error(`${relayText(relay)} did not answer within ${String(context.timeoutMs)} ms`);
-      settle(() => { reject(late); });
-    });
-
-    const onMessage = (text: string) => {
-      const message = z.tuple([z.string(), z.string()]).rest(z.unknown()).safeParse(JSON.parse(text));
-      if (!message.success || message.data[1] !== subscription) return;
-      const [type, , payload] = message.data;
-      if (type === 'EVENT') {
-        const found = nostrEvent.safeParse(payload);
-        // A relay may hand back anything: only metadata the key itself signed counts.
-        if (!found.success) return;
-        const candidate = found.data;
-        if (candidate.kind !== 0 || candidate.pubkey !== publicKey || !eventIsAuthentic(candidate)) return;
-        if (newest === null || candidate.created_at > newest.created_at) newest = candidate;
-      } else if (type === 'EOSE') {
-        socket?.send(JSON.stringify(['CLOSE', subscription]));
-        settle(() => { resolve(newest); });
-      } else if (type === 'CLOSED') {
-        settle(() => { resolve(newest); });
-      }
-    };
-
-    openRelaySocket(relay, context.userHosts, signal, {
-      onMessage: (text) => {
-        try {
-          onMessage(text);
-        } catch (error) {
-          const unreadable = new Error(`${relayText(relay)} sent a message that is not JSON`, { cause: error });
-          settle(() => { reject(unreadable); });
-        }
-      },
-      onClose: (error) => {
-        const early = new Error(`${relayText(relay)} closed the connection before answering`, { cause: error });
-        settle(() => { reject(early); });
-      },
-    }).then((opened) => {
-      socket = opened;
-      if (settled) {
-        opened.close();
-        return;
-      }
-      opened.send(JSON.stringify(['REQ', subscription, { kinds: [0], authors: [publicKey], limit: 1 }]));
-    }, (error: unknown) => {
-      settle(() => { reject(new Error(`could not reach ${relayText(relay)}`, { cause: error })); });
-    });
-  });
 }
 
 const metadata = z.object({
@@ -183,18 +114,15 @@ export const nostrConnect: CredentialsConnect = {
       };
     }
 
-    const answers = await Promise.allSettled(relays.map((relay) => latestProfileOn(relay, publicKey, context)));
-    const reached = answers.filter((answer) => answer.status === 'fulfilled').map((answer) => answer.value);
-    if (reached.length === 0) {
+    const filter = { kinds: [0], authors: [publicKey], limit: 1 };
+    const found = await queryRelays(relays, filter, context.userHosts, context.timeoutMs);
+    if (found.answered.length === 0) {
       // Which relay failed how stays in the cause: the message must not map hosts and ports.
-      const causes = answers.map((answer) => (answer.status === 'rejected' ? answer.reason as unknown : null));
+      const causes = found.failures.map((failure) => failure.cause);
       const message = `none of the relays answered: could not read from ${stored.join(', ')}`;
       throw new PlatformError({ kind: 'retryable', provider, message, cause: new AggregateError(causes) });
     }
-    const newest = reached.reduce<NostrEvent | null>(
-      (best, found) => (found !== null && (best === null || found.created_at > best.created_at) ? found : best),
-      null,
-    );
+    const newest = found.events[0] ?? null;
     const profile = profileOf(newest);
     const npub = npubOf(publicKey);
     const name = [profile.display_name, profile.name].map((text) => text?.trim() ?? '').find((text) => text !== '');
