@@ -47,7 +47,7 @@ describe('open and community platforms', () => {
   it('declare the contract identifiers, groups, limits and reply modes', () => {
     expect(all.map((p) => [p.identifier, p.group, p.textLimit, p.replies])).toEqual([
       ['bluesky', 'social', 300, 'thread'],
-      ['warpcast', 'social', 800, 'thread'],
+      ['warpcast', 'social', 320, 'thread'],
       ['nostr', 'social', 100000, 'thread'],
       ['vk', 'social', 2048, 'thread'],
       ['reddit', 'community', 10000, 'thread'],
@@ -101,19 +101,24 @@ describe('bluesky', () => {
 });
 
 describe('warpcast', () => {
-  it('accepts a cast with 2 images in a channel', () => {
-    expect(problemsOf(warpcast, { channel_id: 'neynar' }, [part('gm', images(2)), part('reply')])).toEqual([]);
+  it('accepts a thread in a channel', () => {
+    expect(problemsOf(warpcast, { channel_id: 'neynar' }, [part('gm'), part('reply')])).toEqual([]);
   });
   it('rejects a bad channel id', () => {
     expectSettingsProblem(warpcast, { channel_id: 'Not A Channel' }, 'channel_id');
   });
-  it('takes images only, at most 2', () => {
-    expectMessage(warpcast, {}, [part('x', [video()])], /Warpcast takes images only/);
-    expectMessage(warpcast, {}, [part('x', images(3))], /at most 2/);
+  it('refuses media at POST /posts, as the adapter cannot attach them', () => {
+    expectMessage(warpcast, {}, [part('x', [video()])], /cannot attach media to Warpcast casts yet/);
+    expectMessage(warpcast, {}, [part('x', images(1))], /cannot attach media/);
   });
-  it('counts UTF-8 bytes up to 800', () => {
-    expect(problemsOf(warpcast, {}, [part('é'.repeat(400))])).toEqual([]);
-    expectTooLong(warpcast, {}, 'é'.repeat(401));
+  it('counts UTF-8 bytes up to 320, the limit of every account', () => {
+    expect(problemsOf(warpcast, {}, [part('é'.repeat(160))])).toEqual([]);
+    expectTooLong(warpcast, {}, 'é'.repeat(161));
+  });
+  it('takes at most 10 mentions per cast', () => {
+    const names = (count: number) => Array.from({ length: count }, (_, index) => `@user${String(index)}`).join(' ');
+    expect(problemsOf(warpcast, {}, [part(`gm ${names(10)} and dwr.eth@example`)])).toEqual([]);
+    expectMessage(warpcast, {}, [part(names(11))], /mentions 11 accounts; a cast mentions at most 10/);
   });
 });
 

@@ -12,22 +12,27 @@ export const warpcastSettings = z.object({
     .describe('Farcaster channel the first cast goes to; replies stay in its thread'),
 });
 
-/** Embeds a cast can carry (protocol); SPS media become URL embeds. */
-const maxEmbeds = 2;
+/** Farcaster refuses a cast that mentions more accounts than this (protocol). */
+const maxMentions = 10;
+
+/** `@name` as Farcaster writes a mention: a username of letters, digits, hyphens, dots (ENS names). */
+const mention = /(?:^|[^\w@])@[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*/gi;
 
 /** Facts: ../shared/platforms/open-and-community.md, section 3 (Farcaster via Neynar). */
 export const warpcast = definePlatform({
   identifier: 'warpcast',
   displayName: 'Warpcast',
   group: 'social',
-  // The protocol measures cast text in UTF-8 bytes (320 for a plain cast); 800 is the contract's
-  // allowance for long casts, whose exact byte limit the notes could not verify.
-  textLimit: 800,
+  // The protocol measures cast text in UTF-8 bytes: 320 for a plain cast. Long casts (1024) depend
+  // on the account, which POST /posts cannot know, so the limit every account has applies.
+  textLimit: 320,
   textCounting: 'utf8-bytes',
   replies: 'thread',
-  mediaRules: 'Images only, at most 2 per cast, sent as public URL embeds.',
+  mediaRules: 'No media yet: Farcaster casts carry media as public URL embeds, which SPS does not make so far.',
   rules:
-    'Casts are published through Neynar with the user\'s signer. Text is measured in UTF-8 bytes. Media are not uploaded: each image becomes a URL embed, so it must be publicly reachable. A channel applies to the first cast only; thread parts reply to the previous cast.',
+    'Casts are published through Neynar with the user\'s signer. Text is measured in UTF-8 bytes, at most 320 '
+    + 'per cast, with at most 10 mentions. A channel applies to the first cast only; thread parts reply to the '
+    + 'previous cast.',
   settings: warpcastSettings,
   tools: [
     {
@@ -45,11 +50,16 @@ export const warpcast = definePlatform({
     },
   ],
   checkPost({ parts }) {
-    return parts.flatMap((_, index) => {
-      const { videos, total } = countMedia(parts, index);
-      if (videos > 0) return [`part ${index + 1} has a video; Warpcast takes images only`];
-      if (total > maxEmbeds) return [`part ${index + 1} has ${total} images; Warpcast takes at most ${maxEmbeds} per cast`];
-      return [];
+    return parts.flatMap((part, index) => {
+      const problems: string[] = [];
+      if (countMedia(parts, index).total > 0) {
+        problems.push(`part ${index + 1} has media; SPS cannot attach media to Warpcast casts yet`);
+      }
+      const mentions = part.text.match(mention)?.length ?? 0;
+      if (mentions > maxMentions) {
+        problems.push(`part ${index + 1} mentions ${mentions} accounts; a cast mentions at most ${maxMentions}`);
+      }
+      return problems;
     });
   },
 });
