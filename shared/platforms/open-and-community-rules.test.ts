@@ -123,10 +123,11 @@ describe('warpcast', () => {
 });
 
 describe('nostr', () => {
-  it('accepts any media and ignores settings (it has none)', () => {
+  it('ignores settings (it has none) and refuses media at POST /posts, as the adapter cannot attach them', () => {
     expect(nostr.settings).toBeNull();
-    const result = validatePlatformPost(nostr, { settings: { anything: true }, parts: [part('note', [image(), video()]), part('reply')] });
+    const result = validatePlatformPost(nostr, { settings: { anything: true }, parts: [part('note'), part('reply')] });
     expect(result).toEqual({ settings: {}, problems: [] });
+    expectMessage(nostr, {}, [part('note', [image(), video()])], /cannot attach media to Nostr notes yet/);
   });
   it('caps text at 100000 characters', () => {
     expectTooLong(nostr, {}, 'a'.repeat(100001));

@@ -1,4 +1,4 @@
-import { definePlatform } from '../kit/platform-definition.ts';
+import { countMedia, definePlatform } from '../kit/platform-definition.ts';
 
 /** Facts: ../shared/platforms/open-and-community.md, section 4 (Nostr). */
 export const nostr = definePlatform({
@@ -9,7 +9,7 @@ export const nostr = definePlatform({
   textLimit: 100000,
   textCounting: 'code-points',
   replies: 'thread',
-  mediaRules: 'Images and videos go in as public URLs added to the note\'s text; no count limit.',
+  mediaRules: 'No media yet: notes carry media as public URLs (or Blossom uploads), which SPS does not make so far.',
   rules:
     'Posts are signed kind 1 events sent to the account\'s relays; a post counts as published once one relay accepts it. Use plain text: Markdown and HTML are not rendered. Thread parts reply to the first note (root) and the previous one (NIP-10). Each relay may set its own length and rate limits.',
   // A kind 1 note has no options beyond its text, media and reply tags.
@@ -31,7 +31,10 @@ export const nostr = definePlatform({
       dataSchema: [{ key: 'pubkey', type: 'string', description: 'Public key as hex or npub' }],
     },
   ],
-  checkPost() {
-    return [];
+  checkPost({ parts }) {
+    // Refused here rather than at publish time: the adapter cannot attach media yet.
+    return parts.flatMap((_, index) => (countMedia(parts, index).total > 0
+      ? [`part ${index + 1} has media; SPS cannot attach media to Nostr notes yet`]
+      : []));
   },
 });
