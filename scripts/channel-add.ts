@@ -27,11 +27,9 @@ await runScript(async (config) => {
   const module = connectModule(values.provider);
   const { identifier, displayName } = module.definition;
   const connect = module.connect;
-  if (connect?.kind !== 'credentials') {
-    const how = connect === undefined
-      ? 'cannot be connected yet'
-      : `is connected through its own sign-in page: use the dashboard or GET /api/public/v1/social/${identifier}`;
-    throw new Error(`${displayName} ${how}`);
+  if (connect.kind !== 'credentials') {
+    const how = `use the dashboard or GET /api/public/v1/social/${identifier}`;
+    throw new Error(`${displayName} is connected through its own sign-in page: ${how}`);
   }
   const fields: Record<string, string> = {};
   for (const pair of values.field ?? []) {

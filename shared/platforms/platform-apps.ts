@@ -51,7 +51,6 @@ export class PlatformApps {
    * operator's client id and secret; credentials and per-server registrations need nothing.
    */
   isConfigured(module: PlatformModule): boolean {
-    if (module.connect === undefined) return false;
     const app = this.#apps.get(module.definition.identifier) ?? noFixedHost;
     return PlatformApps.requiredSettings(module).every((setting) => appSettingValue(app, setting) !== null);
   }
@@ -59,7 +58,7 @@ export class PlatformApps {
   static requiredSettings(module: PlatformModule): readonly AppSetting[] {
     if (module.requiredSettings !== undefined) return module.requiredSettings;
     const connect = module.connect;
-    const ownApp = connect?.kind === 'oauth2' && connect.registerClient === undefined;
+    const ownApp = connect.kind === 'oauth2' && connect.registerClient === undefined;
     return ownApp ? ['CLIENT_ID', 'CLIENT_SECRET'] : [];
   }
 

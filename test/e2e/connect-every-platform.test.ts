@@ -338,9 +338,9 @@ async function startPlatforms(): Promise<SimulatedPlatforms> {
 }
 
 function connectOf(identifier: string): PlatformConnect {
-  const connect = findPlatformModule(identifier)?.connect;
-  if (connect === undefined) throw new Error(`${identifier} has no connect step`);
-  return connect;
+  const module = findPlatformModule(identifier);
+  if (module === undefined) throw new Error(`${identifier} is not a platform`);
+  return module.connect;
 }
 
 /** The channel id the dashboard names when it sends the user back to the channel list. */

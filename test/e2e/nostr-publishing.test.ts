@@ -55,13 +55,14 @@ describe('publishing to Nostr end to end', () => {
 
   it('publishes a thread as signed notes replying to the first one (NIP-10), on every relay', async () => {
     const org = await organization([first, second]);
-    const postId = await publishNow(world.stack.baseUrl, org, ['Relay thread 1/3', 'Relay thread 2/3', 'Relay thread 3/3']);
+    const texts = ['Relay thread 1/3', 'Relay thread 2/3', 'Relay thread 3/3'];
+    const postId = await publishNow(world.stack.baseUrl, org, texts);
     const parts = await settledParts(world.ctx.db, postId);
     expect(parts.map((part) => part.state)).toEqual(['PUBLISHED', 'PUBLISHED', 'PUBLISHED']);
 
     for (const relay of [first, second]) {
       const notes = notesWith(relay, 'Relay thread');
-      expect(notes.map((note) => note.content)).toEqual(['Relay thread 1/3', 'Relay thread 2/3', 'Relay thread 3/3']);
+      expect(notes.map((note) => note.content)).toEqual(texts);
       expect(notes.map((note) => note.id)).toEqual(parts.map((part) => part.releaseId));
       for (const note of notes) expect(eventFault(note)).toBeNull();
     }

@@ -34,7 +34,6 @@ const queryValues = (ctx: DashboardRouterContext): Record<string, string> =>
 
 /** What a Connect button says about a platform that cannot be connected here. */
 export function connectBlocker(deps: DashboardDeps, module: PlatformModule): string | null {
-  if (module.connect === undefined) return 'cannot be connected yet';
   if (deps.platforms.isConfigured(module)) return null;
   return `not configured: the operator sets ${PlatformApps.missingSettings(module).join(' and ')}`;
 }
@@ -109,8 +108,7 @@ function connectSection(
   const { identifier, displayName } = module.definition;
   const blocker = connectBlocker(deps, module);
   const connect = module.connect;
-  if (blocker !== null || connect === undefined)
-    return html`<p class="notice">${displayName} ${blocker ?? 'cannot be connected yet'}.</p>`;
+  if (blocker !== null) return html`<p class="notice">${displayName} ${blocker}.</p>`;
   if (connect.kind === 'credentials')
     return credentialsForm(ctx, module, connect, { refresh, values: {}, problem: null });
   if (connect.registerClient !== undefined) return serverForm(module, refresh);
@@ -210,7 +208,7 @@ export function registerConnectPages(router: Router<DashboardState>, deps: Dashb
   router.post('/channels/connect/:provider', requireSignIn(), async (ctx) => {
     const module = connectModule(ctx.params.provider ?? '');
     const connect = module.connect;
-    if (connect?.kind !== 'credentials')
+    if (connect.kind !== 'credentials')
       throw new DomainError('not_found', `${module.definition.displayName} is not connected with a form`);
     const values = Object.fromEntries(connect.fields.map((field) => [field.key, formField(ctx, field.key)]));
     const refresh = formField(ctx, 'refresh');

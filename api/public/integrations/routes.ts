@@ -84,8 +84,7 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
     defineRoute({
       method: 'get', path: '/social/:provider', tag: 'Integrations', status: 200,
       errors: [
-        'not_found', 'validation_failed', 'platform_not_configured', 'not_implemented', 'connect_refused',
-        'platform_error',
+        'not_found', 'validation_failed', 'platform_not_configured', 'connect_refused', 'platform_error',
       ],
       summary: 'Where to send a user to connect (or, with refresh, reconnect) a channel of this platform: '
         + 'the platform\'s authorization URL (single use, 10 minutes) or the dashboard\'s credentials form',

@@ -109,9 +109,6 @@ export async function startConnect(deps: ConnectDeps, request: StartConnectReque
       throw notFound(`${displayName} channel ${JSON.stringify(request.refreshChannelId)}`);
   }
   const connect = module.connect;
-  if (connect === undefined) {
-    throw new DomainError('not_implemented', `${displayName} channels cannot be connected yet`);
-  }
   const formUrl = connectFormUrl(deps.frontendUrl, identifier, request.refreshChannelId);
   if (connect.kind === 'credentials') return { url: formUrl };
   if (connect.registerClient !== undefined && request.serverUrl === null) return { url: formUrl };
@@ -207,7 +204,7 @@ export async function finishAuthorization(
 ): Promise<ConnectOutcome> {
   const module = connectModule(callback.provider);
   const connect = module.connect;
-  if (connect?.kind !== 'oauth2') throw notFound(`an authorization of ${module.definition.displayName}`);
+  if (connect.kind !== 'oauth2') throw notFound(`an authorization of ${module.definition.displayName}`);
   const claim = { key: callback.state, provider: callback.provider, organizationId: callback.organizationId };
   const attempt = await consumeAuthorizeAttempt(deps, claim);
   const { displayName } = module.definition;

@@ -21,8 +21,8 @@ export interface PlatformModule {
    * fixed hosts default to CLIENT_ID and CLIENT_SECRET, the others to nothing.
    */
   readonly requiredSettings?: readonly AppSetting[];
-  /** How an organization connects its own account; absent until the room has one. */
-  readonly connect?: PlatformConnect;
+  /** How an organization connects its own account: every platform has one. */
+  readonly connect: PlatformConnect;
   /** Publishing, comments, tools: absent until the platform's publishing issue builds it. */
   /** `app` is the operator's settings for this platform: where its API answers (PlatformApps). */
   readonly createAdapter?: (options: AdapterOptions, app: PlatformApp) => PlatformAdapter;

@@ -20,7 +20,8 @@ export function nip44ConversationKey(secretKey: string, publicKey: string): Buff
     // A Nostr pubkey is x alone; BIP-340 fixes its y as the even one, which the 02 prefix says.
     shared = secp256k1.getSharedSecret(Buffer.from(secretKey, 'hex'), Buffer.from(`02${publicKey}`, 'hex'));
   } catch (error) {
-    throw new Nip44Error('no conversation key: the secret key or the public key is not a secp256k1 key', { cause: error });
+    const message = 'no conversation key: the secret key or the public key is not a secp256k1 key';
+    throw new Nip44Error(message, { cause: error });
   }
   return createHmac('sha256', salt).update(shared.subarray(1, 33)).digest();
 }
@@ -30,7 +31,11 @@ function messageKeys(conversationKey: Buffer, nonce: Buffer) {
   const blocks: Buffer[] = [];
   let previous = Buffer.alloc(0);
   for (let counter = 1; counter <= 3; counter += 1) {
-    previous = createHmac('sha256', conversationKey).update(previous).update(nonce).update(Buffer.from([counter])).digest();
+    previous = createHmac('sha256', conversationKey)
+      .update(previous)
+      .update(nonce)
+      .update(Buffer.from([counter]))
+      .digest();
     blocks.push(previous);
   }
   const okm = Buffer.concat(blocks).subarray(0, 76);

@@ -121,6 +121,7 @@ export const vkConnect: OAuthConnect = {
     const parameters = { device_id: held.deviceId, state: randomBytes(16).toString('base64url') };
     const renewed = await refreshAccessToken(vkIdProvider(context.app), client, held.refreshToken, options, parameters);
     // VK ID rotates refresh tokens; an answer without one leaves the document held valid.
-    return { ...renewed, refreshToken: renewed.refreshToken === held.refreshToken ? refreshToken : renewed.refreshToken };
+    const kept = renewed.refreshToken === held.refreshToken;
+    return { ...renewed, refreshToken: kept ? refreshToken : renewed.refreshToken };
   },
 };
