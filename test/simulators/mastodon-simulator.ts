@@ -2,74 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import busboy from 'busboy';
 import type { SimulatedAnswer, SimulatedRequest } from './kit/simulator-server.ts';
+import { escapeHtml } from '../../shared/html/escape-html.ts';
 import { MastodonApps } from './mastodon-apps.ts';
+import type {
+  InjectedFailure, ReceivedRequest, SimulatedMedia, SimulatedStatus, SimulatorOptions,
+} from './mastodon-records.ts';
+import { fieldsOf, readBody, readText, send, stringField } from './mastodon-http.ts';
 import { defaultRateLimits, RateLimiter, type RateLimits, type Throttled } from './mastodon-rate-limiter.ts';
 import {
   countedLength, hasScope, imageSizeLimit, judgeUpload, maxMediaPerStatus, maxStatusCharacters, outsideScopes,
   supportedMimeTypes, videoSizeLimit,
 } from './mastodon-rules.ts';
 
-/**
- * A local stand-in for one Mastodon instance's REST API, refusing what Mastodon refuses (token
- * and scopes, status length with the content warning, media kinds, types and sizes, rate limits
- * with X-RateLimit-*), honouring Idempotency-Key, and recording what it received.
- * Facts: ../shared/platforms/open-and-community.md, section 2; rules in mastodon-rules.ts.
- */
-export interface SimulatedStatus {
-  id: string;
-  url: string;
-  uri: string;
-  content: string;
-  /** The raw `status` text as received. */
-  text: string;
-  mediaIds: string[];
-  in_reply_to_id: string | null;
-  visibility: string;
-  spoiler_text: string;
-  sensitive: boolean;
-  language: string | null;
-  created_at: string;
-  accountId: string;
-}
-
-export interface SimulatedMedia {
-  id: string;
-  accountId: string;
-  type: 'image' | 'video';
-  /** As detected from the bytes, the way Mastodon decides. */
-  mimeType: string;
-  bytes: Buffer;
-  description: string | null;
-  /** Videos are "processed" after one poll, as real instances answer 202 then 206 then 200. */
-  pollsUntilReady: number;
-}
-
-export interface ReceivedRequest {
-  method: string;
-  path: string;
-  headers: IncomingMessage['headers'];
-  body: unknown;
-}
-
-export interface InjectedFailure {
-  /** Omitted: after `delayMs` the call goes through normally (a slow platform, not a failing one). */
-  status?: number;
-  body?: unknown;
-  /** Sent as given, and only these: a test that wants X-RateLimit-* headers says so. */
-  headers?: Record<string, string>;
-  /** Hold the connection this long before answering (to provoke client timeouts). */
-  delayMs?: number;
-  /** Create the status, then destroy the socket without answering: the client never learns it worked. */
-  loseResponse?: boolean;
-}
-
-export interface SimulatorOptions {
-  /** Loopback address to listen on; tests of DNS pinning use another one than 127.0.0.1. */
-  host?: string;
-  /** Default: any free port. */
-  port?: number;
-  rateLimits?: Partial<RateLimits>;
-}
+export type {
+  InjectedFailure, ReceivedRequest, SimulatedMedia, SimulatedStatus, SimulatorOptions,
+} from './mastodon-records.ts';
 
 interface Account {
   id: string;
@@ -99,6 +46,12 @@ const scopesFor = {
 
 const tooManyRequests = { error: 'Too many requests' };
 
+/**
+ * A local stand-in for one Mastodon instance's REST API, refusing what Mastodon refuses (token
+ * and scopes, status length with the content warning, media kinds, types and sizes, rate limits
+ * with X-RateLimit-*), honouring Idempotency-Key, and recording what it received.
+ * Facts: ../shared/platforms/open-and-community.md, section 2; rules in mastodon-rules.ts.
+ */
 export class MastodonSimulator {
   readonly statuses: SimulatedStatus[] = [];
   readonly media: SimulatedMedia[] = [];
@@ -492,37 +445,4 @@ function authorizationRefusal(account: Account | null, scopes: readonly string[]
   if (account === null) return { status: 401, error: 'The access token is invalid' };
   if (!hasScope(account.scopes, scopes)) return { status: 403, error: outsideScopes };
   return null;
-}
-
-function fieldsOf(body: unknown): Record<string, unknown> {
-  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-}
-
-function stringField(fields: Record<string, unknown>, name: string): string | null {
-  const value = fields[name];
-  return typeof value === 'string' ? value : null;
-}
-
-async function readText(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-async function readBody(request: IncomingMessage): Promise<unknown> {
-  const raw = await readText(request);
-  if (raw === '') return null;
-  const type = request.headers['content-type'] ?? '';
-  if (type.startsWith('application/json')) return JSON.parse(raw) as unknown;
-  if (type.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(raw));
-  return raw;
-}
-
-function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
-  response.end(JSON.stringify(body));
-}
-
-function escapeHtml(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 }
