@@ -1,3 +1,4 @@
+import { memoryCheckpoint } from '../../../test/support/part-checkpoint.ts';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrCreateCustomer } from '../../../shared/domain/customers/customers.ts';
@@ -218,6 +219,7 @@ describe('post routes: list, get, delete, status, edit and reschedule, missing, 
       media: [],
       settings: {},
       idempotencyKey: 'k-missing',
+      checkpoint: memoryCheckpoint(),
     });
     const response = await call(`/posts/${pickerId}/missing`, {}, picker.apiKey);
     expect(response.status).toBe(200);

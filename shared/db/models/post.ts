@@ -40,6 +40,8 @@ const postSchema = new Schema(
     releaseURL: { type: String, default: null },
     publishedAt: { type: Date, default: null },
     error: { type: String, default: null },
+    /** What the adapter saved between attempts at this part (PartCheckpoint): media ids, container ids. */
+    checkpoint: { type: Schema.Types.Mixed, default: null },
     deletedAt: { type: Date, default: null },
     /** Root only: times the post was put back in the queue after its job was lost or failed unsettled. */
     publishRecoveries: { type: Number, default: 0, min: 0 },

@@ -83,7 +83,16 @@ async function checkBeforeScheduling(db: Database, root: StoredPost): Promise<Re
 /** `draft` takes a post out of the schedule; `schedule` puts it back at its date (or now, if that has passed). */
 export async function changePostStatus(deps: PostChangeDeps, organizationId: string, postId: string, status: 'draft' | 'schedule'): Promise<{ id: string; state: PostState }> {
   const root = await findOwnedPost(deps.db, organizationId, postId);
-  if (root.state === 'PUBLISHED' || root.releaseId !== null) throw new DomainError('conflict', `post ${postId} is already published`);
+  // An unconfirmed part (release id `missing`, failed) may be sent again once the user has checked.
+  const unconfirmed = root.state === 'ERROR' && root.releaseId === missingReleaseId;
+  if (root.state === 'PUBLISHED' || (root.releaseId !== null && !unconfirmed)) {
+    throw new DomainError('conflict', `post ${postId} is already published`);
+  }
+  if (unconfirmed) {
+    await updateThread(deps.db.posts, root._id, { releaseId: missingReleaseId, state: 'ERROR' }, {
+      $set: { releaseId: null, checkpoint: null },
+    });
+  }
   const id = root._id.toString();
   if (status === 'draft') {
     await cancelOrRefuse(deps.scheduler, id);

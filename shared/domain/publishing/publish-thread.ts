@@ -3,11 +3,12 @@ import type { Database } from '../../db/database.ts';
 import { findEachById, updateThread } from '../../db/equality-queries.ts';
 import type { AdapterSet } from '../../platforms/platforms.ts';
 import { PlatformError } from '../../platforms/kit/platform-error.ts';
-import type { PublishMedia, PublishResult } from '../../platforms/kit/platform-adapter.ts';
+import type { PartCheckpoint, PublishMedia, PublishResult } from '../../platforms/kit/platform-adapter.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { findPlatform } from '../../platforms/platforms.ts';
 import type { ChannelTokens } from '../channels/channel-tokens.ts';
 import { notify } from '../notifications/notifications.ts';
+import { missingReleaseId } from '../posts/post-changes.ts';
 import { importedMediaState } from '../posts/post-media.ts';
 
 export interface PublishDeps {
@@ -50,9 +51,36 @@ async function threadMedia(
       size: media.size ?? 0,
       fileName: media.originalName ?? media.name,
       alt: reference.alt ?? media.alt ?? null,
+      url: deps.storage.publicUrl(key),
       open: () => deps.storage.get(key),
     };
   };
+}
+
+/** The part's stored checkpoint, read once with the part and merged on every save. */
+function partCheckpoint(deps: PublishDeps, partId: Types.ObjectId, stored: unknown): PartCheckpoint {
+  const values: Record<string, string> = {};
+  if (typeof stored === 'object' && stored !== null) {
+    for (const [key, value] of Object.entries(stored)) if (typeof value === 'string') values[key] = value;
+  }
+  return {
+    values,
+    save: async (added) => {
+      Object.assign(values, added);
+      await deps.db.posts.updateOne({ _id: partId }, { $set: { checkpoint: { ...values } } });
+    },
+  };
+}
+
+/**
+ * A part the platform may have published without telling: it keeps release id `missing`, so the
+ * user can find it with GET /posts/:id/missing and link it, and it is never sent again by itself.
+ */
+async function setAsideUnconfirmed(deps: PublishDeps, partId: Types.ObjectId, error: PlatformError): Promise<void> {
+  await deps.db.posts.updateOne(
+    { _id: partId },
+    { $set: { releaseId: missingReleaseId, state: 'ERROR', error: `unconfirmed: ${error.message}` } },
+  );
 }
 
 export type PublishOutcome =
@@ -134,10 +162,14 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
     const dueAt = parent === null
       ? root.publishDate
       : new Date(parent.publishedAt.getTime() + part.delayMinutes * 60_000);
+    const checkpoint = partCheckpoint(deps, part._id, part.checkpoint);
     const result: PublishResult = await deps.tokens.run(channel, (credentials) => {
-      const input = { channel: credentials, content: part.content, media, settings, idempotencyKey, dueAt };
+      const input = { channel: credentials, content: part.content, media, settings, idempotencyKey, dueAt, checkpoint };
       if (parent === null) return adapter.publish(input);
       return adapter.comment({ ...input, parentReleaseId: parent.releaseId });
+    }).catch(async (error: unknown) => {
+      if (error instanceof PlatformError && error.kind === 'unconfirmed') await setAsideUnconfirmed(deps, part._id, error);
+      throw error;
     });
     const publishedAt = deps.now();
     await db.posts.updateOne(
@@ -173,10 +205,12 @@ export async function failThread(deps: PublishDeps, postId: string, failure: Err
   if (failure instanceof PlatformError && (failure.kind === 'disconnected' || failure.kind === 'refresh_token') && channel !== null) {
     await db.channels.updateOne({ _id: channel._id }, { $set: { refreshNeeded: true } });
   }
-  await notify(db, root.organizationId.toString(), {
-    content: `Your post could not be published on ${displayName(provider)}: ${message}`,
-    link: null,
-  });
+  const unconfirmed = failure instanceof PlatformError && failure.kind === 'unconfirmed';
+  const content = unconfirmed
+    ? `Your post may have been published on ${displayName(provider)}, which did not confirm it: ${message}. `
+      + 'SPS did not send it again; check the account, then link the item or schedule the post again'
+    : `Your post could not be published on ${displayName(provider)}: ${message}`;
+  await notify(db, root.organizationId.toString(), { content, link: null });
   // The state last: a post in ERROR has its notification and its flagged channel. A crash before
   // this write runs the job again, which at worst tells the organization twice.
   await updateThread(db.posts, root._id, { releaseId: null }, { $set: { state: 'ERROR', error: message } });

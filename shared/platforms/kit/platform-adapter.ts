@@ -16,7 +16,24 @@ export interface PublishMedia {
   size: number;
   fileName: string;
   alt: string | null;
+  /**
+   * Where the platform can fetch the file itself (UPLOADS_PUBLIC_URL or the bucket's address),
+   * for platforms that pull media by URL (Instagram, Threads) instead of receiving the bytes.
+   */
+  url: string;
   open(): Promise<Readable>;
+}
+
+/**
+ * What an adapter keeps about one part between attempts: the handles of steps that cannot be
+ * repeated safely (an uploaded media id, a created container), saved before the irreversible
+ * step so a retry after a crash continues from them instead of starting over.
+ */
+export interface PartCheckpoint {
+  /** What earlier attempts at this part saved; empty on the first attempt. */
+  readonly values: Readonly<Record<string, string>>;
+  /** Merges `values` into the part's checkpoint and waits until it is stored. */
+  save(values: Record<string, string>): Promise<void>;
 }
 
 export interface PublishInput {
@@ -28,6 +45,7 @@ export interface PublishInput {
   idempotencyKey: string;
   /** When the part was due: the same on every attempt, for platforms that sign a timestamp into the post. */
   dueAt?: Date;
+  checkpoint: PartCheckpoint;
 }
 
 export interface CommentInput extends PublishInput {

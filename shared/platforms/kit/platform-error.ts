@@ -4,8 +4,10 @@
  * - refresh_token: the access token expired; refresh it and try again.
  * - disconnected: the platform no longer accepts the channel's credentials; the user must reconnect.
  * - permanent: the platform rejected what we sent; retrying the same body cannot succeed.
+ * - unconfirmed: the platform may have published the part and the adapter cannot find out;
+ *   sending it again could post it twice, so the part is set aside for the user to check.
  */
-export type PlatformErrorKind = 'retryable' | 'refresh_token' | 'disconnected' | 'permanent';
+export type PlatformErrorKind = 'retryable' | 'refresh_token' | 'disconnected' | 'permanent' | 'unconfirmed';
 
 export class PlatformError extends Error {
   readonly kind: PlatformErrorKind;

@@ -1,3 +1,4 @@
+import { memoryCheckpoint } from '../../../test/support/part-checkpoint.ts';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
@@ -28,7 +29,7 @@ async function closedPort(host = '127.0.0.1'): Promise<number> {
 function file(kind: 'image' | 'video', bytes: Buffer, alt: string | null = null): PublishMedia {
   const mimeType = kind === 'image' ? 'image/png' : 'video/mp4';
   const open = () => Promise.resolve(Readable.from([bytes]));
-  return { kind, mimeType, size: bytes.length, fileName: `${kind}.bin`, alt, open };
+  return { kind, mimeType, size: bytes.length, fileName: `${kind}.bin`, alt, url: `http://127.0.0.1/uploads/${kind}.bin`, open };
 }
 
 interface PublishOptions {
@@ -45,7 +46,7 @@ function publish(
   options: PublishOptions = {},
 ): Promise<PublishResult> {
   const { media = [], settings = {} } = options;
-  return adapter.publish({ channel, content, media, settings, idempotencyKey: key });
+  return adapter.publish({ channel, content, media, settings, idempotencyKey: key, checkpoint: memoryCheckpoint() });
 }
 
 const privateNetworkAllowed = connectionPolicyFor(true);
@@ -87,6 +88,7 @@ describe('Mastodon adapter against the simulator', () => {
       media: [],
       settings: {},
       idempotencyKey: 'sps-post-3',
+      checkpoint: memoryCheckpoint(),
       parentReleaseId: first.releaseId,
     });
     expect(simulator.statuses.find((status) => status.id === reply.releaseId)?.in_reply_to_id).toBe(first.releaseId);

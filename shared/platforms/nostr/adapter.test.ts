@@ -1,3 +1,4 @@
+import { memoryCheckpoint } from '../../../test/support/part-checkpoint.ts';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -44,7 +45,7 @@ function channelOn(relays: string[]): ChannelCredentials {
 }
 
 function input(channel: ChannelCredentials, content: string, extra: Partial<PublishInput> = {}): PublishInput {
-  return { channel, content, media: [], settings: {}, idempotencyKey: `sps-post-${content}`, dueAt, ...extra };
+  return { channel, content, media: [], settings: {}, idempotencyKey: `sps-post-${content}`, dueAt, checkpoint: memoryCheckpoint(), ...extra };
 }
 
 const storedWith = (relay: NostrRelaySimulator, content: string): RelayEvent[] =>
@@ -168,6 +169,7 @@ describe('Nostr adapter against relay simulators', () => {
   it('refuses a part with media rather than publishing it without them', async () => {
     const media = [{
       kind: 'image' as const, mimeType: 'image/png', size: 1, fileName: 'a.png', alt: null,
+      url: 'http://127.0.0.1/uploads/a.png',
       open: () => Promise.resolve(Readable.from([Buffer.from([0])])),
     }];
     const failure = await platformFailure(adapter.publish(input(channelOn([relayA.url]), 'with media', { media })));

@@ -1,3 +1,4 @@
+import { memoryCheckpoint } from '../../../test/support/part-checkpoint.ts';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNeynarSimulator, type NeynarSimulator } from '../../../test/simulators/warpcast/neynar-simulator.ts';
@@ -26,7 +27,7 @@ let keys = 0;
 function part(content: string, extra: Partial<PublishInput> = {}): PublishInput {
   keys += 1;
   const idempotencyKey = `sps-post-part${String(keys)}`;
-  return { channel: channel(), content, media: [], settings: {}, idempotencyKey, ...extra };
+  return { channel: channel(), content, media: [], settings: {}, idempotencyKey, checkpoint: memoryCheckpoint(), ...extra };
 }
 
 beforeAll(async () => {
@@ -100,6 +101,7 @@ describe('warpcast adapter: publishing', () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
     const media = [{
       kind: 'image' as const, mimeType: 'image/png', size: png.length, fileName: 'a.png', alt: null,
+      url: 'http://127.0.0.1/uploads/a.png',
       open: () => Promise.resolve(Readable.from([png])),
     }];
     const error = await platformFailure(adapter.publish(part('With a picture', { media })));
