@@ -12,11 +12,11 @@ import { validatePlatformPost } from './validate-post.ts';
 import { wordpress } from './wordpress/definition.ts';
 
 function image(width: number | null = 800, height: number | null = 600, mimeType = 'image/png'): MediaFacts {
-  return { kind: 'image', mimeType, width, height, durationSeconds: null };
+  return { kind: 'image', mimeType, width, height, durationSeconds: null, sizeBytes: 100_000 };
 }
 
 function video(durationSeconds: number | null = 30): MediaFacts {
-  return { kind: 'video', mimeType: 'video/mp4', width: 1080, height: 1920, durationSeconds };
+  return { kind: 'video', mimeType: 'video/mp4', width: 1080, height: 1920, durationSeconds, sizeBytes: 1_000_000 };
 }
 
 function check(platform: PlatformDefinition, settings: Record<string, unknown>, media: MediaFacts[] = [], text = 'Hello') {

@@ -13,11 +13,11 @@ import { x } from './x/definition.ts';
 import { youtube } from './youtube/definition.ts';
 
 function image(mimeType = 'image/png', width = 1000, height = 1000): MediaFacts {
-  return { kind: 'image', mimeType, width, height, durationSeconds: null };
+  return { kind: 'image', mimeType, width, height, durationSeconds: null, sizeBytes: 100_000 };
 }
 
 function video(durationSeconds: number | null = 30, mimeType = 'video/mp4'): MediaFacts {
-  return { kind: 'video', mimeType, width: 1080, height: 1920, durationSeconds };
+  return { kind: 'video', mimeType, width: 1080, height: 1920, durationSeconds, sizeBytes: 1_000_000 };
 }
 
 function check(platform: PlatformDefinition, settings: Record<string, unknown>, ...parts: [string, MediaFacts[]][]) {

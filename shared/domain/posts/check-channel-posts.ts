@@ -56,6 +56,7 @@ function mediaFacts(media: Media): MediaFacts {
     width: media.width ?? null,
     height: media.height ?? null,
     durationSeconds: media.durationSeconds ?? null,
+    sizeBytes: media.size ?? null,
     videoCodec: media.videoCodec ?? null,
     audioCodec: media.audioCodec ?? null,
     frameRate: media.frameRate ?? null,

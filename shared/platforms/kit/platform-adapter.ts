@@ -58,6 +58,22 @@ export interface PublishResult {
   releaseURL: string;
 }
 
+/** One counter as the platform reports it at the time of reading (followers, likes, impressions...). */
+export interface AnalyticsCounter {
+  /** What clients show, the same label on every reading: 'Followers', 'Likes'. */
+  label: string;
+  value: number;
+}
+
+/**
+ * Reads of the platform's counters, for the analytics worker to store as daily buckets. A platform
+ * without a counter leaves it out; one without analytics has no `analytics` at all.
+ */
+export interface AnalyticsReads {
+  account(channel: ChannelCredentials): Promise<AnalyticsCounter[]>;
+  post(channel: ChannelCredentials, releaseId: string): Promise<AnalyticsCounter[]>;
+}
+
 export type ToolHandler = (channel: ChannelCredentials, data: Record<string, unknown>) => Promise<unknown>;
 
 /** One module per platform, all shaped alike; platform HTTP goes through platformRequest. */
@@ -70,6 +86,7 @@ export interface PlatformAdapter {
   recentContent(channel: ChannelCredentials): Promise<{ id: string; url: string }[]>;
   /** Implementations of the tools the registry lists for this platform, by methodName. */
   readonly tools: Readonly<Record<string, ToolHandler>>;
+  readonly analytics?: AnalyticsReads;
 }
 
 export interface AdapterOptions {

@@ -20,6 +20,8 @@ export interface MediaFacts {
   width: number | null;
   height: number | null;
   durationSeconds: number | null;
+  /** Bytes stored; null while an import by URL is still fetching it. */
+  sizeBytes: number | null;
   /** Known once the media worker has inspected a video (ffprobe names: h264, hevc, aac...). */
   videoCodec?: string | null;
   audioCodec?: string | null;

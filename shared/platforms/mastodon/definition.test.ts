@@ -6,10 +6,10 @@ import type { MediaFacts, PostPartFacts } from '../kit/platform-definition.ts';
 import { validatePlatformPost } from '../validate-post.ts';
 
 const image = (mimeType = 'image/png'): MediaFacts => (
-  { kind: 'image', mimeType, width: 64, height: 48, durationSeconds: null }
+  { kind: 'image', mimeType, width: 64, height: 48, durationSeconds: null, sizeBytes: 100_000 }
 );
 const video = (mimeType = 'video/mp4'): MediaFacts => (
-  { kind: 'video', mimeType, width: 320, height: 240, durationSeconds: 2 }
+  { kind: 'video', mimeType, width: 320, height: 240, durationSeconds: 2, sizeBytes: 100_000 }
 );
 const part = (text: string, media: MediaFacts[] = []): PostPartFacts => ({ text, media });
 const problems = (settings: Record<string, unknown>, parts: PostPartFacts[]) => (
