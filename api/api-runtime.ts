@@ -16,6 +16,8 @@ import { createStorage } from '../shared/storage/create-storage.ts';
 import { BullPublishScheduler, createPublishQueue } from '../shared/queue/publish-queue.ts';
 import { createRedis } from '../shared/queue/redis.ts';
 import { FixedWindowLimiter } from '../shared/rate-limit/fixed-window-limiter.ts';
+import { mediaReachFor } from '../shared/platforms/media-reach.ts';
+import { newObjectKey } from '../shared/storage/object-key.ts';
 
 export interface ApiRuntime {
   app: Koa<AppState>;
@@ -39,6 +41,7 @@ export async function createApiRuntime(
     { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts },
     (identifier) => platforms.context(identifier).app,
   );
+  const storage = await createStorage(config);
   const producer = createRedis(config.REDIS_URL, 'producer', logger);
   // QueueEvents blocks on its connection, so it must not share the producer's fail-fast one.
   const eventConnections = [
@@ -74,7 +77,8 @@ export async function createApiRuntime(
     frontendUrl: config.FRONTEND_URL.replace(/\/+$/, ''),
     platforms,
     backendUrl: config.BACKEND_URL.replace(/\/+$/, ''),
-    storage: await createStorage(config),
+    storage,
+    mediaReach: mediaReachFor(storage.publicUrl(newObjectKey('jpg')), platforms),
     uploadsPath: new URL(config.UPLOADS_PUBLIC_URL).pathname,
     environment: config.NODE_ENV,
     proxyHops: config.TRUST_PROXY_HOPS,

@@ -32,6 +32,8 @@ export const errorStatus = {
   unreadable_media: 422,
   /** The platform refused the credentials or the authorization code; the message is the platform's. */
   connect_refused: 422,
+  /** Media would be pulled by a platform from an address it cannot reach (UPLOADS_PUBLIC_URL is private). */
+  media_not_public: 422,
   rate_limited: 429,
   internal_error: 500,
   not_implemented: 501,

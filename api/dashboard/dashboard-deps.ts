@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { SecretBox } from '../../shared/crypto/secret-box.ts';
 import type { Database } from '../../shared/db/database.ts';
+import type { MediaReach } from '../../shared/platforms/media-reach.ts';
 import type { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import type { PublishScheduler } from '../../shared/domain/posts/publish-scheduler.ts';
 
@@ -19,4 +20,6 @@ export interface DashboardDeps {
   platforms: PlatformApps;
   /** Where the dashboard itself lives: the OAuth callback URL is built on it. */
   frontendUrl: string;
+  /** Whether a platform that pulls media by URL can reach this server's media (warned on its connect page). */
+  mediaReach: MediaReach;
 }

@@ -2,6 +2,7 @@ import type { SecretBox } from '../../shared/crypto/secret-box.ts';
 import type { Database } from '../../shared/db/database.ts';
 import type { PlatformCaller } from '../../shared/domain/channels/platform-calls.ts';
 import type { PublishScheduler } from '../../shared/domain/posts/publish-scheduler.ts';
+import type { MediaReach } from '../../shared/platforms/media-reach.ts';
 import type { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import type { MediaSizeLimits } from '../../shared/media/media-types.ts';
 import type { MediaQueue } from '../../shared/queue/media-queue.ts';
@@ -27,4 +28,6 @@ export interface PublicApiDeps {
   mediaLimits: MediaSizeLimits;
   /** How long upload routes wait for the media worker before answering 202. */
   mediaWaitMs: number;
+  /** Whether a platform that pulls media by URL can reach where `storage` serves them. */
+  mediaReach: MediaReach;
 }

@@ -72,6 +72,15 @@ describe('dashboard pages', () => {
     expect(unknown.html).toContain('&quot;myspace&quot;');
   });
 
+  it('warns before connecting a platform that would fetch media from this server\'s private address', async () => {
+    for (const provider of ['instagram', 'threads']) {
+      const page = await user.get(`/channels/connect/${provider}`);
+      expect(page.status).toBe(200);
+      expect(page.html).toContain('serves them at a private address (UPLOADS_PUBLIC_URL)');
+    }
+    expect((await user.get('/channels/connect/mastodon')).html).not.toContain('UPLOADS_PUBLIC_URL');
+  });
+
   it('pages notifications 100 at a time, newest first', async () => {
     for (let index = 0; index < 150; index += 1) await notify(ctx.db, organizationId, { content: `Notice number ${index}`, link: index === 149 ? 'javascript:alert(1)' : null });
     const first = await user.get('/notifications');

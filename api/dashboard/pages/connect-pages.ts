@@ -120,8 +120,18 @@ function connectSection(
     <p><a class="button" href="${start}">Continue to ${displayName}</a></p>`;
 }
 
+/** Said before connecting, not at the first failed post: this server's media cannot be fetched by the platform. */
+function mediaWarning(deps: DashboardDeps, module: PlatformModule): SafeHtml {
+  const { identifier, displayName } = module.definition;
+  if (deps.mediaReach(identifier)) return html``;
+  return html`<p class="notice" role="note">${displayName} fetches images and videos from their URL, and this
+    server serves them at a private address (UPLOADS_PUBLIC_URL). Posts with media to this channel will be
+    refused until the operator serves media at a public address; text posts work.</p>`;
+}
+
 function renderConnectPage(
   ctx: DashboardRouterContext,
+  deps: DashboardDeps,
   module: PlatformModule,
   section: SafeHtml,
   status = 200,
@@ -130,7 +140,7 @@ function renderConnectPage(
   renderPage(ctx, {
     status,
     title: `Connect ${definition.displayName}`,
-    body: html`${section}
+    body: html`${mediaWarning(deps, module)}${section}
       <h2>About ${definition.displayName}</h2>
       <p>${definition.rules}</p>
       <p>Text limit: ${definition.textLimit} characters. ${definition.mediaRules}</p>
@@ -191,7 +201,7 @@ function pickForm(
 export function registerConnectPages(router: Router<DashboardState>, deps: DashboardDeps): void {
   router.get('/channels/connect/:provider', requireSignIn(), (ctx) => {
     const module = connectModule(ctx.params.provider ?? '');
-    renderConnectPage(ctx, module, connectSection(ctx, deps, module, queryText(ctx, 'refresh')));
+    renderConnectPage(ctx, deps, module, connectSection(ctx, deps, module, queryText(ctx, 'refresh')));
   });
 
   router.get('/channels/connect/:provider/start', requireSignIn(), async (ctx) => {
@@ -232,7 +242,7 @@ export function registerConnectPages(router: Router<DashboardState>, deps: Dashb
       const details = error.details?.map((detail) => detail.message).join('; ');
       const problem = sentence(details === undefined || details === '' ? mapped.message : details);
       const state = { refresh: refresh === '' ? null : refresh, values, problem };
-      renderConnectPage(ctx, module, credentialsForm(ctx, module, connect, state), mapped.statusCode);
+      renderConnectPage(ctx, deps, module, credentialsForm(ctx, module, connect, state), mapped.statusCode);
     }
   });
 

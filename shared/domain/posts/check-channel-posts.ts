@@ -6,6 +6,7 @@ import { findEachById } from '../../db/equality-queries.ts';
 import { asObjectId, distinctObjectIds } from '../../db/object-id.ts';
 import { DomainError, type ErrorDetail } from '../../errors.ts';
 import type { MediaFacts } from '../../platforms/kit/platform-definition.ts';
+import type { MediaReach } from '../../platforms/media-reach.ts';
 import { findPlatform } from '../../platforms/platforms.ts';
 import { validatePlatformPost } from '../../platforms/validate-post.ts';
 import { measureJson } from '../../validation/json-shape.ts';
@@ -35,10 +36,12 @@ function oversizedParts(posts: ChannelPostInput[], tags: { value: string; label:
       const bytes = shared + Buffer.byteLength(part.content) + measureJson(part.image, unbounded).bytes;
       if (bytes <= maxStoredPartBytes) return [];
       const megabytes = (bytes / (1024 * 1024)).toFixed(1);
-      return [{
-        path: `posts.${postIndex}.value.${partIndex}`,
-        message: `this part holds ${megabytes} MB (content, settings and tags); one part can hold at most 15 MB`,
-      }];
+      return [
+        {
+          path: `posts.${postIndex}.value.${partIndex}`,
+          message: `this part holds ${megabytes} MB (content, settings and tags); one part can hold at most 15 MB`,
+        },
+      ];
     });
   });
 }
@@ -73,6 +76,42 @@ export interface CheckOptions {
   tags?: { value: string; label: string }[];
   /** Given by the api: unknown media given by URL are imported (post-media.ts). */
   imports?: MediaImports;
+  /** Given by the api: refuses media for platforms that could not fetch them (media-reach.ts). */
+  mediaReach?: MediaReach;
+}
+
+/**
+ * Refuses, before anything is stored, media attached for a platform that would have to fetch them
+ * from an address it cannot reach: the post would otherwise fail at publish time.
+ */
+function unreachableMedia(
+  posts: ChannelPostInput[],
+  channels: Map<string, { provider: string; name: string }>,
+  reach: MediaReach,
+): void {
+  const details = posts.flatMap((post, index) => {
+    const channel = channels.get(asObjectId(post.integration.id)?.toString() ?? '');
+    if (channel === undefined || reach(channel.provider)) return [];
+    const withMedia = post.value.findIndex((part) => part.image.length > 0);
+    if (withMedia === -1) return [];
+    const name = findPlatform(channel.provider)?.displayName ?? channel.provider;
+    return [
+      {
+        path: `posts.${index}.value.${withMedia}.image`,
+        message:
+          `${name} channel "${channel.name}": ${name} ` +
+          'fetches media from their URL, and this server serves them at a private address',
+      },
+    ];
+  });
+  const [first] = details;
+  if (first === undefined) return;
+  throw new DomainError(
+    'media_not_public',
+    `${first.message}; set UPLOADS_PUBLIC_URL (or a public S3 bucket ` +
+      'address) to an address the platform can reach, or post without media',
+    details,
+  );
 }
 
 export async function checkChannelPosts(
@@ -83,33 +122,43 @@ export async function checkChannelPosts(
   options: CheckOptions = {},
 ): Promise<CheckedChannelPost[]> {
   let posts = given;
-  const empty: ErrorDetail[] = posts.flatMap((post, postIndex) => post.value.flatMap((part, partIndex) =>
-    part.content.trim() === '' && part.image.length === 0 ? [{ path: `posts.${postIndex}.value.${partIndex}.content`, message: 'each part needs content or media' }] : []));
-  if (empty.length > 0) throw new DomainError('validation_failed', 'some post parts are empty: each needs content or media', empty);
+  const empty: ErrorDetail[] = posts.flatMap((post, postIndex) =>
+    post.value.flatMap((part, partIndex) =>
+      part.content.trim() === '' && part.image.length === 0
+        ? [{ path: `posts.${postIndex}.value.${partIndex}.content`, message: 'each part needs content or media' }]
+        : [],
+    ),
+  );
+  if (empty.length > 0)
+    throw new DomainError('validation_failed', 'some post parts are empty: each needs content or media', empty);
   const oversized = oversizedParts(posts, options.tags ?? []);
   if (oversized.length > 0) {
     const [first] = oversized;
     throw new DomainError(
       'payload_too_large',
-      `PayloadTooLargeError: ${first?.path ?? 'posts'}: ${first?.message ?? 'too large'}; `
-        + 'split the text over several parts',
+      `PayloadTooLargeError: ${first?.path ?? 'posts'}: ${first?.message ?? 'too large'}; ` +
+        'split the text over several parts',
       oversized,
     );
   }
 
   const channelIds = posts.map((post) => asObjectId(post.integration.id));
-  const channels = await findEachById(
-    db.channels,
-    distinctObjectIds(posts.map((post) => post.integration.id)),
-    { organizationId, deletedAt: null },
-  );
+  const channels = await findEachById(db.channels, distinctObjectIds(posts.map((post) => post.integration.id)), {
+    organizationId,
+    deletedAt: null,
+  });
   const byId = new Map(channels.map((channel) => [channel._id.toString(), channel]));
-  const unknown = posts.flatMap((post, index) => (byId.has(channelIds[index]?.toString() ?? '') ? [] : [{ index, id: post.integration.id }]));
+  const unknown = posts.flatMap((post, index) =>
+    byId.has(channelIds[index]?.toString() ?? '') ? [] : [{ index, id: post.integration.id }],
+  );
   if (unknown.length > 0) {
     throw new DomainError(
       'not_found',
       `channel ${unknown.map(({ id }) => JSON.stringify(id)).join(', ')} was not found in your organization`,
-      unknown.map(({ index }) => ({ path: `posts.${index}.integration.id`, message: 'not a channel of your organization' })),
+      unknown.map(({ index }) => ({
+        path: `posts.${index}.integration.id`,
+        message: 'not a channel of your organization',
+      })),
     );
   }
 
@@ -117,13 +166,15 @@ export async function checkChannelPosts(
   posts = resolved.posts;
   const mediaById = resolved.library;
 
+  if (type !== 'draft' && options.mediaReach !== undefined) unreachableMedia(posts, byId, options.mediaReach);
   const problems: ErrorDetail[] = [];
   const checked = posts.map((post, index): CheckedChannelPost => {
     const channel = byId.get(channelIds[index]?.toString() ?? '');
     if (channel === undefined) throw new Error('checked above');
     const platform = findPlatform(channel.provider);
     const given = post.settings ?? {};
-    if (platform === undefined || type === 'draft') return { input: post, channel, settings: { ...given, __type: channel.provider } };
+    if (platform === undefined || type === 'draft')
+      return { input: post, channel, settings: { ...given, __type: channel.provider } };
     const parts = post.value.map((part) => ({
       text: part.content,
       media: part.image.flatMap((image) => {
@@ -133,13 +184,21 @@ export async function checkChannelPosts(
     }));
     const result = validatePlatformPost(platform, { settings: given, parts });
     for (const problem of result.problems) {
-      problems.push({ path: `posts.${index}.${problem.path}`, message: `${platform.displayName} channel "${channel.name}": ${problem.message}` });
+      problems.push({
+        path: `posts.${index}.${problem.path}`,
+        message: `${platform.displayName} channel "${channel.name}": ${problem.message}`,
+      });
     }
     return { input: post, channel, settings: { ...result.settings, __type: channel.provider } };
   });
   if (problems.length > 0) {
     const first = problems[0];
-    throw new DomainError('validation_failed', `${first?.path ?? 'posts'}: ${first?.message ?? 'breaks a platform rule'}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`, problems);
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+    throw new DomainError(
+      'validation_failed',
+      `${first?.path ?? 'posts'}: ${first?.message ?? 'breaks a platform rule'}${more}`,
+      problems,
+    );
   }
   return checked;
 }

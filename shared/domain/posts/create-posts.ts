@@ -9,6 +9,7 @@ import { checkChannelPosts, type CheckedChannelPost } from './check-channel-post
 import type { CreatedPost, CreatePostsInput } from './post-input.ts';
 import type { MediaImports } from './post-media.ts';
 import type { PublishScheduler } from './publish-scheduler.ts';
+import type { MediaReach } from '../../platforms/media-reach.ts';
 
 export type { CreatedPost, CreatePostsInput } from './post-input.ts';
 
@@ -16,6 +17,7 @@ export interface CreatePostsDeps extends Partial<MediaImports> {
   db: Database;
   scheduler: PublishScheduler;
   now: () => Date;
+  mediaReach?: MediaReach;
 }
 
 type ExistingPost = Post & { _id: Types.ObjectId };
@@ -54,7 +56,7 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
   const imports = deps.mediaQueue === undefined || deps.mediaWaitMs === undefined
     ? undefined
     : { mediaQueue: deps.mediaQueue, mediaWaitMs: deps.mediaWaitMs };
-  const checked = await checkChannelPosts(db, orgId, input.type, input.posts, { tags: input.tags, imports });
+  const checked = await checkChannelPosts(db, orgId, input.type, input.posts, { tags: input.tags, imports, mediaReach: deps.mediaReach });
   const existing = await postsToEdit(db, orgId, checked);
   const now = deps.now();
   const requestGroup = randomUUID();

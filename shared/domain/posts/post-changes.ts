@@ -6,11 +6,13 @@ import { checkChannelPosts } from './check-channel-posts.ts';
 import type { ChannelPostInput } from './post-input.ts';
 import { findOwnedPost, getPost, type PostWithThread, type StoredPost } from './post-queries.ts';
 import type { PublishScheduler } from './publish-scheduler.ts';
+import type { MediaReach } from '../../platforms/media-reach.ts';
 
 export interface PostChangeDeps {
   db: Database;
   scheduler: PublishScheduler;
   now: () => Date;
+  mediaReach?: MediaReach;
 }
 
 /** Release id a platform adapter records when it published but could not tell which item it made. */
@@ -53,7 +55,7 @@ export async function deleteGroup(deps: PostChangeDeps, organizationId: string, 
  * here with the reason instead of failing in the worker. Returns the settings as the platform
  * parsed them.
  */
-async function checkBeforeScheduling(db: Database, root: StoredPost): Promise<Record<string, unknown>> {
+async function checkBeforeScheduling(db: Database, root: StoredPost, mediaReach: MediaReach | undefined): Promise<Record<string, unknown>> {
   const parts = [root, ...await db.posts.find({ rootPostId: root._id, deletedAt: null }).sort({ position: 1 }).lean()];
   const { __type: _provider, ...settings } = (root.settings ?? {}) as Record<string, unknown>;
   const input: ChannelPostInput = {
@@ -68,7 +70,7 @@ async function checkBeforeScheduling(db: Database, root: StoredPost): Promise<Re
     })),
   };
   try {
-    const [checked] = await checkChannelPosts(db, root.organizationId, 'schedule', [input]);
+    const [checked] = await checkChannelPosts(db, root.organizationId, 'schedule', [input], { mediaReach });
     if (checked === undefined) throw new Error('one post in, one checked post out');
     return checked.settings;
   } catch (error) {
@@ -99,7 +101,7 @@ export async function changePostStatus(deps: PostChangeDeps, organizationId: str
     await updateThread(deps.db.posts, root._id, { releaseId: null }, { $set: { state: 'DRAFT' } });
     return { id, state: 'DRAFT' };
   }
-  const settings = await checkBeforeScheduling(deps.db, root);
+  const settings = await checkBeforeScheduling(deps.db, root, deps.mediaReach);
   // A fresh schedule gets a fresh recovery budget (shared/domain/publishing/recover-publications.ts).
   await updateThread(deps.db.posts, root._id, { releaseId: null }, {
     $set: { state: 'QUEUE', error: null, settings, publishRecoveries: 0 },

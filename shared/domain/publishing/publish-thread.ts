@@ -42,7 +42,11 @@ async function threadMedia(
     const media = library.find((candidate) => candidate._id.toString() === reference.id);
     const key = media?.storageKey;
     if (media === undefined || key === null || key === undefined) {
-      throw new PlatformError({ kind: 'permanent', provider: 'sps', message: `media ${reference.id} is no longer in the library; the post was not published without it` });
+      throw new PlatformError({
+        kind: 'permanent',
+        provider: 'sps',
+        message: `media ${reference.id} is no longer in the library; the post was not published without it`,
+      });
     }
     const mimeType = media.mimeType ?? 'application/octet-stream';
     return {
@@ -134,14 +138,26 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
   }
   const [channel, mediaOf] = await Promise.all([
     db.channels.findOne({ _id: root.channelId, organizationId: root.organizationId, deletedAt: null }).lean(),
-    threadMedia(deps, root.organizationId, unpublished.flatMap((part) => part.media)),
+    threadMedia(
+      deps,
+      root.organizationId,
+      unpublished.flatMap((part) => part.media),
+    ),
   ]);
   if (channel === null || channel.disabled) {
-    throw new PlatformError({ kind: 'disconnected', provider: channel?.provider ?? 'unknown', message: 'the channel was removed or disabled' });
+    throw new PlatformError({
+      kind: 'disconnected',
+      provider: channel?.provider ?? 'unknown',
+      message: 'the channel was removed or disabled',
+    });
   }
   const adapter = deps.adapters.get(channel.provider);
   if (adapter === undefined) {
-    throw new PlatformError({ kind: 'permanent', provider: channel.provider, message: `publishing to ${displayName(channel.provider)} is not available yet` });
+    throw new PlatformError({
+      kind: 'permanent',
+      provider: channel.provider,
+      message: `publishing to ${displayName(channel.provider)} is not available yet`,
+    });
   }
 
   let releaseURL = root.releaseURL ?? '';
@@ -159,22 +175,40 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
     const settings = (root.settings ?? {}) as Record<string, unknown>;
     const idempotencyKey = `sps-post-${part._id.toString()}`;
     const parent = previous;
-    const dueAt = parent === null
-      ? root.publishDate
-      : new Date(parent.publishedAt.getTime() + part.delayMinutes * 60_000);
+    const dueAt =
+      parent === null ? root.publishDate : new Date(parent.publishedAt.getTime() + part.delayMinutes * 60_000);
     const checkpoint = partCheckpoint(deps, part._id, part.checkpoint);
-    const result: PublishResult = await deps.tokens.run(channel, (credentials) => {
-      const input = { channel: credentials, content: part.content, media, settings, idempotencyKey, dueAt, checkpoint };
-      if (parent === null) return adapter.publish(input);
-      return adapter.comment({ ...input, parentReleaseId: parent.releaseId });
-    }).catch(async (error: unknown) => {
-      if (error instanceof PlatformError && error.kind === 'unconfirmed') await setAsideUnconfirmed(deps, part._id, error);
-      throw error;
-    });
+    const result: PublishResult = await deps.tokens
+      .run(channel, (credentials) => {
+        const input = {
+          channel: credentials,
+          content: part.content,
+          media,
+          settings,
+          idempotencyKey,
+          dueAt,
+          checkpoint,
+        };
+        if (parent === null) return adapter.publish(input);
+        return adapter.comment({ ...input, parentReleaseId: parent.releaseId });
+      })
+      .catch(async (error: unknown) => {
+        if (error instanceof PlatformError && error.kind === 'unconfirmed')
+          await setAsideUnconfirmed(deps, part._id, error);
+        throw error;
+      });
     const publishedAt = deps.now();
     await db.posts.updateOne(
       { _id: part._id },
-      { $set: { releaseId: result.releaseId, releaseURL: result.releaseURL, publishedAt, state: 'PUBLISHED', error: null } },
+      {
+        $set: {
+          releaseId: result.releaseId,
+          releaseURL: result.releaseURL,
+          publishedAt,
+          state: 'PUBLISHED',
+          error: null,
+        },
+      },
     );
     previous = { releaseId: result.releaseId, publishedAt };
     if (part.position === 0) releaseURL = result.releaseURL;
@@ -202,13 +236,17 @@ export async function failThread(deps: PublishDeps, postId: string, failure: Err
   const provider = channel?.provider ?? 'unknown';
   const message = failure.message;
 
-  if (failure instanceof PlatformError && (failure.kind === 'disconnected' || failure.kind === 'refresh_token') && channel !== null) {
+  if (
+    failure instanceof PlatformError &&
+    (failure.kind === 'disconnected' || failure.kind === 'refresh_token') &&
+    channel !== null
+  ) {
     await db.channels.updateOne({ _id: channel._id }, { $set: { refreshNeeded: true } });
   }
   const unconfirmed = failure instanceof PlatformError && failure.kind === 'unconfirmed';
   const content = unconfirmed
-    ? `Your post may have been published on ${displayName(provider)}, which did not confirm it: ${message}. `
-      + 'SPS did not send it again; check the account, then link the item or schedule the post again'
+    ? `Your post may have been published on ${displayName(provider)}, which did not confirm it: ${message}. ` +
+      'SPS did not send it again; check the account, then link the item or schedule the post again'
     : `Your post could not be published on ${displayName(provider)}: ${message}`;
   await notify(db, root.organizationId.toString(), { content, link: null });
   // The state last: a post in ERROR has its notification and its flagged channel. A crash before

@@ -68,6 +68,7 @@ export const instagram = definePlatform({
   textLimit: 2200,
   textCounting: 'code-points',
   replies: 'comment',
+  mediaByUrl: true,
   mediaRules:
     'Every post needs 1 to 10 images or videos (more than one makes a carousel); feed images between 4:5 and 1.91:1, videos 3 seconds to 15 minutes; a story is exactly 1 image or video (video up to 60 seconds).',
   rules:

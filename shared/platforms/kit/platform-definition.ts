@@ -60,6 +60,8 @@ interface PlatformFacts {
   /** A short paragraph of the platform's rules for API users. */
   rules: string;
   tools: ToolDefinition[];
+  /** The platform fetches attached files from their public URL instead of receiving the bytes. */
+  mediaByUrl?: true;
 }
 
 /** How a platform file declares itself: its settings schema keeps its own type inside checkPost. */

@@ -27,6 +27,7 @@ export const threads = definePlatform({
   textLimit: 500,
   textCounting: 'code-points',
   replies: 'thread',
+  mediaByUrl: true,
   mediaRules: 'Each part takes up to 20 images or videos (two or more make a carousel); Threads fetches them from their public URLs.',
   rules:
     'Each part is a post; parts after the first reply to the previous one, forming a thread. Text holds at most 500 characters, and the first URL in it becomes the link preview. A link attachment only goes with a first part that has no media. A profile may publish 250 posts and 1,000 replies a day through the API (see the publishingLimit tool).',

@@ -1,0 +1,219 @@
+import { Redis } from 'ioredis';
+import { Types } from 'mongoose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../../test/support/test-context.ts';
+import { connectionPolicyFor } from '../../net/connection-policy.ts';
+import type {
+  CommentInput,
+  PlatformAdapter,
+  PublishInput,
+  PublishResult,
+} from '../../platforms/kit/platform-adapter.ts';
+import { PlatformError } from '../../platforms/kit/platform-error.ts';
+import { PlatformApps } from '../../platforms/platform-apps.ts';
+import { createStorage } from '../../storage/create-storage.ts';
+import { ChannelTokens } from '../channels/channel-tokens.ts';
+import { createOrganization } from '../organizations/organizations.ts';
+import { changePostStatus } from '../posts/post-changes.ts';
+import type { PublishScheduler } from '../posts/publish-scheduler.ts';
+import { failThread, publishThread, type PublishDeps } from './publish-thread.ts';
+
+type Step = (input: PublishInput) => Promise<PublishResult>;
+
+/**
+ * A platform scripted by each test, in the place of Mastodon's adapter, behind the adapter
+ * interface: the engine's part of the checkpoint and unconfirmed contracts is what is tested here;
+ * each real adapter's part is tested against its platform.
+ */
+class ScriptedPlatform implements PlatformAdapter {
+  readonly provider = 'mastodon';
+  readonly tools = {};
+  readonly calls: { content: string; checkpoint: Record<string, string> }[] = [];
+  steps: Step[] = [];
+
+  #next(input: PublishInput): Promise<PublishResult> {
+    this.calls.push({ content: input.content, checkpoint: { ...input.checkpoint.values } });
+    const step = this.steps.shift();
+    if (step === undefined)
+      return Promise.resolve({ releaseId: `id-${input.content}`, releaseURL: `https://p/${input.content}` });
+    return step(input);
+  }
+
+  publish(input: PublishInput): Promise<PublishResult> {
+    return this.#next(input);
+  }
+
+  comment(input: CommentInput): Promise<PublishResult> {
+    return this.#next(input);
+  }
+
+  recentContent(): Promise<{ id: string; url: string }[]> {
+    return Promise.resolve([]);
+  }
+}
+
+describe('publishThread: checkpoints and unconfirmed parts', () => {
+  let ctx: TestContext;
+  let redis: Redis;
+  let deps: PublishDeps;
+  let organizationId: string;
+  let channelId: Types.ObjectId;
+  const platform = new ScriptedPlatform();
+  const scheduled: string[] = [];
+  const scheduler: PublishScheduler = {
+    schedule: (job) => {
+      scheduled.push(job.postId);
+      return Promise.resolve();
+    },
+    cancel: () => Promise.resolve('absent'),
+  };
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    redis = new Redis(ctx.config.REDIS_URL);
+    const platforms = new PlatformApps({}, { timeoutMs: 1_000, userHosts: connectionPolicyFor(true) });
+    deps = {
+      db: ctx.db,
+      adapters: new Map([['mastodon', platform]]),
+      tokens: new ChannelTokens({
+        db: ctx.db,
+        secrets: ctx.secrets,
+        redis,
+        lockPrefix: ctx.config.QUEUE_PREFIX,
+        refresherFor: (provider) => platforms.refresherFor(provider),
+        refreshAheadMs: 60_000,
+        refreshTimeoutMs: 1_000,
+        now: () => new Date(),
+      }),
+      storage: await createStorage(ctx.config),
+      now: () => new Date(),
+    };
+    const org = await createOrganization(ctx.db, ctx.secrets, { name: 'Scripted' });
+    organizationId = org.organizationId;
+    const channel = await ctx.db.channels.create({
+      organizationId: org.organizationId,
+      provider: 'mastodon',
+      name: 'Scripted',
+      instanceUrl: 'https://m.example',
+      tokenSealed: ctx.secrets.seal('t'),
+    });
+    channelId = channel._id;
+  });
+  afterAll(async () => {
+    await redis.quit();
+    await ctx.cleanup();
+  });
+
+  /** A due thread of `texts` on the scripted channel; answers the root's id. */
+  async function thread(texts: string[]): Promise<string> {
+    const rootId = new Types.ObjectId();
+    const common = {
+      organizationId,
+      channelId,
+      group: rootId.toString(),
+      publishDate: new Date(Date.now() - 1_000),
+      state: 'QUEUE',
+      settings: {},
+    };
+    await ctx.db.posts.insertMany(
+      texts.map((content, position) => ({
+        ...common,
+        _id: position === 0 ? rootId : new Types.ObjectId(),
+        rootPostId: position === 0 ? null : rootId,
+        position,
+        content,
+      })),
+    );
+    return rootId.toString();
+  }
+
+  const parts = (rootId: string) =>
+    ctx.db.posts
+      .find({ $or: [{ _id: rootId }, { rootPostId: rootId }] })
+      .sort({ position: 1 })
+      .lean();
+
+  it('stores what an attempt saved before failing, and gives it to the next attempt at the same part', async () => {
+    const rootId = await thread(['Saved 1/2', 'Saved 2/2']);
+    platform.steps = [
+      (input) => Promise.resolve({ releaseId: `id-${input.content}`, releaseURL: 'https://p/1' }),
+      async (input) => {
+        await input.checkpoint.save({ containerId: 'c-17' });
+        await input.checkpoint.save({ childId: 'c-18' });
+        throw new PlatformError({ kind: 'retryable', provider: 'mastodon', message: 'the connection was reset' });
+      },
+    ];
+    await expect(publishThread(deps, rootId)).rejects.toThrow('the connection was reset');
+    expect((await parts(rootId))[1]?.checkpoint).toEqual({ containerId: 'c-17', childId: 'c-18' });
+
+    platform.calls.length = 0;
+    expect(await publishThread(deps, rootId)).toMatchObject({ kind: 'published' });
+    expect(platform.calls).toEqual([{ content: 'Saved 2/2', checkpoint: { containerId: 'c-17', childId: 'c-18' } }]);
+    expect((await parts(rootId)).map((part) => part.state)).toEqual(['PUBLISHED', 'PUBLISHED']);
+  });
+
+  it('sets an unconfirmed part aside (release id "missing"), tells the organization, never resends it', async () => {
+    const rootId = await thread(['Maybe 1/3', 'Maybe 2/3', 'Maybe 3/3']);
+    platform.steps = [
+      (input) => Promise.resolve({ releaseId: `id-${input.content}`, releaseURL: 'https://p/maybe' }),
+      () =>
+        Promise.reject(
+          new PlatformError({
+            kind: 'unconfirmed',
+            provider: 'mastodon',
+            message: 'the container was published but no pin carries it',
+          }),
+        ),
+    ];
+    const failure = await publishThread(deps, rootId).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(PlatformError);
+    await failThread(deps, rootId, failure as PlatformError);
+
+    const [first, second, third] = await parts(rootId);
+    expect(first).toMatchObject({ state: 'PUBLISHED', releaseId: 'id-Maybe 1/3' });
+    expect(second).toMatchObject({
+      state: 'ERROR',
+      releaseId: 'missing',
+      error: 'unconfirmed: the container was published but no pin carries it',
+    });
+    expect(third).toMatchObject({ state: 'ERROR', releaseId: null });
+    const notice = await ctx.db.notifications.findOne({ content: { $regex: 'may have been published' } }).lean();
+    expect(notice?.content).toContain('SPS did not send it again');
+
+    platform.calls.length = 0;
+    expect(await publishThread(deps, rootId)).toMatchObject({ kind: 'skipped' });
+    expect(platform.calls).toEqual([]);
+  });
+
+  it('lets the user schedule an unconfirmed post again once checked, starting from a clean checkpoint', async () => {
+    const rootId = await thread(['Unsure']);
+    platform.steps = [
+      async (input) => {
+        await input.checkpoint.save({ containerId: 'c-99' });
+        throw new PlatformError({ kind: 'unconfirmed', provider: 'mastodon', message: 'no answer after publishing' });
+      },
+    ];
+    const failure = await publishThread(deps, rootId).catch((error: unknown) => error);
+    await failThread(deps, rootId, failure as PlatformError);
+    expect((await parts(rootId))[0]).toMatchObject({ state: 'ERROR', releaseId: 'missing' });
+
+    const changed = await changePostStatus(
+      { db: ctx.db, scheduler, now: () => new Date() },
+      organizationId,
+      rootId,
+      'schedule',
+    );
+    expect(changed).toEqual({ id: rootId, state: 'QUEUE' });
+    expect(scheduled).toContain(rootId);
+    expect((await parts(rootId))[0]).toMatchObject({
+      state: 'QUEUE',
+      releaseId: null,
+      checkpoint: null,
+      error: null,
+    });
+
+    platform.calls.length = 0;
+    expect(await publishThread(deps, rootId)).toMatchObject({ kind: 'published' });
+    expect(platform.calls).toEqual([{ content: 'Unsure', checkpoint: {} }]);
+  });
+});
