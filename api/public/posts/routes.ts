@@ -15,7 +15,10 @@ export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
   return [
     defineRoute({
       method: 'post', path: '/posts', tag: 'Posts', status: 201, bodyLimit: bodyLimits.posts,
-      errors: ['validation_failed', 'invalid_json', 'not_found', 'unknown_media', 'conflict', 'payload_too_large', 'unsupported_media_type', 'service_unavailable'],
+      errors: [
+        'validation_failed', 'invalid_json', 'not_found', 'unknown_media', 'media_not_public', 'conflict',
+        'payload_too_large', 'unsupported_media_type', 'service_unavailable',
+      ],
       summary: 'Create, schedule, publish now, or edit posts on one or more channels',
       description: 'value[0] is the post; value[1..] become thread replies or comments where the platform has them. Each channel\'s platform rules (text limit, media, settings) are checked unless the post is a draft.',
       body: createPostsBody,
@@ -55,7 +58,7 @@ export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
     }),
     defineRoute({
       method: 'put', path: '/posts/:id/status', tag: 'Posts', status: 200,
-      errors: ['not_found', 'conflict', 'validation_failed', 'unknown_media'],
+      errors: ['not_found', 'conflict', 'validation_failed', 'unknown_media', 'media_not_public'],
       summary: 'Turn a post into a draft (its job is removed) or schedule it again',
       description: 'Scheduling checks the channel\'s platform rules as POST /posts does '
         + '(drafts are stored without them) and answers 400 naming the rule a post breaks.',
