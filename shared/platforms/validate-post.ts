@@ -35,7 +35,7 @@ export function validatePlatformPost(platform: PlatformDefinition, post: { setti
     problems.push({ path: 'value.1', message: `${platform.displayName} has no threads or comments: send one part only` });
   }
   if (problems.length === 0) {
-    for (const message of platform.checkPost({ settings, parts: post.parts })) problems.push({ path: 'value', message });
+    for (const message of platform.checkPost({ settings, parts: post.parts, textLimit: platform.textLimit })) problems.push({ path: 'value', message });
   }
   post.parts.forEach((part, partIndex) => {
     part.media.forEach((item, mediaIndex) => {

@@ -51,6 +51,32 @@ describe('POST /posts with Mastodon\'s text rules', () => {
     expect(world.simulator.statuses.find((status) => status.id === root.releaseId)?.spoiler_text).toBe('w'.repeat(300));
   });
 
+  it('checks the channel\'s own instance limit, read when it was connected, text and warning included', async () => {
+    world.simulator.maxCharacters = 1_000;
+    try {
+      const token = world.simulator.addAccount('longform');
+      const org = await organizationWithMastodon(world.ctx, world.simulator.origin, token);
+      // What connecting through OAuth stores for an instance that allows 1,000 (connect-channel.test.ts).
+      await world.ctx.db.channels.updateOne({ _id: org.channelId }, { $set: { textLimit: 1_000 } });
+      const send = (content: string, settings: Record<string, unknown> = {}) =>
+        api(world.stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
+          method: 'POST',
+          body: { type: 'now', posts: [{ integration: { id: org.channelId }, value: [{ content }], settings }] },
+        });
+      const accepted = await send('a'.repeat(700), { spoiler_text: 'w'.repeat(300) });
+      expect(accepted.status).toBe(201);
+      const root = await published((accepted.body as { postId: string }[])[0]?.postId ?? '');
+      expect(root.state).toBe('PUBLISHED');
+      const refused = await send('a'.repeat(1_001));
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.body)).toContain('has 1001 characters; Mastodon allows 1000');
+      const withWarning = await send('a'.repeat(800), { spoiler_text: 'w'.repeat(201) });
+      expect(JSON.stringify(withWarning.body)).toContain('Mastodon allows 1000 for both together');
+    } finally {
+      world.simulator.maxCharacters = 500;
+    }
+  });
+
   it('counts a long link as 23 characters and emoji sequences as one, as the instance does', async () => {
     for (const text of [`${'a'.repeat(476)} ${longUrl}`, family.repeat(500)]) {
       const { response } = await post(text);

@@ -72,6 +72,8 @@ export class MastodonSimulator {
   readonly #server: Server;
   #nextId = 110_000_000_000_000_000n;
   origin = '';
+  /** The instance's `max_characters`: 500 as on mastodon.social; many instances allow more. */
+  maxCharacters = maxStatusCharacters;
   /** Called for every status created (the by-hand script logs them). */
   onStatus: ((status: SimulatedStatus) => void) | null = null;
 
@@ -263,7 +265,7 @@ export class MastodonSimulator {
       domain: new URL(this.origin).host,
       configuration: {
         statuses: {
-          max_characters: maxStatusCharacters,
+          max_characters: this.maxCharacters,
           max_media_attachments: maxMediaPerStatus,
           characters_reserved_per_url: 23,
         },
@@ -296,8 +298,8 @@ export class MastodonSimulator {
     if (text.trim() === '' && mediaIds.length === 0) {
       return { status: 422, error: "Validation failed: Text can't be blank" };
     }
-    if (countedLength(stringField(fields, 'spoiler_text') ?? '', text) > maxStatusCharacters) {
-      return { status: 422, error: `Validation failed: Text character limit of ${maxStatusCharacters} exceeded` };
+    if (countedLength(stringField(fields, 'spoiler_text') ?? '', text) > this.maxCharacters) {
+      return { status: 422, error: `Validation failed: Text character limit of ${this.maxCharacters} exceeded` };
     }
     if (!visibilities.has(stringField(fields, 'visibility') ?? 'public')) {
       return { status: 422, error: 'Validation failed: Visibility is not included in the list' };

@@ -12,6 +12,11 @@ const channelSchema = new Schema(
     profile: { type: String, default: null },
     /** Platform origin for federated platforms (Mastodon, Lemmy); null where the host is fixed. */
     instanceUrl: { type: String, default: null },
+    /**
+     * The account's own text limit, read at connect where accounts of one platform differ (a
+     * Mastodon instance's max_characters); null means the platform's limit.
+     */
+    textLimit: { type: Number, default: null },
     /** The platform's own id of the account; reconnecting matches on it to keep the channel id. */
     accountId: { type: String, default: null },
     /** Platform access token, AES-256-GCM sealed. */

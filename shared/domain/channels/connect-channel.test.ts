@@ -85,9 +85,20 @@ describe('connecting a channel through OAuth (Mastodon: a client registered per 
     });
     expect(channel?.profile).toBe(`@alice@${new URL(simulator.origin).host}`);
     expect(ctx.secrets.open(channel?.tokenSealed ?? '')).toMatch(/^at-/);
+    expect(channel?.textLimit).toBe(500);
 
     await authorize(await newOrganization());
     expect(simulator.apps.registrations).toBe(before + 1);
+  });
+
+  it('keeps the instance\'s own text limit, read from /api/v2/instance at connect', async () => {
+    simulator.maxCharacters = 5_000;
+    try {
+      const id = savedId(await callback((await authorize(await newOrganization())).query));
+      expect((await ctx.db.channels.findById(id).lean())?.textLimit).toBe(5_000);
+    } finally {
+      simulator.maxCharacters = 500;
+    }
   });
 
   it('keeps the channel id when the same account connects again, with or without ?refresh', async () => {

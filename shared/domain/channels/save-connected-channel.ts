@@ -4,20 +4,11 @@ import type { Database } from '../../db/database.ts';
 import { asObjectId } from '../../db/object-id.ts';
 import { DomainError, notFound } from '../../errors.ts';
 import { findOrCreateCustomer } from '../customers/customers.ts';
+import type { VerifiedAccount } from '../../platforms/kit/platform-connect.ts';
 
 /** What a connect flow learned from the platform: the account, its tokens, where it lives. */
-export interface ConnectedAccount {
+export interface ConnectedAccount extends VerifiedAccount {
   provider: string;
-  /** The platform's own id of the account (or page, board, channel picked); reconnecting matches on it. */
-  accountId: string;
-  name: string;
-  username: string | null;
-  picture: string | null;
-  /** Origin of a federated platform's server (Mastodon, Lemmy, WordPress...); null for fixed hosts. */
-  instanceUrl: string | null;
-  accessToken: string;
-  refreshToken: string | null;
-  expiresAt: Date | null;
 }
 
 export interface SaveChannelOptions {
@@ -54,6 +45,7 @@ export async function saveConnectedChannel(
     profile: account.username,
     picture: account.picture,
     instanceUrl: account.instanceUrl,
+    textLimit: account.textLimit ?? null,
   };
   if (existing !== null) {
     await db.channels.updateOne({ _id: existing }, { $set: { ...tokens, ...profile, accountId: account.accountId } });

@@ -182,7 +182,9 @@ export async function checkChannelPosts(
         return media === undefined ? [] : [mediaFacts(media)];
       }),
     }));
-    const result = validatePlatformPost(platform, { settings: given, parts });
+    // A channel may carry its own text limit (a Mastodon instance's), read when it was connected.
+    const rules = (channel.textLimit ?? null) === null ? platform : { ...platform, textLimit: channel.textLimit ?? 0 };
+    const result = validatePlatformPost(rules, { settings: given, parts });
     for (const problem of result.problems) {
       problems.push({
         path: `posts.${index}.${problem.path}`,

@@ -43,6 +43,8 @@ export interface VerifiedAccount {
   accessToken: string;
   refreshToken: string | null;
   expiresAt: Date | null;
+  /** The account's own text limit where accounts of the platform differ (a Mastodon instance's). */
+  textLimit?: number | null;
 }
 
 export interface CredentialField {

@@ -70,22 +70,23 @@ export interface PlatformSpec<Settings extends z.ZodObject> extends PlatformFact
   settings: Settings | null;
   /**
    * Rules beyond the text limit (media count and kind, settings that depend on media...).
-   * Gets settings already parsed by `settings`; returns one sentence per broken rule.
+   * Gets settings already parsed by `settings`, and the text limit in force (the channel's own where
+   * it has one); returns one sentence per broken rule.
    */
-  checkPost(post: { settings: z.output<Settings>; parts: PostPartFacts[] }): string[];
+  checkPost(post: { settings: z.output<Settings>; parts: PostPartFacts[]; textLimit: number }): string[];
 }
 
 /** The registry's uniform view of a platform. */
 export interface PlatformDefinition extends PlatformFacts {
   settings: z.ZodObject | null;
-  checkPost(post: { settings: Record<string, unknown>; parts: PostPartFacts[] }): string[];
+  checkPost(post: { settings: Record<string, unknown>; parts: PostPartFacts[]; textLimit: number }): string[];
 }
 
 export function definePlatform<Settings extends z.ZodObject>(spec: PlatformSpec<Settings>): PlatformDefinition {
   return {
     ...spec,
     // validatePlatformPost always parses with `spec.settings` before calling, so the cast holds.
-    checkPost: (post) => spec.checkPost({ settings: post.settings as z.output<Settings>, parts: post.parts }),
+    checkPost: (post) => spec.checkPost({ ...post, settings: post.settings as z.output<Settings> }),
   };
 }
 

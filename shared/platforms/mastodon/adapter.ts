@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { mastodonSettings } from './definition.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest, type PlatformRequest } from '../kit/platform-http.ts';
+import { instanceLimitsResponse } from './instance-limits.ts';
 import { mastodonErrorMessage } from './mastodon-error-message.ts';
 import { mastodonRetryAfterMs } from './mastodon-rate-limit.ts';
 import type {
@@ -20,15 +21,6 @@ const attachmentResponse = z.object({ id: z.string().min(1), url: z.string().nul
 /** How often, and how long, to ask whether an uploaded video is processed before retrying later. */
 const processingPollMs = 1_000;
 const processingWaitMs = 60_000;
-
-/** The part of GET /api/v2/instance that tells clients the instance's own limits. */
-const instanceResponse = z.object({
-  domain: z.string().optional(),
-  configuration: z.object({
-    statuses: z.object({ max_characters: z.number(), max_media_attachments: z.number(), characters_reserved_per_url: z.number().optional() }),
-    media_attachments: z.object({ supported_mime_types: z.array(z.string()).optional() }).optional(),
-  }),
-});
 
 function unreadable(what: string): PlatformError {
   return new PlatformError({ kind: 'permanent', provider, message: `Mastodon answered with ${what} SPS could not read` });
@@ -146,7 +138,7 @@ export function createMastodonAdapter(options: AdapterOptions): PlatformAdapter 
 
     tools: {
       async instanceLimits(channel) {
-        const instance = instanceResponse.safeParse(await get(channel, '/api/v2/instance'));
+        const instance = instanceLimitsResponse.safeParse(await get(channel, '/api/v2/instance'));
         if (!instance.success) throw unreadable('instance information');
         const { statuses, media_attachments: media } = instance.data.configuration;
         return {

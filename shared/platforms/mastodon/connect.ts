@@ -3,6 +3,7 @@ import type { OAuth2Provider } from '../kit/oauth2-provider.ts';
 import type { ConnectContext, OAuthConnect, UserTokens } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { instanceLimitsResponse } from './instance-limits.ts';
 import { mastodonErrorMessage } from './mastodon-error-message.ts';
 
 const provider = 'mastodon';
@@ -78,6 +79,17 @@ export const mastodonConnect: OAuthConnect = {
     });
     const parsed = account.safeParse(body);
     if (!parsed.success) throw unreadable('an account');
+    // The instance's own limit, so POST /posts checks what this server accepts, not the default 500.
+    const limits = instanceLimitsResponse.safeParse(await platformRequest({
+      provider,
+      serverName: 'the Mastodon instance',
+      method: 'GET',
+      url: `${serverUrl}/api/v2/instance`,
+      timeoutMs: context.timeoutMs,
+      userHost: context.userHosts,
+      errorMessage: mastodonErrorMessage,
+    }));
+    if (!limits.success) throw unreadable('instance information');
     const { id, username, acct, display_name: displayName, avatar } = parsed.data;
     const host = new URL(serverUrl).host;
     return {
@@ -92,6 +104,7 @@ export const mastodonConnect: OAuthConnect = {
           accessToken: tokens.accessToken,
           refreshToken: null,
           expiresAt: null,
+          textLimit: limits.data.configuration.statuses.max_characters,
         },
       ],
     };

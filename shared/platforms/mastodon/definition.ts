@@ -37,7 +37,7 @@ export const mastodon = definePlatform({
   tools: [
     { methodName: 'instanceLimits', description: 'Reads the instance\'s own limits (characters, media per status, accepted media types).', dataSchema: [] },
   ],
-  checkPost({ settings, parts }) {
+  checkPost({ settings, parts, textLimit }) {
     // The adapter sends the settings with every part, so each status carries the content warning.
     const warning = settings.spoiler_text ?? '';
     const warningLength = warning === '' ? 0 : mastodonTextLength(warning);
@@ -45,9 +45,9 @@ export const mastodon = definePlatform({
       const problems: string[] = [];
       const length = mastodonTextLength(part.text) + warningLength;
       const name = `part ${index + 1}`;
-      if (warningLength > 0 && length > maxCharacters) {
+      if (warningLength > 0 && length > textLimit) {
         problems.push(`${name} has ${length} characters with its content warning (spoiler_text); `
-          + `Mastodon allows ${maxCharacters} for both together`);
+          + `Mastodon allows ${textLimit} for both together`);
       }
       const { images, videos, total } = countMedia(parts, index);
       if (videos > 1) problems.push(`${name} has ${videos} videos; Mastodon takes 1 video per status`);
