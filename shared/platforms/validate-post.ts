@@ -14,7 +14,10 @@ export interface PlatformPostCheck {
  * Checks one channel's post against its platform: settings schema, text limit per part, whether
  * parts after the first are allowed, and the platform's own media and cross-field rules.
  */
-export function validatePlatformPost(platform: PlatformDefinition, post: { settings: Record<string, unknown>; parts: PostPartFacts[] }): PlatformPostCheck {
+export function validatePlatformPost(
+  platform: PlatformDefinition,
+  post: { settings: Record<string, unknown>; parts: PostPartFacts[] },
+): PlatformPostCheck {
   const problems: ErrorDetail[] = [];
   // `__type` is the server's own marker of the platform, never the caller's to set.
   const { __type: _ignored, ...given } = post.settings;
@@ -22,25 +25,37 @@ export function validatePlatformPost(platform: PlatformDefinition, post: { setti
   if (platform.settings !== null) {
     const parsed = platform.settings.safeParse(given);
     if (parsed.success) settings = parsed.data;
-    else for (const issue of parsed.error.issues) problems.push({ path: ['settings', ...issue.path.map(String)].join('.'), message: issue.message });
+    else
+      for (const issue of parsed.error.issues)
+        problems.push({ path: ['settings', ...issue.path.map(String)].join('.'), message: issue.message });
   }
 
   post.parts.forEach((part, index) => {
     const length = textLength(part.text, platform.textCounting);
     if (length > platform.textLimit) {
-      problems.push({ path: `value.${index}.content`, message: `has ${length} ${countingUnit[platform.textCounting]}; ${platform.displayName} allows ${platform.textLimit}` });
+      problems.push({
+        path: `value.${index}.content`,
+        message:
+          `has ${length} ${countingUnit[platform.textCounting]}; `
+          + `${platform.displayName} allows ${platform.textLimit}`,
+      });
     }
   });
   if (platform.replies === 'none' && post.parts.length > 1) {
-    problems.push({ path: 'value.1', message: `${platform.displayName} has no threads or comments: send one part only` });
+    problems.push({
+      path: 'value.1',
+      message: `${platform.displayName} has no threads or comments: send one part only`,
+    });
   }
   if (problems.length === 0) {
-    for (const message of platform.checkPost({ settings, parts: post.parts, textLimit: platform.textLimit })) problems.push({ path: 'value', message });
+    for (const message of platform.checkPost({ settings, parts: post.parts, textLimit: platform.textLimit }))
+      problems.push({ path: 'value', message });
   }
   post.parts.forEach((part, partIndex) => {
     part.media.forEach((item, mediaIndex) => {
       if (item.kind !== 'video') return;
-      for (const message of videoProblems(platform, item)) problems.push({ path: `value.${partIndex}.image.${mediaIndex}`, message });
+      for (const message of videoProblems(platform, item))
+        problems.push({ path: `value.${partIndex}.image.${mediaIndex}`, message });
     });
   });
   return { settings, problems };

@@ -22,10 +22,14 @@ describe('POST /posts with Mastodon\'s text rules', () => {
     return { response, org };
   }
 
-  const published = (postId: string) => waitFor(async () => {
-    const root = await world.ctx.db.posts.findById(postId).lean();
-    return root?.state === 'PUBLISHED' || root?.state === 'ERROR' ? root : undefined;
-  }, { what: `post ${postId} to settle` });
+  const published = (postId: string) =>
+    waitFor(
+      async () => {
+        const root = await world.ctx.db.posts.findById(postId).lean();
+        return root?.state === 'PUBLISHED' || root?.state === 'ERROR' ? root : undefined;
+      },
+      { what: `post ${postId} to settle` },
+    );
 
   it('answers 400 when the content warning and the text together pass 500 characters, and sends nothing', async () => {
     const before = world.simulator.statusesCreatedRequests().length;
@@ -33,11 +37,14 @@ describe('POST /posts with Mastodon\'s text rules', () => {
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({
       error: 'validation_failed',
-      details: [{
-        path: 'posts.0.value',
-        message: 'Mastodon channel "Our Mastodon": part 1 has 501 characters with its content warning (spoiler_text); '
-          + 'Mastodon allows 500 for both together',
-      }],
+      details: [
+        {
+          path: 'posts.0.value',
+          message:
+            'Mastodon channel "Our Mastodon": part 1 has 501 characters with its content warning (spoiler_text); ' +
+            'Mastodon allows 500 for both together',
+        },
+      ],
     });
     expect(await world.ctx.db.posts.countDocuments({ channelId: org.channelId })).toBe(0);
     expect(world.simulator.statusesCreatedRequests().length).toBe(before);
@@ -48,7 +55,9 @@ describe('POST /posts with Mastodon\'s text rules', () => {
     expect(response.status).toBe(201);
     const root = await published((response.body as { postId: string }[])[0]?.postId ?? '');
     expect(root.state).toBe('PUBLISHED');
-    expect(world.simulator.statuses.find((status) => status.id === root.releaseId)?.spoiler_text).toBe('w'.repeat(300));
+    expect(world.simulator.statuses.find((status) => status.id === root.releaseId)?.spoiler_text).toBe(
+      'w'.repeat(300),
+    );
   });
 
   it('checks the channel\'s own instance limit, read when it was connected, text and warning included', async () => {
@@ -89,10 +98,12 @@ describe('POST /posts with Mastodon\'s text rules', () => {
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({
       error: 'validation_failed',
-      details: [{
-        path: 'posts.0.value.0.content',
-        message: 'Mastodon channel "Our Mastodon": has 501 characters; Mastodon allows 500',
-      }],
+      details: [
+        {
+          path: 'posts.0.value.0.content',
+          message: 'Mastodon channel "Our Mastodon": has 501 characters; Mastodon allows 500',
+        },
+      ],
     });
   });
 });

@@ -6,7 +6,13 @@ import { instanceLimitsResponse } from './instance-limits.ts';
 import { mastodonErrorMessage } from './mastodon-error-message.ts';
 import { mastodonRetryAfterMs } from './mastodon-rate-limit.ts';
 import type {
-  AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishMedia, PublishResult,
+  AdapterOptions,
+  ChannelCredentials,
+  CommentInput,
+  PlatformAdapter,
+  PublishInput,
+  PublishMedia,
+  PublishResult,
 } from '../kit/platform-adapter.ts';
 
 const provider = 'mastodon';
@@ -23,12 +29,20 @@ const processingPollMs = 1_000;
 const processingWaitMs = 60_000;
 
 function unreadable(what: string): PlatformError {
-  return new PlatformError({ kind: 'permanent', provider, message: `Mastodon answered with ${what} SPS could not read` });
+  return new PlatformError({
+    kind: 'permanent',
+    provider,
+    message: `Mastodon answered with ${what} SPS could not read`,
+  });
 }
 
 function instanceOf(channel: ChannelCredentials): string {
   if (channel.instanceUrl === null) {
-    throw new PlatformError({ kind: 'disconnected', provider, message: 'the channel has no Mastodon instance URL; connect it again' });
+    throw new PlatformError({
+      kind: 'disconnected',
+      provider,
+      message: 'the channel has no Mastodon instance URL; connect it again',
+    });
   }
   return channel.instanceUrl.replace(/\/+$/, '');
 }
@@ -40,7 +54,7 @@ type InstanceCall = Pick<
 >;
 
 /** 403: a disabled, unconfirmed or unapproved account, or a token without the scope; only the user can fix it. */
-const forbiddenMeansReconnect = (status: number) => (status === 403 ? 'disconnected' as const : undefined);
+const forbiddenMeansReconnect = (status: number) => (status === 403 ? ('disconnected' as const) : undefined);
 
 export function createMastodonAdapter(options: AdapterOptions): PlatformAdapter {
   /** Every call goes to the user's instance, so over a pinned, policy-checked connection. */
@@ -62,31 +76,40 @@ export function createMastodonAdapter(options: AdapterOptions): PlatformAdapter 
    * attach finished media.
    */
   async function uploadMedia(channel: ChannelCredentials, media: PublishMedia): Promise<string> {
-    const answer = await callInstance({
+    const answer = (await callInstance({
       method: 'POST',
       url: `${instanceOf(channel)}/api/v2/media`,
       headers: { Authorization: `Bearer ${channel.accessToken}` },
-      multipart: { fields: media.alt === null ? {} : { description: media.alt.slice(0, 1500) }, fileField: 'file', file: media },
+      multipart: {
+        fields: media.alt === null ? {} : { description: media.alt.slice(0, 1500) },
+        fileField: 'file',
+        file: media,
+      },
       withStatus: true,
       classify: forbiddenMeansReconnect,
-    }) as { status: number; body: unknown };
+    })) as { status: number; body: unknown };
     const attachment = attachmentResponse.safeParse(answer.body);
     if (!attachment.success) throw unreadable('a media attachment');
-    if (answer.status === 200 && attachment.data.url !== null && attachment.data.url !== undefined) return attachment.data.id;
+    if (answer.status === 200 && attachment.data.url !== null && attachment.data.url !== undefined)
+      return attachment.data.id;
     const deadline = Date.now() + processingWaitMs;
     while (Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, processingPollMs));
-      const polled = await callInstance({
+      const polled = (await callInstance({
         method: 'GET',
         url: `${instanceOf(channel)}/api/v1/media/${encodeURIComponent(attachment.data.id)}`,
         headers: { Authorization: `Bearer ${channel.accessToken}` },
         withStatus: true,
         classify: forbiddenMeansReconnect,
-      }) as { status: number; body: unknown };
+      })) as { status: number; body: unknown };
       if (polled.status === 200) return attachment.data.id;
     }
     // Still processing: worth another attempt later, when the same upload may be done.
-    throw new PlatformError({ kind: 'retryable', provider, message: `Mastodon is still processing ${media.fileName}` });
+    throw new PlatformError({
+      kind: 'retryable',
+      provider,
+      message: `Mastodon is still processing ${media.fileName}`,
+    });
   }
 
   async function postStatus(input: PublishInput, inReplyToId: string | null): Promise<PublishResult> {
@@ -131,7 +154,14 @@ export function createMastodonAdapter(options: AdapterOptions): PlatformAdapter 
     async recentContent(channel) {
       const account = accountResponse.safeParse(await get(channel, '/api/v1/accounts/verify_credentials'));
       if (!account.success) throw unreadable('an account');
-      const statuses = z.array(statusResponse).safeParse(await get(channel, `/api/v1/accounts/${encodeURIComponent(account.data.id)}/statuses?limit=20&exclude_reblogs=true`));
+      const statuses = z
+        .array(statusResponse)
+        .safeParse(
+          await get(
+            channel,
+            `/api/v1/accounts/${encodeURIComponent(account.data.id)}/statuses?limit=20&exclude_reblogs=true`,
+          ),
+        );
       if (!statuses.success) throw unreadable('statuses');
       return statuses.data.map((status) => ({ id: status.id, url: status.url ?? status.uri }));
     },

@@ -5,10 +5,17 @@ import { countMedia, definePlatform } from '../kit/platform-definition.ts';
 /** Fields of POST /api/v1/statuses that SPS passes through; the adapter sends them as they are. */
 export const mastodonSettings = z.object({
   visibility: z.enum(['public', 'unlisted', 'private', 'direct']).optional().describe('Who can see the status'),
-  spoiler_text: z.string().max(500).optional()
+  spoiler_text: z
+    .string()
+    .max(500)
+    .optional()
     .describe('Content warning shown before the text; it counts towards the 500 characters'),
   sensitive: z.boolean().optional().describe('Hide media behind a warning'),
-  language: z.string().regex(/^[a-z]{2}$/, 'must be an ISO 639-1 code such as "en"').optional().describe('ISO 639-1 language of the status'),
+  language: z
+    .string()
+    .regex(/^[a-z]{2}$/, 'must be an ISO 639-1 code such as "en"')
+    .optional()
+    .describe('ISO 639-1 language of the status'),
 });
 
 /** The default `max_characters`; instances may allow more (see the instanceLimits tool). */
@@ -16,8 +23,18 @@ const maxCharacters = 500;
 
 /** Types a Mastodon instance takes by default (MediaAttachment); SPS also stores BMP and TIFF, which it refuses. */
 const acceptedMimeTypes = new Set([
-  'image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/heic', 'image/heif',
-  'video/mp4', 'video/x-m4v', 'video/quicktime', 'video/webm', 'video/ogg',
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/heic',
+  'image/heif',
+  'video/mp4',
+  'video/x-m4v',
+  'video/quicktime',
+  'video/webm',
+  'video/ogg',
 ]);
 
 /** Facts: ../shared/platforms/open-and-community.md, section 2 (Mastodon). */
@@ -28,14 +45,20 @@ export const mastodon = definePlatform({
   textLimit: maxCharacters,
   textCounting: 'mastodon',
   replies: 'thread',
-  mediaRules: 'Up to 4 images, or 1 video; images and a video cannot be mixed. '
-    + 'JPEG, PNG, GIF, WebP, AVIF, HEIC; MP4, MOV, WebM.',
-  rules: 'Posts are statuses on the connected instance. Thread parts reply to the previous part. '
-    + 'The text and the content warning (spoiler_text) share 500 characters; each link counts as 23. '
-    + 'The instance may set its own character and media limits.',
+  mediaRules:
+    'Up to 4 images, or 1 video; images and a video cannot be mixed. ' +
+    'JPEG, PNG, GIF, WebP, AVIF, HEIC; MP4, MOV, WebM.',
+  rules:
+    'Posts are statuses on the connected instance. Thread parts reply to the previous part. ' +
+    'The text and the content warning (spoiler_text) share 500 characters; each link counts as 23. ' +
+    'The instance may set its own character and media limits.',
   settings: mastodonSettings,
   tools: [
-    { methodName: 'instanceLimits', description: 'Reads the instance\'s own limits (characters, media per status, accepted media types).', dataSchema: [] },
+    {
+      methodName: 'instanceLimits',
+      description: 'Reads the instance\'s own limits (characters, media per status, accepted media types).',
+      dataSchema: [],
+    },
   ],
   checkPost({ settings, parts, textLimit }) {
     // The adapter sends the settings with every part, so each status carries the content warning.
@@ -46,8 +69,10 @@ export const mastodon = definePlatform({
       const length = mastodonTextLength(part.text) + warningLength;
       const name = `part ${index + 1}`;
       if (warningLength > 0 && length > textLimit) {
-        problems.push(`${name} has ${length} characters with its content warning (spoiler_text); `
-          + `Mastodon allows ${textLimit} for both together`);
+        problems.push(
+          `${name} has ${length} characters with its content warning (spoiler_text); ` +
+            `Mastodon allows ${textLimit} for both together`,
+        );
       }
       const { images, videos, total } = countMedia(parts, index);
       if (videos > 1) problems.push(`${name} has ${videos} videos; Mastodon takes 1 video per status`);
