@@ -22,6 +22,18 @@ const family = '👨‍👩‍👧';
 const longUrl = `https://example.com/${'x'.repeat(300)}`;
 const remoteMention = `@alice@${'long'.repeat(20)}.example`;
 
+describe('Mastodon media sizes', () => {
+  it('refuses images over 16 MB and videos over 99 MB, as an instance does by default', () => {
+    const big = (facts: MediaFacts, sizeBytes: number): MediaFacts => ({ ...facts, sizeBytes });
+    expect(problems({}, [part('a', [big(image(), 16 * 1024 * 1024)]), part('b', [big(video(), 99 * 1024 * 1024)])]))
+      .toEqual([]);
+    expect(problems({}, [part('a', [big(image(), 17 * 1024 * 1024)]), part('b', [big(video(), 100 * 1024 * 1024)])]))
+      .toEqual(postProblem('part 1, media 1: the image is 17 MB; Mastodon takes images up to 16 MB').concat(
+        postProblem('part 2, media 1: the video is 100 MB; Mastodon takes videos up to 99 MB'),
+      ));
+  });
+});
+
 describe('Mastodon text length', () => {
   it.each([
     ['plain text', 'hello', 5],

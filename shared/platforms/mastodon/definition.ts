@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { mastodonTextLength } from '../kit/mastodon-text-length.ts';
+import { mediaSizeProblems } from '../kit/media-size-limits.ts';
 import { countMedia, definePlatform } from '../kit/platform-definition.ts';
 
 /** Fields of POST /api/v1/statuses that SPS passes through; the adapter sends them as they are. */
@@ -20,6 +21,9 @@ export const mastodonSettings = z.object({
 
 /** The default `max_characters`; instances may allow more (see the instanceLimits tool). */
 const maxCharacters = 500;
+
+/** Mastodon's default upload limits (MediaAttachment); instances rarely raise them. */
+const sizeLimits = { image: 16 * 1024 * 1024, video: 99 * 1024 * 1024 };
 
 /** Types a Mastodon instance takes by default (MediaAttachment); SPS also stores BMP and TIFF, which it refuses. */
 const acceptedMimeTypes = new Set([
@@ -83,6 +87,6 @@ export const mastodon = definePlatform({
       const refused = [...types].filter((type) => !acceptedMimeTypes.has(type));
       if (refused.length > 0) problems.push(`${name} has media Mastodon does not take (${refused.join(', ')})`);
       return problems;
-    });
+    }).concat(mediaSizeProblems(parts, sizeLimits, 'Mastodon'));
   },
 });
