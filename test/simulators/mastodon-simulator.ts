@@ -64,6 +64,9 @@ export class MastodonSimulator {
   /** Client registration and OAuth (`/api/v1/apps`, `/oauth/*`). */
   readonly apps = new MastodonApps();
   readonly #idempotency = new Map<string, SimulatedStatus>();
+  /** Followers per account id, and favourites/boosts per status id, as other users would make them. */
+  readonly #followers = new Map<string, number>();
+  readonly #reactions = new Map<string, { favourites: number; reblogs: number }>();
   readonly #failures: (InjectedFailure | 'pass')[] = [];
   readonly #limiter = new RateLimiter();
   readonly #rateLimits: RateLimits;
@@ -109,6 +112,15 @@ export class MastodonSimulator {
    * Registers an account and returns the access token Mastodon would have issued for it,
    * with `scopes` (default `read write`, what most apps ask for).
    */
+  /** Sets what other users did: an account's followers, a status's favourites and boosts. */
+  setFollowers(username: string, count: number): void {
+    this.#followers.set(this.#idOf(username), count);
+  }
+
+  react(statusId: string, reactions: { favourites: number; reblogs: number }): void {
+    this.#reactions.set(statusId, reactions);
+  }
+
   addAccount(username: string, options: { scopes?: readonly string[] } = {}): string {
     const token = randomUUID().replaceAll('-', '');
     const scopes = options.scopes ?? ['read', 'write'];
@@ -237,7 +249,12 @@ export class MastodonSimulator {
       const me = authorized(scopesFor.verifyCredentials);
       if (me === null) return;
       const avatar = `${this.origin}/avatars/${me.id}.png`;
-      reply(200, { id: me.id, username: me.username, acct: me.username, display_name: me.username, avatar });
+      reply(200, {
+        id: me.id, username: me.username, acct: me.username, display_name: me.username, avatar,
+        followers_count: this.#followers.get(me.id) ?? 0,
+        following_count: 0,
+        statuses_count: this.statuses.filter((status) => status.accountId === me.id).length,
+      });
       return;
     }
     reply(404, { error: 'Record not found' });
@@ -367,7 +384,14 @@ export class MastodonSimulator {
     const attachments = mediaIds
       .flatMap((id) => this.media.filter((media) => media.id === id))
       .map((media) => this.#presentMedia(media, true));
-    return { ...wire, replies_count: 0, reblogs_count: 0, favourites_count: 0, media_attachments: attachments };
+    const reactions = this.#reactions.get(status.id) ?? { favourites: 0, reblogs: 0 };
+    return {
+      ...wire,
+      replies_count: this.statuses.filter((candidate) => candidate.in_reply_to_id === status.id).length,
+      reblogs_count: reactions.reblogs,
+      favourites_count: reactions.favourites,
+      media_attachments: attachments,
+    };
   }
 
   #presentMedia(media: SimulatedMedia, ready: boolean): Record<string, unknown> {

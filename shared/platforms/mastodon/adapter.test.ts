@@ -94,6 +94,23 @@ describe('Mastodon adapter against the simulator', () => {
     expect(simulator.statuses.find((status) => status.id === reply.releaseId)?.in_reply_to_id).toBe(first.releaseId);
   });
 
+  it('reads the account\'s and a status\'s counters for analytics', async () => {
+    const reader = simulator.addAccount('counted');
+    simulator.setFollowers('counted', 42);
+    const first = await post('Counted 1/2', 'sps-post-counted-1', {}, reader);
+    await adapter.comment({
+      channel: channel(reader), content: 'Counted 2/2', media: [], settings: {}, idempotencyKey: 'sps-post-counted-2',
+      checkpoint: memoryCheckpoint(), parentReleaseId: first.releaseId,
+    });
+    simulator.react(first.releaseId, { favourites: 7, reblogs: 3 });
+    expect(await adapter.analytics?.account(channel(reader))).toEqual([
+      { label: 'Followers', value: 42 }, { label: 'Following', value: 0 }, { label: 'Posts', value: 2 },
+    ]);
+    expect(await adapter.analytics?.post(channel(reader), first.releaseId)).toEqual([
+      { label: 'Favourites', value: 7 }, { label: 'Boosts', value: 3 }, { label: 'Replies', value: 1 },
+    ]);
+  });
+
   it('gets the same status back when a call is repeated with the same Idempotency-Key', async () => {
     const before = simulator.statuses.length;
     const first = await post('Once only', 'sps-post-4');

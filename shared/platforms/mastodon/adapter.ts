@@ -21,6 +21,10 @@ const statusResponse = z.object({ id: z.string().min(1), url: z.string().nullabl
 
 const accountResponse = z.object({ id: z.string().min(1) });
 
+/** Counters of an Account and of a Status, as every instance reports them. */
+const accountCounters = z.object({ followers_count: z.number(), following_count: z.number(), statuses_count: z.number() });
+const statusCounters = z.object({ favourites_count: z.number(), reblogs_count: z.number(), replies_count: z.number() });
+
 /** A MediaAttachment: `url` stays null while the instance is still processing the file. */
 const attachmentResponse = z.object({ id: z.string().min(1), url: z.string().nullable().optional() });
 
@@ -164,6 +168,29 @@ export function createMastodonAdapter(options: AdapterOptions): PlatformAdapter 
         );
       if (!statuses.success) throw unreadable('statuses');
       return statuses.data.map((status) => ({ id: status.id, url: status.url ?? status.uri }));
+    },
+
+    analytics: {
+      async account(channel) {
+        const counters = accountCounters.safeParse(await get(channel, '/api/v1/accounts/verify_credentials'));
+        if (!counters.success) throw unreadable('account counters');
+        const { followers_count: followers, following_count: following, statuses_count: posts } = counters.data;
+        return [
+          { label: 'Followers', value: followers },
+          { label: 'Following', value: following },
+          { label: 'Posts', value: posts },
+        ];
+      },
+      async post(channel, releaseId) {
+        const counters = statusCounters.safeParse(await get(channel, `/api/v1/statuses/${encodeURIComponent(releaseId)}`));
+        if (!counters.success) throw unreadable('status counters');
+        const { favourites_count: favourites, reblogs_count: boosts, replies_count: replies } = counters.data;
+        return [
+          { label: 'Favourites', value: favourites },
+          { label: 'Boosts', value: boosts },
+          { label: 'Replies', value: replies },
+        ];
+      },
     },
 
     tools: {
