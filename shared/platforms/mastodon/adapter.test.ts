@@ -12,7 +12,10 @@ import type { ChannelCredentials, PlatformAdapter, PublishMedia, PublishResult }
 import { createMastodonAdapter } from './adapter.ts';
 
 async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
+  const error: unknown = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(PlatformError);
   return error as PlatformError;
 }
@@ -22,14 +25,26 @@ async function closedPort(host = '127.0.0.1'): Promise<number> {
   const server = createTcpServer();
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
   return port;
 }
 
 function file(kind: 'image' | 'video', bytes: Buffer, alt: string | null = null): PublishMedia {
   const mimeType = kind === 'image' ? 'image/png' : 'video/mp4';
   const open = () => Promise.resolve(Readable.from([bytes]));
-  return { kind, mimeType, size: bytes.length, fileName: `${kind}.bin`, alt, url: `http://127.0.0.1/uploads/${kind}.bin`, open };
+  return {
+    kind,
+    mimeType,
+    size: bytes.length,
+    fileName: `${kind}.bin`,
+    alt,
+    url: `http://127.0.0.1/uploads/${kind}.bin`,
+    open,
+  };
 }
 
 interface PublishOptions {
@@ -56,24 +71,32 @@ describe('Mastodon adapter against the simulator', () => {
   const simulator = new MastodonSimulator();
   const adapter = createMastodonAdapter({ timeoutMs: 1_000, userHosts: privateNetworkAllowed });
   let token: string;
-  const channel = (accessToken: string): ChannelCredentials => (
-    { channelId: 'c1', accessToken, instanceUrl: simulator.origin }
-  );
-  const post = (content: string, key: string, options: PublishOptions = {}, accessToken = token) => (
-    publish(adapter, channel(accessToken), content, key, options)
-  );
+  const channel = (accessToken: string): ChannelCredentials => ({
+    channelId: 'c1',
+    accessToken,
+    instanceUrl: simulator.origin,
+  });
+  const post = (content: string, key: string, options: PublishOptions = {}, accessToken = token) =>
+    publish(adapter, channel(accessToken), content, key, options);
 
   beforeAll(async () => {
     await simulator.start();
     token = simulator.addAccount('alice');
   });
-  afterAll(async () => { await simulator.stop(); });
+  afterAll(async () => {
+    await simulator.stop();
+  });
 
   it('posts a status with the bearer token, settings and Idempotency-Key, and returns its id and URL', async () => {
     const settings = { visibility: 'unlisted', language: 'en' };
     const result = await post('Hello fediverse', 'sps-post-1', { settings });
     const status = simulator.statuses.at(-1);
-    expect(status).toMatchObject({ text: 'Hello fediverse', visibility: 'unlisted', language: 'en', in_reply_to_id: null });
+    expect(status).toMatchObject({
+      text: 'Hello fediverse',
+      visibility: 'unlisted',
+      language: 'en',
+      in_reply_to_id: null,
+    });
     expect(result).toEqual({ releaseId: status?.id, releaseURL: status?.url });
     const request = simulator.statusesCreatedRequests().at(-1);
     expect(request?.headers.authorization).toBe(`Bearer ${token}`);
@@ -99,15 +122,24 @@ describe('Mastodon adapter against the simulator', () => {
     simulator.setFollowers('counted', 42);
     const first = await post('Counted 1/2', 'sps-post-counted-1', {}, reader);
     await adapter.comment({
-      channel: channel(reader), content: 'Counted 2/2', media: [], settings: {}, idempotencyKey: 'sps-post-counted-2',
-      checkpoint: memoryCheckpoint(), parentReleaseId: first.releaseId,
+      channel: channel(reader),
+      content: 'Counted 2/2',
+      media: [],
+      settings: {},
+      idempotencyKey: 'sps-post-counted-2',
+      checkpoint: memoryCheckpoint(),
+      parentReleaseId: first.releaseId,
     });
     simulator.react(first.releaseId, { favourites: 7, reblogs: 3 });
     expect(await adapter.analytics?.account(channel(reader))).toEqual([
-      { label: 'Followers', value: 42 }, { label: 'Following', value: 0 }, { label: 'Posts', value: 2 },
+      { label: 'Followers', value: 42 },
+      { label: 'Following', value: 0 },
+      { label: 'Posts', value: 2 },
     ]);
     expect(await adapter.analytics?.post(channel(reader), first.releaseId)).toEqual([
-      { label: 'Favourites', value: 7 }, { label: 'Boosts', value: 3 }, { label: 'Replies', value: 1 },
+      { label: 'Favourites', value: 7 },
+      { label: 'Boosts', value: 3 },
+      { label: 'Replies', value: 1 },
     ]);
   });
 
@@ -129,13 +161,19 @@ describe('Mastodon adapter against the simulator', () => {
   it('classifies a token without the write scopes as a disconnected channel, for statuses and for media', async () => {
     const readOnly = simulator.addAccount('reader', { scopes: ['read'] });
     const statusOnly = simulator.addAccount('texter', { scopes: ['read', 'write:statuses'] });
-    const fineGrained = simulator.addAccount('careful', { scopes: ['write:statuses', 'write:media', 'read:accounts'] });
+    const fineGrained = simulator.addAccount('careful', {
+      scopes: ['write:statuses', 'write:media', 'read:accounts'],
+    });
     const refused = await failure(post('no scope', 'k-scope-1', {}, readOnly));
     expect(refused).toMatchObject({ kind: 'disconnected', httpStatus: 403, message: outsideScopes });
     await post('text is fine', 'k-scope-2', {}, statusOnly);
-    const noMedia = await failure(post('with media', 'k-scope-3', { media: [file('image', samplePng())] }, statusOnly));
+    const noMedia = await failure(
+      post('with media', 'k-scope-3', { media: [file('image', samplePng())] }, statusOnly),
+    );
     expect(noMedia).toMatchObject({ kind: 'disconnected', httpStatus: 403, message: outsideScopes });
-    expect(simulator.statuses.some((status) => status.text === 'no scope' || status.text === 'with media')).toBe(false);
+    expect(simulator.statuses.some((status) => status.text === 'no scope' || status.text === 'with media')).toBe(
+      false,
+    );
     const done = await post('scoped right', 'k-scope-4', { media: [file('image', samplePng())] }, fineGrained);
     expect(simulator.statuses.find((status) => status.id === done.releaseId)?.mediaIds).toHaveLength(1);
   });
@@ -151,22 +189,31 @@ describe('Mastodon adapter against the simulator', () => {
     const body = { error: 'Service unavailable' };
     simulator.failNext({ status: 503, body, headers: { 'X-RateLimit-Reset': reset } });
     const unavailable = await failure(post('x', 'k8'));
-    expect(unavailable).toMatchObject({ kind: 'retryable', httpStatus: 503, retryAfterMs: null, message: body.error });
+    expect(unavailable).toMatchObject({
+      kind: 'retryable',
+      httpStatus: 503,
+      retryAfterMs: null,
+      message: body.error,
+    });
   });
 
-  it('classifies a timeout and an unreachable instance as retryable, with no system error in the message', async () => {
+  it('classifies a timeout and an unreachable instance as retryable, no system error in the message', async () => {
     simulator.failNext({ delayMs: 1_500 });
     const slow = await failure(post('x', 'k9'));
     expect(slow.kind).toBe('retryable');
     expect(slow.message).toBe('the Mastodon instance did not answer within 1000 ms');
-    const closedChannel = { channelId: 'c', accessToken: token, instanceUrl: `http://127.0.0.1:${await closedPort()}` };
+    const closedChannel = {
+      channelId: 'c',
+      accessToken: token,
+      instanceUrl: `http://127.0.0.1:${await closedPort()}`,
+    };
     const closed = await failure(publish(adapter, closedChannel, 'x', 'k10'));
     expect(closed).toMatchObject({ kind: 'retryable', message: 'could not reach the Mastodon instance' });
     // The code stays on the cause, which the workers log.
     expect((closed.cause as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
   });
 
-  it('uploads attached media first (waiting for videos to finish processing) and attaches them with alt text', async () => {
+  it('uploads media first (waiting for videos to be processed) and attaches them with alt text', async () => {
     const image = samplePng();
     const withImage = await post('with a picture', 'k-media-1', { media: [file('image', image, 'A red square')] });
     const status = simulator.statuses.find((candidate) => candidate.id === withImage.releaseId);
@@ -177,7 +224,9 @@ describe('Mastodon adapter against the simulator', () => {
     const withVideo = await post('', 'k-media-2', { media: [file('video', sampleMp4(200_000))] });
     const videoStatus = simulator.statuses.find((candidate) => candidate.id === withVideo.releaseId);
     expect(simulator.media.find((media) => media.id === videoStatus?.mediaIds[0])?.bytes.length).toBe(200_000);
-    expect(simulator.requests.some((request) => request.method === 'GET' && request.path.startsWith('/api/v1/media/'))).toBe(true);
+    expect(
+      simulator.requests.some((request) => request.method === 'GET' && request.path.startsWith('/api/v1/media/')),
+    ).toBe(true);
   });
 
   it('fails a post whose media Mastodon refuses (not a media file, a video with an image) as permanent', async () => {
@@ -204,8 +253,12 @@ describe('Mastodon adapter when the instance throttles', () => {
   const simulator = new MastodonSimulator({ rateLimits: { statuses: { limit: 2, periodMs: 3_600_000 } } });
   const adapter = createMastodonAdapter({ timeoutMs: 2_000, userHosts: privateNetworkAllowed });
 
-  beforeAll(async () => { await simulator.start(); });
-  afterAll(async () => { await simulator.stop(); });
+  beforeAll(async () => {
+    await simulator.start();
+  });
+  afterAll(async () => {
+    await simulator.stop();
+  });
 
   it('turns X-RateLimit-Reset into retryAfterMs', async () => {
     const channel = { channelId: 'c', accessToken: simulator.addAccount('busy'), instanceUrl: simulator.origin };
@@ -258,7 +311,11 @@ describe('Mastodon adapter and DNS rebinding', () => {
   afterAll(async () => {
     await simulator.stop();
     inside.closeAllConnections();
-    await new Promise<void>((resolve) => inside.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      inside.close(() => {
+        resolve();
+      }),
+    );
   });
 
   it('refuses a call once the instance name resolves to a private address, checking at every connection', async () => {
@@ -270,7 +327,9 @@ describe('Mastodon adapter and DNS rebinding', () => {
 
     const refused = await failure(publish(adapter, channel, 'after rebinding', 'dns-2'));
     expect(refused).toMatchObject({ kind: 'retryable', message: unreachable });
-    expect((refused.cause as Error).message).toMatch(/resolves to an address that may not be fetched \(127\.0\.0\.1\)/);
+    expect((refused.cause as Error).message).toMatch(
+      /resolves to an address that may not be fetched \(127\.0\.0\.1\)/,
+    );
     expect(lookups).toBe(2);
     expect(insideHits).toBe(0);
     expect(simulator.statuses.some((status) => status.text === 'after rebinding')).toBe(false);
@@ -289,9 +348,8 @@ describe('Mastodon adapter and DNS rebinding', () => {
     // The real public-only policy (over plain http, which the loopback servers speak).
     const publicOnly = { ...connectionPolicyFor(false), allowHttp: true };
     const strict = createMastodonAdapter({ timeoutMs: 2_000, userHosts: publicOnly });
-    const attempt = (on: PlatformAdapter, instanceUrl: string) => (
-      failure(on.recentContent({ channelId: 'c', accessToken: token, instanceUrl }))
-    );
+    const attempt = (on: PlatformAdapter, instanceUrl: string) =>
+      failure(on.recentContent({ channelId: 'c', accessToken: token, instanceUrl }));
     const refusals = await Promise.all([
       attempt(strict, `http://localhost:${simulator.port}`),
       attempt(strict, `http://[::ffff:7f00:1]:${simulator.port}`),

@@ -22,8 +22,16 @@ const statusResponse = z.object({ id: z.string().min(1), url: z.string().nullabl
 const accountResponse = z.object({ id: z.string().min(1) });
 
 /** Counters of an Account and of a Status, as every instance reports them. */
-const accountCounters = z.object({ followers_count: z.number(), following_count: z.number(), statuses_count: z.number() });
-const statusCounters = z.object({ favourites_count: z.number(), reblogs_count: z.number(), replies_count: z.number() });
+const accountCounters = z.object({
+  followers_count: z.number(),
+  following_count: z.number(),
+  statuses_count: z.number(),
+});
+const statusCounters = z.object({
+  favourites_count: z.number(),
+  reblogs_count: z.number(),
+  replies_count: z.number(),
+});
 
 /** A MediaAttachment: `url` stays null while the instance is still processing the file. */
 const attachmentResponse = z.object({ id: z.string().min(1), url: z.string().nullable().optional() });
@@ -182,7 +190,9 @@ export function createMastodonAdapter(options: AdapterOptions): PlatformAdapter 
         ];
       },
       async post(channel, releaseId) {
-        const counters = statusCounters.safeParse(await get(channel, `/api/v1/statuses/${encodeURIComponent(releaseId)}`));
+        const counters = statusCounters.safeParse(
+          await get(channel, `/api/v1/statuses/${encodeURIComponent(releaseId)}`),
+        );
         if (!counters.success) throw unreadable('status counters');
         const { favourites_count: favourites, reblogs_count: boosts, replies_count: replies } = counters.data;
         return [
