@@ -36,7 +36,7 @@ beforeAll(async () => {
   neynar.addSigner({ uuid: approved, apiKey, status: 'approved', fid });
   neynar.addSigner({ uuid: revoked, apiKey, status: 'revoked', fid });
   neynar.addSigner({ uuid: longCaster, apiKey, status: 'approved', fid: 99 });
-  neynar.addUser({ fid, username: 'alice' });
+  neynar.addUser({ fid, username: 'alice', followers: 1_234 });
   neynar.addUser({ fid: 99, username: 'bob.eth' });
   neynar.allowLongCasts(99);
   neynar.addChannel({ id: 'neynar', name: 'Neynar', url: 'chain://eip155:1/erc721:0xneynar', followers: [fid] });
@@ -129,6 +129,28 @@ describe('warpcast adapter: publishing', () => {
   it('fails a cast to an unknown channel as permanent', async () => {
     const error = await platformFailure(adapter.publish(part('Nowhere', { settings: { channel_id: 'no-such' } })));
     expect(error).toMatchObject({ kind: 'permanent', message: 'Neynar: Channel not found (channel_id)' });
+  });
+});
+
+describe('warpcast adapter: analytics', () => {
+  it('reads the account\'s followers and a cast\'s likes, recasts and replies', async () => {
+    const root = await adapter.publish(part('Counted cast'));
+    await adapter.comment({ ...part('Counted reply'), parentReleaseId: root.releaseId });
+    const made = neynar.casts.find((cast) => cast.hash === root.releaseId);
+    if (made === undefined) throw new Error('the cast was not made');
+    made.likes = 12;
+    made.recasts = 4;
+    expect(await adapter.analytics?.account(channel())).toEqual([
+      { label: 'Followers', value: 1_234 }, { label: 'Following', value: 0 },
+    ]);
+    expect(await adapter.analytics?.post(channel(), root.releaseId)).toEqual([
+      { label: 'Likes', value: 12 }, { label: 'Recasts', value: 4 }, { label: 'Replies', value: 1 },
+    ]);
+  });
+
+  it('fails a read of a cast Neynar does not know as permanent', async () => {
+    const unknown = `0x${'0'.repeat(40)}`;
+    await expect(adapter.analytics?.post(channel(), unknown)).rejects.toMatchObject({ kind: 'permanent' });
   });
 });
 

@@ -23,7 +23,22 @@ const signerResponse = z.object({
   fid: z.number().int().positive().optional(),
 });
 
-const usersResponse = z.object({ users: z.array(z.object({ fid: z.number().int(), username: z.string().min(1) })) });
+const usersResponse = z.object({
+  users: z.array(z.object({
+    fid: z.number().int(),
+    username: z.string().min(1),
+    follower_count: z.number().int().optional(),
+    following_count: z.number().int().optional(),
+  })),
+});
+
+/** GET /v2/farcaster/cast: the counters of one cast. */
+const castLookupResponse = z.object({
+  cast: z.object({
+    reactions: z.object({ likes_count: z.number().int(), recasts_count: z.number().int() }),
+    replies: z.object({ count: z.number().int() }),
+  }),
+});
 
 /** PostCastResponse: the author is named by fid only. */
 const postCastResponse = z.object({
@@ -133,7 +148,7 @@ export function createWarpcastAdapter(options: AdapterOptions, neynar: NeynarEnd
     return signer.data.fid;
   }
 
-  async function caster(credential: WarpcastCredential): Promise<Caster> {
+  async function signerUser(credential: WarpcastCredential): Promise<z.infer<typeof usersResponse>['users'][number]> {
     const fid = await signerFid(credential);
     const users = usersResponse.safeParse(
       await call(credential, 'GET', '/v2/farcaster/user/bulk', { fids: String(fid) }),
@@ -141,7 +156,12 @@ export function createWarpcastAdapter(options: AdapterOptions, neynar: NeynarEnd
     if (!users.success) throw unreadable('a user');
     const me = users.data.users.find((user) => user.fid === fid);
     if (me === undefined) throw unreadable(`no user for fid ${String(fid)}`);
-    return { fid, username: me.username };
+    return me;
+  }
+
+  async function caster(credential: WarpcastCredential): Promise<Caster> {
+    const { fid, username } = await signerUser(credential);
+    return { fid, username };
   }
 
   async function cast(input: PublishInput, parentHash: string | null): Promise<PublishResult> {
@@ -193,6 +213,28 @@ export function createWarpcastAdapter(options: AdapterOptions, neynar: NeynarEnd
       );
       if (!feed.success) throw unreadable('casts');
       return feed.data.casts.map((item) => ({ id: item.hash, url: castUrl(item.author.username, item.hash) }));
+    },
+
+    analytics: {
+      async account(channel) {
+        const me = await signerUser(readWarpcastCredential(channel.accessToken));
+        return [
+          { label: 'Followers', value: me.follower_count ?? 0 },
+          { label: 'Following', value: me.following_count ?? 0 },
+        ];
+      },
+      async post(channel, releaseId) {
+        const credential = readWarpcastCredential(channel.accessToken);
+        const query = { identifier: releaseId, type: 'hash' };
+        const found = castLookupResponse.safeParse(await call(credential, 'GET', '/v2/farcaster/cast', query));
+        if (!found.success) throw unreadable('a cast');
+        const { reactions, replies } = found.data.cast;
+        return [
+          { label: 'Likes', value: reactions.likes_count },
+          { label: 'Recasts', value: reactions.recasts_count },
+          { label: 'Replies', value: replies.count },
+        ];
+      },
     },
 
     tools: {

@@ -28,6 +28,7 @@ export interface SimulatedFarcasterUser {
   username: string;
   displayName?: string;
   pfpUrl?: string;
+  followers?: number;
 }
 
 export interface SimulatedChannel {
@@ -54,6 +55,9 @@ export interface SimulatedCast {
   idem: string | null;
   apiKey: string;
   timestamp: string;
+  /** Reactions other users gave it (set by a test). */
+  likes: number;
+  recasts: number;
 }
 
 /**
@@ -103,7 +107,11 @@ function mentionCount(text: string): number {
   return [...text.matchAll(/(^|[^\w@])@[a-z0-9][a-z0-9-]{0,19}(\.eth)?/gi)].length;
 }
 
-function castBody(cast: SimulatedCast, author: SimulatedFarcasterUser | undefined): Record<string, unknown> {
+function castBody(
+  cast: SimulatedCast,
+  author: SimulatedFarcasterUser | undefined,
+  replies: number,
+): Record<string, unknown> {
   return {
     object: 'cast',
     hash: cast.hash,
@@ -114,6 +122,8 @@ function castBody(cast: SimulatedCast, author: SimulatedFarcasterUser | undefine
     text: cast.text,
     timestamp: cast.timestamp,
     embeds: cast.embeds,
+    reactions: { likes_count: cast.likes, recasts_count: cast.recasts },
+    replies: { count: replies },
   };
 }
 
@@ -211,6 +221,8 @@ export async function startNeynarSimulator(): Promise<NeynarSimulator> {
       idem,
       apiKey,
       timestamp: new Date().toISOString(),
+      likes: 0,
+      recasts: 0,
     };
     casts.push(cast);
     return answerCast(cast, step);
@@ -255,6 +267,12 @@ export async function startNeynarSimulator(): Promise<NeynarSimulator> {
     return { parentHash: null, parentUrl: null, parentAuthorFid: null };
   }
 
+  /** A cast as Neynar presents it, with the replies the network holds. */
+  function bodyOf(cast: SimulatedCast): Record<string, unknown> {
+    const replies = casts.filter((candidate) => candidate.parentHash === cast.hash).length;
+    return castBody(cast, userOf(cast.fid), replies);
+  }
+
   function answerCast(
     cast: SimulatedCast,
     step: InjectedCastFailure | 'pass',
@@ -291,8 +309,18 @@ export async function startNeynarSimulator(): Promise<NeynarSimulator> {
     const limit = limitOf(request, 25, 150);
     if (typeof limit !== 'number') return limit;
     const mine = casts.filter((cast) => cast.fid === fid).reverse().slice(0, limit);
-    const body = { casts: mine.map((cast) => castBody(cast, userOf(cast.fid))), next: { cursor: null } };
+    const body = { casts: mine.map(bodyOf), next: { cursor: null } };
     return { status: 200, body };
+  }
+
+  /** GET /v2/farcaster/cast: one cast by its hash (`type=hash`) or its URL (`type=url`, not simulated). */
+  function lookupCast(request: SimulatedRequest): SimulatedAnswer {
+    const identifier = request.query.get('identifier');
+    if (request.query.get('type') !== 'hash') return invalid('type', 'type must be hash or url');
+    if (identifier === null || !castHashPattern.test(identifier)) return invalid('identifier', 'identifier is required');
+    const cast = casts.find((candidate) => candidate.hash === identifier);
+    if (cast === undefined) return errorRes(404, 'Cast not found', { code: 'NotFound' });
+    return { status: 200, body: { cast: bodyOf(cast) } };
   }
 
   function searchChannels(request: SimulatedRequest): SimulatedAnswer {
@@ -350,7 +378,7 @@ export async function startNeynarSimulator(): Promise<NeynarSimulator> {
       username: candidate.username,
       ...(candidate.displayName === undefined ? {} : { display_name: candidate.displayName }),
       ...(candidate.pfpUrl === undefined ? {} : { pfp_url: candidate.pfpUrl }),
-      follower_count: 0,
+      follower_count: candidate.followers ?? 0,
       following_count: 0,
     }));
     return { status: 200, body: { users: found } };
@@ -368,6 +396,7 @@ export async function startNeynarSimulator(): Promise<NeynarSimulator> {
     if (path === '/v2/farcaster/signer') return lookupSigner(request, apiKey);
     if (path === '/v2/farcaster/user/bulk') return bulkUsers(request);
     if (path === '/v2/farcaster/feed/user/casts') return userCasts(request);
+    if (request.method === 'GET' && path === '/v2/farcaster/cast') return lookupCast(request);
     if (path === '/v2/farcaster/channel/search') return searchChannels(request);
     if (path === '/v2/farcaster/user/channels') return followedChannels(request);
     return undefined;
