@@ -27,7 +27,8 @@ let keys = 0;
 function part(content: string, extra: Partial<PublishInput> = {}): PublishInput {
   keys += 1;
   const idempotencyKey = `sps-post-part${String(keys)}`;
-  return { channel: channel(), content, media: [], settings: {}, idempotencyKey, checkpoint: memoryCheckpoint(), ...extra };
+  const checkpoint = memoryCheckpoint();
+  return { channel: channel(), content, media: [], settings: {}, idempotencyKey, checkpoint, ...extra };
 }
 
 beforeAll(async () => {

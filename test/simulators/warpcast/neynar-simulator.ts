@@ -317,7 +317,9 @@ export async function startNeynarSimulator(): Promise<NeynarSimulator> {
   function lookupCast(request: SimulatedRequest): SimulatedAnswer {
     const identifier = request.query.get('identifier');
     if (request.query.get('type') !== 'hash') return invalid('type', 'type must be hash or url');
-    if (identifier === null || !castHashPattern.test(identifier)) return invalid('identifier', 'identifier is required');
+    if (identifier === null || !castHashPattern.test(identifier)) {
+      return invalid('identifier', 'identifier must be a cast hash');
+    }
     const cast = casts.find((candidate) => candidate.hash === identifier);
     if (cast === undefined) return errorRes(404, 'Cast not found', { code: 'NotFound' });
     return { status: 200, body: { cast: bodyOf(cast) } };
@@ -396,7 +398,7 @@ export async function startNeynarSimulator(): Promise<NeynarSimulator> {
     if (path === '/v2/farcaster/signer') return lookupSigner(request, apiKey);
     if (path === '/v2/farcaster/user/bulk') return bulkUsers(request);
     if (path === '/v2/farcaster/feed/user/casts') return userCasts(request);
-    if (request.method === 'GET' && path === '/v2/farcaster/cast') return lookupCast(request);
+    if (path === '/v2/farcaster/cast') return lookupCast(request);
     if (path === '/v2/farcaster/channel/search') return searchChannels(request);
     if (path === '/v2/farcaster/user/channels') return followedChannels(request);
     return undefined;
