@@ -12,8 +12,12 @@ import { validatePlatformPost } from './validate-post.ts';
 import { vk } from './vk/definition.ts';
 import { warpcast } from './warpcast/definition.ts';
 
-const image = (mimeType = 'image/png', width = 1000, height = 1000): MediaFacts => ({ kind: 'image', mimeType, width, height, durationSeconds: null, sizeBytes: 100_000 });
-const video = (mimeType = 'video/mp4'): MediaFacts => ({ kind: 'video', mimeType, width: 1280, height: 720, durationSeconds: 30, sizeBytes: 1_000_000 });
+const image = (mimeType = 'image/png', width = 1000, height = 1000): MediaFacts => (
+  { kind: 'image', mimeType, width, height, durationSeconds: null, sizeBytes: 100_000 }
+);
+const video = (mimeType = 'video/mp4'): MediaFacts => (
+  { kind: 'video', mimeType, width: 1280, height: 720, durationSeconds: 30, sizeBytes: 1_000_000 }
+);
 const images = (count: number): MediaFacts[] => Array.from({ length: count }, () => image());
 const part = (text: string, media: MediaFacts[] = []): PostPartFacts => ({ text, media });
 

@@ -56,7 +56,9 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
   const imports = deps.mediaQueue === undefined || deps.mediaWaitMs === undefined
     ? undefined
     : { mediaQueue: deps.mediaQueue, mediaWaitMs: deps.mediaWaitMs };
-  const checked = await checkChannelPosts(db, orgId, input.type, input.posts, { tags: input.tags, imports, mediaReach: deps.mediaReach });
+  const checked = await checkChannelPosts(db, orgId, input.type, input.posts, {
+    tags: input.tags, imports, mediaReach: deps.mediaReach,
+  });
   const existing = await postsToEdit(db, orgId, checked);
   const now = deps.now();
   const requestGroup = randomUUID();

@@ -55,7 +55,11 @@ export async function deleteGroup(deps: PostChangeDeps, organizationId: string, 
  * here with the reason instead of failing in the worker. Returns the settings as the platform
  * parsed them.
  */
-async function checkBeforeScheduling(db: Database, root: StoredPost, mediaReach: MediaReach | undefined): Promise<Record<string, unknown>> {
+async function checkBeforeScheduling(
+  db: Database,
+  root: StoredPost,
+  mediaReach: MediaReach | undefined,
+): Promise<Record<string, unknown>> {
   const parts = [root, ...await db.posts.find({ rootPostId: root._id, deletedAt: null }).sort({ position: 1 }).lean()];
   const { __type: _provider, ...settings } = (root.settings ?? {}) as Record<string, unknown>;
   const input: ChannelPostInput = {

@@ -4,7 +4,10 @@ import { findPlatform } from '../platforms.ts';
 import { validatePlatformPost } from '../validate-post.ts';
 import { recommendedVideoFormat, videoProblems } from './video-rules.ts';
 
-const h264: MediaFacts = { kind: 'video', mimeType: 'video/mp4', width: 1280, height: 720, durationSeconds: 30, sizeBytes: 1_000_000, videoCodec: 'h264', audioCodec: 'aac', frameRate: 30 };
+const h264: MediaFacts = {
+  kind: 'video', mimeType: 'video/mp4', width: 1280, height: 720, durationSeconds: 30, sizeBytes: 1_000_000,
+  videoCodec: 'h264', audioCodec: 'aac', frameRate: 30,
+};
 const platform = (identifier: string) => {
   const found = findPlatform(identifier);
   if (found === undefined) throw new Error(`no platform ${identifier}`);

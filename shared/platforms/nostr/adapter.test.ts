@@ -45,7 +45,8 @@ function channelOn(relays: string[]): ChannelCredentials {
 }
 
 function input(channel: ChannelCredentials, content: string, extra: Partial<PublishInput> = {}): PublishInput {
-  return { channel, content, media: [], settings: {}, idempotencyKey: `sps-post-${content}`, dueAt, checkpoint: memoryCheckpoint(), ...extra };
+  const checkpoint = memoryCheckpoint();
+  return { channel, content, media: [], settings: {}, idempotencyKey: `sps-post-${content}`, dueAt, checkpoint, ...extra };
 }
 
 const storedWith = (relay: NostrRelaySimulator, content: string): RelayEvent[] =>
