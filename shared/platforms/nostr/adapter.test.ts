@@ -46,7 +46,8 @@ function channelOn(relays: string[]): ChannelCredentials {
 
 function input(channel: ChannelCredentials, content: string, extra: Partial<PublishInput> = {}): PublishInput {
   const checkpoint = memoryCheckpoint();
-  return { channel, content, media: [], settings: {}, idempotencyKey: `sps-post-${content}`, dueAt, checkpoint, ...extra };
+  const idempotencyKey = `sps-post-${content}`;
+  return { channel, content, media: [], settings: {}, idempotencyKey, dueAt, checkpoint, ...extra };
 }
 
 const storedWith = (relay: NostrRelaySimulator, content: string): RelayEvent[] =>
