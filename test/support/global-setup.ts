@@ -7,6 +7,7 @@ import { freePort } from './free-port.ts';
 import { postgresAdminUrl } from './postgres.ts';
 import { startFerretDb } from '../../scripts/local/ferretdb.ts';
 import { dropFerretDbDatabase } from '../../scripts/local/ferretdb-postgres.ts';
+import { buildNostrRelay } from '../../scripts/local/nostr-relay.ts';
 import { ensureLocalPostgres } from '../../scripts/local/postgres.ts';
 import { ensureRedis } from '../../scripts/local/redis.ts';
 import { buildS3Server } from '../../scripts/local/s3-server.ts';
@@ -34,8 +35,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Media tests make their files with ffmpeg and inspect them with ffprobe.
   ensureDebianPackage('ffprobe', 'ffmpeg', log);
   ensureDebianPackage('chromium', 'chromium', log); // the browser tests drive Debian's chromium (test/browser/chromium.ts)
-  // Built here, where no hook timeout applies; the S3 tests start their own instance.
+  // Built here, where no hook timeout applies; the S3 and Nostr tests start their own instances.
   buildS3Server(log);
+  buildNostrRelay(log);
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   await ensureRedis(redisUrl, log);
   project.provide('redisUrl', redisUrl);
