@@ -39,6 +39,8 @@ export const errorStatus = {
   not_implemented: 501,
   platform_error: 502,
   service_unavailable: 503,
+  /** The media worker's server has no ffprobe or ffmpeg: nothing is wrong with the user's file. */
+  media_inspection_unavailable: 503,
   /** Redis (queues, rate limits) cannot be reached. */
   queue_unavailable: 503,
   /** MongoDB cannot be reached. */

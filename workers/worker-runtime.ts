@@ -256,6 +256,7 @@ export async function startConfiguredWorkers(
       userAgent: mediaFetchUserAgent,
     },
     mediaToolTimeoutMs: config.FFPROBE_TIMEOUT_MS,
+    mediaTools: { ffprobe: config.FFPROBE_PATH, ffmpeg: config.FFMPEG_PATH },
   };
   return startWorkers(deps, connection, {
     queues: config.WORKER_QUEUES,

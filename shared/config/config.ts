@@ -90,6 +90,9 @@ export const configSchema = z.object({
   MEDIA_CONCURRENCY: positiveInt.default(2),
   /** Time limit of every ffprobe and ffmpeg run (inspection, poster frame); the process is killed at it. */
   FFPROBE_TIMEOUT_MS: positiveInt.default(30_000),
+  /** The media tools' commands: names on PATH, or absolute paths where they live elsewhere. */
+  FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   /**
    * Time for the api to receive a whole request, body included (Node's requestTimeout). Uploads
    * take the longest: 15 minutes carries a 1 GB video at about 10 Mbit/s.

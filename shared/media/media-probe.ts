@@ -2,7 +2,10 @@ import { PassThrough, type Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { z } from 'zod';
 import ffmpeg from 'fluent-ffmpeg';
-import { MediaToolFailure, MediaToolTimeout, runMediaTool } from './media-tool.ts';
+import {
+  isMissingCommand, MediaToolFailure, MediaToolMissing, mediaToolsOnPath, MediaToolTimeout, runMediaTool,
+  type MediaToolCommands,
+} from './media-tool.ts';
 
 /** What SPS keeps of ffprobe's answer. */
 export interface MediaProbe {
@@ -51,9 +54,12 @@ function rate(value: string | undefined): number | null {
  * MediaToolTimeout past `timeoutMs` (the process is killed) and MediaToolFailure when ffprobe
  * cannot read the input.
  */
-export async function probeMedia(input: string, options: { timeoutMs: number }): Promise<MediaProbe> {
+export async function probeMedia(
+  input: string,
+  options: { timeoutMs: number; tools?: MediaToolCommands },
+): Promise<MediaProbe> {
   const args = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input];
-  const run = runMediaTool('ffprobe', args, options.timeoutMs);
+  const run = runMediaTool('ffprobe', args, options.timeoutMs, options.tools);
   const [output] = await Promise.all([text(run.stdout), run.exited]);
   let parsed: z.infer<typeof ffprobeOutput>;
   try {
@@ -82,9 +88,15 @@ export async function probeMedia(input: string, options: { timeoutMs: number }):
  * `timeoutMs`, and with MediaToolFailure when it cannot make the frame. fluent-ffmpeg's own
  * `timeout` sends SIGTERM, which ffmpeg blocked opening its input never acts on: SIGKILL here.
  */
-export function posterFrame(input: string, atSeconds: number, timeoutMs: number): Readable {
+export function posterFrame(
+  input: string,
+  atSeconds: number,
+  timeoutMs: number,
+  tools: MediaToolCommands = mediaToolsOnPath,
+): Readable {
   const output = new PassThrough();
   const command = ffmpeg(input)
+    .setFfmpegPath(tools.ffmpeg)
     // Only errors on stderr: they become the failure's message.
     .inputOptions(['-v', 'error'])
     .seekInput(Math.max(0, atSeconds))
@@ -105,9 +117,11 @@ export function posterFrame(input: string, atSeconds: number, timeoutMs: number)
   command.on('error', (error: Error, _stdout: unknown, stderr: unknown) => {
     clearTimeout(timer);
     const said = typeof stderr === 'string' ? stderr.trim().slice(-2048) : '';
-    output.destroy(timedOut
-      ? new MediaToolTimeout('ffmpeg', timeoutMs)
-      : new MediaToolFailure('ffmpeg', said === '' ? error.message : said, { cause: error }));
+    let failure: Error;
+    if (timedOut) failure = new MediaToolTimeout('ffmpeg', timeoutMs);
+    else if (isMissingCommand(error)) failure = new MediaToolMissing('ffmpeg', tools.ffmpeg, { cause: error });
+    else failure = new MediaToolFailure('ffmpeg', said === '' ? error.message : said, { cause: error });
+    output.destroy(failure);
   });
   // The frame is only good once ffmpeg has exited cleanly, so the stream ends after the exit.
   command.on('end', () => {

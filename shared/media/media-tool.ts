@@ -3,6 +3,29 @@ import type { Readable } from 'node:stream';
 
 export type MediaToolName = 'ffprobe' | 'ffmpeg';
 
+/** The commands run for each tool: names looked up on PATH, or paths (FFPROBE_PATH, FFMPEG_PATH). */
+export type MediaToolCommands = Readonly<Record<MediaToolName, string>>;
+
+export const mediaToolsOnPath: MediaToolCommands = { ffprobe: 'ffprobe', ffmpeg: 'ffmpeg' };
+
+/**
+ * The tool is not installed where SPS looks for it: the server's fault, not the media's, so it
+ * must never be reported as a file the user should fix.
+ */
+export class MediaToolMissing extends Error {
+  readonly tool: MediaToolName;
+  constructor(tool: MediaToolName, command: string, options?: { cause?: unknown }) {
+    super(`${tool} is not installed on this server (looked for "${command}"; install the ffmpeg package)`, options);
+    this.name = 'MediaToolMissing';
+    this.tool = tool;
+  }
+}
+
+/** How a spawn says the command does not exist. */
+export function isMissingCommand(error: unknown): boolean {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === 'ENOENT';
+}
+
 /** The tool ran past its time limit and was killed. */
 export class MediaToolTimeout extends Error {
   readonly tool: MediaToolName;
@@ -41,8 +64,14 @@ const stderrKeptBytes = 2048;
  * input (a FIFO, a server that never answers) never reaches. ffprobe runs through here rather
  * than fluent-ffmpeg's `ffprobe()`, which gives no handle on the process to stop it.
  */
-export function runMediaTool(tool: MediaToolName, args: readonly string[], timeoutMs: number): MediaToolRun {
-  const child = spawn(tool, ['-hide_banner', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function runMediaTool(
+  tool: MediaToolName,
+  args: readonly string[],
+  timeoutMs: number,
+  commands: MediaToolCommands = mediaToolsOnPath,
+): MediaToolRun {
+  const command = commands[tool];
+  const child = spawn(command, ['-hide_banner', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text: string) => { stderr = (stderr + text).slice(-stderrKeptBytes); });
@@ -54,7 +83,9 @@ export function runMediaTool(tool: MediaToolName, args: readonly string[], timeo
   const exited = new Promise<void>((resolve, reject) => {
     child.once('error', (error) => {
       clearTimeout(timer);
-      reject(new MediaToolFailure(tool, error.message, { cause: error }));
+      reject(isMissingCommand(error)
+        ? new MediaToolMissing(tool, command, { cause: error })
+        : new MediaToolFailure(tool, error.message, { cause: error }));
     });
     child.once('close', (code, signal) => {
       clearTimeout(timer);

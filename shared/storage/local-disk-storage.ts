@@ -18,7 +18,15 @@ export class LocalDiskStorage implements Storage {
 
   async put(key: string, body: Readable): Promise<StoredObject> {
     const file = this.#fileFor(key);
+    // A source that fails while the folder is made (a tool that cannot start) is heard here, not
+    // left as an error event nobody listens to yet.
+    const heard: Error[] = [];
+    const hear = (error: Error): void => { heard.push(error); };
+    body.once('error', hear);
     await mkdir(path.dirname(file), { recursive: true });
+    body.off('error', hear);
+    const [failedEarly] = heard;
+    if (failedEarly !== undefined) throw failedEarly;
     // Write beside the target and rename, so a reader never sees half a file.
     const partial = `${file}.partial`;
     try {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idParams } from '../common-schemas.ts';
 import { defineRoute, Reply, type RouteDefinition } from '../route-definition.ts';
 import type { PublicApiDeps } from '../public-api-deps.ts';
-import { mediaView, type MediaView } from '../../../shared/domain/media/media-view.ts';
+import { failedMediaCode, mediaView, type MediaView } from '../../../shared/domain/media/media-view.ts';
 import { findOwnedMedia, recordRemoteMedia, recordUploadedMedia, streamIntoStorage } from '../../../shared/domain/media/store-media.ts';
 import { DomainError } from '../../../shared/errors.ts';
 import { parseRemoteMediaUrl } from '../../../shared/domain/media/remote-media-url.ts';
@@ -24,7 +24,7 @@ export function uploadRoutes(deps: PublicApiDeps): RouteDefinition[] {
     if (!outcome.finished) return new Reply(202, { id: mediaId, status: 'pending', statusUrl: statusUrl(mediaId) });
     const media = outcome.result as MediaView;
     if (media.status === 'failed') {
-      const code = media.reason?.startsWith('fetch_failed') === true ? 'fetch_failed' : 'unreadable_media';
+      const code = failedMediaCode(media.reason);
       throw new DomainError(code, media.error ?? 'the media could not be processed', media.reason === undefined ? undefined : [{ path: 'reason', message: media.reason }]);
     }
     return new Reply(201, media);
@@ -33,7 +33,10 @@ export function uploadRoutes(deps: PublicApiDeps): RouteDefinition[] {
   return [
     defineRoute({
       method: 'post', path: '/upload', tag: 'Uploads', status: 201, multipartFile: 'file',
-      errors: ['validation_failed', 'unsupported_media_type', 'unsupported_file_type', 'payload_too_large', 'unreadable_media'],
+      errors: [
+        'validation_failed', 'unsupported_media_type', 'unsupported_file_type', 'payload_too_large',
+        'unreadable_media', 'media_inspection_unavailable',
+      ],
       summary: 'Upload an image or MP4 video (multipart/form-data, field "file")',
       description: 'The type is recognised from the content. Images up to 10 MB and videos up to 1 GB by default (MEDIA_MAX_IMAGE_BYTES, MEDIA_MAX_VIDEO_BYTES). Answers 202 with a status URL when inspection takes longer than the wait.',
       response: z.union([mediaSchema, pendingMediaSchema]),
@@ -67,7 +70,7 @@ export function uploadRoutes(deps: PublicApiDeps): RouteDefinition[] {
     }),
     defineRoute({
       method: 'post', path: '/upload-from-url', tag: 'Uploads', status: 201,
-      errors: ['validation_failed', 'fetch_failed', 'unreadable_media'],
+      errors: ['validation_failed', 'fetch_failed', 'unreadable_media', 'media_inspection_unavailable'],
       summary: 'Have the service fetch a public https URL into the media library',
       description: 'The fetch runs in a worker. Answers 201 with the media when it finishes within the wait, else 202 with a status URL (GET /media/:id).',
       body: uploadFromUrlBody,

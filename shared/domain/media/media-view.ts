@@ -44,3 +44,16 @@ export function mediaView(media: StoredMedia): MediaView {
     ...optional('reason', media.errorReason),
   };
 }
+
+/**
+ * The error code a request answers with for a media the worker failed, from its reason: the
+ * source could not be fetched, the server cannot inspect media (503: the operator's to fix), or
+ * the file itself could not be read.
+ */
+export function failedMediaCode(
+  reason: string | undefined,
+): 'fetch_failed' | 'media_inspection_unavailable' | 'unreadable_media' {
+  if (reason?.startsWith('fetch_failed') === true) return 'fetch_failed';
+  if (reason === 'media_inspection_unavailable') return 'media_inspection_unavailable';
+  return 'unreadable_media';
+}

@@ -1,6 +1,8 @@
 import type { Database } from '../../db/database.ts';
 import { probeMedia, posterFrame } from '../../media/media-probe.ts';
-import { MediaToolFailure, MediaToolTimeout } from '../../media/media-tool.ts';
+import {
+  MediaToolFailure, MediaToolMissing, MediaToolTimeout, type MediaToolCommands,
+} from '../../media/media-tool.ts';
 import type { MediaSizeLimits } from '../../media/media-types.ts';
 import { FetchFailure, safeFetch, type SafeFetchOptions } from '../../net/safe-fetch.ts';
 import { derivedObjectKey } from '../../storage/object-key.ts';
@@ -17,7 +19,12 @@ export interface MediaProcessingDeps {
   fetch: Omit<SafeFetchOptions, 'maxBytes'>;
   /** Time limit of each ffprobe and ffmpeg run (FFPROBE_TIMEOUT_MS). */
   mediaToolTimeoutMs: number;
+  /** FFPROBE_PATH and FFMPEG_PATH. */
+  mediaTools: MediaToolCommands;
 }
+
+/** The reason of a media the server could not inspect (a tool missing): the operator's to fix, not the user's. */
+const mediaInspectionUnavailable = 'media_inspection_unavailable';
 
 /** The spec's wording for a video ffprobe cannot read. */
 export const unreadableVideoMessage = 'Failed to load video metadata';
@@ -56,6 +63,10 @@ function asMediaFailure(error: unknown, unreadable: string): never {
     throw new MediaFailure('unreadable_media:timeout', message, { cause: error });
   }
   if (error instanceof MediaToolFailure) throw new MediaFailure('unreadable_media', unreadable, { cause: error });
+  if (error instanceof MediaToolMissing) {
+    const message = `this server cannot inspect media: ${error.message}; upload the file again once it is installed`;
+    throw new MediaFailure(mediaInspectionUnavailable, message, { cause: error });
+  }
   throw error;
 }
 
@@ -65,7 +76,7 @@ async function inspect(deps: MediaProcessingDeps, key: string, mimeType: string)
   const unreadable = isVideo ? unreadableVideoMessage : 'Failed to read the image';
   let probe;
   try {
-    probe = await probeMedia(location, { timeoutMs: deps.mediaToolTimeoutMs });
+    probe = await probeMedia(location, { timeoutMs: deps.mediaToolTimeoutMs, tools: deps.mediaTools });
   } catch (error) {
     asMediaFailure(error, unreadable);
   }
@@ -75,7 +86,8 @@ async function inspect(deps: MediaProcessingDeps, key: string, mimeType: string)
   }
   const thumbnailKey = derivedObjectKey(key, 'poster', 'jpg');
   // A frame a second in (or at the very start of short clips) is rarely a black fade-in.
-  const frame = posterFrame(location, Math.min(1, probe.durationSeconds / 2), deps.mediaToolTimeoutMs);
+  const at = Math.min(1, probe.durationSeconds / 2);
+  const frame = posterFrame(location, at, deps.mediaToolTimeoutMs, deps.mediaTools);
   let poster;
   try {
     poster = await deps.storage.put(thumbnailKey, frame, { contentType: 'image/jpeg' });

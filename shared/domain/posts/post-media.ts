@@ -7,7 +7,7 @@ import type { AwaitedJob } from '../../queue/awaited-job.ts';
 import type { MediaJobPayload } from '../../queue/queues.ts';
 import { parseRemoteMediaUrl } from '../media/remote-media-url.ts';
 import { recordRemoteMedia } from '../media/store-media.ts';
-import type { MediaView, StoredMedia } from '../media/media-view.ts';
+import { failedMediaCode, type MediaView, type StoredMedia } from '../media/media-view.ts';
 import type { ChannelPostInput, MediaReference } from './post-input.ts';
 
 /**
@@ -76,7 +76,7 @@ async function importOne(
   if (outcome.finished) {
     const view = outcome.result as MediaView | null;
     if (view?.status === 'failed') {
-      const code = view.reason?.startsWith('fetch_failed') === true ? 'fetch_failed' : 'unreadable_media';
+      const code = failedMediaCode(view.reason);
       throw new DomainError(
         code,
         `${path}: the image at ${url.href} could not be imported: ${view.error ?? 'the media could not be processed'}`,
