@@ -131,6 +131,15 @@ const noSuchObject = (id: string): SimulatedAnswer => graphError(
 
 const missingParameter = (name: string): SimulatedAnswer => graphError(`(#100) The parameter ${name} is required`, 100);
 
+/** Graph takes `access_token` from a POST's form as well as from the query: the token readers look at the query. */
+function withFormToken(request: SimulatedRequest): SimulatedRequest {
+  const token = request.method === 'POST' ? formBody(request).get('access_token') : null;
+  if (token === null || request.query.has('access_token')) return request;
+  const query = new URLSearchParams(request.query);
+  query.set('access_token', token);
+  return { ...request, query };
+}
+
 export class InstagramContentSimulation {
   readonly profiles = new Map<string, SimulatedInstagramProfile>();
   readonly containers = new Map<string, SimulatedContainer>();
@@ -174,7 +183,7 @@ export class InstagramContentSimulation {
     const match = /^\/(\d+)(?:\/([a-z_]+))?$/.exec(graphPath(request.path).rest);
     const [, id = '', edge] = match ?? [];
     if (match === null || !this.#knows(id)) return undefined;
-    const acting = await this.#options.actingAccount(request);
+    const acting = await this.#options.actingAccount(withFormToken(request));
     if (acting === null) return undefined;
     if (typeof acting !== 'string') return acting;
     const endpoint = this.#endpointOf(request.method, id, edge);
@@ -424,7 +433,7 @@ export class InstagramContentSimulation {
   #comment(media: SimulatedInstagramMedia, author: string, fields: URLSearchParams): SimulatedAnswer {
     const text = fields.get('message');
     if (text === null || text === '') return missingParameter('message');
-    if ([...text].length > 2200) return graphError('(#100) The comment is too long', 100);
+    if (Array.from(text).length > 2200) return graphError('(#100) The comment is too long', 100);
     const username = this.profiles.get(author)?.username ?? author;
     const comment = { id: this.#newId('1795000'), mediaId: media.id, text, from: { id: author, username }, timestamp: this.#options.now() };
     this.comments.push(comment);

@@ -4,7 +4,7 @@ import {
 } from '../facebook/facebook-simulator.ts';
 import { graphError, graphPath, graphToken, pickFields, requestedFields } from '../facebook/meta-graph-simulation.ts';
 import {
-  startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
+  startSimulatorServer, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
 import { InstagramContentSimulation } from './instagram-content-simulation.ts';
 
@@ -74,7 +74,7 @@ export async function startInstagramSimulator(): Promise<InstagramSimulator> {
   async function pageRefusal(pageId: string, token: string): Promise<SimulatedAnswer | null> {
     const check = await fetch(`${graph.url}/v26.0/${pageId}?fields=id&access_token=${encodeURIComponent(token)}`);
     if (check.ok) return null;
-    return { status: check.status, body: await check.json() as unknown };
+    return { status: check.status, body: await check.json() };
   }
 
   const content = new InstagramContentSimulation({

@@ -53,7 +53,7 @@ async function download(url: string, limit: number): Promise<Download> {
   let size = 0;
   let tooLarge = false;
   if (response.body !== null) {
-    for await (const chunk of response.body) {
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
       size += chunk.byteLength;
       if (size > limit) {
         tooLarge = true;
