@@ -28,7 +28,8 @@ const picture = (name: string) => `https://cdninstagram.example/${name}.jpg`;
 /** A JPEG and a 4-second portrait MP4 (H.264 and AAC), made here with ffmpeg: Instagram takes both. */
 function makeMedia(): { dir: string; jpeg: string; mp4: string } {
   const dir = mkdtempSync(path.join(tmpdir(), 'sps-instagram-'));
-  const run = (args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const run = (args: string[]) =>
+    execFileSync('ffmpeg', ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
   run(['-f', 'lavfi', '-i', 'testsrc=size=640x640', '-frames:v', '1', path.join(dir, 'square.jpg')]);
   run([
     '-f', 'lavfi', '-i', 'testsrc=size=360x640:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100',
@@ -59,7 +60,9 @@ describe('publishing to Instagram through the whole stack', () => {
   const channels = new Map<string, string>();
 
   beforeAll(async () => {
-    [facebookLogin, instagramLogin] = await Promise.all([startInstagramSimulator(), startInstagramStandaloneSimulator()]);
+    [facebookLogin, instagramLogin] = await Promise.all([
+      startInstagramSimulator(), startInstagramStandaloneSimulator(),
+    ]);
     facebookLogin.linkAccount('ada', { id: '1001', name: 'Ada Bakery' }, {
       id: bakery, username: 'ada.bakes', name: 'Ada Bakery', profilePictureUrl: picture('ada'),
     });
@@ -112,7 +115,9 @@ describe('publishing to Instagram through the whole stack', () => {
 
   function connectedChannelId(answer: PageAnswer): string {
     const id = /^\/channels\?connected=([0-9a-f]{24})$/.exec(answer.location ?? '')?.[1];
-    if (id === undefined) throw new Error(`expected a redirect to the channels, got ${String(answer.status)}: ${answer.html}`);
+    if (id === undefined) {
+      throw new Error(`expected a redirect to the channels, got ${String(answer.status)}: ${answer.html}`);
+    }
     return id;
   }
 
@@ -134,7 +139,8 @@ describe('publishing to Instagram through the whole stack', () => {
   async function upload(file: string, name: string): Promise<{ id: string; path: string }> {
     const form = new FormData();
     form.append('file', new Blob([readFileSync(file)]), name);
-    const response = await fetch(`${stack.baseUrl}${v1}/upload`, { method: 'POST', body: form, headers: { Authorization: apiKey } });
+    const init = { method: 'POST', body: form, headers: { Authorization: apiKey } };
+    const response = await fetch(`${stack.baseUrl}${v1}/upload`, init);
     expect(response.status).toBe(201);
     return uploadAnswer.parse(await response.json());
   }
@@ -181,7 +187,8 @@ describe('publishing to Instagram through the whole stack', () => {
       expect(parts[0]).toMatchObject({ releaseId: published?.id, releaseURL: published?.permalink });
       const container = content.containers.get(published?.containerId ?? '');
       expect(container?.fields.image_url).toMatch(new RegExp(`^${frontendUrl}/uploads/`));
-      expect(container?.pulled).toMatchObject({ status: 200, contentType: 'image/jpeg', size: readFileSync(media.jpeg).length });
+      const size = readFileSync(media.jpeg).length;
+      expect(container?.pulled).toMatchObject({ status: 200, contentType: 'image/jpeg', size });
       const [comment] = content.comments.filter((item) => item.mediaId === published?.id);
       expect(comment).toMatchObject({ id: parts[1]?.releaseId, text: 'Baked at dawn', from: { id: accountId } });
     });
@@ -200,7 +207,8 @@ describe('publishing to Instagram through the whole stack', () => {
       expect(root?.releaseURL).toBe(reel?.permalink);
       const container = content.containers.get(reel?.containerId ?? '');
       expect(container?.fields).toMatchObject({ media_type: 'REELS', share_to_feed: 'true' });
-      expect(container?.pulled).toMatchObject({ status: 200, contentType: 'video/mp4', size: readFileSync(media.mp4).length });
+      const size = readFileSync(media.mp4).length;
+      expect(container?.pulled).toMatchObject({ status: 200, contentType: 'video/mp4', size });
     });
 
     it('refuses a PNG at POST /posts: Instagram publishes JPEG images only', async () => {

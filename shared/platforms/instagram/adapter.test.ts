@@ -128,7 +128,8 @@ describe.each(variants)('Instagram publishing through %s, against the simulated 
 
   it('publishes a single video as a Reel once Instagram has processed it, with share_to_feed', async () => {
     content.videoProcessingReads = 2;
-    const result = await variant.adapter.publish(input('Oven tour', [mp4], { share_to_feed: false, thumb_offset: 500 }));
+    const settings = { share_to_feed: false, thumb_offset: 500 };
+    const result = await variant.adapter.publish(input('Oven tour', [mp4], settings));
 
     const [reel] = content.mediaWithCaption('Oven tour');
     expect(reel).toMatchObject({ id: result.releaseId, productType: 'REELS', mediaType: 'VIDEO' });
@@ -195,7 +196,9 @@ describe.each(variants)('Instagram publishing through %s, against the simulated 
 
     expect(error.kind).toBe('permanent');
     expect(error.provider).toBe(variant.provider);
-    expect(error.message).toBe('Error: The video format is not supported. Please check the specs and try again (2207026)');
+    expect(error.message).toBe(
+      'Error: The video format is not supported. Please check the specs and try again (2207026)',
+    );
     expect(content.mediaWithCaption('Broken video')).toEqual([]);
   });
 
@@ -213,7 +216,8 @@ describe.each(variants)('Instagram publishing through %s, against the simulated 
     expect(lost.kind).toBe('retryable');
     const requestsBefore = content.publishRequests.length;
 
-    const retried = await variant.adapter.publish({ ...input('Lost answer', [jpeg]), checkpoint: memoryCheckpoint(checkpoint.values) });
+    const retry = { ...input('Lost answer', [jpeg]), checkpoint: memoryCheckpoint(checkpoint.values) };
+    const retried = await variant.adapter.publish(retry);
 
     const published = content.mediaWithCaption('Lost answer');
     expect(published).toHaveLength(1);
@@ -238,18 +242,20 @@ describe.each(variants)('Instagram publishing through %s, against the simulated 
     expect(content.media.filter((item) => item.containerId === published?.containerId)).toHaveLength(1);
   });
 
-  it('publishes the checkpointed container after a refused media_publish, and makes a new one once it expired', async () => {
-    content.failNext({ on: 'media_publish', answer: graphError('An unexpected error has occurred.', 2, { status: 500 }) });
+  it('publishes the checkpointed container after a refused media_publish, and a new one once it expired', async () => {
+    const down = graphError('An unexpected error has occurred.', 2, { status: 500 });
+    content.failNext({ on: 'media_publish', answer: down });
     expect((await platformFailure(variant.adapter.publish(input('Kept container', [jpeg])))).kind).toBe('retryable');
     const kept = checkpoint.values.container;
     const containersBefore = content.containers.size;
 
-    const resumed = await variant.adapter.publish({ ...input('Kept container', [jpeg]), checkpoint: memoryCheckpoint(checkpoint.values) });
+    const resume = { ...input('Kept container', [jpeg]), checkpoint: memoryCheckpoint(checkpoint.values) };
+    const resumed = await variant.adapter.publish(resume);
     expect(content.containers.size).toBe(containersBefore);
     expect(content.media.find((item) => item.id === resumed.releaseId)?.containerId).toBe(kept);
 
     checkpoint = memoryCheckpoint();
-    content.failNext({ on: 'media_publish', answer: graphError('An unexpected error has occurred.', 2, { status: 500 }) });
+    content.failNext({ on: 'media_publish', answer: down });
     await platformFailure(variant.adapter.publish(input('Expired container', [jpeg])));
     const stale = checkpoint.values.container ?? '';
     content.expire(stale);
@@ -289,7 +295,8 @@ describe.each(variants)('Instagram publishing through %s, against the simulated 
       stored.likeCount = 12;
       stored.insights = { views: 340, reach: 210, saved: 4, shares: 3 };
     }
-    await variant.adapter.comment({ ...input('Nice', []), checkpoint: memoryCheckpoint(), parentReleaseId: post.releaseId });
+    const nice = { ...input('Nice', []), checkpoint: memoryCheckpoint(), parentReleaseId: post.releaseId };
+    await variant.adapter.comment(nice);
 
     const limit = await variant.adapter.tools.publishingLimit?.(variant.channel, {});
     const feed = content.media.filter((item) => item.productType !== 'STORY');
@@ -304,5 +311,35 @@ describe.each(variants)('Instagram publishing through %s, against the simulated 
     const recent = await variant.adapter.recentContent(variant.channel);
     expect(recent[0]).toEqual({ id: post.releaseId, url: stored?.permalink });
     expect(recent.map((item) => item.id)).toEqual(feed.map((item) => item.id).reverse());
+  });
+});
+
+describe('Instagram through Facebook Login: the Page behind the token', () => {
+  it('publishes as the Page’s linked account; the token is disconnected once the Page role is gone', async () => {
+    const [simulator, media] = await Promise.all([startInstagramSimulator(), startPublicMediaHost()]);
+    try {
+      const shop = { id: '17841400000000005', ...profile, username: 'ada.shop' };
+      simulator.linkAccount('ada', { id: '1005', name: 'Ada Shop' }, shop);
+      simulator.authority.consentingUser = 'ada';
+      const { authorized } = await authorizeAndConnect(instagramConnect, contextFor(simulator.app));
+      const channel = { channelId: 'c', accessToken: authorized.accounts[0]?.accessToken ?? '', instanceUrl: null };
+      const adapter = createInstagramAdapter(options, simulator.app, timing);
+      const jpeg = media.add('shop.jpg', sampleJpeg(), { kind: 'image', mimeType: 'image/jpeg' });
+      const input = (content: string) => ({
+        channel, content, media: [jpeg], settings: {}, idempotencyKey: content, checkpoint: memoryCheckpoint(),
+      });
+
+      const published = await adapter.publish(input('Shop post'));
+      expect(simulator.content.media.find((item) => item.id === published.releaseId)?.owner).toBe('17841400000000005');
+      const me = simulator.received.find((request) => request.path === '/v26.0/me');
+      expect(me?.query.get('fields')).toBe('id,instagram_business_account{id,username}');
+
+      simulator.removePage('ada', '1005');
+      const error = await platformFailure(adapter.publish(input('After the role is gone')));
+      expect(error.kind).toBe('disconnected');
+      expect(error.message).toBe('Error validating access token: The user is not an administrator of the page.');
+    } finally {
+      await Promise.all([simulator.close(), media.close()]);
+    }
   });
 });

@@ -13,7 +13,8 @@ function video(mimeType: string, sizeBytes = 5_000_000): MediaFacts {
 }
 
 const messages = (platform: typeof instagram, media: MediaFacts[], settings: Record<string, unknown> = {}) =>
-  validatePlatformPost(platform, { settings, parts: [{ text: 'caption', media }] }).problems.map((problem) => problem.message);
+  validatePlatformPost(platform, { settings, parts: [{ text: 'caption', media }] })
+    .problems.map((problem) => problem.message);
 
 /** What Instagram's servers refuse when they fetch the files, checked when the post is created. */
 describe.each([instagram, instagramStandalone])('$identifier media files', (platform) => {
@@ -25,7 +26,9 @@ describe.each([instagram, instagramStandalone])('$identifier media files', (plat
   });
 
   it('refuses other image formats, in a carousel and a story too', () => {
-    expect(messages(platform, [image('image/png')])).toEqual(['part 1 media 1 is image/png; Instagram publishes JPEG images only']);
+    expect(messages(platform, [image('image/png')])).toEqual([
+      'part 1 media 1 is image/png; Instagram publishes JPEG images only',
+    ]);
     expect(messages(platform, [image('image/jpeg'), image('image/webp')])).toEqual([
       'part 1 media 2 is image/webp; Instagram publishes JPEG images only',
     ]);
@@ -41,7 +44,9 @@ describe.each([instagram, instagramStandalone])('$identifier media files', (plat
     expect(messages(platform, [video('video/mp4', 300_000_001)])).toEqual([
       'part 1 media 1 has 300000001 bytes; Instagram videos are at most 300 MB',
     ]);
-    expect(messages(platform, [video('video/webm')])).toEqual(['part 1 media 1 is video/webm; Instagram videos are MP4 or MOV']);
+    expect(messages(platform, [video('video/webm')])).toEqual([
+      'part 1 media 1 is video/webm; Instagram videos are MP4 or MOV',
+    ]);
   });
 
   it('still caps a carousel at 10 items', () => {

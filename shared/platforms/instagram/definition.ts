@@ -99,9 +99,15 @@ export const instagram = definePlatform({
   textCounting: 'code-points',
   replies: 'comment',
   mediaRules:
-    'Every post needs 1 to 10 images or videos (more than one makes a carousel); images are JPEG of at most 8 MiB, feed images between 4:5 and 1.91:1; videos are MP4 or MOV of at most 300 MB, 3 seconds to 15 minutes; a story is exactly 1 image or video (video up to 60 seconds).',
+    'Every post needs 1 to 10 images or videos (more than one makes a carousel); images are JPEG of at '
+    + 'most 8 MiB, feed images between 4:5 and 1.91:1; videos are MP4 or MOV of at most 300 MB, 3 seconds '
+    + 'to 15 minutes; a story is exactly 1 image or video (video up to 60 seconds).',
   rules:
-    'Instagram professional account linked to a Facebook Page. There are no text-only posts. A single video is published as a Reel, several media as a carousel. The caption may hold at most 30 hashtags and 20 @-mentions. Later parts are published as text comments. Instagram fetches every image and video from its public URL and takes JPEG images only; an account may publish about 100 posts a day through the API (see the publishingLimit tool).',
+    'Instagram professional account linked to a Facebook Page. There are no text-only posts. A single '
+    + 'video is published as a Reel, several media as a carousel. The caption may hold at most 30 hashtags '
+    + 'and 20 @-mentions. Later parts are published as text comments. Instagram fetches every image and '
+    + 'video from its public URL and takes JPEG images only; an account may publish about 100 posts a day '
+    + 'through the API (see the publishingLimit tool).',
   settings: instagramSettings,
   tools: [
     {

@@ -24,6 +24,8 @@ import type { InstagramGraph } from './instagram-graph.ts';
  *   no caption and are not listed there, so a published story container is `unconfirmed` too.
  * - the container EXPIRED (24 hours): nothing was published; the containers are created anew.
  */
+
+/** The post settings, parsed (definition.ts): the kind of post and its feed options. */
 export type InstagramSettings = z.output<typeof instagramSettings>;
 
 /** How often a container's status is read while Instagram processes it. */
@@ -72,7 +74,11 @@ function isStory(post: ContainerPost): boolean {
 }
 
 /** The fields of one container, by what it holds and where it goes. */
-function containerFields(post: ContainerPost, item: PublishMedia, role: 'single' | 'carousel-item'): Record<string, string> {
+function containerFields(
+  post: ContainerPost,
+  item: PublishMedia,
+  role: 'single' | 'carousel-item',
+): Record<string, string> {
   const fields: Record<string, string> = {};
   if (isStory(post)) {
     fields.media_type = 'STORIES';
@@ -100,7 +106,11 @@ function feedFields(post: ContainerPost): Record<string, string> {
   return fields;
 }
 
-async function createContainer(graph: InstagramGraph, accountId: string, fields: Record<string, string>): Promise<string> {
+async function createContainer(
+  graph: InstagramGraph,
+  accountId: string,
+  fields: Record<string, string>,
+): Promise<string> {
   const answer = createdId.safeParse(await graph.post(`/${accountId}/media`, fields));
   if (!answer.success) throw graph.unreadable('a container', answer.error);
   return answer.data.id;
@@ -124,7 +134,8 @@ async function settledStatus(graph: InstagramGraph, containerId: string, timing:
     }
     if (code !== 'IN_PROGRESS') return code;
     if (Date.now() + wait > deadline) {
-      const message = `Instagram is still processing container ${containerId}; publishing continues on the next attempt`;
+      const message = `Instagram is still processing container ${containerId}; `
+        + 'publishing continues on the next attempt';
       throw new PlatformError({ kind: 'retryable', provider: graph.provider, message });
     }
     await sleep(wait);
@@ -158,10 +169,15 @@ async function carouselItems(graph: InstagramGraph, post: ContainerPost, timing:
 }
 
 /** The container to publish, each id checkpointed as soon as Instagram gives it. */
-async function createPostContainer(graph: InstagramGraph, post: ContainerPost, timing: ContainerTiming): Promise<string> {
+async function createPostContainer(
+  graph: InstagramGraph,
+  post: ContainerPost,
+  timing: ContainerTiming,
+): Promise<string> {
   const [first] = post.media;
   if (first === undefined) {
-    throw new PlatformError({ kind: 'permanent', provider: graph.provider, message: 'Instagram has no text-only posts' });
+    const message = 'Instagram has no text-only posts';
+    throw new PlatformError({ kind: 'permanent', provider: graph.provider, message });
   }
   let fields: Record<string, string>;
   if (post.media.length === 1) {
@@ -177,7 +193,8 @@ async function createPostContainer(graph: InstagramGraph, post: ContainerPost, t
 }
 
 async function publishContainer(graph: InstagramGraph, post: ContainerPost, containerId: string): Promise<string> {
-  const answer = createdId.safeParse(await graph.post(`/${post.accountId}/media_publish`, { creation_id: containerId }));
+  const published = await graph.post(`/${post.accountId}/media_publish`, { creation_id: containerId });
+  const answer = createdId.safeParse(published);
   if (!answer.success) throw graph.unreadable('a published media', answer.error);
   await post.checkpoint.save({ media: answer.data.id });
   return answer.data.id;

@@ -94,7 +94,8 @@ export class InstagramGraph {
           seen.refusal = instagramErrorCode(body);
           return classifyInstagramError(status, body);
         },
-        retryAfterMs: (_status, header, now) => metaUsageRetryAfterMs(header) ?? parseRetryAfter(header('retry-after'), now),
+        retryAfterMs: (_status, header, now) =>
+          metaUsageRetryAfterMs(header) ?? parseRetryAfter(header('retry-after'), now),
       });
     } catch (error) {
       throw withThrottleWait(error, seen.refusal);

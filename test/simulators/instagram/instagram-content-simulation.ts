@@ -1,5 +1,6 @@
 import { formBody, type SimulatedAnswer, type SimulatedRequest } from '../kit/simulator-server.ts';
 import { graphError, graphPath, pickFields, requestedFields } from '../facebook/meta-graph-simulation.ts';
+import { instagramRefusal } from './instagram-refusal.ts';
 import { fetchPulledMedia, type PulledMedia } from './pulled-media.ts';
 
 /**
@@ -109,17 +110,11 @@ export function graphTime(at: number): string {
 export function throttledAnswer(accountId: string, minutes: number, code = 80002): SimulatedAnswer {
   const refusal = graphError('Application request limit reached', code, { type: 'OAuthException' });
   const usage = {
-    [accountId]: [{ type: 'instagram', call_count: 100, total_cputime: 40, total_time: 60, estimated_time_to_regain_access: minutes }],
+    [accountId]: [{
+      type: 'instagram', call_count: 100, total_cputime: 40, total_time: 60, estimated_time_to_regain_access: minutes,
+    }],
   };
   return { ...refusal, headers: { 'x-business-use-case-usage': JSON.stringify(usage) } };
-}
-
-/** Meta's envelope with a message for the user, the way Instagram refuses containers and media. */
-function instagramError(message: string, code: number, subcode: number, userMessage: string, title = ''): SimulatedAnswer {
-  const answer = graphError(message, code, { subcode });
-  const body = answer.body as { error: Record<string, unknown> };
-  Object.assign(body.error, { is_transient: false, error_user_title: title, error_user_msg: userMessage });
-  return answer;
 }
 
 const noSuchObject = (id: string): SimulatedAnswer => graphError(
@@ -224,7 +219,12 @@ export class InstagramContentSimulation {
     return id;
   }
 
-  async #answer(request: SimulatedRequest, acting: string, id: string, edge: string | undefined): Promise<SimulatedAnswer> {
+  async #answer(
+    request: SimulatedRequest,
+    acting: string,
+    id: string,
+    edge: string | undefined,
+  ): Promise<SimulatedAnswer> {
     const fields = new URLSearchParams([...request.query, ...formBody(request)]);
     const ownAccount = this.profiles.has(id);
     if (ownAccount && id !== acting) return noSuchObject(id);
@@ -259,7 +259,8 @@ export class InstagramContentSimulation {
     const type = fields.get('media_type') ?? 'IMAGE';
     const isCarouselItem = fields.get('is_carousel_item') === 'true';
     if (!['IMAGE', 'VIDEO', 'REELS', 'STORIES', 'CAROUSEL'].includes(type)) {
-      return instagramError('Invalid parameter', 100, 2207023, 'The media type entered is not one of the expected types.');
+      const message = 'The media type entered is not one of the expected types.';
+      return instagramRefusal('Invalid parameter', { code: 100, subcode: 2207023 }, { message });
     }
     const mediaType = type as ContainerType;
     if (mediaType === 'VIDEO' && !isCarouselItem) {
@@ -294,7 +295,9 @@ export class InstagramContentSimulation {
     const wantsVideo = mediaType === 'VIDEO' || mediaType === 'REELS';
     if (wantsVideo && videoUrl === null) return missingParameter('video_url');
     if (mediaType === 'IMAGE' && imageUrl === null) return missingParameter('image_url');
-    if (mediaType === 'STORIES' && imageUrl === null && videoUrl === null) return missingParameter('image_url or video_url');
+    if (mediaType === 'STORIES' && imageUrl === null && videoUrl === null) {
+      return missingParameter('image_url or video_url');
+    }
     if (videoUrl !== null) {
       const pulled = await fetchPulledMedia(videoUrl, 'video');
       // Instagram reports what went wrong with a video on the container, not on this request.
@@ -306,13 +309,16 @@ export class InstagramContentSimulation {
   }
 
   #checkChildren(owner: string, children: string[]): SimulatedAnswer | null {
-    const invalid = (userMessage: string) => instagramError('Invalid parameter', 100, 2207028, userMessage);
+    const invalid = (message: string) =>
+      instagramRefusal('Invalid parameter', { code: 100, subcode: 2207028 }, { message });
     if (children.length < 2 || children.length > maxCarouselItems) {
       return invalid(`A carousel takes 2 to ${String(maxCarouselItems)} items; ${String(children.length)} were given.`);
     }
     for (const child of children) {
       const item = this.containers.get(child);
-      if (item?.owner !== owner || !item.isCarouselItem) return invalid(`${child} is not a carousel item of this account.`);
+      if (item?.owner !== owner || !item.isCarouselItem) {
+        return invalid(`${child} is not a carousel item of this account.`);
+      }
       if (this.#status(item) !== 'FINISHED') return invalid(`The carousel item ${child} is not ready.`);
     }
     return null;
@@ -326,7 +332,9 @@ export class InstagramContentSimulation {
   #containerNode(container: SimulatedContainer, request: SimulatedRequest): SimulatedAnswer {
     const code = this.#status(container);
     if (code === 'IN_PROGRESS') container.readsUntilFinished -= 1;
-    const status = code === 'ERROR' ? `Error: ${container.failure ?? ''}` : code === 'IN_PROGRESS' ? 'In Progress' : code;
+    let status: string = code;
+    if (code === 'ERROR') status = `Error: ${container.failure ?? ''}`;
+    if (code === 'IN_PROGRESS') status = 'In Progress';
     const node = { id: container.id, status_code: code, status };
     return { status: 200, body: pickFields(node, [...requestedFields(request).keys()]) };
   }
@@ -339,19 +347,21 @@ export class InstagramContentSimulation {
     if (container?.owner !== owner || container.isCarouselItem) return noSuchObject(creationId);
     const code = this.#status(container);
     if (code === 'EXPIRED') {
-      const userMessage = 'The media you are trying to access has expired. Please try to upload again.';
-      return instagramError('Media expired', -2, 2207020, userMessage);
+      const message = 'The media you are trying to access has expired. Please try to upload again.';
+      return instagramRefusal('Media expired', { code: -2, subcode: 2207020 }, { message });
     }
     if (code === 'IN_PROGRESS') {
-      return instagramError('Media ID is not available', 9007, 2207027, 'The media is not ready for publishing, please wait for a moment');
+      const message = 'The media is not ready for publishing, please wait for a moment';
+      return instagramRefusal('Media ID is not available', { code: 9007, subcode: 2207027 }, { message });
     }
     if (code !== 'FINISHED') {
-      return instagramError('Media ID is not available', 9007, 2207006, `The media ${creationId} cannot be published (${code}).`);
+      const message = `The media ${creationId} cannot be published (${code}).`;
+      return instagramRefusal('Media ID is not available', { code: 9007, subcode: 2207006 }, { message });
     }
     const since = this.#options.now() - day;
     if (this.media.filter((item) => item.owner === owner && item.timestamp > since).length >= publishingQuota) {
-      const userMessage = 'You reached maximum number of posts that is allowed to be published by Content Publishing API.';
-      return instagramError('Application request limit reached', 9, 2207042, userMessage);
+      const message = 'You reached maximum number of posts that is allowed to be published by Content Publishing API.';
+      return instagramRefusal('Application request limit reached', { code: 9, subcode: 2207042 }, { message });
     }
     const media = this.#mediaFrom(container);
     this.media.push(media);
@@ -435,7 +445,13 @@ export class InstagramContentSimulation {
     if (text === null || text === '') return missingParameter('message');
     if (Array.from(text).length > 2200) return graphError('(#100) The comment is too long', 100);
     const username = this.profiles.get(author)?.username ?? author;
-    const comment = { id: this.#newId('1795000'), mediaId: media.id, text, from: { id: author, username }, timestamp: this.#options.now() };
+    const comment = {
+      id: this.#newId('1795000'),
+      mediaId: media.id,
+      text,
+      from: { id: author, username },
+      timestamp: this.#options.now(),
+    };
     this.comments.push(comment);
     return { status: 200, body: { id: comment.id } };
   }
@@ -457,7 +473,8 @@ export class InstagramContentSimulation {
     if (metrics.length === 0) return missingParameter('metric');
     for (const metric of metrics) {
       if (media.insights[metric] === undefined) {
-        return graphError(`(#100) metric[0] must be one of the following values: ${Object.keys(media.insights).join(', ')}`, 100);
+        const known = Object.keys(media.insights).join(', ');
+        return graphError(`(#100) metric[0] must be one of the following values: ${known}`, 100);
       }
     }
     const data = metrics.map((name) => ({

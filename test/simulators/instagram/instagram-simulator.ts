@@ -37,7 +37,9 @@ export interface LinkedPage {
   tasks?: string[];
 }
 
-const handedOutPages = z.object({ data: z.array(z.object({ id: z.string(), access_token: z.string().optional() }).loose()) });
+const handedOutPages = z.object({
+  data: z.array(z.object({ id: z.string(), access_token: z.string().optional() }).loose()),
+});
 
 /** The request as the Facebook simulator should receive it, and its answer as it gave it. */
 async function forward(origin: string, request: SimulatedRequest): Promise<SimulatedAnswer> {
@@ -99,7 +101,8 @@ export async function startInstagramSimulator(): Promise<InstagramSimulator> {
     const account = accountId === undefined ? undefined : content.profiles.get(accountId);
     const accountFields = fields.get('instagram_business_account');
     if (account !== undefined && accountFields !== undefined) {
-      node.instagram_business_account = pickFields({ id: account.id, username: account.username, name: account.name }, accountFields);
+      const linked = { id: account.id, username: account.username, name: account.name };
+      node.instagram_business_account = pickFields(linked, accountFields);
     }
     return { status: 200, body: pickFields(node, [...fields.keys()]) };
   }
@@ -114,7 +117,8 @@ export async function startInstagramSimulator(): Promise<InstagramSimulator> {
     const published = await content.route(request);
     if (published !== undefined) return published;
     const answer = await forward(graph.url, request);
-    if (request.method === 'GET' && rest === '/me/accounts' && answer.status === 200 && typeof answer.body === 'string') {
+    const listedPages = request.method === 'GET' && rest === '/me/accounts' && answer.status === 200;
+    if (listedPages && typeof answer.body === 'string') {
       const pages = handedOutPages.safeParse(JSON.parse(answer.body));
       for (const page of pages.success ? pages.data.data : []) {
         if (page.access_token !== undefined) pageOfToken.set(page.access_token, page.id);

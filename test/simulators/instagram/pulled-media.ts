@@ -1,5 +1,5 @@
 import type { SimulatedAnswer } from '../kit/simulator-server.ts';
-import { graphError } from '../facebook/meta-graph-simulation.ts';
+import { instagramRefusal } from './instagram-refusal.ts';
 
 /**
  * Instagram pulls every image and video from the public URL a container names, the way its
@@ -23,13 +23,6 @@ export interface PulledMedia {
 const maxImageBytes = 8 * 1024 * 1024;
 const maxVideoBytes = 300 * 1024 * 1024;
 const videoTypes = ['video/mp4', 'video/quicktime'];
-
-function mediaError(message: string, code: number, subcode: number, title: string, userMessage: string): SimulatedAnswer {
-  const answer = graphError(message, code, { subcode });
-  const body = answer.body as { error: Record<string, unknown> };
-  Object.assign(body.error, { is_transient: false, error_user_title: title, error_user_msg: userMessage });
-  return answer;
-}
 
 interface Download {
   status: number;
@@ -66,12 +59,14 @@ async function download(url: string, limit: number): Promise<Download> {
       }
     }
   }
-  return { status: response.status, contentType: response.headers.get('content-type'), head: Buffer.concat(chunks), size, tooLarge };
+  const contentType = response.headers.get('content-type');
+  return { status: response.status, contentType, head: Buffer.concat(chunks), size, tooLarge };
 }
 
 export async function fetchPulledMedia(url: string, kind: 'image' | 'video'): Promise<PulledMedia> {
   const got = await download(url, kind === 'image' ? maxImageBytes : maxVideoBytes);
-  const base = { kind, url, status: got.status, contentType: got.contentType, size: got.size, refusal: null, problem: null };
+  const { status, contentType, size } = got;
+  const base = { kind, url, status, contentType, size, refusal: null, problem: null };
   const type = (got.contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   const fetched = got.status === 200;
   if (kind === 'video') {
@@ -85,14 +80,20 @@ export async function fetchPulledMedia(url: string, kind: 'image' | 'video'): Pr
   }
   let refusal: SimulatedAnswer | null = null;
   if (!fetched) {
-    refusal = mediaError('Only photo or video can be accepted as media type.', 9004, 2207052, 'Media download has failed.',
-      `The media could not be fetched from this URI: ${url}. Please check that it is public and try again.`);
+    refusal = instagramRefusal('Only photo or video can be accepted as media type.', { code: 9004, subcode: 2207052 }, {
+      title: 'Media download has failed.',
+      message: `The media could not be fetched from this URI: ${url}. Please check that it is public and try again.`,
+    });
   } else if (got.tooLarge) {
-    refusal = mediaError('The image size is too large.', 36000, 2207004, 'Image size too large',
-      'The image is too large to download. It should be less than 8 MiB.');
+    refusal = instagramRefusal('The image size is too large.', { code: 36000, subcode: 2207004 }, {
+      title: 'Image size too large',
+      message: 'The image is too large to download. It should be less than 8 MiB.',
+    });
   } else if (type !== 'image/jpeg' || !got.head.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))) {
-    refusal = mediaError('The image format is not supported.', 36001, 2207005, 'Unsupported image format',
-      'The image format is not supported. Only JPEG images can be published.');
+    refusal = instagramRefusal('The image format is not supported.', { code: 36001, subcode: 2207005 }, {
+      title: 'Unsupported image format',
+      message: 'The image format is not supported. Only JPEG images can be published.',
+    });
   }
   return { ...base, refusal };
 }

@@ -4,7 +4,9 @@ import type {
 } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { instagramSettings } from './definition.ts';
-import { defaultContainerTiming, parseGraphTime, publishByContainers, type ContainerTiming } from './instagram-containers.ts';
+import {
+  defaultContainerTiming, parseGraphTime, publishByContainers, type ContainerTiming,
+} from './instagram-containers.ts';
 import { InstagramGraph } from './instagram-graph.ts';
 
 /** The professional account a channel's token publishes as. */
@@ -13,7 +15,10 @@ export interface InstagramAccount {
   username: string;
 }
 
-/** What differs between Instagram through Facebook Login and Instagram Login: the host and how the token names its account. */
+/**
+ * What differs between Instagram through Facebook Login and Instagram Login: the host and how the
+ * token names its account.
+ */
 export interface InstagramVariant {
   provider: string;
   apiUrl: string;
@@ -56,7 +61,9 @@ const publishingLimitAnswer = z.object({
 });
 
 /** Media insights SPS reads, with the label clients show; `impressions` is gone since v22, `views` replaced it. */
-const mediaMetrics: readonly [string, string][] = [['views', 'Views'], ['reach', 'Reach'], ['saved', 'Saved'], ['shares', 'Shares']];
+const mediaMetrics: readonly [string, string][] = [
+  ['views', 'Views'], ['reach', 'Reach'], ['saved', 'Saved'], ['shares', 'Shares'],
+];
 
 /** Code 10 on insights: the media has too few viewers for Meta to report them. */
 const notEnoughViewers = 10;
@@ -90,7 +97,8 @@ export function createInstagramVariantAdapter(options: AdapterOptions, variant: 
   async function publish(input: PublishInput): Promise<PublishResult> {
     const settings = instagramSettings.safeParse(input.settings);
     if (!settings.success) {
-      const message = `the Instagram settings are not valid: ${settings.error.issues.map((issue) => issue.message).join('; ')}`;
+      const issues = settings.error.issues.map((issue) => issue.message).join('; ');
+      const message = `the Instagram settings are not valid: ${issues}`;
       throw new PlatformError({ kind: 'permanent', provider, message });
     }
     const graph = graphOf(input.channel);
@@ -160,9 +168,11 @@ export function createInstagramVariantAdapter(options: AdapterOptions, variant: 
     async recentContent(channel) {
       const graph = graphOf(channel);
       const account = await variant.accountOf(graph);
-      const listed = mediaList.safeParse(await graph.get(`/${account.id}/media`, { fields: 'id,permalink', limit: '25' }));
+      const query = { fields: 'id,permalink', limit: '25' };
+      const listed = mediaList.safeParse(await graph.get(`/${account.id}/media`, query));
       if (!listed.success) throw graph.unreadable('the account’s media', listed.error);
-      return listed.data.data.map((item) => ({ id: item.id, url: item.permalink ?? `https://www.instagram.com/${account.username}/` }));
+      const profile = `https://www.instagram.com/${account.username}/`;
+      return listed.data.data.map((item) => ({ id: item.id, url: item.permalink ?? profile }));
     },
 
     tools: {
@@ -170,7 +180,8 @@ export function createInstagramVariantAdapter(options: AdapterOptions, variant: 
         const graph = graphOf(channel);
         const account = await variant.accountOf(graph);
         const query = { fields: 'quota_usage,config' };
-        const limit = publishingLimitAnswer.safeParse(await graph.get(`/${account.id}/content_publishing_limit`, query));
+        const answer = await graph.get(`/${account.id}/content_publishing_limit`, query);
+        const limit = publishingLimitAnswer.safeParse(answer);
         const [current] = limit.success ? limit.data.data : [];
         if (current === undefined) throw graph.unreadable('a publishing limit');
         return {
@@ -200,7 +211,10 @@ export function createInstagramVariantAdapter(options: AdapterOptions, variant: 
         const graph = graphOf(channel);
         const counts = mediaCounts.safeParse(await graph.get(`/${releaseId}`, { fields: 'like_count,comments_count' }));
         if (!counts.success) throw graph.unreadable('media counters', counts.error);
-        const found: [string, number | undefined][] = [['Likes', counts.data.like_count], ['Comments', counts.data.comments_count]];
+        const found: [string, number | undefined][] = [
+          ['Likes', counts.data.like_count],
+          ['Comments', counts.data.comments_count],
+        ];
         const raw = found.flatMap(([label, value]) => (value === undefined ? [] : [{ label, value }]));
         return [...raw, ...await mediaInsights(graph, releaseId)];
       },
