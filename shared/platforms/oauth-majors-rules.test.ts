@@ -171,7 +171,8 @@ describe('facebook', () => {
 describe.each([instagram, instagramStandalone])('$identifier', (platform) => {
   it('accepts an image, a carousel, a reel with its options and a story', () => {
     expect(check(platform, { collaborators: ['someone'], location_id: '123' }, ['caption #tag', [image('image/jpeg', 1080, 1350)]], ['comment', []]).problems).toEqual([]);
-    expect(check(platform, {}, ['carousel', Array.from({ length: 10 }, () => image())]).problems).toEqual([]);
+    const jpegs = Array.from({ length: 10 }, () => image('image/jpeg'));
+    expect(check(platform, {}, ['carousel', jpegs]).problems).toEqual([]);
     expect(check(platform, { share_to_feed: true, thumb_offset: 1500 }, ['reel', [video(20)]]).problems).toEqual([]);
     expect(check(platform, { type: 'story' }, ['', [video(59)]]).problems).toEqual([]);
   });
@@ -201,7 +202,7 @@ describe.each([instagram, instagramStandalone])('$identifier', (platform) => {
     expect(problemsOf(check(platform, {}, [tags, [image()]]))[0]).toMatch(/31 hashtags/);
     const names = Array.from({ length: 21 }, (_, i) => `@u${i}`).join(' ');
     expect(problemsOf(check(platform, {}, [names, [image()]]))[0]).toMatch(/mentions 21 accounts/);
-    expect(check(platform, {}, ['mail me at a@b.com', [image()]]).problems).toEqual([]);
+    expect(check(platform, {}, ['mail me at a@b.com', [image('image/jpeg')]]).problems).toEqual([]);
   });
 
   it('limits the caption to 2200 characters', () => {

@@ -15,7 +15,11 @@ export const instagramStandalone = definePlatform({
   mediaByUrl: true,
   mediaRules: instagram.mediaRules,
   rules:
-    'Instagram professional account connected directly, without a Facebook Page. There are no text-only posts. A single video is published as a Reel, several media as a carousel. Instagram fetches every image and video from its public URL. The caption may hold at most 30 hashtags and 20 @-mentions. Later parts are published as text comments. An account may publish about 100 posts a day through the API (see the publishingLimit tool).',
+    'Instagram professional account connected directly, without a Facebook Page. There are no text-only '
+    + 'posts. A single video is published as a Reel, several media as a carousel. Instagram fetches every '
+    + 'image and video from its public URL and takes JPEG images only. The caption may hold at most 30 '
+    + 'hashtags and 20 @-mentions. Later parts are published as text comments. An account may publish about'
+    + ' 100 posts a day through the API (see the publishingLimit tool).',
   settings: instagramStandaloneSettings,
   tools: instagram.tools,
   checkPost: (post) => instagram.checkPost(post),

@@ -1,3 +1,4 @@
+import { createInstagramStandaloneAdapter } from './adapter.ts';
 import type { PlatformModule } from '../kit/platform-module.ts';
 import { instagramStandaloneConnect } from './connect.ts';
 import { instagramStandalone } from './definition.ts';
@@ -11,4 +12,5 @@ export const instagramStandaloneModule: PlatformModule = {
     tokenUrl: 'https://api.instagram.com',
   },
   connect: instagramStandaloneConnect,
+  createAdapter: (options, app) => createInstagramStandaloneAdapter(options, app),
 };

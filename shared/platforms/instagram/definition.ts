@@ -15,6 +15,34 @@ export const instagramSettings = z.object({
 });
 
 
+/** Meta documents JPEG as the only image format and 8 MiB as the most it downloads. */
+const maxImageBytes = 8 * 1024 * 1024;
+/** Reels: MP4 or MOV up to 300 MB (Meta's page; a third-party page says 1 GB, unverified). */
+const maxVideoBytes = 300 * 1000 * 1000;
+const videoTypes = ['video/mp4', 'video/quicktime'];
+
+/** What Instagram fetches and refuses by format and size, whatever the post's type. */
+function fileProblems(media: PostPartFacts['media']): string[] {
+  const problems: string[] = [];
+  media.forEach((item, index) => {
+    const name = `part 1 media ${index + 1}`;
+    const size = item.sizeBytes;
+    if (item.kind === 'image' && item.mimeType !== 'image/jpeg') {
+      problems.push(`${name} is ${item.mimeType}; Instagram publishes JPEG images only`);
+    }
+    if (item.kind === 'image' && size !== null && size > maxImageBytes) {
+      problems.push(`${name} has ${size} bytes; Instagram downloads images of at most 8 MiB`);
+    }
+    if (item.kind === 'video' && !videoTypes.includes(item.mimeType)) {
+      problems.push(`${name} is ${item.mimeType}; Instagram videos are MP4 or MOV`);
+    }
+    if (item.kind === 'video' && size !== null && size > maxVideoBytes) {
+      problems.push(`${name} has ${size} bytes; Instagram videos are at most 300 MB`);
+    }
+  });
+  return problems;
+}
+
 const hashtags = /#[\p{L}\p{N}_]+/gu;
 const mentions = /(?:^|[^\w.@])@[A-Za-z0-9._]+/g;
 
@@ -57,6 +85,8 @@ function checkInstagramPost(settings: z.output<typeof instagramSettings>, parts:
   parts.forEach((part, index) => {
     if (index > 0 && part.media.length > 0) problems.push(`part ${index + 1} has media; Instagram comments are text only`);
   });
+  // Last, so the first problem named stays the post's shape when both are wrong.
+  problems.push(...fileProblems(media));
   return problems;
 }
 
@@ -70,9 +100,15 @@ export const instagram = definePlatform({
   replies: 'comment',
   mediaByUrl: true,
   mediaRules:
-    'Every post needs 1 to 10 images or videos (more than one makes a carousel); feed images between 4:5 and 1.91:1, videos 3 seconds to 15 minutes; a story is exactly 1 image or video (video up to 60 seconds).',
+    'Every post needs 1 to 10 images or videos (more than one makes a carousel); images are JPEG of at '
+    + 'most 8 MiB, feed images between 4:5 and 1.91:1; videos are MP4 or MOV of at most 300 MB, 3 seconds '
+    + 'to 15 minutes; a story is exactly 1 image or video (video up to 60 seconds).',
   rules:
-    'Instagram professional account linked to a Facebook Page. There are no text-only posts. A single video is published as a Reel, several media as a carousel. The caption may hold at most 30 hashtags and 20 @-mentions. Later parts are published as text comments. JPEG is the image format Instagram documents; an account may publish about 100 posts a day through the API (see the publishingLimit tool).',
+    'Instagram professional account linked to a Facebook Page. There are no text-only posts. A single '
+    + 'video is published as a Reel, several media as a carousel. The caption may hold at most 30 hashtags '
+    + 'and 20 @-mentions. Later parts are published as text comments. Instagram fetches every image and '
+    + 'video from its public URL and takes JPEG images only; an account may publish about 100 posts a day '
+    + 'through the API (see the publishingLimit tool).',
   settings: instagramSettings,
   tools: [
     {

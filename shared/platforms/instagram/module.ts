@@ -1,3 +1,4 @@
+import { createInstagramAdapter } from './adapter.ts';
 import type { PlatformModule } from '../kit/platform-module.ts';
 import { instagramConnect } from './connect.ts';
 import { instagram } from './definition.ts';
@@ -11,4 +12,5 @@ export const instagramModule: PlatformModule = {
     tokenUrl: 'https://graph.facebook.com',
   },
   connect: instagramConnect,
+  createAdapter: (options, app) => createInstagramAdapter(options, app),
 };

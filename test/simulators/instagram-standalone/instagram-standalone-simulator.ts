@@ -4,6 +4,7 @@ import {
 } from '../facebook/meta-graph-simulation.ts';
 import { OAuthAuthority, type IssuedTokens } from '../kit/oauth-authority.ts';
 import { startSimulatorServer, type RunningSimulator, type SimulatedAnswer } from '../kit/simulator-server.ts';
+import { InstagramContentSimulation } from '../instagram/instagram-content-simulation.ts';
 
 /**
  * A local stand-in for the Instagram API with Instagram Login, all three hosts on one server:
@@ -13,7 +14,9 @@ import { startSimulatorServer, type RunningSimulator, type SimulatedAnswer } fro
  * (`GET /access_token?grant_type=ig_exchange_token` for a 60-day token, `GET
  * /refresh_access_token?grant_type=ig_refresh_token` once it is a day old) and `GET /me`.
  * The code exchange refuses in api.instagram.com's own shape `{error_type, code, error_message}`;
- * the Graph host in the Graph envelope `{error: {message, type, code, fbtrace_id}}`.
+ * the Graph host in the Graph envelope `{error: {message, type, code, fbtrace_id}}`. Publishing
+ * (containers, media, comments, insights) is the content simulation both Instagram simulators
+ * share (../instagram/instagram-content-simulation.ts), acting for the token's user.
  * Facts: ../shared/platforms/oauth-majors.md, section 5.1.
  */
 export interface SimulatedInstagramUser {
@@ -24,6 +27,8 @@ export interface SimulatedInstagramUser {
   username: string;
   name: string;
   profilePictureUrl: string;
+  followersCount?: number;
+  followsCount?: number;
 }
 
 export interface InstagramStandaloneSimulator extends RunningSimulator {
@@ -34,6 +39,8 @@ export interface InstagramStandaloneSimulator extends RunningSimulator {
   app: PlatformApp;
   /** Registers a user under `key`; `authority.consentingUser = key` makes them consent next. */
   addUser(key: string, user: SimulatedInstagramUser): void;
+  /** Containers, media, comments, injected failures. */
+  content: InstagramContentSimulation;
 }
 
 export interface InstagramStandaloneOptions {
@@ -98,7 +105,16 @@ export async function startInstagramStandaloneSimulator(
     book,
   };
 
-  const server = await startSimulatorServer((request) => {
+  const content = new InstagramContentSimulation({
+    now: () => authority.now(),
+    actingAccount: (request) => {
+      const key = userBehind(graphToken(request), rules);
+      if (typeof key !== 'string') return Promise.resolve(key);
+      return Promise.resolve(users.get(key)?.userId ?? unknownPath(request));
+    },
+  });
+
+  const server = await startSimulatorServer(async (request) => {
     if (request.method === 'GET' && request.path === '/oauth/authorize') return authority.authorize(request);
     if (request.path === '/oauth/access_token') return authority.token(request);
     const traded = longLivedLoginRoute(request, rules);
@@ -118,7 +134,7 @@ export async function startInstagramStandaloneSimulator(
       };
       return { status: 200, body: pickFields(node, [...requestedFields(request).keys()]) };
     }
-    return unknownPath(request);
+    return await content.route(request) ?? unknownPath(request);
   }, { status: 404, body: { error: { message: 'Unknown path', type: 'OAuthException', code: 2500 } } });
 
   return {
@@ -127,6 +143,10 @@ export async function startInstagramStandaloneSimulator(
     clientId,
     clientSecret,
     app: { clientId, clientSecret, apiUrl: server.url, authUrl: server.url, tokenUrl: server.url, botToken: null },
-    addUser: (key, user) => { users.set(key, user); },
+    content,
+    addUser: (key, user) => {
+      users.set(key, user);
+      content.addProfile({ ...user, id: user.userId });
+    },
   };
 }

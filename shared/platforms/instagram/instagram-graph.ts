@@ -1,0 +1,118 @@
+import { graphApiVersion, metaUsageRetryAfterMs } from '../facebook/meta-graph.ts';
+import { PlatformError } from '../kit/platform-error.ts';
+import { parseRetryAfter, platformRequest } from '../kit/platform-http.ts';
+import {
+  classifyInstagramError, instagramErrorCode, instagramErrorMessage, isThrottling, publishingLimitSubcode,
+  type InstagramErrorCode,
+} from './instagram-errors.ts';
+
+/** Which Instagram API a channel is published through: its provider name and its Graph host. */
+export interface InstagramHost {
+  provider: string;
+  /** graph.facebook.com (Facebook Login) or graph.instagram.com (Instagram Login), or a simulator. */
+  apiUrl: string;
+  timeoutMs: number;
+}
+
+/**
+ * Throttled without a reset in the usage headers: Meta's call windows roll over an hour, so a
+ * minute's wait is a guess that keeps the job from spending its attempts on the limit.
+ */
+const throttleFallbackMs = 60_000;
+/** The daily publishing cap frees a slot when the oldest post of the last 24 hours leaves the window. */
+const publishingLimitFallbackMs = 3_600_000;
+
+/**
+ * Graph calls for one channel: versioned paths, the token as `access_token` (query for reads,
+ * form for writes, as Meta's references show), Instagram's error classes and Meta's usage
+ * headers read for the time to wait.
+ */
+export class InstagramGraph {
+  readonly #host: InstagramHost;
+  readonly #accessToken: string;
+
+  constructor(host: InstagramHost, accessToken: string) {
+    this.#host = host;
+    this.#accessToken = accessToken;
+  }
+
+  get provider(): string {
+    return this.#host.provider;
+  }
+
+  get(path: string, query: Record<string, string> = {}): Promise<unknown> {
+    const search = new URLSearchParams({ ...query, access_token: this.#accessToken });
+    return this.#send('GET', `${this.#url(path)}?${search.toString()}`);
+  }
+
+  post(path: string, form: Record<string, string>): Promise<unknown> {
+    return this.#send('POST', this.#url(path), { ...form, access_token: this.#accessToken });
+  }
+
+  /**
+   * A read whose refusal with `code` is an answer, not a failure (insights of a media with too
+   * few viewers): null then.
+   */
+  async getUnlessRefused(path: string, query: Record<string, string>, code: number): Promise<unknown> {
+    const seen: { refusal: InstagramErrorCode | null } = { refusal: null };
+    const search = new URLSearchParams({ ...query, access_token: this.#accessToken });
+    try {
+      return await this.#send('GET', `${this.#url(path)}?${search.toString()}`, undefined, seen);
+    } catch (error) {
+      if (error instanceof PlatformError && seen.refusal?.code === code) return null;
+      throw error;
+    }
+  }
+
+  /** A refusal carrying Instagram's answer could not be read: it is our bug or theirs, not worth retrying. */
+  unreadable(what: string, cause?: unknown): PlatformError {
+    const message = `Instagram answered with ${what} SPS could not read`;
+    return new PlatformError({ kind: 'permanent', provider: this.#host.provider, message, cause });
+  }
+
+  #url(path: string): string {
+    return `${this.#host.apiUrl.replace(/\/+$/, '')}/${graphApiVersion}${path}`;
+  }
+
+  async #send(
+    method: 'GET' | 'POST',
+    url: string,
+    form?: Record<string, string>,
+    // Set by classify, read when the refusal is thrown: the codes decide the fallback wait.
+    seen: { refusal: InstagramErrorCode | null } = { refusal: null },
+  ): Promise<unknown> {
+    try {
+      return await platformRequest({
+        provider: this.#host.provider,
+        serverName: 'Instagram',
+        method,
+        url,
+        ...(form === undefined ? {} : { form }),
+        timeoutMs: this.#host.timeoutMs,
+        errorMessage: instagramErrorMessage,
+        classify: (status, body) => {
+          seen.refusal = instagramErrorCode(body);
+          return classifyInstagramError(status, body);
+        },
+        retryAfterMs: (_status, header, now) =>
+          metaUsageRetryAfterMs(header) ?? parseRetryAfter(header('retry-after'), now),
+      });
+    } catch (error) {
+      throw withThrottleWait(error, seen.refusal);
+    }
+  }
+}
+
+/** A throttling refusal with no reset in its headers still waits, rather than spending an attempt. */
+function withThrottleWait(error: unknown, refusal: InstagramErrorCode | null): unknown {
+  if (!(error instanceof PlatformError) || error.retryAfterMs !== null || !isThrottling(refusal)) return error;
+  const waitMs = refusal?.subcode === publishingLimitSubcode ? publishingLimitFallbackMs : throttleFallbackMs;
+  return new PlatformError({
+    kind: error.kind,
+    provider: error.provider,
+    message: error.message,
+    httpStatus: error.httpStatus,
+    retryAfterMs: waitMs,
+    cause: error,
+  });
+}
