@@ -16,6 +16,7 @@ import type { Logger } from '../shared/logging/logger.ts';
 import { trustProxyHops } from './trusted-proxy.ts';
 import { LocalDiskStorage } from '../shared/storage/local-disk-storage.ts';
 import { uploadsRouter } from './uploads/serve-uploads.ts';
+import { checkReadiness, readinessTimeoutMs } from '../shared/health/readiness.ts';
 
 export interface AppDeps extends PublicApiDeps {
   redis: Redis;
@@ -45,6 +46,15 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     await deps.db.connection.db?.admin().ping();
     await deps.redis.ping();
     ctx.body = { status: 'ok' };
+  });
+  // Liveness: the process answers. Readiness: what it needs to serve works (shared/health/readiness.ts).
+  health.get('/health', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  health.get('/ready', async (ctx) => {
+    const readiness = await checkReadiness({ ...deps, mediaTools: null, timeoutMs: readinessTimeoutMs });
+    ctx.status = readiness.ready ? 200 : 503;
+    ctx.body = { status: readiness.ready ? 'ready' : 'not_ready', checks: readiness.checks };
   });
   app.use(health.routes());
 

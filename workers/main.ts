@@ -1,4 +1,7 @@
+import { startWorkerHttp } from './worker-http.ts';
 import { startConfiguredWorkers } from './worker-runtime.ts';
+import { readinessTimeoutMs } from '../shared/health/readiness.ts';
+import { createStorage } from '../shared/storage/create-storage.ts';
 import { openDatabase } from '../shared/db/database.ts';
 import { handleShutdown } from '../shared/lifecycle/shutdown.ts';
 import { LogEvent } from '../shared/logging/events.ts';
@@ -13,8 +16,22 @@ const logger = createLogger({ name: 'workers', level: config.LOG_LEVEL });
 const db = await openDatabase(config.MONGO_URL);
 const redis = createRedis(config.REDIS_URL, 'worker', logger);
 const running = await startConfiguredWorkers(config, db, redis, logger);
+const http = config.WORKER_HTTP_PORT === undefined ? null : await startWorkerHttp(
+  { host: config.HOST, port: config.WORKER_HTTP_PORT },
+  {
+    db,
+    redis,
+    storage: await createStorage(config),
+    // Only the workers that inspect media need the media tools to be ready.
+    mediaTools: config.WORKER_QUEUES.includes(QueueName.media)
+      ? { ffprobe: config.FFPROBE_PATH, ffmpeg: config.FFMPEG_PATH }
+      : null,
+    timeoutMs: readinessTimeoutMs,
+  },
+  logger,
+);
 logger.info(
-  { event: LogEvent.serviceListening, queues: config.WORKER_QUEUES },
+  { event: LogEvent.serviceListening, queues: config.WORKER_QUEUES, httpPort: http?.port ?? null },
   `workers running: ${config.WORKER_QUEUES.join(', ')}`,
 );
 
@@ -25,6 +42,7 @@ const publishesWithinMs = config.WORKER_QUEUES.includes(QueueName.publish)
   ? Math.max(config.PUBLISH_SHUTDOWN_GRACE_MS, jobsWithinMs)
   : jobsWithinMs;
 handleShutdown(logger, [
+  { name: 'health port', run: () => http?.close() ?? Promise.resolve() },
   { name: 'workers', run: () => running.close(jobsWithinMs, publishesWithinMs) },
   { name: 'redis', run: () => redis.quit() },
   { name: 'mongodb', run: () => db.close() },

@@ -1,0 +1,60 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkReadiness, type ReadinessDeps } from '../shared/health/readiness.ts';
+import { LogEvent } from '../shared/logging/events.ts';
+import type { Logger } from '../shared/logging/logger.ts';
+
+export interface WorkerHttp {
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The workers' small HTTP port (WORKER_HTTP_PORT) for orchestrators: `/health` says the process
+ * answers, `/ready` whether what its queues need works. Nothing else is served on it.
+ */
+export async function startWorkerHttp(
+  listen: { host: string; port: number },
+  readiness: ReadinessDeps,
+  logger: Logger,
+): Promise<WorkerHttp> {
+  const server: Server = createServer((request, response) => {
+    const reply = (status: number, body: unknown): void => {
+      response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+      response.end(JSON.stringify(body));
+    };
+    const path = new URL(request.url ?? '/', 'http://worker').pathname;
+    if (request.method !== 'GET') {
+      reply(405, { error: 'method_not_allowed', message: 'only GET is served here' });
+    } else if (path === '/health') {
+      reply(200, { status: 'ok' });
+    } else if (path === '/ready') {
+      checkReadiness(readiness).then(
+        (outcome) => {
+          reply(outcome.ready ? 200 : 503, { status: outcome.ready ? 'ready' : 'not_ready', checks: outcome.checks });
+        },
+        (error: unknown) => {
+          logger.error({ event: LogEvent.workerError, err: error }, 'the readiness check failed');
+          reply(500, { error: 'internal_error', message: 'the readiness check failed' });
+        },
+      );
+    } else {
+      reply(404, { error: 'not_found', message: 'the workers serve /health and /ready' });
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen.port, listen.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    close: () => new Promise<void>((resolve, reject) => {
+      server.close((error) => { if (error === undefined) resolve(); else reject(error); });
+      server.closeAllConnections();
+    }),
+  };
+}
