@@ -1,3 +1,4 @@
+import { describeBytes } from '../../media/media-types.ts';
 import type { PostPartFacts } from './platform-definition.ts';
 
 /** Largest file a platform takes, per kind, in bytes; a kind left out is not limited here. */
@@ -24,7 +25,7 @@ export function mediaSizeProblems(parts: PostPartFacts[], limits: MediaSizeLimit
       const what = gif ? 'GIF' : item.kind;
       return [
         `part ${partIndex + 1}, media ${mediaIndex + 1}: the ${what} is ${megabytes(item.sizeBytes)}; `
-          + `${platform} takes ${what === 'GIF' ? 'GIFs' : `${what}s`} up to ${megabytes(limit)}`,
+          + `${platform} takes ${what === 'GIF' ? 'GIFs' : `${what}s`} up to ${describeBytes(limit)}`,
       ];
     }),
   );

@@ -49,7 +49,7 @@ describe('Threads connect against the simulated Threads API', () => {
     threads.authority.consentingUser = '25000000000000001';
   });
 
-  it('asks for the Threads scopes, comma-separated, with the Threads app id and no PKCE', async () => {
+  it('asks for the publishing, reply and insight scopes, comma-separated, with the app id, no PKCE', async () => {
     const { authorizeUrl } = await authorizeAndConnect(threadsConnect, context, redirectUri);
 
     expect(authorizeUrl.pathname).toBe('/oauth/authorize');
@@ -57,7 +57,10 @@ describe('Threads connect against the simulated Threads API', () => {
       response_type: 'code',
       client_id: threads.clientId,
       redirect_uri: redirectUri,
-      scope: 'threads_basic,threads_content_publish,threads_manage_replies',
+      scope: [
+        'threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies',
+        'threads_manage_insights',
+      ].join(','),
       state: 'state-1',
     });
   });

@@ -7,12 +7,17 @@ const platform = 'threads';
 
 /**
  * Every Threads call needs threads_basic; posting needs threads_content_publish, and the later
- * parts of a thread are replies to the previous part (threads_manage_replies).
+ * parts of a thread are replies to the previous part (threads_manage_replies). Reading our own
+ * replies back (threads_read_replies) finds a reply whose publish answer was lost, and the
+ * analytics read the insights (threads_manage_insights).
  */
-export const threadsScopes = ['threads_basic', 'threads_content_publish', 'threads_manage_replies'] as const;
+export const threadsScopes = [
+  'threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies',
+  'threads_manage_insights',
+] as const;
 
 /** The Threads API keeps its own version in the path, apart from the Graph API's. */
-const threadsApiVersion = 'v1.0';
+export const threadsApiVersion = 'v1.0';
 
 /** GET /v1.0/me: `id` is the Threads user id that publishing posts under. */
 const profile = z.object({

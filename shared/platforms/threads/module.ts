@@ -1,4 +1,5 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { createThreadsAdapter } from './adapter.ts';
 import { threadsConnect } from './connect.ts';
 import { threads } from './definition.ts';
 
@@ -7,4 +8,5 @@ export const threadsModule: PlatformModule = {
   definition: threads,
   urls: { apiUrl: 'https://graph.threads.net', authUrl: 'https://threads.com', tokenUrl: 'https://graph.threads.net' },
   connect: threadsConnect,
+  createAdapter: (options, app) => createThreadsAdapter(options, app),
 };

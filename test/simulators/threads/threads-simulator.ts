@@ -1,9 +1,13 @@
 import type { PlatformApp } from '../../../shared/platforms/kit/platform-connect.ts';
 import {
-  graphError, graphToken, longLivedLoginRoute, MetaTokenBook, pickFields, requestedFields, unknownPath, userBehind,
+  graphError, graphPath, graphToken, longLivedLoginRoute, MetaTokenBook, pickFields, requestedFields, unknownPath,
+  userBehind,
 } from '../facebook/meta-graph-simulation.ts';
 import { OAuthAuthority, type IssuedTokens } from '../kit/oauth-authority.ts';
-import { startSimulatorServer, type RunningSimulator, type SimulatedAnswer } from '../kit/simulator-server.ts';
+import {
+  startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
+} from '../kit/simulator-server.ts';
+import { ThreadsPublishing, type TokenCheck } from './threads-publishing-simulation.ts';
 
 /**
  * A local stand-in for the Threads API's connect steps, the consent host and graph.threads.net
@@ -12,7 +16,9 @@ import { startSimulatorServer, type RunningSimulator, type SimulatedAnswer } fro
  * `GET /access_token?grant_type=th_exchange_token` (60 days), `GET
  * /refresh_access_token?grant_type=th_refresh_token` (once a day old, before expiry) and `GET
  * /v1.0/me`. Refusals in Meta's Graph envelope `{error: {message, type, code, fbtrace_id}}`.
- * Facts: ../shared/platforms/oauth-majors.md, section 6.1.
+ * Every token keeps the scopes its user granted, so an endpoint refuses (code 10) a token
+ * without its permission. Publishing, reading and insights: threads-publishing-simulation.ts.
+ * Facts: ../shared/platforms/oauth-majors.md, sections 6.1-6.7.
  */
 export interface SimulatedThreadsUser {
   id: string;
@@ -30,6 +36,12 @@ export interface ThreadsSimulator extends RunningSimulator {
   app: PlatformApp;
   /** Registers a user; `authority.consentingUser = user.id` makes them consent next. */
   addUser(user: SimulatedThreadsUser): void;
+  /** Containers, published threads, quotas, insights and injected failures. */
+  publishing: ThreadsPublishing;
+  /** A 60-day token for `user`, as connecting would give, with these scopes (all Threads scopes by default). */
+  tokenFor(user: string, scopes?: readonly string[]): string;
+  /** The user withdrew the app: every token of theirs is refused with code 190 from now on. */
+  revokeUser(user: string): void;
 }
 
 const clientId = 'threads-app-id';
@@ -77,16 +89,45 @@ export async function startThreadsSimulator(): Promise<ThreadsSimulator> {
     shortLivedUser: (token: string | null) => authority.userOf(token),
     book: new MetaTokenBook(() => authority.now()),
   };
+  /** Scopes of the long-lived tokens, carried over from the short-lived token they were traded for. */
+  const grants = new Map<string, readonly string[]>();
+  const revoked = new Set<string>();
+
+  function check(token: string | null): TokenCheck {
+    const user = userBehind(token, rules);
+    if (typeof user !== 'string') return user;
+    if (revoked.has(user)) {
+      return graphError('Error validating access token: The user has not authorized application.', 190, {
+        subcode: 458,
+      });
+    }
+    const scopes = authority.grantOf(token)?.scopes ?? grants.get(token ?? '') ?? [];
+    return { user, username: users.get(user)?.username ?? user, scopes };
+  }
+
+  /** The long-lived token keeps the scopes of the one it was traded from or renews. */
+  function tradeKeepingScopes(request: SimulatedRequest): SimulatedAnswer | undefined {
+    const held = request.query.get('access_token');
+    const scopes = authority.grantOf(held)?.scopes ?? grants.get(held ?? '') ?? [];
+    const traded = longLivedLoginRoute(request, rules);
+    const body = traded?.body;
+    if (traded?.status === 200 && typeof body === 'object' && body !== null && 'access_token' in body) {
+      grants.set(String(body.access_token), scopes);
+    }
+    return traded;
+  }
+
+  const publishing = new ThreadsPublishing({ now: () => authority.now(), check });
 
   const server = await startSimulatorServer((request) => {
     if (request.method === 'GET' && request.path === '/oauth/authorize') return authority.authorize(request);
     if (request.path === '/oauth/access_token') return authority.token(request);
-    const traded = longLivedLoginRoute(request, rules);
+    const traded = tradeKeepingScopes(request);
     if (traded !== undefined) return traded;
     if (request.method === 'GET' && request.path === '/v1.0/me') {
-      const key = userBehind(graphToken(request), rules);
-      if (typeof key !== 'string') return key;
-      const user = users.get(key);
+      const checked = check(graphToken(request));
+      if (!('user' in checked)) return checked;
+      const user = users.get(checked.user);
       if (user === undefined) return unknownPath(request);
       const node = {
         id: user.id,
@@ -97,6 +138,8 @@ export async function startThreadsSimulator(): Promise<ThreadsSimulator> {
       };
       return { status: 200, body: pickFields(node, [...requestedFields(request).keys()]) };
     }
+    const { version, rest } = graphPath(request.path);
+    if (version !== null) return publishing.route(request, rest) ?? unknownPath(request);
     return unknownPath(request);
   }, graphError('Unknown path components', 2500));
 
@@ -107,5 +150,12 @@ export async function startThreadsSimulator(): Promise<ThreadsSimulator> {
     clientSecret,
     app: { clientId, clientSecret, apiUrl: server.url, authUrl: server.url, tokenUrl: server.url, botToken: null },
     addUser: (user) => { users.set(user.id, user); },
+    publishing,
+    tokenFor: (user, scopes = knownScopes) => {
+      const token = rules.book.issue(user, 'long', rules.longLivedSeconds);
+      grants.set(token, scopes);
+      return token;
+    },
+    revokeUser: (user) => { revoked.add(user); },
   };
 }

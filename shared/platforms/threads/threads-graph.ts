@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+import { graphErrorMessage } from '../facebook/meta-graph.ts';
+import { PlatformError } from '../kit/platform-error.ts';
+import { platformRequest } from '../kit/platform-http.ts';
+import { threadsApiVersion } from './connect.ts';
+import { classifyThreadsError, readRefusal, threadsRetryAfterMs, type GraphRefusal } from './threads-errors.ts';
+
+export const provider = 'threads';
+
+/** Calls to graph.threads.net for one channel, its token in `access_token` as Meta's references show. */
+export interface ThreadsGraph {
+  /** `path` after the version: `/me/threads`, `/{container-id}`. */
+  get<T>(path: string, query: Record<string, string>, schema: z.ZodType<T>, what: string): Promise<T>;
+  /** Parameters as a form body, which Graph reads like the query. */
+  post<T>(path: string, parameters: Record<string, string>, schema: z.ZodType<T>, what: string): Promise<T>;
+}
+
+export function unreadable(what: string, cause?: unknown): PlatformError {
+  const message = `Threads answered with ${what} SPS could not read`;
+  return new PlatformError({ kind: 'permanent', provider, message, cause });
+}
+
+export function threadsGraph(apiUrl: string, accessToken: string, timeoutMs: number): ThreadsGraph {
+  const base = `${apiUrl.replace(/\/+$/, '')}/${threadsApiVersion}`;
+
+  async function call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    parameters: Record<string, string>,
+    schema: z.ZodType<T>,
+    what: string,
+  ): Promise<T> {
+    const url = new URL(`${base}${path}`);
+    if (method === 'GET') {
+      for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
+      url.searchParams.set('access_token', accessToken);
+    }
+    // The wait depends on the body's code, which platform-http hands to `classify` only: it is kept here for it.
+    let refusal: GraphRefusal | null = null;
+    const body = await platformRequest({
+      provider,
+      method,
+      url: url.toString(),
+      ...(method === 'POST' ? { form: { ...parameters, access_token: accessToken } } : {}),
+      timeoutMs,
+      errorMessage: graphErrorMessage,
+      classify: (status, answer) => {
+        refusal = readRefusal(answer);
+        return classifyThreadsError(status, answer);
+      },
+      retryAfterMs: (_status, header, now) => threadsRetryAfterMs(refusal, header, now),
+    });
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw unreadable(what, parsed.error);
+    return parsed.data;
+  }
+
+  return {
+    get: (path, query, schema, what) => call('GET', path, query, schema, what),
+    post: (path, parameters, schema, what) => call('POST', path, parameters, schema, what),
+  };
+}
