@@ -18,14 +18,21 @@ net.Server.prototype.listen = function listenOnLoopback(...args) {
 
 // Resolved from the working directory (the install folder), not from this file's folder.
 const require = createRequire(path.join(process.cwd(), 'package.json'));
-const { TestNetworkNoAppView } = await import(require.resolve('@atproto/dev-env'));
+const { ADMIN_PASSWORD, JWT_SECRET, TestNetworkNoAppView } = await import(require.resolve('@atproto/dev-env'));
 
 // The dev-env puts the PDS's databases and blobs in folders of the temporary directory and leaves
 // them: pointing TMPDIR at a folder of our own lets stop() remove everything.
 const dataDir = await mkdtemp(path.join(tmpdir(), 'sps-bluesky-pds-'));
 process.env.TMPDIR = dataDir;
-const network = await TestNetworkNoAppView.create({});
-process.stdout.write(`${JSON.stringify({ pdsUrl: network.pds.url, plcUrl: network.plc.url })}\n`);
+// Blobs up to 50 MB, bsky.social's documented cap, instead of the reference PDS's 5 MB default.
+const network = await TestNetworkNoAppView.create({ pds: { blobUploadLimit: 52_428_800 } });
+const ready = {
+  pdsUrl: network.pds.url,
+  plcUrl: network.plc.url,
+  adminPassword: ADMIN_PASSWORD,
+  jwtSecret: JWT_SECRET,
+};
+process.stdout.write(`${JSON.stringify(ready)}\n`);
 
 let stopping = false;
 async function stop() {

@@ -81,7 +81,7 @@ export function installBlueskyPds(log: (line: string) => void): string {
   return installDir;
 }
 
-const readyLine = z.object({ pdsUrl: z.url(), plcUrl: z.url() });
+const readyLine = z.object({ pdsUrl: z.url(), plcUrl: z.url(), adminPassword: z.string(), jwtSecret: z.string() });
 
 export interface RunningBlueskyPds {
   /** Origin of the PDS, e.g. http://127.0.0.1:PORT (no trailing slash). */
@@ -90,6 +90,10 @@ export interface RunningBlueskyPds {
   plcUrl: string;
   /** Handles of new accounts end in this domain (like alice.test). */
   handleDomain: string;
+  /** Basic-auth password of the PDS's `admin` user (moderation calls such as a takedown). */
+  adminPassword: string;
+  /** The key the PDS signs session JWTs with (HS256), so a test can make one that has expired. */
+  jwtSecret: string;
   child: ChildProcess;
   output(): string;
   stop(): Promise<void>;
@@ -118,9 +122,12 @@ export async function startBlueskyPds(log: (line: string) => void, timeoutMs = 3
     void exited.then(() => { fail(new Error('the Bluesky PDS exited before it was ready')); });
   });
   return {
-    url: ready.pdsUrl.replace(/\/$/, ''),
+    // The servers listen on 127.0.0.1 only; "localhost" may resolve to ::1 first.
+    url: ready.pdsUrl.replace(/\/$/, '').replace('//localhost:', '//127.0.0.1:'),
     plcUrl: ready.plcUrl,
     handleDomain: 'test',
+    adminPassword: ready.adminPassword,
+    jwtSecret: ready.jwtSecret,
     child,
     output: () => output,
     async stop() {

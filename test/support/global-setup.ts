@@ -10,6 +10,7 @@ import { dropFerretDbDatabase } from '../../scripts/local/ferretdb-postgres.ts';
 import { ensureLocalPostgres } from '../../scripts/local/postgres.ts';
 import { ensureRedis } from '../../scripts/local/redis.ts';
 import { buildS3Server } from '../../scripts/local/s3-server.ts';
+import { installBlueskyPds } from '../../scripts/local/bluesky-pds.ts';
 import { ensureDebianPackage } from '../../scripts/local/system-package.ts';
 
 declare module 'vitest' {
@@ -36,6 +37,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   ensureDebianPackage('chromium', 'chromium', log); // the browser tests drive Debian's chromium (test/browser/chromium.ts)
   // Built here, where no hook timeout applies; the S3 tests start their own instance.
   buildS3Server(log);
+  installBlueskyPds(log); // the reference Bluesky PDS the Bluesky tests start (test/support/bluesky-pds.ts)
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   await ensureRedis(redisUrl, log);
   project.provide('redisUrl', redisUrl);

@@ -41,8 +41,12 @@ const actors = z.object({
   })),
 });
 
-const searchData = z.object({ q: z.string().trim().min(1, 'q (the search text) is required') });
-const handleData = z.object({ handle: z.string().trim().min(1, 'handle is required').transform((h) => h.replace(/^@/, '')) });
+const searchRequired = 'q (the search text) is required';
+const searchData = z.object({ q: z.string({ error: searchRequired }).trim().min(1, searchRequired) });
+const handleRequired = 'handle (like alice.bsky.social) is required';
+const handleData = z.object({
+  handle: z.string({ error: handleRequired }).trim().transform((typed) => typed.replace(/^@/, '')).pipe(z.string().min(1, handleRequired)),
+});
 
 function unreadable(what: string): PlatformError {
   return new PlatformError({ kind: 'permanent', provider, message: `Bluesky answered ${what} with a body SPS could not read` });

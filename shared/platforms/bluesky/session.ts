@@ -7,7 +7,8 @@ import { provider, xrpc, type XrpcCall, type XrpcServer } from './xrpc.ts';
 /**
  * The channel's session on its PDS: the access JWT that connect.ts got from createSession with the
  * app password, renewed by the token lifecycle with refreshSession (connect.ts `refresh`) before it
- * expires or when the PDS answers ExpiredToken. The app password itself is never stored.
+ * expires or when the PDS answers ExpiredToken. The app password itself is never stored, and SPS
+ * never signs in per post (the login budget is 30 per 5 minutes).
  */
 export interface BlueskySession {
   server: XrpcServer;
@@ -18,7 +19,8 @@ export interface BlueskySession {
   call(call: Omit<XrpcCall, 'token' | 'timeoutMs'>): Promise<unknown>;
 }
 
-const sessionInfo = z.object({ did: z.string().startsWith('did:'), handle: z.string().min(1) });
+const claims = z.object({ sub: z.string().startsWith('did:') });
+const described = z.object({ did: z.string(), handle: z.string().min(1) });
 
 export function channelServer(channel: ChannelCredentials, entryway: string, userHosts: ConnectionPolicy): XrpcServer {
   return channel.instanceUrl === null
@@ -26,12 +28,37 @@ export function channelServer(channel: ChannelCredentials, entryway: string, use
     : { origin: channel.instanceUrl, userHost: userHosts };
 }
 
-/** Reads who the access JWT belongs to (getSession), which also finds out early that it expired. */
-export async function openSession(server: XrpcServer, accessJwt: string, timeoutMs: number): Promise<BlueskySession> {
-  const call = (request: Omit<XrpcCall, 'token' | 'timeoutMs'>) => xrpc(server, { ...request, token: accessJwt, timeoutMs });
-  const info = sessionInfo.safeParse(await call({ method: 'GET', nsid: 'com.atproto.server.getSession' }));
-  if (!info.success) {
-    throw new PlatformError({ kind: 'permanent', provider, message: 'Bluesky answered getSession with a body SPS could not read' });
+/**
+ * The account the access JWT is for: its `sub` claim. SPS reads it without checking the
+ * signature; the PDS checks the token on every call and refuses a forged one.
+ */
+function accountOf(accessJwt: string): string {
+  let payload: unknown = null;
+  try {
+    payload = JSON.parse(Buffer.from(accessJwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as unknown;
+  } catch {
+    // Not a JWT: reported below as a session to replace.
   }
-  return { server, did: info.data.did, handle: info.data.handle, accessJwt, call };
+  const parsed = claims.safeParse(payload);
+  if (!parsed.success) {
+    const message = 'the stored Bluesky session is unreadable; connect the channel again';
+    throw new PlatformError({ kind: 'disconnected', provider, message });
+  }
+  return parsed.data.sub;
+}
+
+/**
+ * The account and its current handle (describeRepo, a public read of the repository, which also
+ * tells a taken-down account: RepoTakendown), for the web address of its posts.
+ */
+export async function openSession(server: XrpcServer, accessJwt: string, timeoutMs: number): Promise<BlueskySession> {
+  const did = accountOf(accessJwt);
+  const call = (request: Omit<XrpcCall, 'token' | 'timeoutMs'>) => xrpc(server, { ...request, token: accessJwt, timeoutMs });
+  const repo = described.safeParse(await xrpc(server, {
+    method: 'GET', nsid: 'com.atproto.repo.describeRepo', query: { repo: did }, timeoutMs,
+  }));
+  if (!repo.success || repo.data.did !== did) {
+    throw new PlatformError({ kind: 'permanent', provider, message: 'Bluesky answered describeRepo with a body SPS could not read' });
+  }
+  return { server, did, handle: repo.data.handle, accessJwt, call };
 }

@@ -38,7 +38,8 @@ export function xrpcErrorMessage(body: unknown): string | undefined {
 /**
  * Publishing calls, by the PDS's error names (open-and-community.md 1.5): an expired access JWT
  * (HTTP 400, not 401) is renewed with the refresh JWT; a token the PDS cannot verify, a refused
- * login and a taken-down or deactivated account need the user; a throttled call waits.
+ * login and a taken-down or deactivated account (or repository) need the user; a throttled call
+ * waits.
  */
 export function classifyXrpc(status: number, body: unknown): PlatformErrorKind | undefined {
   switch (xrpcErrorName(body)) {
@@ -48,6 +49,10 @@ export function classifyXrpc(status: number, body: unknown): PlatformErrorKind |
     case 'AuthenticationRequired':
     case 'AccountTakedown':
     case 'AccountDeactivated':
+    case 'RepoTakendown':
+    case 'RepoDeactivated':
+    case 'RepoSuspended':
+      // The Repo* names refuse the channel's own repository as a whole: the account is down, not the post.
       return 'disconnected';
     case 'RateLimitExceeded':
       return 'retryable';
