@@ -7,9 +7,11 @@ import { buffer } from 'node:stream/consumers';
  * - lose-response: forwards it, waits for the whole answer (the server has acted), then breaks
  *   the client's connection without a byte, as a crash or a network cut after the server's
  *   accept would;
- * - answer: answers itself without forwarding (a 429 with rate-limit headers, a 503...).
+ * - answer: answers itself without forwarding (a 429 with rate-limit headers, a 503...);
+ * - pass: forwards it untouched, to let requests before the one to break through.
  */
 export type ProxyFault =
+  | { kind: 'pass' }
   | { kind: 'lose-response' }
   | { kind: 'answer'; status: number; body: unknown; headers?: Record<string, string> };
 
@@ -18,7 +20,7 @@ export interface ProxiedRequest {
   path: string;
   /** The upstream's status; null when the proxy answered itself. */
   upstreamStatus: number | null;
-  fault: ProxyFault['kind'] | null;
+  fault: Exclude<ProxyFault['kind'], 'pass'> | null;
 }
 
 export interface FaultProxy {
@@ -68,7 +70,8 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       const path = new URL(incoming.url ?? '/', 'http://proxy').pathname;
       const index = faults.findIndex((entry) => entry.path === path);
       const fault = index === -1 ? null : (faults.splice(index, 1)[0]?.fault ?? null);
-      const record: ProxiedRequest = { method: incoming.method ?? 'GET', path, upstreamStatus: null, fault: fault?.kind ?? null };
+      const kind = fault === null || fault.kind === 'pass' ? null : fault.kind;
+      const record: ProxiedRequest = { method: incoming.method ?? 'GET', path, upstreamStatus: null, fault: kind };
       requests.push(record);
       if (fault?.kind === 'answer') {
         response.writeHead(fault.status, { 'content-type': 'application/json; charset=utf-8', ...fault.headers });

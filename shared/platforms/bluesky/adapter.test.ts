@@ -1,13 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { startTestBlueskyPds, type PdsAccount, type TestBlueskyPds } from '../../../test/support/bluesky-pds.ts';
 import { startFaultProxy, type FaultProxy } from '../../../test/support/fault-proxy.ts';
 import { memoryCheckpoint } from '../../../test/support/part-checkpoint.ts';
+import { makeSmallMedia, type SmallMedia } from '../../../test/support/small-media.ts';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 import type { ChannelCredentials, PlatformAdapter, PublishInput, PublishMedia } from '../kit/platform-adapter.ts';
 import { createBlueskyAdapter } from './adapter.ts';
@@ -21,33 +19,26 @@ let pds: TestBlueskyPds;
 let proxy: FaultProxy;
 let alice: PdsAccount;
 let bob: PdsAccount;
-let mediaDir: string;
+let files: SmallMedia;
 let png: Buffer;
 let mp4: Buffer;
 // The entryway is never used: every channel here names its PDS, as a self-hosted account does.
 const adapter: PlatformAdapter = createBlueskyAdapter(adapterOptions, { apiUrl: 'https://bsky.invalid' });
-
-function ffmpeg(args: string[]): void {
-  execFileSync('ffmpeg', ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
-}
 
 beforeAll(async () => {
   pds = await startTestBlueskyPds();
   process.stderr.write(`[bluesky adapter test] PDS started in ${String(pds.startedInMs)} ms\n`);
   proxy = await startFaultProxy(pds.url);
   [alice, bob] = await Promise.all([pds.createAccount('alice'), pds.createAccount('bob')]);
-  mediaDir = mkdtempSync(path.join(tmpdir(), 'sps-bluesky-media-'));
-  ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=64x48', '-frames:v', '1', path.join(mediaDir, 'image.png')]);
-  ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=30', '-t', '1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p',
-    path.join(mediaDir, 'clip.mp4')]);
-  png = readFileSync(path.join(mediaDir, 'image.png'));
-  mp4 = readFileSync(path.join(mediaDir, 'clip.mp4'));
+  files = makeSmallMedia();
+  png = readFileSync(files.png);
+  mp4 = readFileSync(files.mp4);
 }, 60_000);
 
 afterAll(async () => {
   await proxy.close();
   await pds.close();
-  rmSync(mediaDir, { recursive: true, force: true });
+  files.remove();
 });
 
 /** The channel as connect.ts stores it: the session made with the app password on the PDS `origin`. */
