@@ -121,6 +121,11 @@ export async function startBlueskyPds(log: (line: string) => void, timeoutMs = 3
     });
     void exited.then(() => { fail(new Error('the Bluesky PDS exited before it was ready')); });
   });
+  let stopping = false;
+  void exited.then(() => {
+    // A PDS that dies under a test shows why, instead of only the refused connections that follow.
+    if (!stopping) log(`the Bluesky PDS exited by itself (${String(child.exitCode ?? child.signalCode)}); its output:\n${output}`);
+  });
   return {
     // The servers listen on 127.0.0.1 only; "localhost" may resolve to ::1 first.
     url: ready.pdsUrl.replace(/\/$/, '').replace('//localhost:', '//127.0.0.1:'),
@@ -131,6 +136,7 @@ export async function startBlueskyPds(log: (line: string) => void, timeoutMs = 3
     child,
     output: () => output,
     async stop() {
+      stopping = true;
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
     },
