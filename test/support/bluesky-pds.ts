@@ -29,6 +29,8 @@ export interface TestBlueskyPds {
   revokeAppPassword(account: PdsAccount): Promise<void>;
   /** A moderator's takedown: the PDS refuses the account's tokens (AccountTakedown). */
   takedown(account: PdsAccount): Promise<void>;
+  /** Saves the account's profile record (display name, and an avatar uploaded as a blob). */
+  setProfile(account: PdsAccount, displayName: string, avatar: Buffer): Promise<{ avatarCid: string }>;
   /** Every app.bsky.feed.post record of the account, newest first, as listRecords gives them. */
   posts(account: PdsAccount): Promise<PostRecord[]>;
   /**
@@ -47,6 +49,8 @@ const listed = z.object({
   records: z.array(z.object({ uri: z.string(), cid: z.string(), value: z.looseObject({ text: z.string() }) })),
   cursor: z.string().optional(),
 });
+
+const uploadedBlob = z.object({ blob: z.looseObject({ ref: z.object({ $link: z.string() }) }) });
 
 const log = (line: string): void => { process.stderr.write(`[bluesky pds] ${line}\n`); };
 
@@ -101,6 +105,24 @@ export async function startTestBlueskyPds(): Promise<TestBlueskyPds> {
         body: { subject: { $type: 'com.atproto.admin.defs#repoRef', did: account.did }, takedown: { applied: true, ref: 'test' } },
         auth: admin,
       });
+    },
+    async setProfile(account, displayName, avatar) {
+      const response = await fetch(`${pds.url}/xrpc/com.atproto.repo.uploadBlob`, {
+        method: 'POST',
+        headers: { 'content-type': 'image/png', authorization: `Bearer ${account.accessJwt}` },
+        body: avatar,
+      });
+      const blob = uploadedBlob.parse(await response.json());
+      await call('com.atproto.repo.putRecord', {
+        body: {
+          repo: account.did,
+          collection: 'app.bsky.actor.profile',
+          rkey: 'self',
+          record: { $type: 'app.bsky.actor.profile', displayName, avatar: blob.blob },
+        },
+        auth: `Bearer ${account.accessJwt}`,
+      });
+      return { avatarCid: blob.blob.ref.$link };
     },
     async posts(account) {
       const page = listed.parse(await call('com.atproto.repo.listRecords', {
