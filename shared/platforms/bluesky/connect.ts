@@ -3,31 +3,15 @@ import type { ConnectionPolicy } from '../../net/connection-policy.ts';
 import { userServerUrl } from '../kit/user-server-url.ts';
 import type { ConnectContext, CredentialsConnect, UserTokens, VerifiedAccount } from '../kit/platform-connect.ts';
 import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
-import { platformRequest, type PlatformRequest } from '../kit/platform-http.ts';
-
-const provider = 'bluesky';
-
-/** XRPC errors are `{error: <Name>, message}`; the message is what a person can act on. */
-const errorBody = z.object({ error: z.string(), message: z.string().optional() });
-
-function errorMessage(body: unknown): string | undefined {
-  const parsed = errorBody.safeParse(body);
-  if (!parsed.success) return undefined;
-  const { error, message } = parsed.data;
-  if (error === 'AuthFactorTokenRequired') {
-    return 'Bluesky: this account signs in with an email code; use an app password (Settings > App passwords)';
-  }
-  return `Bluesky: ${message ?? error}`;
-}
+import { provider, xrpc, XrpcError, xrpcErrorName, type XrpcCall, type XrpcServer } from './xrpc.ts';
 
 /**
  * An expired or unknown session comes back as HTTP 400 `ExpiredToken` / `InvalidToken`, not 401:
- * only signing in again helps, so the channel must be reconnected.
+ * here, signing in or renewing, only signing in again helps, so the channel must be reconnected.
  */
 function classify(_status: number, body: unknown): PlatformErrorKind | undefined {
-  const parsed = errorBody.safeParse(body);
-  if (!parsed.success) return undefined;
-  return ['ExpiredToken', 'InvalidToken'].includes(parsed.data.error) ? 'disconnected' : undefined;
+  const name = xrpcErrorName(body);
+  return name === 'ExpiredToken' || name === 'InvalidToken' ? 'disconnected' : undefined;
 }
 
 function unreadable(what: string): PlatformError {
@@ -62,35 +46,59 @@ const profile = z.object({
   avatar: z.string().optional(),
 });
 
-/** The user's own PDS when they typed one (a user-given host), else the configured entryway. */
-interface Server {
-  origin: string;
-  userHost: ConnectionPolicy | undefined;
-}
+const profileRecord = z.object({
+  value: z.object({
+    displayName: z.string().optional(),
+    avatar: z.object({ ref: z.object({ $link: z.string().min(1) }) }).optional(),
+  }),
+});
 
-function serverFor(instanceUrl: string | null, context: ConnectContext): Server {
+function serverFor(instanceUrl: string | null, context: ConnectContext): XrpcServer {
   return instanceUrl === null
     ? { origin: context.app.apiUrl, userHost: undefined }
     : { origin: instanceUrl, userHost: context.userHosts };
 }
 
-function xrpc(server: Server, context: ConnectContext, call: Pick<PlatformRequest, 'method' | 'json' | 'headers'> & {
-  nsid: string;
-  query?: Record<string, string>;
-}): Promise<unknown> {
-  const query = call.query === undefined ? '' : `?${new URLSearchParams(call.query).toString()}`;
-  return platformRequest({
-    provider,
-    serverName: server.userHost === undefined ? 'Bluesky' : 'the Bluesky server',
-    method: call.method,
-    url: `${server.origin}/xrpc/${call.nsid}${query}`,
-    ...(call.json === undefined ? {} : { json: call.json }),
-    ...(call.headers === undefined ? {} : { headers: call.headers }),
-    timeoutMs: context.timeoutMs,
-    errorMessage,
-    classify,
-    ...(server.userHost === undefined ? {} : { userHost: server.userHost }),
-  });
+function call(server: XrpcServer, context: ConnectContext, request: Omit<XrpcCall, 'timeoutMs' | 'classify'>) {
+  return xrpc(server, { ...request, timeoutMs: context.timeoutMs, classify });
+}
+
+/**
+ * The profile as the AppView shows it, through the PDS. A PDS that cannot reach an AppView (a
+ * self-hosted one without it: the reference PDS answers 502 UpstreamFailure) still holds the
+ * account's own profile record, which gives the display name and the avatar blob.
+ */
+async function readProfile(server: XrpcServer, context: ConnectContext, did: string, accessJwt: string) {
+  try {
+    const found = profile.safeParse(await call(server, context, {
+      method: 'GET', nsid: 'app.bsky.actor.getProfile', query: { actor: did }, token: accessJwt,
+    }));
+    if (!found.success) throw unreadable('getProfile');
+    return { displayName: found.data.displayName, avatar: found.data.avatar };
+  } catch (error) {
+    if (!(error instanceof XrpcError) || error.kind === 'disconnected' || error.kind === 'refresh_token') throw error;
+    return readProfileRecord(server, context, did, error);
+  }
+}
+
+async function readProfileRecord(server: XrpcServer, context: ConnectContext, did: string, appViewFailure: XrpcError) {
+  let answer: unknown;
+  try {
+    answer = await call(server, context, {
+      method: 'GET',
+      nsid: 'com.atproto.repo.getRecord',
+      query: { repo: did, collection: 'app.bsky.actor.profile', rkey: 'self' },
+    });
+  } catch (error) {
+    // An account that never saved a profile has none: it is named by its handle.
+    if (error instanceof XrpcError && error.errorName === 'RecordNotFound') return { displayName: undefined, avatar: undefined };
+    throw new PlatformError({ kind: appViewFailure.kind, provider, message: appViewFailure.message, cause: error });
+  }
+  const record = profileRecord.safeParse(answer);
+  if (!record.success) throw unreadable('getRecord');
+  const { displayName, avatar } = record.data.value;
+  const query = avatar === undefined ? null : new URLSearchParams({ did, cid: avatar.ref.$link }).toString();
+  return { displayName, avatar: query === null ? undefined : `${server.origin}/xrpc/com.atproto.sync.getBlob?${query}` };
 }
 
 export const blueskyConnect: CredentialsConnect = {
@@ -121,7 +129,7 @@ export const blueskyConnect: CredentialsConnect = {
     const typed = values.pdsUrl ?? '';
     const instanceUrl = typed === '' ? null : blueskyServerOrigin(typed, context.userHosts);
     const server = serverFor(instanceUrl, context);
-    const created = session.safeParse(await xrpc(server, context, {
+    const created = session.safeParse(await call(server, context, {
       method: 'POST',
       nsid: 'com.atproto.server.createSession',
       json: { identifier: values.identifier ?? '', password: values.appPassword ?? '' },
@@ -129,22 +137,15 @@ export const blueskyConnect: CredentialsConnect = {
     if (!created.success) throw unreadable('createSession');
     const { accessJwt, refreshJwt, did, handle } = created.data;
 
-    // The PDS answers app.bsky reads by proxying them to the AppView.
-    const found = profile.safeParse(await xrpc(server, context, {
-      method: 'GET',
-      nsid: 'app.bsky.actor.getProfile',
-      query: { actor: did },
-      headers: { Authorization: `Bearer ${accessJwt}` },
-    }));
-    if (!found.success) throw unreadable('getProfile');
-    const displayName = found.data.displayName?.trim() ?? '';
+    const found = await readProfile(server, context, did, accessJwt);
+    const displayName = found.displayName?.trim() ?? '';
 
     return {
       // Handles can change; the DID is the account for as long as it exists.
       accountId: did,
       name: displayName === '' ? handle : displayName,
       username: handle,
-      picture: found.data.avatar ?? null,
+      picture: found.avatar ?? null,
       instanceUrl,
       accessToken: accessJwt,
       refreshToken: refreshJwt,
@@ -153,10 +154,10 @@ export const blueskyConnect: CredentialsConnect = {
   },
 
   async refresh(refreshToken, instanceUrl, context): Promise<UserTokens> {
-    const renewed = session.safeParse(await xrpc(serverFor(instanceUrl, context), context, {
+    const renewed = session.safeParse(await call(serverFor(instanceUrl, context), context, {
       method: 'POST',
       nsid: 'com.atproto.server.refreshSession',
-      headers: { Authorization: `Bearer ${refreshToken}` },
+      token: refreshToken,
     }));
     if (!renewed.success) throw unreadable('refreshSession');
     // The refresh token rotates: the one just used is spent.

@@ -1,4 +1,5 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { createBlueskyAdapter } from './adapter.ts';
 import { blueskyConnect } from './connect.ts';
 import { bluesky } from './definition.ts';
 
@@ -6,4 +7,5 @@ export const blueskyModule: PlatformModule = {
   definition: bluesky,
   urls: { apiUrl: 'https://bsky.social' },
   connect: blueskyConnect,
+  createAdapter: createBlueskyAdapter,
 };
