@@ -10,9 +10,15 @@ import { prepareLocalEnvironment, projectRoot } from './local/local-environment.
 import { apiNodeFlags } from './local/node-flags.ts';
 import { ensureLocalPostgres, localAuthDatabaseUrl } from './local/postgres.ts';
 import { logToStderr } from './local/run-script.ts';
+import { ensureDebianPackage } from './local/system-package.ts';
 
 const env = await prepareLocalEnvironment(process.env, logToStderr);
 const config = loadConfig(env); // fail here, once, before starting anything
+// The media worker inspects every upload with ffprobe and ffmpeg: brought here as `npm test` brings
+// them, unless the operator points SPS at their own (FFPROBE_PATH, FFMPEG_PATH).
+if (env.FFPROBE_PATH === undefined && env.FFMPEG_PATH === undefined) {
+  ensureDebianPackage('ffprobe', 'ffmpeg', logToStderr);
+}
 
 // The auth server's own settings: the local PostgreSQL and an OAuth app registered for it.
 const authPort = Number(env.AUTH_SERVER_PORT ?? 3111);
@@ -48,7 +54,10 @@ const processes = [
 ] as const;
 
 for (const { name, entry, flags, env: processEnv } of processes) {
-  const child = spawn(process.execPath, [...flags, path.join(projectRoot, entry)], { env: processEnv, stdio: 'inherit' });
+  const child = spawn(process.execPath, [...flags, path.join(projectRoot, entry)], {
+    env: processEnv,
+    stdio: 'inherit',
+  });
   children.set(name, child);
   child.on('exit', (code, signal) => {
     children.delete(name);
@@ -63,4 +72,8 @@ for (const { name, entry, flags, env: processEnv } of processes) {
 
 process.on('SIGINT', () => { stopAll('SIGTERM'); });
 process.on('SIGTERM', () => { stopAll('SIGTERM'); });
-logToStderr(`SPS starting: api on http://${config.HOST}:${config.PORT} (dashboard ${config.FRONTEND_URL}, public API ${config.BACKEND_URL}/public/v1), auth server on ${authUrl}; data in ${path.join(projectRoot, 'data')}`);
+logToStderr(
+  `SPS starting: api on http://${config.HOST}:${String(config.PORT)} (dashboard ${config.FRONTEND_URL}, `
+    + `public API ${config.BACKEND_URL}/public/v1), auth server on ${authUrl}; `
+    + `data in ${path.join(projectRoot, 'data')}`,
+);
