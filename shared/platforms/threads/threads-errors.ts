@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { classifyGraphError } from '../facebook/meta-graph.ts';
+import { classifyGraphError, metaUsageRetryAfterMs } from '../facebook/meta-graph.ts';
 import type { PlatformErrorKind } from '../kit/platform-error.ts';
 import { parseRetryAfter } from '../kit/platform-http.ts';
 
@@ -55,28 +55,6 @@ export function classifyThreadsError(status: number, body: unknown): PlatformErr
   return classifyGraphError(status, body);
 }
 
-const businessUseCaseUsage = z.record(
-  z.string(),
-  z.array(z.object({ estimated_time_to_regain_access: z.coerce.number().optional() }).loose()),
-);
-
-/** The largest `estimated_time_to_regain_access` (minutes) of X-Business-Use-Case-Usage, in ms. */
-function regainAccessMs(header: string | null): number | null {
-  if (header === null) return null;
-  let parsedJson: unknown;
-  try {
-    parsedJson = JSON.parse(header) as unknown;
-  } catch {
-    // A header that is not JSON gives no reset; the caller falls back to its default wait.
-    return null;
-  }
-  const usage = businessUseCaseUsage.safeParse(parsedJson);
-  if (!usage.success) return null;
-  const minutes = Object.values(usage.data).flat().map((entry) => entry.estimated_time_to_regain_access ?? 0);
-  const longest = Math.max(0, ...minutes);
-  return longest > 0 ? longest * 60_000 : null;
-}
-
 /**
  * How long a refusal asks us to wait. Meta sends no Retry-After: a throttled answer carries
  * X-Business-Use-Case-Usage with `estimated_time_to_regain_access` in minutes, and a used-up
@@ -90,7 +68,7 @@ export function threadsRetryAfterMs(
 ): number | null {
   if (refusal?.subcode === publishingLimitSubcode) return publishingLimitWaitMs;
   if (isThrottling(refusal?.code ?? null)) {
-    return regainAccessMs(header('x-business-use-case-usage'))
+    return metaUsageRetryAfterMs(header)
       ?? parseRetryAfter(header('retry-after'), now)
       ?? throttledWithoutResetMs;
   }
