@@ -111,9 +111,10 @@ describe('warpcast', () => {
   it('rejects a bad channel id', () => {
     expectSettingsProblem(warpcast, { channel_id: 'Not A Channel' }, 'channel_id');
   });
-  it('refuses media at POST /posts, as the adapter cannot attach them', () => {
-    expectMessage(warpcast, {}, [part('x', [video()])], /cannot attach media to Warpcast casts yet/);
-    expectMessage(warpcast, {}, [part('x', images(1))], /cannot attach media/);
+  it('takes up to 2 media per cast, as its 2 embeds', () => {
+    expect(validatePlatformPost(warpcast, { settings: {}, parts: [part('x', [image(), video()])] }).problems)
+      .toEqual([]);
+    expectMessage(warpcast, {}, [part('x', images(3))], /part 1 has 3 media; a cast carries at most 2 embeds/);
   });
   it('counts UTF-8 bytes up to 320, the limit of every account', () => {
     expect(problemsOf(warpcast, {}, [part('é'.repeat(160))])).toEqual([]);

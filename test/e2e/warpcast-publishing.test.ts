@@ -8,9 +8,11 @@ import { warpcastConnect } from '../../shared/platforms/warpcast/connect.ts';
 import { startNeynarSimulator, type NeynarSimulator } from '../simulators/warpcast/neynar-simulator.ts';
 import { startStack, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
-import { publishNow, settledParts } from '../support/publish-now.ts';
+import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
+import { makeSmallMedia } from '../support/small-media.ts';
 
 const apiKey = 'NEYNAR-APP-KEY-1';
+const media = makeSmallMedia();
 const fid = 3621;
 
 /**
@@ -43,6 +45,7 @@ describe('publishing to Warpcast through the whole stack', () => {
     await stack.close();
     await ctx.cleanup();
     await neynar.close();
+    media.remove();
   });
 
   /** An organization whose Warpcast channel was connected with an API key and a signer of its own. */
@@ -83,6 +86,22 @@ describe('publishing to Warpcast through the whole stack', () => {
     const link = parts[0]?.releaseURL ?? '-';
     const notification = await ctx.db.notifications.findOne({ link }).lean();
     expect(notification?.content).toContain('published on Warpcast');
+  });
+
+  it('embeds a thread part\'s image and video by the URLs the api serves them at', async () => {
+    const org = await organization();
+    const image = await uploadFile(stack.baseUrl, org.apiKey, media.png);
+    const video = await uploadFile(stack.baseUrl, org.apiKey, media.mp4);
+    const postId = await publishNow(stack.baseUrl, org, ['Embeds 1/2', { content: 'Embeds 2/2', image: [image, video] }]);
+    const parts = await settledParts(ctx.db, postId);
+    expect(parts.map((part) => part.state)).toEqual(['PUBLISHED', 'PUBLISHED']);
+    const cast = neynar.casts.find((candidate) => candidate.text === 'Embeds 2/2');
+    expect(cast?.embeds).toEqual([{ url: image.path }, { url: video.path }]);
+    // The embedded URLs are where the api serves the files: what readers' apps will fetch.
+    for (const embed of cast?.embeds ?? []) {
+      const served = await fetch(`${stack.baseUrl}${new URL(embed.url).pathname}`);
+      expect(served.status).toBe(200);
+    }
   });
 
   it('casts once when Neynar accepted a part and its answer was lost: the retry gets the same cast', async () => {

@@ -1,21 +1,42 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect } from 'vitest';
 import type { Database } from '../../shared/db/database.ts';
 import { api } from './fixtures.ts';
 import { waitFor } from './stack.ts';
 
-/** Posts a thread of `texts` to one channel for publishing now; returns the root post's id. */
+/** A media of the organization's library, as POST /posts refers to it. */
+export interface UploadedMedia {
+  id: string;
+  path: string;
+}
+
+/** Uploads a file through POST /upload, as an API client does, and expects it inspected at once. */
+export async function uploadFile(baseUrl: string, apiKey: string, file: string): Promise<UploadedMedia> {
+  const form = new FormData();
+  form.append('file', new Blob([readFileSync(file)]), path.basename(file));
+  const response = await fetch(`${baseUrl}/api/public/v1/upload`, {
+    method: 'POST', body: form, headers: { Authorization: apiKey },
+  });
+  expect(response.status).toBe(201);
+  const { id, path: served } = await response.json() as UploadedMedia;
+  return { id, path: served };
+}
+
+/** One part of a thread: its text, or its text and media. */
+export type ThreadPart = string | { content: string; image?: UploadedMedia[] };
+
+/** Posts a thread of `parts` to one channel for publishing now; returns the root post's id. */
 export async function publishNow(
   baseUrl: string,
   org: { apiKey: string; channelId: string },
-  texts: string[],
+  parts: ThreadPart[],
   settings: Record<string, unknown> = {},
 ): Promise<string> {
+  const value = parts.map((part) => (typeof part === 'string' ? { content: part } : part));
   const response = await api(baseUrl, org.apiKey, '/api/public/v1/posts', {
     method: 'POST',
-    body: {
-      type: 'now',
-      posts: [{ integration: { id: org.channelId }, settings, value: texts.map((content) => ({ content })) }],
-    },
+    body: { type: 'now', posts: [{ integration: { id: org.channelId }, settings, value }] },
   });
   expect(response.status).toBe(201);
   return (response.body as { postId: string }[])[0]?.postId ?? '';

@@ -98,17 +98,24 @@ describe('warpcast adapter: publishing', () => {
     expect(retried.releaseId).toBe(made[0]?.hash);
   });
 
-  it('refuses media instead of casting without them', async () => {
+  it('embeds attached files by their public URLs, which readers\' apps fetch', async () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
-    const media = [{
-      kind: 'image' as const, mimeType: 'image/png', size: png.length, fileName: 'a.png', alt: null,
-      url: 'http://127.0.0.1/uploads/a.png',
+    const file = (url: string) => ({
+      kind: 'image' as const, mimeType: 'image/png', size: png.length, fileName: 'a.png', alt: null, url,
       open: () => Promise.resolve(Readable.from([png])),
-    }];
-    const error = await platformFailure(adapter.publish(part('With a picture', { media })));
+    });
+    const media = [file('https://media.example/2026/11/25/a.png'), file('https://media.example/2026/11/25/b.png')];
+    await adapter.publish(part('With pictures', { media }));
+    expect(neynar.casts.at(-1)).toMatchObject({
+      text: 'With pictures',
+      embeds: [{ url: 'https://media.example/2026/11/25/a.png' }, { url: 'https://media.example/2026/11/25/b.png' }],
+    });
+
+    const long = [file(`https://media.example/${'x'.repeat(250)}.png`)];
+    const error = await platformFailure(adapter.publish(part('With a long address', { media: long })));
     expect(error.kind).toBe('permanent');
-    expect(error.message).toContain('without media');
-    expect(neynar.idemsFor('With a picture')).toEqual([]);
+    expect(error.message).toContain('at most 256 bytes');
+    expect(neynar.idemsFor('With a long address')).toEqual([]);
   });
 
   it('shows Neynar\'s refusal of text over 320 bytes, and takes 1024 from an account with long casts', async () => {

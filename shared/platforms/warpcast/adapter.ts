@@ -11,6 +11,9 @@ import { classifyNeynarRefusal, neynarErrorMessage, neynarRetryAfterMs } from '.
 
 const provider = 'warpcast';
 
+/** The protocol's longest embed URL. */
+const maxEmbedUrlBytes = 256;
+
 /** Where Neynar answers: `WARPCAST_API_URL`, https://api.neynar.com unless the operator says otherwise. */
 export interface NeynarEndpoint {
   apiUrl: string;
@@ -97,9 +100,9 @@ export function castUrl(username: string, hash: string): string {
 /**
  * Publishes casts through Neynar with the channel's signer (shared/platforms/open-and-community.md,
  * section 3). A thread is a chain of replies, each part's `parent` the previous cast's hash; the
- * post's channel (`channel_id`) applies to the first cast only. Text only: Farcaster carries media
- * as URL embeds that the cast's readers fetch, and SPS media have no public URL, so a part with
- * media is refused rather than cast without them.
+ * post's channel (`channel_id`) applies to the first cast only. Farcaster carries media as URL
+ * embeds that the cast's readers fetch: each attached file is embedded by its public URL, which
+ * POST /posts has checked the platform can reach (media-reach.ts).
  *
  * Exactly once: every POST /v2/farcaster/cast carries `idem`, derived from the part's
  * idempotency key (`neynarIdem`), so every attempt at one part sends the same value. When the
@@ -165,9 +168,11 @@ export function createWarpcastAdapter(options: AdapterOptions, neynar: NeynarEnd
   }
 
   async function cast(input: PublishInput, parentHash: string | null): Promise<PublishResult> {
-    if (input.media.length > 0) {
-      const message = 'Warpcast casts carry images as public URLs, which SPS cannot give its media yet; '
-        + 'publish this part without media';
+    // Readers' apps fetch each file from its URL; the protocol takes at most 256 bytes per URL.
+    const embeds = input.media.map((media) => ({ url: media.url }));
+    if (embeds.some((embed) => Buffer.byteLength(embed.url) > maxEmbedUrlBytes)) {
+      const message = `Warpcast takes embed URLs of at most ${String(maxEmbedUrlBytes)} bytes; `
+        + 'this server\'s media address makes longer ones';
       throw new PlatformError({ kind: 'permanent', provider, message });
     }
     const credential = readWarpcastCredential(input.channel.accessToken);
@@ -180,6 +185,7 @@ export function createWarpcastAdapter(options: AdapterOptions, neynar: NeynarEnd
     const answer = postCastResponse.safeParse(await call(credential, 'POST', '/v2/farcaster/cast', {}, {
       signer_uuid: credential.signerUuid,
       text: input.content,
+      ...(embeds.length === 0 ? {} : { embeds }),
       ...place,
       idem: neynarIdem(input.idempotencyKey),
     }));

@@ -15,6 +15,9 @@ export const warpcastSettings = z.object({
 /** Farcaster refuses a cast that mentions more accounts than this (protocol). */
 const maxMentions = 10;
 
+/** A cast carries at most 2 embeds (protocol); SPS makes each attached file one URL embed. */
+export const maxCastEmbeds = 2;
+
 /** `@name` as Farcaster writes a mention: a username of letters, digits, hyphens, dots (ENS names). */
 const mention = /(?:^|[^\w@])@[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*/gi;
 
@@ -28,7 +31,9 @@ export const warpcast = definePlatform({
   textLimit: 320,
   textCounting: 'utf8-bytes',
   replies: 'thread',
-  mediaRules: 'No media yet: Farcaster casts carry media as public URL embeds, which SPS does not make so far.',
+  mediaByUrl: true,
+  mediaRules: 'Up to 2 images or videos per cast, sent as URL embeds that readers\' apps fetch from SPS\'s public '
+    + 'media address.',
   rules:
     'Casts are published through Neynar with the user\'s signer. Text is measured in UTF-8 bytes, at most 320 '
     + 'per cast, with at most 10 mentions. A channel applies to the first cast only; thread parts reply to the '
@@ -52,8 +57,9 @@ export const warpcast = definePlatform({
   checkPost({ parts }) {
     return parts.flatMap((part, index) => {
       const problems: string[] = [];
-      if (countMedia(parts, index).total > 0) {
-        problems.push(`part ${index + 1} has media; SPS cannot attach media to Warpcast casts yet`);
+      const { total } = countMedia(parts, index);
+      if (total > maxCastEmbeds) {
+        problems.push(`part ${index + 1} has ${total} media; a cast carries at most ${maxCastEmbeds} embeds`);
       }
       const mentions = part.text.match(mention)?.length ?? 0;
       if (mentions > maxMentions) {
