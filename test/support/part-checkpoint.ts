@@ -1,3 +1,4 @@
+import { assertCheckpointKeys } from '../../shared/platforms/kit/checkpoint-keys.ts';
 import type { PartCheckpoint } from '../../shared/platforms/kit/platform-adapter.ts';
 
 /** A part checkpoint kept in memory, for adapter tests that call an adapter without the publish engine. */
@@ -13,6 +14,8 @@ export function memoryCheckpoint(initial: Record<string, string> = {}): MemoryCh
     values,
     saves,
     save: (added) => {
+      // The same refusal as the engine's, so a key the database would refuse fails here too.
+      assertCheckpointKeys(added);
       saves.push({ ...added });
       Object.assign(values, added);
       return Promise.resolve();

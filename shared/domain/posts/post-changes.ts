@@ -106,9 +106,10 @@ export async function changePostStatus(deps: PostChangeDeps, organizationId: str
     return { id, state: 'DRAFT' };
   }
   const settings = await checkBeforeScheduling(deps.db, root, deps.mediaReach);
-  // A fresh schedule gets a fresh recovery budget (shared/domain/publishing/recover-publications.ts).
+  // A fresh schedule gets a fresh recovery budget (shared/domain/publishing/recover-publications.ts),
+  // and fresh checkpoints: handles and attempt marks of a failed run would mislead the new one.
   await updateThread(deps.db.posts, root._id, { releaseId: null }, {
-    $set: { state: 'QUEUE', error: null, settings, publishRecoveries: 0 },
+    $set: { state: 'QUEUE', error: null, settings, publishRecoveries: 0, checkpoint: null },
   });
   const publishAt = root.publishDate > deps.now() ? root.publishDate : deps.now();
   // A failed post keeps its finished job under the same id: clear it so the new one is added.

@@ -216,4 +216,30 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
     expect(await publishThread(deps, rootId)).toMatchObject({ kind: 'published' });
     expect(platform.calls).toEqual([{ content: 'Unsure', checkpoint: {} }]);
   });
+  it('refuses a checkpoint key the database would read as a path, before the platform is called again', async () => {
+    const rootId = await thread(['Dotted']);
+    platform.steps = [async (input) => {
+      await input.checkpoint.save({ 'media.0.id': 'm-1' });
+      return { releaseId: 'never', releaseURL: 'https://p/never' };
+    }];
+    await expect(publishThread(deps, rootId)).rejects.toThrow('checkpoint key "media.0.id" is not allowed');
+    expect((await parts(rootId))[0]).toMatchObject({ state: 'QUEUE', releaseId: null, checkpoint: null });
+  });
+
+  it('starts a failed post scheduled again from a clean checkpoint', async () => {
+    const rootId = await thread(['Failed once']);
+    platform.steps = [async (input) => {
+      await input.checkpoint.save({ postAttemptAt: '2026-11-25T02:00:00.000Z' });
+      throw new PlatformError({ kind: 'permanent', provider: 'mastodon', message: 'refused' });
+    }];
+    const failure = await publishThread(deps, rootId).catch((error: unknown) => error);
+    await failThread(deps, rootId, failure as PlatformError);
+    const failed = (await parts(rootId))[0];
+    expect(failed).toMatchObject({ state: 'ERROR', checkpoint: { postAttemptAt: '2026-11-25T02:00:00.000Z' } });
+
+    await changePostStatus({ db: ctx.db, scheduler, now: () => new Date() }, organizationId, rootId, 'schedule');
+    platform.calls.length = 0;
+    expect(await publishThread(deps, rootId)).toMatchObject({ kind: 'published' });
+    expect(platform.calls).toEqual([{ content: 'Failed once', checkpoint: {} }]);
+  });
 });

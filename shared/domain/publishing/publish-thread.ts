@@ -10,6 +10,7 @@ import type { ChannelTokens } from '../channels/channel-tokens.ts';
 import { notify } from '../notifications/notifications.ts';
 import { missingReleaseId } from '../posts/post-changes.ts';
 import { importedMediaState } from '../posts/post-media.ts';
+import { assertCheckpointKeys } from '../../platforms/kit/checkpoint-keys.ts';
 
 export interface PublishDeps {
   db: Database;
@@ -70,6 +71,7 @@ function partCheckpoint(deps: PublishDeps, partId: Types.ObjectId, stored: unkno
   return {
     values,
     save: async (added) => {
+      assertCheckpointKeys(added);
       Object.assign(values, added);
       await deps.db.posts.updateOne({ _id: partId }, { $set: { checkpoint: { ...values } } });
     },
