@@ -76,7 +76,7 @@ function firstPartFields(settings: Record<string, unknown>): Record<string, unkn
     const message = `the X settings are not valid: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`;
     throw new PlatformError({ kind: 'permanent', provider, message });
   }
-  return Object.fromEntries(Object.entries(parsed.data).filter(([, value]) => value !== undefined));
+  return { ...parsed.data };
 }
 
 /**
@@ -199,7 +199,9 @@ export function createXAdapter(
         }
         const metrics = post.public_metrics;
         const counters: AnalyticsCounter[] = [];
-        if (metrics.impression_count !== undefined) counters.push({ label: 'Impressions', value: metrics.impression_count });
+        if (metrics.impression_count !== undefined) {
+          counters.push({ label: 'Impressions', value: metrics.impression_count });
+        }
         counters.push({ label: 'Likes', value: metrics.like_count }, { label: 'Replies', value: metrics.reply_count });
         const reposts = metrics.repost_count ?? metrics.retweet_count;
         if (reposts !== undefined) counters.push({ label: 'Reposts', value: reposts });

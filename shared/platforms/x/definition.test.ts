@@ -33,7 +33,8 @@ describe('X media rules', () => {
   });
 
   it('refuses types X does not take', () => {
-    expect(problems(file('image/bmp', 100))).toEqual(['part 1 has a file of type image/bmp; X takes JPG, PNG, WebP, GIF, MP4 and MOV']);
+    expect(problems(file('image/bmp', 100)))
+      .toEqual(['part 1 has a file of type image/bmp; X takes JPG, PNG, WebP, GIF, MP4 and MOV']);
     expect(problems(file('video/webm', 100))).toHaveLength(1);
   });
 

@@ -9,12 +9,14 @@ export const xSettings = z.object({
     .enum(['following', 'mentionedUsers', 'subscribers', 'verified'])
     .optional()
     .describe('Who may reply; leave out to let everyone reply'),
-  community_id: z.string().regex(/^\d{1,19}$/, 'must be a numeric community id').optional().describe('Post into this X Community'),
+  community_id: z.string().regex(/^\d{1,19}$/, 'must be a numeric community id').optional()
+    .describe('Post into this X Community'),
   quote_tweet_id: postId.optional().describe('Id of the post to quote; cannot be combined with media or a poll'),
   poll: z
     .object({
       options: z.array(z.string().min(1).max(25)).min(2).max(4).describe('The 2 to 4 choices'),
-      duration_minutes: z.number().int().min(5).max(10080).describe('How long the poll stays open, 5 minutes to 7 days'),
+      duration_minutes: z.number().int().min(5).max(10080)
+        .describe('How long the poll stays open, 5 minutes to 7 days'),
     })
     .optional()
     .describe('A poll on the first part; cannot be combined with media or a quote'),
@@ -41,10 +43,13 @@ const mediaLimits: Record<string, { bytes: number; what: string }> = {
 function fileProblems(label: string, part: PostPartFacts): string[] {
   return part.media.flatMap((item) => {
     const limit = mediaLimits[item.mimeType];
-    if (limit === undefined) return [`${label} has a file of type ${item.mimeType}; X takes JPG, PNG, WebP, GIF, MP4 and MOV`];
+    if (limit === undefined) {
+      return [`${label} has a file of type ${item.mimeType}; X takes JPG, PNG, WebP, GIF, MP4 and MOV`];
+    }
     if (item.sizeBytes !== null && item.sizeBytes > limit.bytes) {
       const size = (item.sizeBytes / megabytes).toFixed(1);
-      return [`${label} has a ${size} MB ${item.mimeType} file; X takes ${limit.what} up to ${String(limit.bytes / megabytes)} MB`];
+      const most = String(limit.bytes / megabytes);
+      return [`${label} has a ${size} MB ${item.mimeType} file; X takes ${limit.what} up to ${most} MB`];
     }
     return [];
   });
@@ -62,7 +67,10 @@ export const x = definePlatform({
   mediaRules: 'Up to 4 images, or 1 GIF, or 1 video per part; media cannot be mixed with a poll or a quote. '
     + 'Images JPG, PNG, WebP up to 5 MB; GIF up to 15 MB; video MP4 or MOV up to 512 MB.',
   rules:
-    'Each part is a post; parts after the first reply to the previous one, forming a thread. Text is counted as X weighs it: every URL counts 23 and most CJK characters and emoji count 2. Verified accounts may post longer text, but SPS checks the 280 that every account has. A poll or a quoted post goes on the first part and excludes media there. X refuses identical text posted twice.',
+    'Each part is a post; parts after the first reply to the previous one, forming a thread. '
+    + 'Text is counted as X weighs it: every URL counts 23 and most CJK characters and emoji count 2. '
+    + 'Verified accounts may post longer text, but SPS checks the 280 that every account has. '
+    + 'A poll or a quoted post goes on the first part and excludes media there. X refuses identical text posted twice.',
   settings: xSettings,
   tools: [],
   checkPost({ settings, parts }) {
@@ -72,7 +80,9 @@ export const x = definePlatform({
       const files = fileProblems(label, part);
       if (files.length > 0) return files;
       if (videos > 1) return [`${label} has ${videos} videos; X takes 1 video per post`];
-      if (videos === 1 && images > 0) return [`${label} mixes images and a video; X takes either up to 4 images or 1 video`];
+      if (videos === 1 && images > 0) {
+        return [`${label} mixes images and a video; X takes either up to 4 images or 1 video`];
+      }
       if (images > 4) return [`${label} has ${images} images; X takes at most 4 images or 1 video`];
       if (total > 1 && part.media.some((item) => item.mimeType === 'image/gif')) {
         return [`${label} has a GIF among other media; X takes a GIF on its own`];
@@ -81,8 +91,9 @@ export const x = definePlatform({
     });
     const firstHasMedia = countMedia(parts).total > 0;
     if (settings.poll && firstHasMedia) problems.push('part 1 has media and a poll; X takes one or the other');
-    if (settings.quote_tweet_id !== undefined && firstHasMedia) problems.push('part 1 has media and a quoted post; X takes one or the other');
-    if (settings.poll && settings.quote_tweet_id !== undefined) problems.push('the post has a poll and a quoted post; X takes one or the other');
+    const quotes = settings.quote_tweet_id !== undefined;
+    if (quotes && firstHasMedia) problems.push('part 1 has media and a quoted post; X takes one or the other');
+    if (settings.poll && quotes) problems.push('the post has a poll and a quoted post; X takes one or the other');
     return problems;
   },
 });

@@ -51,6 +51,9 @@ const mediaAnswer = z.object({
 
 type ProcessingInfo = z.infer<typeof processingInfo>;
 
+/** What STATUS says of a media whose finalize answer was lost. */
+type FinalizedStatus = { finalized: false } | { finalized: true; info: ProcessingInfo | null };
+
 /** How far one media's upload got, as the checkpoint keeps it. */
 type UploadStep = 'initialized' | 'finalized' | 'ready';
 
@@ -188,7 +191,8 @@ export class PartMediaUploader {
 
     let segmentIndex = 0;
     for await (const segment of segments(await media.open(), this.#tuning.chunkBytes)) {
-      const chunk: PublishMedia = { ...media, size: segment.length, open: () => Promise.resolve(Readable.from([segment])) };
+      const open = (): Promise<Readable> => Promise.resolve(Readable.from([segment]));
+      const chunk: PublishMedia = { ...media, size: segment.length, open };
       await this.#api({
         method: 'POST',
         path: `/2/media/upload/${id}/append`,
@@ -197,7 +201,8 @@ export class PartMediaUploader {
       segmentIndex += 1;
     }
 
-    const finalized = mediaAnswer.safeParse(await this.#api({ method: 'POST', path: `/2/media/upload/${id}/finalize` }));
+    const finalize = await this.#api({ method: 'POST', path: `/2/media/upload/${id}/finalize` });
+    const finalized = mediaAnswer.safeParse(finalize);
     if (!finalized.success) throw unreadable('a media finalize');
     await this.#save(index, media, id, expiresAt, 'finalized');
     await this.#processed(id, finalized.data.data.processing_info ?? null);
@@ -219,7 +224,7 @@ export class PartMediaUploader {
    * STATUS of a media whose finalize answer was lost. X refuses STATUS (4xx) for a media it
    * has not finalized: that refusal is the answer "upload it again", so it is not an error here.
    */
-  async #statusIfFinalized(id: string): Promise<{ finalized: false } | { finalized: true; info: ProcessingInfo | null }> {
+  async #statusIfFinalized(id: string): Promise<FinalizedStatus> {
     try {
       return { finalized: true, info: await this.#status(id) };
     } catch (error) {

@@ -94,10 +94,12 @@ export class XMediaStore {
     if (media.category === 'tweet_image') return undefined;
     if (media.state === 'succeeded') return { state: 'succeeded', progress_percent: 100 };
     if (media.state === 'failed') {
-      return { state: 'failed', progress_percent: 100, error: { code: 1, name: 'InvalidMedia', message: media.failReason } };
+      const error = { code: 1, name: 'InvalidMedia', message: media.failReason };
+      return { state: 'failed', progress_percent: 100, error };
     }
     media.answeredAt = Date.now();
-    const progress = media.state === 'pending' ? 0 : Math.round((100 * media.statusPolls) / (this.processing.pollsUntilDone + 1));
+    const done = media.statusPolls / (this.processing.pollsUntilDone + 1);
+    const progress = media.state === 'pending' ? 0 : Math.round(100 * done);
     return { state: media.state, check_after_secs: media.checkAfterSecs, progress_percent: progress };
   }
 
@@ -121,7 +123,9 @@ export class XMediaStore {
     const media = this.#create(owner, 'tweet_image', type, file.data.length);
     media.bytes = file.data;
     media.state = 'succeeded';
-    const data = { id: media.id, media_key: media.mediaKey, size: media.totalBytes, expires_after_secs: this.#lifetime(media) };
+    const data = {
+      id: media.id, media_key: media.mediaKey, size: media.totalBytes, expires_after_secs: this.#lifetime(media),
+    };
     return { status: 200, body: { data } };
   }
 
@@ -129,7 +133,8 @@ export class XMediaStore {
   initialize(request: RawRequest, owner: string): SimulatedAnswer {
     const body = jsonBody(request);
     if (typeof body !== 'object' || body === null) return invalidRequest('The request body must be JSON.');
-    const { media_type: mediaType, total_bytes: totalBytes, media_category: category } = body as Record<string, unknown>;
+    const fields = body as Record<string, unknown>;
+    const { media_type: mediaType, total_bytes: totalBytes, media_category: category } = fields;
     if (typeof category !== 'string' || !(category in categoryLimits)) {
       return invalidRequest('media_category must be tweet_image, tweet_gif or tweet_video', 'media_category', category);
     }
@@ -141,10 +146,12 @@ export class XMediaStore {
       return invalidRequest('total_bytes must be a positive integer', 'total_bytes', totalBytes);
     }
     if (totalBytes > limits.bytes) {
-      return invalidRequest(`total_bytes is over the ${String(limits.bytes)} bytes of ${category}`, 'total_bytes', totalBytes);
+      const message = `total_bytes is over the ${String(limits.bytes)} bytes of ${category}`;
+      return invalidRequest(message, 'total_bytes', totalBytes);
     }
     const media = this.#create(owner, category as MediaCategory, mediaType, totalBytes);
-    return { status: 200, body: { data: { id: media.id, media_key: media.mediaKey, expires_after_secs: this.#lifetime(media) } } };
+    const data = { id: media.id, media_key: media.mediaKey, expires_after_secs: this.#lifetime(media) };
+    return { status: 200, body: { data } };
   }
 
   /** POST /2/media/upload/:id/append: multipart `media` (≤ 5 MB) and `segment_index` 0-999. */
@@ -201,16 +208,21 @@ export class XMediaStore {
     if (request.query.get('command') !== 'STATUS') return invalidRequest('command must be STATUS', 'command');
     const id = request.query.get('media_id') ?? '';
     const media = this.find(id, owner);
-    if (media === undefined) return invalidRequest('media_id is not a media of this user or has expired', 'media_id', id);
+    if (media === undefined) {
+      return invalidRequest('media_id is not a media of this user or has expired', 'media_id', id);
+    }
     if (media.state === 'uploading') return invalidRequest('The media has not been finalized', 'media_id', id);
     if (media.state === 'pending' || media.state === 'in_progress') {
       if (Date.now() - media.answeredAt < media.checkAfterSecs * 1000 - 50) this.earlyPolls += 1;
       media.statusPolls += 1;
       media.state = 'in_progress';
-      if (media.statusPolls > this.processing.pollsUntilDone) media.state = media.failReason === null ? 'succeeded' : 'failed';
+      if (media.statusPolls > this.processing.pollsUntilDone) {
+        media.state = media.failReason === null ? 'succeeded' : 'failed';
+      }
     }
     const processing = this.#processingInfo(media);
-    const data = { id: media.id, media_key: media.mediaKey, ...(processing === undefined ? {} : { processing_info: processing }) };
+    const info = processing === undefined ? {} : { processing_info: processing };
+    const data = { id: media.id, media_key: media.mediaKey, ...info };
     return { status: 200, body: { data } };
   }
 }

@@ -52,7 +52,9 @@ const fieldsOf = (value: unknown): Record<string, unknown> | null => (
 /** A t.co link: X wraps every link in one. */
 const tco = (): string => `https://t.co/${randomBytes(8).toString('base64url').slice(0, 10)}`;
 
-const escapeText = (text: string): string => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+const escapeText = (text: string): string => (
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')
+);
 
 export class XPostStore {
   readonly items: SimulatedPost[] = [];
@@ -68,7 +70,8 @@ export class XPostStore {
     if (body === null) return invalidRequest('The request body must be a JSON object.');
     const unknown = Object.keys(body).find((key) => !bodyFields.has(key));
     if (unknown !== undefined) {
-      return invalidRequest(`$.${unknown}: is not defined in the schema and the schema does not allow additional properties`);
+      const message = `$.${unknown}: is not defined in the schema and the schema does not allow additional properties`;
+      return invalidRequest(message);
     }
     const { text, media, reply, quote_tweet_id: quote, poll } = body;
     if (text !== undefined && typeof text !== 'string') return invalidRequest('$.text: string expected', 'text', text);
@@ -90,7 +93,8 @@ export class XPostStore {
       return problem(403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
     }
     nextPostId += 1n;
-    const options = Object.fromEntries(Object.entries(body).filter(([key]) => !['text', 'media', 'reply'].includes(key)));
+    const sentAsPost = ['text', 'media', 'reply'];
+    const options = Object.fromEntries(Object.entries(body).filter(([key]) => !sentAsPost.includes(key)));
     const post: SimulatedPost = {
       id: nextPostId.toString(),
       authorId,
@@ -99,7 +103,9 @@ export class XPostStore {
       replyTo,
       options,
       createdAt: new Date(),
-      metrics: { retweet_count: 0, reply_count: 0, like_count: 0, quote_count: 0, bookmark_count: 0, impression_count: 0 },
+      metrics: {
+        retweet_count: 0, reply_count: 0, like_count: 0, quote_count: 0, bookmark_count: 0, impression_count: 0,
+      },
     };
     this.items.push(post);
     const parent = this.items.find((candidate) => candidate.id === replyTo);
@@ -114,21 +120,22 @@ export class XPostStore {
     if (!Array.isArray(ids) || ids.length < 1 || ids.length > 4 || !ids.every((id) => typeof id === 'string')) {
       return invalidRequest('$.media.media_ids: 1 to 4 media id strings expected', 'media.media_ids');
     }
-    const found = (ids as string[]).map((id) => this.#media.find(id, authorId));
+    const found = ids.map((id) => this.#media.find(id, authorId));
     if (found.some((item) => item?.state !== 'succeeded')) {
       return invalidRequest('Your media IDs are invalid.', 'media.media_ids', ids.join(','));
     }
     if (found.length > 1 && found.some((item) => item?.category !== 'tweet_image')) {
       return invalidRequest('A GIF or a video goes alone in a post.', 'media.media_ids');
     }
-    return ids as string[];
+    return ids;
   }
 
   #replyTo(reply: unknown): string | null | SimulatedAnswer {
     if (reply === undefined) return null;
     const parent = fieldsOf(reply)?.in_reply_to_tweet_id;
     if (typeof parent !== 'string' || !numeric.test(parent)) {
-      return invalidRequest('$.reply.in_reply_to_tweet_id: a post id string expected', 'reply.in_reply_to_tweet_id', parent);
+      const message = '$.reply.in_reply_to_tweet_id: a post id string expected';
+      return invalidRequest(message, 'reply.in_reply_to_tweet_id', parent);
     }
     if (!this.items.some((post) => post.id === parent)) {
       return invalidRequest('The post you are replying to does not exist.', 'reply.in_reply_to_tweet_id', parent);
@@ -148,7 +155,9 @@ export class XPostStore {
       return invalidRequest('The quoted post does not exist.', 'quote_tweet_id', quote);
     }
     for (const label of ['made_with_ai', 'paid_partnership']) {
-      if (body[label] !== undefined && typeof body[label] !== 'boolean') return invalidRequest(`$.${label}: boolean expected`, label);
+      if (body[label] !== undefined && typeof body[label] !== 'boolean') {
+        return invalidRequest(`$.${label}: boolean expected`, label);
+      }
     }
     if (poll === undefined) return null;
     const fields = fieldsOf(poll);
@@ -156,7 +165,9 @@ export class XPostStore {
     const minutes = fields?.duration_minutes;
     const optionsOk = Array.isArray(options) && options.length >= 2 && options.length <= 4
       && options.every((option) => typeof option === 'string' && option.length >= 1 && option.length <= 25);
-    if (!optionsOk) return invalidRequest('$.poll.options: 2 to 4 options of 1 to 25 characters expected', 'poll.options');
+    if (!optionsOk) {
+      return invalidRequest('$.poll.options: 2 to 4 options of 1 to 25 characters expected', 'poll.options');
+    }
     if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 5 || minutes > 10080) {
       return invalidRequest('$.poll.duration_minutes: 5 to 10080 expected', 'poll.duration_minutes', minutes);
     }
@@ -185,16 +196,18 @@ export class XPostStore {
       });
     }
     for (const link of links) {
-      const start = [...text.slice(0, text.indexOf(String(link.url)))].length;
-      Object.assign(link, { start, end: start + [...String(link.url)].length });
+      // X counts entity positions in code points.
+      const start = Array.from(text.slice(0, text.indexOf(String(link.url)))).length;
+      Object.assign(link, { start, end: start + Array.from(String(link.url)).length });
     }
     const data: Record<string, unknown> = { id: post.id, text, edit_history_tweet_ids: [post.id] };
     if (fields.includes('created_at')) data.created_at = post.createdAt.toISOString();
     if (fields.includes('entities') && links.length > 0) data.entities = { urls: links };
     if (fields.includes('referenced_tweets')) {
+      const quoted = post.options.quote_tweet_id;
       const references = [
         ...(post.replyTo === null ? [] : [{ type: 'replied_to', id: post.replyTo }]),
-        ...(typeof post.options.quote_tweet_id === 'string' ? [{ type: 'quoted', id: post.options.quote_tweet_id }] : []),
+        ...(typeof quoted === 'string' ? [{ type: 'quoted', id: quoted }] : []),
       ];
       if (references.length > 0) data.referenced_tweets = references;
     }
@@ -223,7 +236,8 @@ export class XPostStore {
       .reverse()
       .slice(0, max);
     // X leaves `data` out of an empty page.
-    const meta = { result_count: posts.length, ...(posts.length > 0 ? { newest_id: posts[0]?.id, oldest_id: posts.at(-1)?.id } : {}) };
+    const ends = posts.length > 0 ? { newest_id: posts[0]?.id, oldest_id: posts.at(-1)?.id } : {};
+    const meta = { result_count: posts.length, ...ends };
     const data = posts.map((post) => this.render(post, username, fields));
     return { status: 200, body: posts.length === 0 ? { meta } : { data, meta } };
   }

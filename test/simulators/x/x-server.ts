@@ -50,9 +50,9 @@ export async function startXServer(handle: XHandler): Promise<RunningSimulator> 
             incoming.socket.destroy();
             return;
           }
-          const isText = typeof answer.body === 'string';
-          const body = answer.body === undefined ? '' : isText ? String(answer.body) : JSON.stringify(answer.body);
-          const type = isText ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
+          const text = typeof answer.body === 'string' ? answer.body : null;
+          const body = answer.body === undefined ? '' : text ?? JSON.stringify(answer.body);
+          const type = text === null ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8';
           response.writeHead(answer.status, { 'content-type': type, ...answer.headers });
           response.end(body);
         })
@@ -103,7 +103,7 @@ export function multipartParts(request: RawRequest): FormPart[] | null {
     const split = section.indexOf('\r\n\r\n');
     if (split === -1) return null;
     const headers = section.subarray(0, split).toString('utf8');
-    const disposition = /content-disposition:[^\r\n]*name="([^"]*)"(?:; filename="([^"]*)")?/i.exec(headers);
+    const disposition = /content-disposition:\s*form-data; name="([^"]*)"(?:; filename="([^"]*)")?/i.exec(headers);
     if (disposition?.[1] === undefined) return null;
     parts.push({
       name: disposition[1],

@@ -69,7 +69,8 @@ const knownScopes = [
   'block.read', 'block.write', 'bookmark.read', 'bookmark.write', 'media.write', 'dm.read', 'dm.write',
 ];
 
-const notFound = problem(404, 'Not Found Error', 'Sorry, that page does not exist.', `${problemTypes}/resource-not-found`);
+const resourceNotFound = `${problemTypes}/resource-not-found`;
+const notFound = problem(404, 'Not Found Error', 'Sorry, that page does not exist.', resourceNotFound);
 
 /** Scopes each API route needs (X's API reference, "OAuth 2.0 scopes required by this endpoint"). */
 const routeScopes: Record<string, readonly string[]> = {
@@ -111,7 +112,8 @@ function profile(user: SimulatedXUser, userFields: string | null): Record<string
   const data: Record<string, unknown> = { id: user.id, name: user.name, username: user.username };
   if (fields.includes('profile_image_url')) data.profile_image_url = user.profile_image_url;
   if (fields.includes('public_metrics')) {
-    data.public_metrics = user.public_metrics ?? { followers_count: 0, following_count: 0, tweet_count: 0, listed_count: 0 };
+    const none = { followers_count: 0, following_count: 0, tweet_count: 0, listed_count: 0 };
+    data.public_metrics = user.public_metrics ?? none;
   }
   return data;
 }
@@ -190,7 +192,7 @@ export async function startXSimulator(): Promise<XSimulator> {
       case 'GET /2/media/upload': return media.status(request, user.id);
       case 'GET /2/users/:id/tweets': {
         const owner = users.get(request.path.split('/')[3] ?? '');
-        if (owner === undefined) return problem(404, 'Not Found Error', 'Could not find user.', `${problemTypes}/resource-not-found`);
+        if (owner === undefined) return problem(404, 'Not Found Error', 'Could not find user.', resourceNotFound);
         return posts.timeline(request, owner.id, owner.username);
       }
       case 'GET /2/tweets/:id':
@@ -221,19 +223,23 @@ export async function startXSimulator(): Promise<XSimulator> {
   function rateLimited(seconds: number): SimulatedAnswer {
     const reset = Math.ceil(Date.now() / 1000) + seconds;
     const answer = problem(429, 'Too Many Requests', 'Too Many Requests');
-    return { ...answer, headers: { 'x-rate-limit-limit': '100', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(reset) } };
+    const headers = { 'x-rate-limit-limit': '100', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(reset) };
+    return { ...answer, headers };
   }
 
-  async function answerApi(request: RawRequest): Promise<XAnswer> {
+  function answerApi(request: RawRequest): XAnswer {
     const grant = authority.grantOf(bearerToken(request));
     const user = users.get(grant?.user ?? '');
     if (grant === null || user === undefined) return problem(401, 'Unauthorized', 'Unauthorized');
     const route = routeOf(request.method, request.path);
     const window = rateWindow(route, user.id);
-    if (window.spent) return { ...rateLimited(Math.ceil((Number(window.headers['x-rate-limit-reset']) * 1000 - Date.now()) / 1000)) };
+    if (window.spent) {
+      const reset = Number(window.headers['x-rate-limit-reset']);
+      return rateLimited(Math.max(1, reset - Math.ceil(Date.now() / 1000)));
+    }
     const step = injected.get(route)?.shift() ?? 'pass';
     if (step !== 'pass' && !('loseResponse' in step)) return step;
-    const answer = await answerRoute(request, route, user, grant.scopes);
+    const answer = answerRoute(request, route, user, grant.scopes);
     if (answer === undefined) return notFound;
     if (step !== 'pass') {
       lostResponses += 1;
