@@ -143,10 +143,10 @@ describe('x adapter: media', () => {
     expect(uploaded).toMatchObject({ category: 'tweet_image', mediaType: 'image/png' });
     expect(uploaded?.bytes?.equals(png)).toBe(true);
     expect(input.checkpoint.saves.map((save) => Object.keys(save))).toEqual([
-      ['media.0.id', 'media.0.expiresAt', 'media.0.step', 'media.0.file'],
+      ['media0Id', 'media0ExpiresAt', 'media0Step', 'media0File'],
       ['postAttemptAt'],
     ]);
-    expect(input.checkpoint.values['media.0.id']).toBe(uploaded?.id);
+    expect(input.checkpoint.values.media0Id).toBe(uploaded?.id);
   });
 
   it('uploads a video in segments (initialize, append, finalize) and polls STATUS until processed', async () => {
@@ -203,7 +203,7 @@ describe('x adapter: media', () => {
     await adapter.publish(input);
     expect(count('POST /2/media/upload/initialize')).toBe(initializes + 1);
     const [made] = madeWith('Lost finalize');
-    expect(made?.mediaIds).toEqual([input.checkpoint.values['media.0.id']]);
+    expect(made?.mediaIds).toEqual([input.checkpoint.values.media0Id]);
   });
 
   it('uploads again when a segment\'s answer was lost before X finalized the media', async () => {
@@ -211,7 +211,7 @@ describe('x adapter: media', () => {
     const initializes = count('POST /2/media/upload/initialize');
     sim.failNext('POST /2/media/upload/:id/append', 'pass', { loseResponse: true });
     expect((await platformFailure(adapter.publish(input))).kind).toBe('retryable');
-    const firstId = input.checkpoint.values['media.0.id'];
+    const firstId = input.checkpoint.values.media0Id;
     await adapter.publish(input);
     expect(count('POST /2/media/upload/initialize')).toBe(initializes + 2);
     expect(madeWith('Lost append')[0]?.mediaIds).not.toEqual([firstId]);
@@ -228,8 +228,8 @@ describe('x adapter: media', () => {
 
     const stale = part('Stale ids', { media: [file(png, 'image/png', 'd.png')] });
     await stale.checkpoint.save({
-      'media.0.id': '1880000000000000001', 'media.0.expiresAt': String(Date.now() + 60_000), 'media.0.step': 'ready',
-      'media.0.file': 'd.png:3000',
+      media0Id: '1880000000000000001', media0ExpiresAt: String(Date.now() + 60_000), media0Step: 'ready',
+      media0File: 'd.png:3000',
     });
     await adapter.publish(stale);
     expect(count('POST /2/media/upload')).toBe(uploads + 3);

@@ -121,24 +121,24 @@ export class PartMediaUploader {
 
   #saved(index: number, media: PublishMedia): SavedMedia | null {
     const values = this.#checkpoint.values;
-    const prefix = `media.${String(index)}.`;
+    const prefix = `media${String(index)}`;
     const parsed = savedMedia.safeParse({
-      id: values[`${prefix}id`],
-      expiresAt: values[`${prefix}expiresAt`],
-      step: values[`${prefix}step`],
-      file: values[`${prefix}file`],
+      id: values[`${prefix}Id`],
+      expiresAt: values[`${prefix}ExpiresAt`],
+      step: values[`${prefix}Step`],
+      file: values[`${prefix}File`],
     });
     if (!parsed.success || parsed.data.file !== fileOf(media)) return null;
     return parsed.data.expiresAt - Date.now() > reuseMarginMs ? parsed.data : null;
   }
 
   async #save(index: number, media: PublishMedia, id: string, expiresAt: number, step: UploadStep): Promise<void> {
-    const prefix = `media.${String(index)}.`;
+    const prefix = `media${String(index)}`;
     await this.#checkpoint.save({
-      [`${prefix}id`]: id,
-      [`${prefix}expiresAt`]: String(expiresAt),
-      [`${prefix}step`]: step,
-      [`${prefix}file`]: fileOf(media),
+      [`${prefix}Id`]: id,
+      [`${prefix}ExpiresAt`]: String(expiresAt),
+      [`${prefix}Step`]: step,
+      [`${prefix}File`]: fileOf(media),
     });
   }
 
