@@ -206,6 +206,22 @@ describe('x adapter: media', () => {
     expect(made?.mediaIds).toEqual([input.checkpoint.values.media0Id]);
   });
 
+  it('leaves a video X is still processing to the next attempt, which polls it and uploads nothing', async () => {
+    sim.media.processing = { checkAfterSecs: 1, pollsUntilDone: 0, lifetimeSecs: 86_400 };
+    const impatient = createXAdapter({ timeoutMs: 2_000, userHosts: connectionPolicyFor(false) }, { apiUrl: sim.url }, {
+      chunkBytes: 64 * 1024, maxProcessingMs: 0,
+    });
+    const input = part('Still processing', { media: [file(mp4, 'video/mp4', 'processing.mp4')] });
+    const initializes = count('POST /2/media/upload/initialize');
+    const error = await platformFailure(impatient.publish(input));
+    expect(error.kind).toBe('retryable');
+    expect(error.message).toMatch(/^X is still processing media \d+/);
+    expect(input.checkpoint.values.media0Step).toBe('finalized');
+    await adapter.publish(input);
+    expect(count('POST /2/media/upload/initialize')).toBe(initializes + 1);
+    expect(madeWith('Still processing')[0]?.mediaIds).toEqual([input.checkpoint.values.media0Id]);
+  });
+
   it('uploads again when a segment\'s answer was lost before X finalized the media', async () => {
     const input = part('Lost append', { media: [file(mp4, 'video/mp4', 'append.mp4')] });
     const initializes = count('POST /2/media/upload/initialize');

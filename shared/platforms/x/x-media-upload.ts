@@ -154,14 +154,11 @@ export class PartMediaUploader {
   /** Continues from a checkpointed id; null when X never finalized it and the file must go again. */
   async #resume(index: number, media: PublishMedia, saved: SavedMedia): Promise<string | null> {
     if (saved.step === 'ready') return saved.id;
-    if (saved.step === 'initialized') {
-      const status = await this.#statusIfFinalized(saved.id);
-      if (!status.finalized) return null;
-      await this.#save(index, media, saved.id, saved.expiresAt, 'finalized');
-      await this.#processed(saved.id, status.info);
-    } else {
-      await this.#processed(saved.id, await this.#status(saved.id));
-    }
+    // Also for a finalized id: X may have dropped it, and then the file goes again.
+    const status = await this.#statusIfFinalized(saved.id);
+    if (!status.finalized) return null;
+    if (saved.step === 'initialized') await this.#save(index, media, saved.id, saved.expiresAt, 'finalized');
+    await this.#processed(saved.id, status.info);
     await this.#save(index, media, saved.id, saved.expiresAt, 'ready');
     return saved.id;
   }
@@ -221,8 +218,9 @@ export class PartMediaUploader {
   }
 
   /**
-   * STATUS of a media whose finalize answer was lost. X refuses STATUS (4xx) for a media it
-   * has not finalized: that refusal is the answer "upload it again", so it is not an error here.
+   * STATUS of a checkpointed media not known to be ready. X refuses STATUS (4xx) for a media it
+   * has not finalized or no longer has: that refusal is the answer "upload it again", so it is
+   * not an error here.
    */
   async #statusIfFinalized(id: string): Promise<FinalizedStatus> {
     try {
