@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countMedia, definePlatform } from '../kit/platform-definition.ts';
+import { countMedia, definePlatform, type PostPartFacts } from '../kit/platform-definition.ts';
 
 const postId = z.string().regex(/^\d{1,19}$/, 'must be a numeric post id');
 
@@ -9,18 +9,51 @@ export const xSettings = z.object({
     .enum(['following', 'mentionedUsers', 'subscribers', 'verified'])
     .optional()
     .describe('Who may reply; leave out to let everyone reply'),
-  community_id: z.string().regex(/^\d{1,19}$/, 'must be a numeric community id').optional().describe('Post into this X Community'),
+  community_id: z.string().regex(/^\d{1,19}$/, 'must be a numeric community id').optional()
+    .describe('Post into this X Community'),
   quote_tweet_id: postId.optional().describe('Id of the post to quote; cannot be combined with media or a poll'),
   poll: z
     .object({
       options: z.array(z.string().min(1).max(25)).min(2).max(4).describe('The 2 to 4 choices'),
-      duration_minutes: z.number().int().min(5).max(10080).describe('How long the poll stays open, 5 minutes to 7 days'),
+      duration_minutes: z.number().int().min(5).max(10080)
+        .describe('How long the poll stays open, 5 minutes to 7 days'),
     })
     .optional()
     .describe('A poll on the first part; cannot be combined with media or a quote'),
   made_with_ai: z.boolean().optional().describe('Label the post as made with AI'),
   paid_partnership: z.boolean().optional().describe('Label the post as a paid partnership'),
 });
+
+const megabytes = 1024 * 1024;
+
+/**
+ * What X takes per file (oauth-majors.md 1.3): images JPG, PNG, WebP up to 5 MB; an animated GIF
+ * up to 15 MB; video MP4 or MOV (H.264 + AAC) up to 512 MB, the limit of X's media page that
+ * every account has (longer and larger videos need the posting user's Premium).
+ */
+const mediaLimits: Record<string, { bytes: number; what: string }> = {
+  'image/jpeg': { bytes: 5 * megabytes, what: 'images' },
+  'image/png': { bytes: 5 * megabytes, what: 'images' },
+  'image/webp': { bytes: 5 * megabytes, what: 'images' },
+  'image/gif': { bytes: 15 * megabytes, what: 'GIFs' },
+  'video/mp4': { bytes: 512 * megabytes, what: 'videos' },
+  'video/quicktime': { bytes: 512 * megabytes, what: 'videos' },
+};
+
+function fileProblems(label: string, part: PostPartFacts): string[] {
+  return part.media.flatMap((item) => {
+    const limit = mediaLimits[item.mimeType];
+    if (limit === undefined) {
+      return [`${label} has a file of type ${item.mimeType}; X takes JPG, PNG, WebP, GIF, MP4 and MOV`];
+    }
+    if (item.sizeBytes !== null && item.sizeBytes > limit.bytes) {
+      const size = (item.sizeBytes / megabytes).toFixed(1);
+      const most = String(limit.bytes / megabytes);
+      return [`${label} has a ${size} MB ${item.mimeType} file; X takes ${limit.what} up to ${most} MB`];
+    }
+    return [];
+  });
+}
 
 /** Facts: ../shared/platforms/oauth-majors.md, section 1 (X). */
 export const x = definePlatform({
@@ -31,17 +64,25 @@ export const x = definePlatform({
   textLimit: 280,
   textCounting: 'x-weighted',
   replies: 'thread',
-  mediaRules: 'Up to 4 images, or 1 GIF, or 1 video per part; media cannot be mixed with a poll or a quote.',
+  mediaRules: 'Up to 4 images, or 1 GIF, or 1 video per part; media cannot be mixed with a poll or a quote. '
+    + 'Images JPG, PNG, WebP up to 5 MB; GIF up to 15 MB; video MP4 or MOV up to 512 MB.',
   rules:
-    'Each part is a post; parts after the first reply to the previous one, forming a thread. Text is counted as X weighs it: every URL counts 23 and most CJK characters and emoji count 2. Verified accounts may post longer text, but SPS checks the 280 that every account has. A poll or a quoted post goes on the first part and excludes media there. X refuses identical text posted twice.',
+    'Each part is a post; parts after the first reply to the previous one, forming a thread. '
+    + 'Text is counted as X weighs it: every URL counts 23 and most CJK characters and emoji count 2. '
+    + 'Verified accounts may post longer text, but SPS checks the 280 that every account has. '
+    + 'A poll or a quoted post goes on the first part and excludes media there. X refuses identical text posted twice.',
   settings: xSettings,
   tools: [],
   checkPost({ settings, parts }) {
     const problems = parts.flatMap((part, index) => {
       const { images, videos, total } = countMedia(parts, index);
       const label = `part ${index + 1}`;
+      const files = fileProblems(label, part);
+      if (files.length > 0) return files;
       if (videos > 1) return [`${label} has ${videos} videos; X takes 1 video per post`];
-      if (videos === 1 && images > 0) return [`${label} mixes images and a video; X takes either up to 4 images or 1 video`];
+      if (videos === 1 && images > 0) {
+        return [`${label} mixes images and a video; X takes either up to 4 images or 1 video`];
+      }
       if (images > 4) return [`${label} has ${images} images; X takes at most 4 images or 1 video`];
       if (total > 1 && part.media.some((item) => item.mimeType === 'image/gif')) {
         return [`${label} has a GIF among other media; X takes a GIF on its own`];
@@ -50,8 +91,9 @@ export const x = definePlatform({
     });
     const firstHasMedia = countMedia(parts).total > 0;
     if (settings.poll && firstHasMedia) problems.push('part 1 has media and a poll; X takes one or the other');
-    if (settings.quote_tweet_id !== undefined && firstHasMedia) problems.push('part 1 has media and a quoted post; X takes one or the other');
-    if (settings.poll && settings.quote_tweet_id !== undefined) problems.push('the post has a poll and a quoted post; X takes one or the other');
+    const quotes = settings.quote_tweet_id !== undefined;
+    if (quotes && firstHasMedia) problems.push('part 1 has media and a quoted post; X takes one or the other');
+    if (settings.poll && quotes) problems.push('the post has a poll and a quoted post; X takes one or the other');
     return problems;
   },
 });

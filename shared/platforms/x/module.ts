@@ -1,4 +1,5 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { createXAdapter } from './adapter.ts';
 import { xConnect } from './connect.ts';
 import { x } from './definition.ts';
 
@@ -6,4 +7,5 @@ export const xModule: PlatformModule = {
   definition: x,
   connect: xConnect,
   urls: { apiUrl: 'https://api.x.com', authUrl: 'https://x.com', tokenUrl: 'https://api.x.com' },
+  createAdapter: (options, app) => createXAdapter(options, app),
 };
