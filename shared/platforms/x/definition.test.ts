@@ -25,11 +25,11 @@ describe('X media rules', () => {
 
   it('refuses a file one byte over its kind\'s limit, naming the limit', () => {
     expect(problems(file('image/png', 5 * megabytes + 1)))
-      .toEqual(['part 1 has a 5.0 MB image/png file; X takes images up to 5 MB']);
+      .toEqual(['part 1, media 1: the image is 5.1 MB; X takes images up to 5 MB']);
     expect(problems(file('image/gif', 15 * megabytes + 1)))
-      .toEqual(['part 1 has a 15.0 MB image/gif file; X takes GIFs up to 15 MB']);
+      .toEqual(['part 1, media 1: the GIF is 15.1 MB; X takes GIFs up to 15 MB']);
     expect(problems(file('video/mp4', 512 * megabytes + 1)))
-      .toEqual(['part 1 has a 512.0 MB video/mp4 file; X takes videos up to 512 MB']);
+      .toEqual(['part 1, media 1: the video is 512.1 MB; X takes videos up to 512 MB']);
   });
 
   it('refuses types X does not take', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mediaSizeProblems } from '../kit/media-size-limits.ts';
 import { countMedia, definePlatform, type PostPartFacts } from '../kit/platform-definition.ts';
 
 const postId = z.string().regex(/^\d{1,19}$/, 'must be a numeric post id');
@@ -31,28 +32,13 @@ const megabytes = 1024 * 1024;
  * up to 15 MB; video MP4 or MOV (H.264 + AAC) up to 512 MB, the limit of X's media page that
  * every account has (longer and larger videos need the posting user's Premium).
  */
-const mediaLimits: Record<string, { bytes: number; what: string }> = {
-  'image/jpeg': { bytes: 5 * megabytes, what: 'images' },
-  'image/png': { bytes: 5 * megabytes, what: 'images' },
-  'image/webp': { bytes: 5 * megabytes, what: 'images' },
-  'image/gif': { bytes: 15 * megabytes, what: 'GIFs' },
-  'video/mp4': { bytes: 512 * megabytes, what: 'videos' },
-  'video/quicktime': { bytes: 512 * megabytes, what: 'videos' },
-};
+const acceptedTypes = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'video/mp4', 'video/quicktime']);
+const sizeLimits = { image: 5 * megabytes, gif: 15 * megabytes, video: 512 * megabytes };
 
-function fileProblems(label: string, part: PostPartFacts): string[] {
-  return part.media.flatMap((item) => {
-    const limit = mediaLimits[item.mimeType];
-    if (limit === undefined) {
-      return [`${label} has a file of type ${item.mimeType}; X takes JPG, PNG, WebP, GIF, MP4 and MOV`];
-    }
-    if (item.sizeBytes !== null && item.sizeBytes > limit.bytes) {
-      const size = (item.sizeBytes / megabytes).toFixed(1);
-      const most = String(limit.bytes / megabytes);
-      return [`${label} has a ${size} MB ${item.mimeType} file; X takes ${limit.what} up to ${most} MB`];
-    }
-    return [];
-  });
+function typeProblems(label: string, part: PostPartFacts): string[] {
+  return part.media.flatMap((item) => (acceptedTypes.has(item.mimeType)
+    ? []
+    : [`${label} has a file of type ${item.mimeType}; X takes JPG, PNG, WebP, GIF, MP4 and MOV`]));
 }
 
 /** Facts: ../shared/platforms/oauth-majors.md, section 1 (X). */
@@ -77,8 +63,8 @@ export const x = definePlatform({
     const problems = parts.flatMap((part, index) => {
       const { images, videos, total } = countMedia(parts, index);
       const label = `part ${index + 1}`;
-      const files = fileProblems(label, part);
-      if (files.length > 0) return files;
+      const types = typeProblems(label, part);
+      if (types.length > 0) return types;
       if (videos > 1) return [`${label} has ${videos} videos; X takes 1 video per post`];
       if (videos === 1 && images > 0) {
         return [`${label} mixes images and a video; X takes either up to 4 images or 1 video`];
@@ -94,6 +80,6 @@ export const x = definePlatform({
     const quotes = settings.quote_tweet_id !== undefined;
     if (quotes && firstHasMedia) problems.push('part 1 has media and a quoted post; X takes one or the other');
     if (settings.poll && quotes) problems.push('the post has a poll and a quoted post; X takes one or the other');
-    return problems;
+    return [...problems, ...mediaSizeProblems(parts, sizeLimits, 'X')];
   },
 });
