@@ -92,7 +92,8 @@ describe('publishing to a Facebook Page through the whole stack', () => {
   async function upload(path: string, name: string): Promise<Uploaded> {
     const form = new FormData();
     form.append('file', new Blob([readFileSync(path)]), name);
-    const response = await fetch(`${stack.baseUrl}${v1}/upload`, { method: 'POST', body: form, headers: { Authorization: apiKey } });
+    const headers = { Authorization: apiKey };
+    const response = await fetch(`${stack.baseUrl}${v1}/upload`, { method: 'POST', body: form, headers });
     expect(response.status).toBe(201);
     return uploadedFile.parse(await response.json());
   }
@@ -115,7 +116,7 @@ describe('publishing to a Facebook Page through the whole stack', () => {
       const job = await stack.publishQueue.getJob(publishJobId(postId));
       const state = await job?.getState();
       if (job === undefined || (state !== 'completed' && state !== 'failed')) return undefined;
-      return { state, attemptsMade: job.attemptsMade, data: job.data };
+      return { state, attemptsMade: job.attemptsMade, data: job.data as unknown };
     }, { what: `the job of post ${postId} to finish` });
   }
 
@@ -179,10 +180,11 @@ describe('publishing to a Facebook Page through the whole stack', () => {
 
     const made = facebook.publishing.posts.filter((post) => post.message === 'E2E lost answer');
     expect(made.map((post) => post.id)).toEqual([root?.releaseId]);
-    expect(facebook.received.filter((request) => request.path.endsWith('/1002/published_posts')).length).toBeGreaterThan(0);
+    const lookUps = facebook.received.filter((request) => request.path.endsWith('/1002/published_posts'));
+    expect(lookUps.length).toBeGreaterThan(0);
   });
 
-  it.each([32, 613])('waits for the usage header\'s reset on throttling code %i sent as HTTP 400, spending no attempt', async (code) => {
+  it.each([32, 613])('waits for the usage header\'s reset on code %i (HTTP 400), spending no attempt', async (code) => {
     const text = `E2E throttled ${String(code)}`;
     facebook.publishing.failNext(graphThrottle(code, '1002', 1));
     const feedCalls = () => facebook.received.filter((request) => request.method === 'POST'
@@ -194,12 +196,14 @@ describe('publishing to a Facebook Page through the whole stack', () => {
     // Backoff would have retried after 20 ms; the reset (a minute, capped at 1.2 s) is waited for.
     expect(Date.now() - firstTry).toBeGreaterThanOrEqual(900);
     expect(feedCalls()).toHaveLength(2);
-    expect(await finishedJob(postId)).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
+    const job = await finishedJob(postId);
+    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
   });
 
   it('fails the post and flags the channel when Graph refuses the Page token (190)', async () => {
     const bakery = await connectPage('1001');
-    const message = 'Error validating access token: The session has been invalidated because the user changed their password.';
+    const message = 'Error validating access token: The session has been invalidated because the user changed '
+      + 'their password.';
     facebook.publishing.failNext(graphError(message, 190, { subcode: 460 }));
     const postId = await publishNow(stack.baseUrl, bakery, ['E2E refused token']);
     const [root] = await settledParts(ctx.db, postId);

@@ -78,7 +78,8 @@ describe('facebook adapter: publishing on the Page', () => {
 
     expect(result.releaseId).toMatch(/^1001_\d+$/);
     expect(result.releaseURL).toBe(`https://www.facebook.com/${result.releaseId}`);
-    expect(postOf(result.releaseId)).toMatchObject({ message: text, link: 'https://bakery.example/menu', photoIds: [] });
+    const made = postOf(result.releaseId);
+    expect(made).toMatchObject({ message: text, link: 'https://bakery.example/menu', photoIds: [] });
     const sent = requestsTo(`/${pageId}/feed`).at(-1);
     expect(sent?.headers.authorization).toBe(`OAuth ${channel.accessToken}`);
     expect(sent?.query.has('access_token')).toBe(false);
@@ -116,7 +117,8 @@ describe('facebook adapter: publishing on the Page', () => {
     const result = await adapter.publish(part(text, { media: [png(), png()], checkpoint: first.checkpoint }));
 
     expect(requestsTo(`/${pageId}/photos`)).toHaveLength(uploads);
-    expect(postOf(result.releaseId)?.photoIds).toEqual([first.checkpoint.values.photo0, first.checkpoint.values.photo1]);
+    const { photo0, photo1 } = first.checkpoint.values;
+    expect(postOf(result.releaseId)?.photoIds).toEqual([photo0, photo1]);
   });
 
   it('uploads a video to the Page with the text as its description: the release is the video', async () => {
@@ -163,7 +165,7 @@ describe('facebook adapter: publishing on the Page', () => {
 });
 
 describe('facebook adapter: exactly once without an idempotency key', () => {
-  it('marks the part before the feed post, and a retry after a lost answer finds the post instead of posting again', async () => {
+  it('marks the part before posting; a retry after a lost answer finds the post, not posting again', async () => {
     const text = unique('Lost answer');
     const input = part(text);
     facebook.publishing.failNext({ lose: true });
@@ -209,10 +211,11 @@ describe('facebook adapter: exactly once without an idempotency key', () => {
 
     const result = await adapter.publish(part(text, { checkpoint }));
 
-    expect(facebook.publishing.posts.filter((post) => post.message === text).map((post) => post.id)).toEqual([result.releaseId]);
+    const made = facebook.publishing.posts.filter((post) => post.message === text);
+    expect(made.map((post) => post.id)).toEqual([result.releaseId]);
   });
 
-  it('calls a repeat Graph refuses as a duplicate unconfirmed: the post exists where SPS could not see it', async () => {
+  it('calls a repeat refused as a duplicate unconfirmed: the post exists where SPS could not see it', async () => {
     const text = unique('Already there');
     await adapter.publish(part(text));
     // A mark from later than the post: the look-up does not count it, and Graph refuses the repeat.
@@ -246,7 +249,8 @@ describe('facebook adapter: Graph refusals by code', () => {
   });
 
   it('calls a Page the user lost disconnected', async () => {
-    facebook.addPages('grace', [{ id: '3001', name: 'Grace Labs', pictureUrl: 'https://x.example/3.jpg', tasks: ['MANAGE'] }]);
+    const page = { id: '3001', name: 'Grace Labs', pictureUrl: 'https://x.example/3.jpg', tasks: ['MANAGE'] };
+    facebook.addPages('grace', [page]);
     facebook.authority.consentingUser = 'grace';
     const context = { app: facebook.app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
     const { authorized } = await authorizeAndConnect(facebookConnect, context);
@@ -260,7 +264,8 @@ describe('facebook adapter: Graph refusals by code', () => {
   });
 
   it('calls a missing permission (200-299) disconnected, for the user to grant it again', async () => {
-    facebook.publishing.failNext(graphError('(#200) The user hasn\'t authorized the application to perform this action', 200));
+    const message = '(#200) The user hasn\'t authorized the application to perform this action';
+    facebook.publishing.failNext(graphError(message, 200));
     expect((await platformFailure(adapter.publish(part(unique('No permission'))))).kind).toBe('disconnected');
   });
 
@@ -268,7 +273,9 @@ describe('facebook adapter: Graph refusals by code', () => {
     const blocked = 'It looks like you were misusing this feature by going too fast.';
     facebook.publishing.failNext({
       status: 400,
-      body: { error: { message: blocked, code: 368, type: 'OAuthException', error_user_msg: 'You are blocked for 1 hour.' } },
+      body: {
+        error: { message: blocked, code: 368, type: 'OAuthException', error_user_msg: 'You are blocked for 1 hour.' },
+      },
     });
     const policy = await platformFailure(adapter.publish(part(unique('Blocked'))));
     expect(policy).toMatchObject({ kind: 'permanent', message: `${blocked} (You are blocked for 1 hour.)` });

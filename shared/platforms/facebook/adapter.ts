@@ -70,7 +70,10 @@ export function createFacebookAdapter(options: AdapterOptions, app: PlatformApp)
     return publishOnce({
       checkpoint: input.checkpoint,
       find: (sinceSeconds) => findPagePost({ graph, token, pageId, text: input.content, sinceSeconds }),
-      send: async (repeat) => (await graph.postForm({ path: `/${pageId}/feed`, token, repeat, form }, created, 'a post')).id,
+      send: async (repeat) => {
+        const post = await graph.postForm({ path: `/${pageId}/feed`, token, repeat, form }, created, 'a post');
+        return post.id;
+      },
     });
   }
 
@@ -78,7 +81,8 @@ export function createFacebookAdapter(options: AdapterOptions, app: PlatformApp)
     const settings = facebookSettings.parse(input.settings);
     const type = settings.type ?? 'post';
     if (type !== 'post') {
-      const message = `SPS does not publish Facebook ${type === 'reel' ? 'Reels' : 'stories'} yet; publish it as a feed post`;
+      const kind = type === 'reel' ? 'Reels' : 'stories';
+      const message = `SPS does not publish Facebook ${kind} yet; publish it as a feed post`;
       throw new PlatformError({ kind: 'permanent', provider, message });
     }
     const token = input.channel.accessToken;
@@ -146,7 +150,8 @@ export function createFacebookAdapter(options: AdapterOptions, app: PlatformApp)
 
     async recentContent(channel) {
       const query = { fields: 'id,created_time', limit: '20' };
-      const posts = await graph.get('/me/published_posts', query, channel.accessToken, recentPosts, 'the Page\'s posts');
+      const token = channel.accessToken;
+      const posts = await graph.get('/me/published_posts', query, token, recentPosts, 'the Page\'s posts');
       return posts.data.map((post) => ({ id: post.id, url: facebookUrl(post.id) }));
     },
 

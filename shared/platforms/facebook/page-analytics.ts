@@ -35,7 +35,8 @@ const isPagePost = (releaseId: string) => releaseId.includes('_');
 export function pageAnalytics(graph: PageGraph): AnalyticsReads {
   return {
     async account(channel) {
-      const page = await graph.get('/me', { fields: 'followers_count,fan_count' }, channel.accessToken, pageCounters, 'the Page');
+      const query = { fields: 'followers_count,fan_count' };
+      const page = await graph.get('/me', query, channel.accessToken, pageCounters, 'the Page');
       return [
         { label: 'Followers', value: page.followers_count ?? 0 },
         { label: 'Page likes', value: page.fan_count ?? 0 },

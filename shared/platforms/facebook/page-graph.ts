@@ -3,7 +3,9 @@ import type { PublishMedia } from '../kit/platform-adapter.ts';
 import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
 import { graphApiVersion } from './meta-graph.ts';
-import { classifyGraphRefusal, graphRefusalMessage, graphRetryAfterMs, readGraphRefusal } from './meta-graph-refusals.ts';
+import {
+  classifyGraphRefusal, graphRefusalMessage, graphRetryAfterMs, readGraphRefusal,
+} from './meta-graph-refusals.ts';
 
 const provider = 'facebook';
 
@@ -87,14 +89,14 @@ export function createPageGraph(apiUrl: string, timeoutMs: number): PageGraph {
     },
 
     postForm(call, answer, what) {
-      const request = { ...common(call.token, call.repeat === true), method: 'POST' as const, url: urlOf(call), form: call.form };
-      return read(platformRequest(request), answer, what);
+      const request = { ...common(call.token, call.repeat === true), method: 'POST' as const, url: urlOf(call) };
+      return read(platformRequest({ ...request, form: call.form }), answer, what);
     },
 
     postFile(call, answer, what) {
       const multipart = { fields: call.fields, fileField: call.fileField, file: call.file };
-      const request = { ...common(call.token, call.repeat === true), method: 'POST' as const, url: urlOf(call), multipart };
-      return read(platformRequest(request), answer, what);
+      const request = { ...common(call.token, call.repeat === true), method: 'POST' as const, url: urlOf(call) };
+      return read(platformRequest({ ...request, multipart }), answer, what);
     },
   };
 }

@@ -73,14 +73,19 @@ export async function findPageVideo(search: PageSearch & { pageId: string }): Pr
   const { graph, token, text, sinceSeconds, pageId } = search;
   const query = { fields: 'id,description,created_time', limit: searchDepth };
   const videos = await graph.get(`/${pageId}/videos`, query, token, items(videoItem), 'the Page\'s videos');
-  const match = videos.data.find((video) => sameText(video.description, text) && seconds(video.created_time) >= sinceSeconds);
+  const match = videos.data.find((video) => sameText(video.description, text)
+    && seconds(video.created_time) >= sinceSeconds);
   return match?.id ?? null;
 }
 
 /** A comment the Page made with this text under `parentId`, newest first. */
-export async function findPageComment(search: PageSearch & { pageId: string; parentId: string }): Promise<string | null> {
+export async function findPageComment(
+  search: PageSearch & { pageId: string; parentId: string },
+): Promise<string | null> {
   const { graph, token, text, sinceSeconds, pageId, parentId } = search;
-  const query = { fields: 'id,message,created_time,from', order: 'reverse_chronological', filter: 'stream', limit: searchDepth };
+  const query = {
+    fields: 'id,message,created_time,from', order: 'reverse_chronological', filter: 'stream', limit: searchDepth,
+  };
   const comments = await graph.get(`/${parentId}/comments`, query, token, items(commentItem), 'the post\'s comments');
   const match = comments.data.find((comment) => comment.from?.id === pageId && sameText(comment.message, text)
     && seconds(comment.created_time) >= sinceSeconds);

@@ -21,7 +21,8 @@ function multipart(bytes: Buffer, boundary: string, params: GraphParams): boolea
   if (start < 0) return false;
   for (;;) {
     const headerStart = start + delimiter.length + 2;
-    if (bytes.subarray(start + delimiter.length, start + delimiter.length + 2).toString('latin1') === '--') return true;
+    const after = start + delimiter.length;
+    if (bytes.subarray(after, after + 2).toString('latin1') === '--') return true;
     const headerEnd = bytes.indexOf('\r\n\r\n', headerStart);
     if (headerEnd < 0) return false;
     const next = bytes.indexOf(Buffer.from(`\r\n--${boundary}`), headerEnd + 4);
@@ -31,7 +32,9 @@ function multipart(bytes: Buffer, boundary: string, params: GraphParams): boolea
     const name = /name="([^"]*)"/.exec(head)?.[1];
     const fileName = /filename="([^"]*)"/.exec(head)?.[1];
     const contentType = /content-type:\s*([^\r\n]+)/i.exec(head)?.[1] ?? 'application/octet-stream';
-    if (name !== undefined && fileName !== undefined) params.files.set(name, { fileName, contentType, bytes: content });
+    if (name !== undefined && fileName !== undefined) {
+      params.files.set(name, { fileName, contentType, bytes: content });
+    }
     else if (name !== undefined) params.fields.set(name, content.toString('utf8'));
     start = next + 2;
   }

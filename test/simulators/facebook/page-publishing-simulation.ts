@@ -86,8 +86,9 @@ export function graphThrottle(code: number, pageId: string, minutes: number): Si
     613: 'Calls to this api have exceeded the rate limit.',
     80001: 'There have been too many calls to this Page account. Wait a bit and try again.',
   };
-  const answer = graphError(`(#${String(code)}) ${messages[code] ?? 'Request limit reached'}`, code, { type: 'OAuthException' });
-  const usage = { [pageId]: [{ type: 'pages', call_count: 100, total_cputime: 40, total_time: 60, estimated_time_to_regain_access: minutes }] };
+  const answer = graphError(`(#${String(code)}) ${messages[code] ?? 'Request limit reached'}`, code);
+  const entry = { type: 'pages', call_count: 100, total_cputime: 40, total_time: 60 };
+  const usage = { [pageId]: [{ ...entry, estimated_time_to_regain_access: minutes }] };
   return { ...answer, headers: { 'x-business-use-case-usage': JSON.stringify(usage) } };
 }
 
@@ -141,7 +142,10 @@ export function createPagePublishing(deps: PagePublishingDeps): PagePublishing {
     const count = (calls.get(pageId) ?? 0) + 1;
     calls.set(pageId, count);
     const usage = {
-      [pageId]: [{ type: 'pages', call_count: Math.min(count, 100), total_cputime: 1, total_time: 1, estimated_time_to_regain_access: 0 }],
+      [pageId]: [{
+        type: 'pages', call_count: Math.min(count, 100), total_cputime: 1, total_time: 1,
+        estimated_time_to_regain_access: 0,
+      }],
     };
     return { ...answer, headers: { 'x-business-use-case-usage': JSON.stringify(usage), ...answer.headers } };
   }
@@ -194,7 +198,8 @@ export function createPagePublishing(deps: PagePublishingDeps): PagePublishing {
     for (let index = 0; params.fields.has(`attached_media[${String(index)}]`); index += 1) {
       let fbid: unknown;
       try {
-        fbid = (JSON.parse(params.fields.get(`attached_media[${String(index)}]`) ?? '') as { media_fbid?: unknown }).media_fbid;
+        const value = params.fields.get(`attached_media[${String(index)}]`) ?? '';
+        fbid = (JSON.parse(value) as { media_fbid?: unknown }).media_fbid;
       } catch {
         return graphError(`(#100) param attached_media[${String(index)}] must be JSON`, 100);
       }
@@ -211,7 +216,9 @@ export function createPagePublishing(deps: PagePublishingDeps): PagePublishing {
   function postFeed(pageId: string, params: GraphParams): SimulatedAnswer {
     const message = params.fields.get('message') ?? '';
     const link = params.fields.get('link') ?? null;
-    if (link !== null && !/^https?:\/\/[^\s]+$/.test(link)) return graphError('(#100) link URL is not properly formatted', 100);
+    if (link !== null && !/^https?:\/\/[^\s]+$/.test(link)) {
+      return graphError('(#100) link URL is not properly formatted', 100);
+    }
     const attached = attachedPhotos(pageId, params);
     if ('status' in attached) return attached;
     if (message === '' && link === null && attached.length === 0) {
@@ -230,11 +237,14 @@ export function createPagePublishing(deps: PagePublishingDeps): PagePublishing {
   function postVideo(pageId: string, params: GraphParams): SimulatedAnswer {
     const file = params.files.get('source');
     if (file === undefined) return graphError('(#100) Missing source, file_url or fbuploader_video_file_chunk', 100);
-    if (!isVideo(file.bytes)) return graphError('The video file you selected is in a format that we don\'t support.', 352);
+    if (!isVideo(file.bytes)) {
+      return graphError('The video file you selected is in a format that we don\'t support.', 352);
+    }
     const description = params.fields.get('description') ?? '';
     const id = newId();
     const post = newPost(pageId, { message: description, videoId: id });
-    videos.push({ id, pageId, postId: post.id, file, title: params.fields.get('title') ?? null, description, createdAt: post.createdAt });
+    const title = params.fields.get('title') ?? null;
+    videos.push({ id, pageId, postId: post.id, file, title, description, createdAt: post.createdAt });
     return { status: 200, body: { id } };
   }
 
@@ -297,7 +307,11 @@ export function createPagePublishing(deps: PagePublishingDeps): PagePublishing {
     return picked;
   }
 
-  function listed<T>(items: T[], request: GraphRequest, present: (item: T) => Record<string, unknown>): SimulatedAnswer {
+  function listed<T>(
+    items: T[],
+    request: GraphRequest,
+    present: (item: T) => Record<string, unknown>,
+  ): SimulatedAnswer {
     const limit = Math.min(Number(request.query.get('limit') ?? '25') || 25, 100);
     return { status: 200, body: { data: items.slice(0, limit).map((item) => pick(present(item), request)) } };
   }
@@ -333,7 +347,10 @@ export function createPagePublishing(deps: PagePublishingDeps): PagePublishing {
     const found = comments.filter((comment) => comment.objectId === objectId);
     if (request.query.get('order') === 'reverse_chronological') found.reverse();
     return withUsage(pageId, listed(found, request, (comment) => ({
-      id: comment.id, message: comment.message, created_time: graphTime(comment.createdAt), from: { id: comment.pageId },
+      id: comment.id,
+      message: comment.message,
+      created_time: graphTime(comment.createdAt),
+      from: { id: comment.pageId },
     })));
   }
 
@@ -375,7 +392,11 @@ export function createPagePublishing(deps: PagePublishingDeps): PagePublishing {
       return graphError('(#100) The value must be a valid insights metric', 100);
     }
     const data = metrics.map((name) => ({
-      name, period: 'lifetime', values: [{ value: known[name] }], title: name, id: `${postId}/insights/${name}/lifetime`,
+      name,
+      period: 'lifetime',
+      values: [{ value: known[name] }],
+      title: name,
+      id: `${postId}/insights/${name}/lifetime`,
     }));
     return withUsage(pageId, { status: 200, body: { data } });
   }
