@@ -170,6 +170,21 @@ describe('publishing to a Facebook Page through the whole stack', () => {
     expect(video?.file.bytes.equals(readFileSync(files.mp4))).toBe(true);
   });
 
+  it('answers 400 at POST /posts for a photo format Facebook does not take, and sends nothing', async () => {
+    const webp = await upload(files.webp, 'photo.webp');
+    const photoUploads = facebook.publishing.photos.length;
+    const response = await api(stack.baseUrl, apiKey, `${v1}/posts`, {
+      method: 'POST',
+      body: {
+        type: 'now',
+        posts: [{ integration: { id: books.channelId }, value: [{ content: 'WebP', image: [webp] }] }],
+      },
+    });
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(response.body)).toContain('Facebook takes JPEG, PNG, GIF, BMP or TIFF photos');
+    expect(facebook.publishing.photos).toHaveLength(photoUploads);
+  });
+
   it('posts once when Graph made the post and its answer was lost: the retry finds it on the Page', async () => {
     const lost = facebook.publishing.lostResponses();
     facebook.publishing.failNext({ lose: true });

@@ -26,7 +26,8 @@ function mediaProblems(parts: Parameters<PlatformSpec<typeof facebookSettings>['
     for (const media of part.media) {
       const where = `part ${String(index + 1)}`;
       if (media.kind === 'image' && !(photoTypes as readonly string[]).includes(media.mimeType)) {
-        problems.push(`${where} has a ${media.mimeType} image; Facebook takes JPEG, PNG, GIF, BMP or TIFF photos`);
+        const rule = 'Facebook takes JPEG, PNG, GIF, BMP or TIFF photos';
+        problems.push(`${where} has an image of type ${media.mimeType}; ${rule}`);
       }
       if (media.kind === 'image' && media.sizeBytes !== null && media.sizeBytes > maxPhotoBytes) {
         problems.push(`${where} has a ${megabytes(media.sizeBytes)} image; a Facebook photo is at most 4 MB`);
