@@ -57,7 +57,8 @@ describe('Facebook connect against the simulated Facebook Login and Graph API', 
       response_type: 'code',
       client_id: facebook.clientId,
       redirect_uri: redirectUri,
-      scope: 'pages_show_list,pages_manage_posts,pages_read_engagement,publish_video,pages_manage_engagement',
+      scope: 'pages_show_list,pages_manage_posts,pages_read_engagement,publish_video,pages_manage_engagement,'
+        + 'read_insights',
       state: 'state-1',
     });
   });

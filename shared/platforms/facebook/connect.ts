@@ -5,8 +5,9 @@ const platform = 'facebook';
 
 /**
  * Listing the Pages (pages_show_list), posting to them (pages_manage_posts, which also covers
- * photos), reading what was posted (pages_read_engagement), uploading videos (publish_video) and
- * commenting, since later parts of a post become comments (pages_manage_engagement).
+ * photos), reading what was posted (pages_read_engagement), uploading videos (publish_video),
+ * commenting, since later parts of a post become comments (pages_manage_engagement), and reading
+ * a post's media views for analytics (read_insights).
  */
 export const facebookScopes = [
   'pages_show_list',
@@ -14,6 +15,7 @@ export const facebookScopes = [
   'pages_read_engagement',
   'publish_video',
   'pages_manage_engagement',
+  'read_insights',
 ] as const;
 
 export const facebookConnect: OAuthConnect = {

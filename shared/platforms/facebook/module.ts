@@ -1,4 +1,5 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { createFacebookAdapter } from './adapter.ts';
 import { facebookConnect } from './connect.ts';
 import { facebook } from './definition.ts';
 
@@ -10,4 +11,5 @@ export const facebookModule: PlatformModule = {
     tokenUrl: 'https://graph.facebook.com',
   },
   connect: facebookConnect,
+  createAdapter: createFacebookAdapter,
 };

@@ -1,12 +1,12 @@
 import type { PlatformApp } from '../../../shared/platforms/kit/platform-connect.ts';
 import { OAuthAuthority, type IssuedTokens } from '../kit/oauth-authority.ts';
-import {
-  startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
-} from '../kit/simulator-server.ts';
+import type { RunningSimulator, SimulatedAnswer, SimulatedRequest } from '../kit/simulator-server.ts';
+import { startGraphServer } from './graph-http-server.ts';
 import {
   expiredToken, graphError, graphPath, graphToken, MetaTokenBook, pickFields, requestedFields, unknownPath,
   unparsableToken,
 } from './meta-graph-simulation.ts';
+import { createPagePublishing, type PagePublishing } from './page-publishing-simulation.ts';
 
 /**
  * A local stand-in for Facebook Login and the Graph API as far as connecting Pages (and the
@@ -16,7 +16,8 @@ import {
  * Page token per Page, and the Page and Instagram user nodes. Page tokens read with a
  * long-lived user token never expire; with a short-lived one they die with it. Refusals in
  * Graph's envelope `{error: {message, type, code, error_subcode, fbtrace_id}}`, HTTP 400.
- * Facts: ../shared/platforms/oauth-majors.md, sections 3.1, 3.5 and 4.1.
+ * With a Page token, the Page publishes (page-publishing-simulation.ts).
+ * Facts: ../shared/platforms/oauth-majors.md, sections 3.1 to 3.5 and 4.1.
  */
 export interface SimulatedInstagramAccount {
   id: string;
@@ -45,6 +46,8 @@ export interface FacebookSimulator extends RunningSimulator {
   addPages(user: string, pages: SimulatedPage[]): void;
   /** Takes a Page away from the user, as removing their role does: its Page tokens stop working. */
   removePage(user: string, pageId: string): void;
+  /** What Pages published, and the failures the next publishing requests meet. */
+  publishing: PagePublishing;
 }
 
 const clientId = 'facebook-app-id';
@@ -152,20 +155,43 @@ export async function startFacebookSimulator(): Promise<FacebookSimulator> {
     return { status: 200, body: { data, paging: { cursors, ...next } } };
   }
 
+  /** The Pages a Page token reaches (its own), or Graph's refusal once the user lost the Page role. */
+  function pageTokenPages(booked: { user: string }): SimulatedPage[] | SimulatedAnswer {
+    const [user = '', pageId = ''] = booked.user.split(':');
+    const pages = (pagesOf.get(user) ?? []).filter((page) => page.id === pageId);
+    // Losing the Page role voids the Page's tokens.
+    if (pages.length === 0) {
+      const message = 'Error validating access token: The user is not an administrator of the page.';
+      return graphError(message, 190, { subcode: 460 });
+    }
+    return pages;
+  }
+
+  /** The Page a token publishes for: only a live Page token publishes. */
+  function pageOfToken(token: string | null): string | SimulatedAnswer {
+    const booked = book.lookup(token);
+    if (booked === 'expired') return expiredToken(book.expiryOf(token ?? '') ?? 0);
+    if (booked === null) return unparsableToken();
+    if (booked.kind !== 'page') {
+      return graphError('(#200) The Page must be published to with a Page access token', 200);
+    }
+    const pages = pageTokenPages(booked);
+    return 'status' in pages ? pages : pages[0]?.id ?? '';
+  }
+
   /** GET /{page-id} or /{ig-user-id}: with that Page's token, or a user token of someone with a role on it. */
-  function node(request: SimulatedRequest, id: string): SimulatedAnswer {
+  function node(request: SimulatedRequest, named: string): SimulatedAnswer {
+    let id = named;
     const token = graphToken(request);
     const booked = book.lookup(token);
     if (booked === 'expired') return expiredToken(book.expiryOf(token ?? '') ?? 0);
     let pages: SimulatedPage[];
     if (booked !== null && booked.kind === 'page') {
-      const [user = '', pageId = ''] = booked.user.split(':');
-      pages = (pagesOf.get(user) ?? []).filter((page) => page.id === pageId);
-      // Losing the Page role voids the Page's tokens.
-      if (pages.length === 0) {
-        const message = 'Error validating access token: The user is not an administrator of the page.';
-        return graphError(message, 190, { subcode: 460 });
-      }
+      const reached = pageTokenPages(booked);
+      if ('status' in reached) return reached;
+      pages = reached;
+      // With a Page token, `me` is the Page.
+      if (id === 'me') id = pages[0]?.id ?? id;
     } else {
       const caller = userToken(token);
       if ('status' in caller) return caller;
@@ -174,7 +200,8 @@ export async function startFacebookSimulator(): Promise<FacebookSimulator> {
     const fields = [...requestedFields(request).keys()];
     const page = pages.find((candidate) => candidate.id === id);
     if (page !== undefined) {
-      return { status: 200, body: pickFields({ id: page.id, name: page.name, username: page.username }, fields) };
+      const node = { id: page.id, name: page.name, username: page.username, ...publishing.pageCounters(page.id) };
+      return { status: 200, body: pickFields(node, fields) };
     }
     const linked = pages.find((candidate) => candidate.instagram?.id === id)?.instagram;
     if (linked !== undefined) return { status: 200, body: pickFields(instagramNode(linked), fields) };
@@ -183,7 +210,11 @@ export async function startFacebookSimulator(): Promise<FacebookSimulator> {
     return graphError(message, 100, { subcode: 33 });
   }
 
-  const server = await startSimulatorServer((request) => {
+  const publishing = createPagePublishing({ pageOfToken, now: () => authority.now() });
+
+  const server = await startGraphServer((request) => {
+    const published = publishing.route(request);
+    if (published !== undefined) return published;
     const { rest } = graphPath(request.path);
     if (request.method === 'GET' && rest === '/dialog/oauth') return authority.authorize(request);
     if (rest === '/oauth/access_token') {
@@ -191,7 +222,7 @@ export async function startFacebookSimulator(): Promise<FacebookSimulator> {
       return authority.token(request);
     }
     if (request.method === 'GET' && rest === '/me/accounts') return accounts(request);
-    const nodeId = /^\/(\d+)$/.exec(rest)?.[1];
+    const nodeId = /^\/(\d+|me)$/.exec(rest)?.[1];
     if (request.method === 'GET' && nodeId !== undefined) return node(request, nodeId);
     return unknownPath(request);
   }, graphError('Unknown path components', 2500));
@@ -206,6 +237,7 @@ export async function startFacebookSimulator(): Promise<FacebookSimulator> {
     removePage: (user, pageId) => {
       pagesOf.set(user, (pagesOf.get(user) ?? []).filter((page) => page.id !== pageId));
     },
+    publishing,
   };
 }
 
