@@ -56,7 +56,8 @@ export const x = definePlatform({
     'Each part is a post; parts after the first reply to the previous one, forming a thread. '
     + 'Text is counted as X weighs it: every URL counts 23 and most CJK characters and emoji count 2. '
     + 'Verified accounts may post longer text, but SPS checks the 280 that every account has. '
-    + 'A poll or a quoted post goes on the first part and excludes media there. X refuses identical text posted twice.',
+    + 'A poll or a quoted post goes on the first part and excludes media there. '
+    + 'X refuses identical text posted twice.',
   settings: xSettings,
   tools: [],
   checkPost({ settings, parts }) {
