@@ -5,6 +5,7 @@ import type { AppState } from './context.ts';
 import { dashboard } from './dashboard/dashboard-router.ts';
 import { errorHandler } from './middleware/error-handler.ts';
 import { requestContext } from './middleware/request-context.ts';
+import { metadataRouter } from './oauth/metadata-route.ts';
 import { oauthTokenRouter } from './oauth/token-route.ts';
 import { docsRouter } from './public/openapi/docs-routes.ts';
 import { openApiDocument } from './public/openapi/openapi-document.ts';
@@ -64,6 +65,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   }
 
   app.use(oauthTokenRouter(deps).routes());
+  // At the host root, beside the dashboard's consent page: RFC 8414 discovery starts from the issuer.
+  app.use(metadataRouter(deps).routes());
 
   const routes = publicRoutes(deps);
   // Paths in the document carry /api/public/v1, so the server is the backend address without /api.

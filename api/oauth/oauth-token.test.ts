@@ -1,7 +1,8 @@
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type StoredUser } from '../../shared/domain/accounts/accounts.ts';
-import { approve, authorizationRequest, deleteExpiredCodes } from '../../shared/domain/oauth/authorization.ts';
+import { approve, deleteExpiredCodes } from '../../shared/domain/oauth/authorization.ts';
+import { checkAuthorizationRequest } from '../../shared/domain/oauth/authorization-request.ts';
 import { approvedApps, revokeApp } from '../../shared/domain/oauth/grants.ts';
 import { deleteApp, registerApp, rotateAppSecret, type StoredApp } from '../../shared/domain/oauth/oauth-apps.ts';
 import { api } from '../../test/support/fixtures.ts';
@@ -59,15 +60,25 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
   });
 
   it('accepts only a known client_id with response_type code on the consent request', async () => {
-    expect((await authorizationRequest(ctx.db, { clientId: app.clientId, responseType: 'code' }))?.name).toBe('Scheduler Pro');
-    expect(await authorizationRequest(ctx.db, { clientId: app.clientId, responseType: 'token' })).toBeNull();
-    expect(await authorizationRequest(ctx.db, { clientId: 'pca_0000000000000000000000000000000', responseType: 'code' })).toBeNull();
+    const check = (clientId: string, responseType: string) => checkAuthorizationRequest(ctx.db, {
+      clientId, responseType, state: null, redirectUri: null, codeChallenge: null, codeChallengeMethod: null, scope: null,
+    });
+    expect(await check(app.clientId, 'code')).toMatchObject({ outcome: 'acceptable', app: { name: 'Scheduler Pro' } });
+    expect(await check(app.clientId, 'token')).toEqual({ outcome: 'untrusted', problem: 'unsupported_response_type' });
+    const unknown = await check('pca_0000000000000000000000000000000', 'code');
+    expect(unknown).toEqual({ outcome: 'untrusted', problem: 'unknown_client' });
   });
 
   it('code issued → exchange within 10 minutes with the right credentials → the contract\'s token body', async () => {
     const response = await exchangeCode(await codeFor());
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ id: member.organizationId, cus: null, access_token: expect.stringMatching(/^pos_[A-Za-z0-9_-]{43}$/) as string, token_type: 'bearer' });
+    expect(response.body).toEqual({
+      id: member.organizationId,
+      cus: null,
+      access_token: expect.stringMatching(/^pos_[A-Za-z0-9_-]{43}$/) as string,
+      token_type: 'bearer',
+      scope: 'public_api',
+    });
     expect(response.headers.get('cache-control')).toBe('no-store');
     const token = (response.body as { access_token: string }).access_token;
     await expectLive(token);

@@ -1,14 +1,20 @@
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
+import { z } from 'zod';
 import type { AppState } from '../context.ts';
 import type { SecretBox } from '../../shared/crypto/secret-box.ts';
 import type { Database } from '../../shared/db/database.ts';
 import { exchangeCode, type TokenRequest } from '../../shared/domain/oauth/authorization.ts';
 import { OAuthError } from '../../shared/domain/oauth/oauth-error.ts';
 import { LogEvent } from '../../shared/logging/events.ts';
+import { withClientCredentials } from './client-authentication.ts';
+
+/** Any object: each field is checked where it is used, so a missing one names itself in the error. */
+const tokenBody = z.record(z.string(), z.unknown()).catch({});
 
 /**
- * POST /api/oauth/token: the spec's JSON body, form-encoded too (RFC 6749's own encoding).
+ * POST /api/oauth/token: the spec's JSON body, form-encoded too (RFC 6749's own encoding), with
+ * the client's credentials in the body or in an HTTP Basic header (client-authentication.ts).
  * Errors use RFC 6749's `{error, error_description}`, not the public API's error shape.
  */
 export function oauthTokenRouter(deps: { db: Database; secrets: SecretBox; now: () => Date }): Router<AppState> {
@@ -25,8 +31,8 @@ export function oauthTokenRouter(deps: { db: Database; secrets: SecretBox; now: 
         const reason = error instanceof Error ? error.message : String(error);
         throw new OAuthError('invalid_request', `the body could not be read (${reason})`);
       }
-      const body: unknown = ctx.request.body;
-      const request: TokenRequest = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
+      const body: TokenRequest = tokenBody.parse(ctx.request.body);
+      const request = withClientCredentials(ctx.get('Authorization'), body);
       ctx.body = await exchangeCode(deps.db, deps.secrets, request, deps.now());
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;

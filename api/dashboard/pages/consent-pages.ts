@@ -1,43 +1,20 @@
 import type Router from '@koa/router';
 import { isMember } from '../../../shared/domain/accounts/accounts.ts';
-import { approve, authorizationRequest } from '../../../shared/domain/oauth/authorization.ts';
+import { approve } from '../../../shared/domain/oauth/authorization.ts';
+import {
+  checkAuthorizationRequest,
+  type AuthorizationParameters,
+  type RequestedGrant,
+  type UntrustedRequestProblem,
+} from '../../../shared/domain/oauth/authorization-request.ts';
 import type { StoredApp } from '../../../shared/domain/oauth/oauth-apps.ts';
 import type { DashboardDeps } from '../dashboard-deps.ts';
 import { formField } from '../form-body.ts';
 import { html, webUrl } from '../html.ts';
 import { csrfField, renderPage, renderProblem } from '../layout.ts';
 import { loginPath, safeReturnPath } from '../return-target.ts';
+import { authorizationParameters, consentPath, parameterFields } from './authorization-parameters.ts';
 import type { DashboardRouterContext, DashboardState, SignedIn } from '../state.ts';
-
-/** The parameters of an authorization request, from the query (GET) or the consent form (POST). */
-interface AuthorizationParameters {
-  clientId: string;
-  responseType: string;
-  /** Absent (null) means nothing is echoed back, as the spec allows. */
-  state: string | null;
-}
-
-function queryValue(ctx: DashboardRouterContext, name: string): string {
-  const value = ctx.query[name];
-  return typeof value === 'string' ? value : '';
-}
-
-function fromQuery(ctx: DashboardRouterContext): AuthorizationParameters {
-  const state = queryValue(ctx, 'state');
-  return { clientId: queryValue(ctx, 'client_id'), responseType: queryValue(ctx, 'response_type'), state: state === '' ? null : state };
-}
-
-function fromForm(ctx: DashboardRouterContext): AuthorizationParameters {
-  const state = formField(ctx, 'state', { trim: false });
-  return { clientId: formField(ctx, 'client_id'), responseType: formField(ctx, 'response_type'), state: state === '' ? null : state };
-}
-
-/** The consent page's own address for these parameters, to come back to after logging in. */
-function consentPath(parameters: AuthorizationParameters): string {
-  const query = new URLSearchParams({ client_id: parameters.clientId, response_type: parameters.responseType });
-  if (parameters.state !== null) query.set('state', parameters.state);
-  return `/oauth/authorize?${query.toString()}`;
-}
 
 /** The app's redirect URL with our answer added to whatever query it already has. */
 function redirectWith(app: StoredApp, answer: Record<string, string | null>): string {
@@ -46,15 +23,40 @@ function redirectWith(app: StoredApp, answer: Record<string, string | null>): st
   return target.toString();
 }
 
-/** An invalid request is answered here and never redirected: the redirect URL is not trusted yet. */
-async function requestedApp(ctx: DashboardRouterContext, deps: DashboardDeps, parameters: AuthorizationParameters): Promise<StoredApp | null> {
-  const app = await authorizationRequest(deps.db, { clientId: parameters.clientId, responseType: parameters.responseType });
-  if (app === null) {
-    renderProblem(ctx, 400, 'Invalid authorization request', parameters.responseType === 'code'
-      ? 'The app that sent you here is not registered with SPS (its client_id is unknown). Nothing was shared; you can close this page.'
-      : 'The app that sent you here asked for something SPS does not offer (response_type must be "code"). Nothing was shared; you can close this page.');
+const untrustedProblems: Record<UntrustedRequestProblem, string> = {
+  unknown_client: 'The app that sent you here is not registered with SPS (its client_id is unknown).',
+  redirect_uri_mismatch: 'The app that sent you here asked to be answered at an address it did not register '
+    + '(its redirect_uri is not the app\'s Redirect URL).',
+  unsupported_response_type: 'The app that sent you here asked for something SPS does not offer '
+    + '(response_type must be "code").',
+};
+
+/**
+ * The app and what the approval grants, or null once the request has been answered: a request
+ * whose client or redirect URI is not trusted gets a page here, never a redirect (RFC 6749
+ * §4.1.2.1); any other invalid request is sent back to the app's redirect URL with its error.
+ */
+async function checkedRequest(
+  ctx: DashboardRouterContext,
+  deps: DashboardDeps,
+  parameters: AuthorizationParameters,
+): Promise<{ app: StoredApp; grant: RequestedGrant } | null> {
+  const check = await checkAuthorizationRequest(deps.db, parameters);
+  switch (check.outcome) {
+    case 'untrusted':
+      renderProblem(ctx, 400, 'Invalid authorization request',
+        `${untrustedProblems[check.problem]} Nothing was shared; you can close this page.`);
+      return null;
+    case 'refused':
+      ctx.redirect(redirectWith(check.app, {
+        error: check.error,
+        error_description: check.description,
+        state: parameters.state,
+      }));
+      return null;
+    case 'acceptable':
+      return { app: check.app, grant: check.grant };
   }
-  return app;
 }
 
 function consentPage(ctx: DashboardRouterContext, app: StoredApp, account: SignedIn, parameters: AuthorizationParameters, problem?: string): void {
@@ -83,9 +85,7 @@ ${app.description === null || app.description === undefined ? '' : html`<p>${app
 </section>
 <form method="post" action="/oauth/authorize">
   ${csrfField(ctx)}
-  <input type="hidden" name="client_id" value="${parameters.clientId}">
-  <input type="hidden" name="response_type" value="${parameters.responseType}">
-  ${parameters.state === null ? '' : html`<input type="hidden" name="state" value="${parameters.state}">`}
+  ${parameterFields(parameters)}
   <label for="consent-organization">Organization</label>
   <select id="consent-organization" name="organization_id">${options}</select>
   <p><button type="submit" name="decision" value="approve" class="primary">Authorize</button> <button type="submit" name="decision" value="deny">Deny</button></p>
@@ -95,22 +95,24 @@ ${app.description === null || app.description === undefined ? '' : html`<p>${app
 
 export function registerConsentPages(router: Router<DashboardState>, deps: DashboardDeps): void {
   router.get('/oauth/authorize', async (ctx) => {
-    const parameters = fromQuery(ctx);
-    const app = await requestedApp(ctx, deps, parameters);
-    if (app === null) return;
+    const parameters = authorizationParameters(ctx.query, { trimIds: false });
+    const request = await checkedRequest(ctx, deps, parameters);
+    if (request === null) return;
     const account = ctx.state.signedIn;
     if (account === undefined) {
       // The whole original address, extra parameters included, is where the login comes back to.
       ctx.redirect(loginPath(safeReturnPath(ctx.originalUrl) ?? safeReturnPath(consentPath(parameters))));
       return;
     }
-    consentPage(ctx, app, account, parameters);
+    consentPage(ctx, request.app, account, parameters);
   });
 
   router.post('/oauth/authorize', async (ctx) => {
-    const parameters = fromForm(ctx);
-    const app = await requestedApp(ctx, deps, parameters);
-    if (app === null) return;
+    // The form repeats the request, and is checked again as if it had just arrived.
+    const parameters = authorizationParameters(ctx.request.body, { trimIds: true });
+    const request = await checkedRequest(ctx, deps, parameters);
+    if (request === null) return;
+    const { app, grant } = request;
     const account = ctx.state.signedIn;
     if (account === undefined) {
       // The session ended while the page was open: log in again, then decide again.
@@ -127,7 +129,8 @@ export function registerConsentPages(router: Router<DashboardState>, deps: Dashb
       consentPage(ctx, app, account, parameters, 'Choose one of your organizations, then Authorize or Deny.');
       return;
     }
-    const code = await approve(deps.db, deps.secrets, { app, user: account.user, organizationId, now: deps.now() });
+    const approval = { app, user: account.user, organizationId, now: deps.now(), grant };
+    const code = await approve(deps.db, deps.secrets, approval);
     ctx.redirect(redirectWith(app, { code, state: parameters.state }));
   });
 }

@@ -12,6 +12,12 @@ const oauthCodeSchema = new Schema(
     organizationId: { type: Types.ObjectId, required: true },
     expiresAt: { type: Date, required: true, index: true },
     consumedAt: { type: Date, default: null },
+    /** The redirect_uri the authorization request carried, if any: the token request must repeat it. */
+    redirectUri: { type: String, default: null },
+    /** PKCE (RFC 7636, S256): the app proves at the token endpoint that it sent this request. */
+    codeChallenge: { type: String, default: null },
+    /** The scope granted with this code, answered with its access token. */
+    scope: { type: String, default: null },
   },
   { timestamps: { createdAt: true, updatedAt: false }, collection: 'oauth_codes' },
 );

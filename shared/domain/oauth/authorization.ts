@@ -3,9 +3,12 @@ import { randomCredential, type SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
 import { isMember, type StoredUser } from '../accounts/accounts.ts';
 import { DomainError } from '../../errors.ts';
+import type { RequestedGrant } from './authorization-request.ts';
 import { findAppByClientId, type StoredApp } from './oauth-apps.ts';
 import { revokeGrantOfCode } from './grants.ts';
 import { OAuthError } from './oauth-error.ts';
+import { verifierMatches } from './pkce.ts';
+import { defaultScope } from './scope.ts';
 
 /** The spec: an authorization code lives 10 minutes and is single use. */
 export const codeLifetimeMs = 10 * 60 * 1000;
@@ -15,24 +18,33 @@ export interface TokenResponse {
   cus: string | null;
   access_token: string;
   token_type: 'bearer';
+  /** RFC 6749 §5.1: what the token may do; see scope.ts. */
+  scope: string;
 }
 
-/** What the consent page needs; null when the client id or response type is not acceptable. */
-export async function authorizationRequest(db: Database, query: { clientId: string; responseType: string }): Promise<StoredApp | null> {
-  if (query.responseType !== 'code') return null;
-  return findAppByClientId(db, query.clientId);
-}
+/** A request that asked for nothing beyond the spec's parameters. */
+const plainGrant: RequestedGrant = { redirectUri: null, codeChallenge: null, scope: defaultScope };
 
 /** The user approved: a code for the organization they chose, returned in clear once. */
-export async function approve(db: Database, secrets: SecretBox, input: { app: StoredApp; user: StoredUser; organizationId: string; now: Date }): Promise<string> {
-  if (!isMember(input.user, input.organizationId)) throw new DomainError('not_found', 'you are not a member of that organization');
+export async function approve(
+  db: Database,
+  secrets: SecretBox,
+  input: { app: StoredApp; user: StoredUser; organizationId: string; now: Date; grant?: RequestedGrant },
+): Promise<string> {
+  if (!isMember(input.user, input.organizationId)) {
+    throw new DomainError('not_found', 'you are not a member of that organization');
+  }
   const code = randomCredential();
+  const grant = input.grant ?? plainGrant;
   await db.oauthCodes.create({
     codeDigest: secrets.digest(code),
     appId: input.app._id,
     userId: input.user._id,
     organizationId: new Types.ObjectId(input.organizationId),
     expiresAt: new Date(input.now.getTime() + codeLifetimeMs),
+    redirectUri: grant.redirectUri,
+    codeChallenge: grant.codeChallenge,
+    scope: grant.scope,
   });
   return code;
 }
@@ -43,12 +55,54 @@ export interface TokenRequest {
   code?: unknown;
   client_id?: unknown;
   client_secret?: unknown;
+  redirect_uri?: unknown;
+  code_verifier?: unknown;
 }
 
 function field(request: TokenRequest, name: keyof TokenRequest): string {
   const value = request[name];
   if (typeof value !== 'string' || value === '') throw new OAuthError('invalid_request', `${name} is required`);
   return value;
+}
+
+/** An optional parameter: null when absent or empty (RFC 6749 §3.1 treats empty as omitted). */
+function optionalField(request: TokenRequest, name: keyof TokenRequest): string | null {
+  const value = request[name];
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value !== 'string') throw new OAuthError('invalid_request', `${name} must be a string`);
+  return value;
+}
+
+/**
+ * RFC 6749 §4.1.3: a redirect_uri sent at authorize must be sent again, identical. One sent only
+ * here must still be the app's, so an app learns of a misconfiguration rather than being ignored.
+ */
+function checkRedirectUri(request: TokenRequest, issued: { redirectUri?: string | null }, app: StoredApp): void {
+  const sent = optionalField(request, 'redirect_uri');
+  const expected = issued.redirectUri ?? null;
+  if (expected !== null && sent === null) {
+    throw new OAuthError('invalid_grant', 'redirect_uri is required: the authorization request carried one');
+  }
+  if (sent !== null && sent !== (expected ?? app.redirectUrl)) {
+    throw new OAuthError('invalid_grant', 'redirect_uri does not match the one of the authorization request');
+  }
+}
+
+/**
+ * RFC 7636 §4.6: a code issued with a challenge needs its verifier. A verifier for a code issued
+ * without one is refused too (RFC 9700 §2.1.1), so PKCE cannot be stripped from a request unseen.
+ */
+function checkVerifier(request: TokenRequest, issued: { codeChallenge?: string | null }): void {
+  const verifier = optionalField(request, 'code_verifier');
+  const challenge = issued.codeChallenge ?? null;
+  if (challenge === null) {
+    if (verifier !== null) throw new OAuthError('invalid_grant', 'code_verifier sent for a code issued without PKCE');
+    return;
+  }
+  if (verifier === null) throw new OAuthError('invalid_grant', 'code_verifier is required: the code uses PKCE');
+  if (!verifierMatches(verifier, challenge)) {
+    throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+  }
 }
 
 /** The duplicate-key error of a unique index: on FerretDB the one step that decides exactly-once. */
@@ -68,8 +122,9 @@ async function refuseUnusableCode(db: Database, appId: Types.ObjectId, codeDiges
 }
 
 /**
- * RFC 6749 §4.1.3 for the spec's body fields. Nothing here relies on a conditional update (not
- * atomic on FerretDB 1.24: measured, 6 of 8 racing exchanges passed one):
+ * RFC 6749 §4.1.3, with RFC 7636's verifier, once the client's credentials are known (from the
+ * body or the Authorization header). Nothing here relies on a conditional update (not atomic on
+ * FerretDB 1.24: measured, 6 of 8 racing exchanges passed one):
  * - of exchanges racing on one code, exactly one inserts its grant (unique index on codeDigest);
  *   every other one is a reuse of the code and revokes that grant;
  * - after inserting, the exchange re-reads its code and its app. A revoke deletes the user's codes
@@ -90,6 +145,9 @@ export async function exchangeCode(db: Database, secrets: SecretBox, request: To
   const codeDigest = secrets.digest(code);
   const issued = await db.oauthCodes.findOne({ codeDigest, appId: app._id, consumedAt: null, expiresAt: { $gt: now } }).lean();
   if (issued === null) return refuseUnusableCode(db, app._id, codeDigest, now);
+  // Before anything is written: a refused proof leaves the code to its rightful holder.
+  checkRedirectUri(request, issued, app);
+  checkVerifier(request, issued);
   const organization = await db.organizations.findById(issued.organizationId).lean();
   if (organization === null) throw new OAuthError('invalid_grant', 'the organization of this code no longer exists');
 
@@ -116,7 +174,13 @@ export async function exchangeCode(db: Database, secrets: SecretBox, request: To
       : 'the app was deleted while the code was being exchanged');
   }
   await db.oauthCodes.updateOne({ _id: issued._id }, { $set: { consumedAt: now } });
-  return { id: organization._id.toString(), cus: organization.billingCustomerId ?? null, access_token: accessToken, token_type: 'bearer' };
+  return {
+    id: organization._id.toString(),
+    cus: organization.billingCustomerId ?? null,
+    access_token: accessToken,
+    token_type: 'bearer',
+    scope: issued.scope ?? defaultScope,
+  };
 }
 
 /** Maintenance: codes past their lifetime (and used ones) are removed; expiry is enforced in queries regardless. */

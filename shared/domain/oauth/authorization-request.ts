@@ -1,0 +1,70 @@
+import type { Database } from '../../db/database.ts';
+import { findAppByClientId, type StoredApp } from './oauth-apps.ts';
+import { isS256Challenge, pkceMethods } from './pkce.ts';
+import { grantedScope } from './scope.ts';
+
+/** The parameters of GET /oauth/authorize (or of the consent form that repeats them); null: not sent. */
+export interface AuthorizationParameters {
+  clientId: string;
+  responseType: string;
+  state: string | null;
+  redirectUri: string | null;
+  codeChallenge: string | null;
+  codeChallengeMethod: string | null;
+  scope: string | null;
+}
+
+/** What an approval binds to its code, for the token endpoint to check. */
+export interface RequestedGrant {
+  /** Sent by the app, so its token request must carry it too (RFC 6749 §4.1.3). */
+  redirectUri: string | null;
+  /** S256 challenge; its verifier is required at the token endpoint. */
+  codeChallenge: string | null;
+  scope: string;
+}
+
+/** Problems answered on our own page: the app's redirect URL is not trusted for them (RFC 6749 §4.1.2.1). */
+export type UntrustedRequestProblem = 'unknown_client' | 'redirect_uri_mismatch' | 'unsupported_response_type';
+
+export type AuthorizationCheck =
+  | { outcome: 'untrusted'; problem: UntrustedRequestProblem }
+  /** Answered at the app's redirect URL with `error` and `error_description`. */
+  | { outcome: 'refused'; app: StoredApp; error: 'invalid_request' | 'invalid_scope'; description: string }
+  | { outcome: 'acceptable'; app: StoredApp; grant: RequestedGrant };
+
+/**
+ * Checks an authorization request in RFC 6749's order: the client and its redirect URI first
+ * (until both are known good, nothing may be sent to the redirect URI), then the rest.
+ */
+export async function checkAuthorizationRequest(
+  db: Database,
+  parameters: AuthorizationParameters,
+): Promise<AuthorizationCheck> {
+  const app = await findAppByClientId(db, parameters.clientId);
+  if (app === null) return { outcome: 'untrusted', problem: 'unknown_client' };
+  // Exact string comparison, as RFC 9700 §4.1.3 asks: no normalization an attacker could play with.
+  if (parameters.redirectUri !== null && parameters.redirectUri !== app.redirectUrl) {
+    return { outcome: 'untrusted', problem: 'redirect_uri_mismatch' };
+  }
+  // The contract answers this on a page too, although RFC 6749 would allow a redirect.
+  if (parameters.responseType !== 'code') return { outcome: 'untrusted', problem: 'unsupported_response_type' };
+
+  const refused = (error: 'invalid_request' | 'invalid_scope', description: string): AuthorizationCheck =>
+    ({ outcome: 'refused', app, error, description });
+  const { codeChallenge, codeChallengeMethod } = parameters;
+  if (codeChallenge === null && codeChallengeMethod !== null) {
+    return refused('invalid_request', 'code_challenge_method was sent without a code_challenge');
+  }
+  if (codeChallenge !== null) {
+    // RFC 7636 §4.3: a challenge without a method is `plain`, which is refused like an explicit one.
+    if (!pkceMethods.some((method) => method === codeChallengeMethod)) {
+      return refused('invalid_request', 'code_challenge_method must be S256 (plain is not supported)');
+    }
+    if (!isS256Challenge(codeChallenge)) {
+      return refused('invalid_request', 'code_challenge must be the base64url SHA-256 of a verifier (43 characters)');
+    }
+  }
+  const scope = grantedScope(parameters.scope);
+  if (scope === null) return refused('invalid_scope', 'scope must be space-separated RFC 6749 scope tokens');
+  return { outcome: 'acceptable', app, grant: { redirectUri: parameters.redirectUri, codeChallenge, scope } };
+}
