@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PlatformErrorKind } from '../kit/platform-error.ts';
+import { parseRetryAfter } from '../kit/platform-http.ts';
 
 /**
  * What a publishing adapter on a Meta Graph host does with a refusal, beyond the connect-time
@@ -147,4 +148,31 @@ function regainMinutes(header: (name: string) => string | null): number | null {
 export function graphRetryAfterMs(_status: number, header: (name: string) => string | null): number | null {
   const minutes = regainMinutes(header);
   return minutes === null ? null : minutes * 60_000;
+}
+
+/**
+ * Instagram's and Threads' daily publishing cap (code 9 with this subcode): a slot frees up as
+ * the oldest post of the moving 24 hours leaves it.
+ */
+export const publishingLimitSubcode = 2207042;
+export const publishingLimitWaitMs = 60 * 60 * 1000;
+/** Throttled without a reset in the headers: Meta's windows roll, so a minute keeps the attempts for real failures. */
+const throttledWithoutResetMs = 60 * 1000;
+
+/**
+ * The wait of a refusal on Instagram's and Threads' hosts: the publishing cap an hour, throttling
+ * the usage headers' estimate (or Retry-After, or a minute when neither says), anything else
+ * Retry-After alone. Their throttled refusals always wait instead of spending attempts.
+ */
+export function metaRetryAfterMs(
+  status: number,
+  header: (name: string) => string | null,
+  now: number,
+  body: unknown,
+): number | null {
+  const refusal = readGraphRefusal(body);
+  if (refusal?.subcode === publishingLimitSubcode) return publishingLimitWaitMs;
+  const named = graphRetryAfterMs(status, header) ?? parseRetryAfter(header('retry-after'), now);
+  if (named !== null) return named;
+  return refusal !== null && isGraphThrottling(refusal) ? throttledWithoutResetMs : null;
 }

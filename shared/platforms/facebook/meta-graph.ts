@@ -167,29 +167,3 @@ export async function renewLongLivedToken(
 }
 
 /** One entry of `X-Business-Use-Case-Usage`: how long until the Page or account may call again. */
-const businessUseCaseUsage = z.record(
-  z.string(),
-  z.array(z.object({ estimated_time_to_regain_access: z.coerce.number().nonnegative().optional() }).loose()),
-);
-
-/**
- * How long Meta asks a throttled caller to wait, read from its usage headers: the largest
- * `estimated_time_to_regain_access` (minutes) in `X-Business-Use-Case-Usage`. Meta sends no
- * Retry-After; null when the header is absent, unreadable or names no wait.
- */
-export function metaUsageRetryAfterMs(header: (name: string) => string | null): number | null {
-  const text = header('x-business-use-case-usage');
-  if (text === null) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text) as unknown;
-  } catch {
-    // A header we cannot read gives no wait; the caller falls back to its own.
-    return null;
-  }
-  const usage = businessUseCaseUsage.safeParse(parsed);
-  if (!usage.success) return null;
-  const minutes = Object.values(usage.data).flat().map((entry) => entry.estimated_time_to_regain_access ?? 0);
-  const longest = Math.max(0, ...minutes);
-  return longest > 0 ? longest * 60_000 : null;
-}

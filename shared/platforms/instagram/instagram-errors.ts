@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { classifyGraphError } from '../facebook/meta-graph.ts';
+import {
+  isGraphThrottling, publishingLimitSubcode, readGraphRefusal, type GraphRefusal,
+} from '../facebook/meta-graph-refusals.ts';
 import type { PlatformErrorKind } from '../kit/platform-error.ts';
 
 /**
@@ -19,17 +22,6 @@ const instagramErrorBody = z.object({
   }).loose(),
 });
 
-export interface InstagramErrorCode {
-  code: number | null;
-  subcode: number | null;
-}
-
-export function instagramErrorCode(body: unknown): InstagramErrorCode | null {
-  const parsed = instagramErrorBody.safeParse(body);
-  if (!parsed.success) return null;
-  return { code: parsed.data.error.code ?? null, subcode: parsed.data.error.error_subcode ?? null };
-}
-
 /** Meta's words for the user when it gives them (why a container or a media failed), else its own. */
 export function instagramErrorMessage(body: unknown): string | undefined {
   const parsed = instagramErrorBody.safeParse(body);
@@ -38,12 +30,8 @@ export function instagramErrorMessage(body: unknown): string | undefined {
   return userMessage !== undefined && userMessage.trim() !== '' ? userMessage : message;
 }
 
-/** The daily cap of API-published posts (code 9): the moving 24-hour window frees a slot later. */
-export const publishingLimitSubcode = 2207042;
 /** 9007: the container is not ready to publish yet (still processing). */
 const mediaNotReady = 9007;
-/** Call-rate limits: app, user, Page, custom; Instagram's business use case is 80002 (with 80001-80014). */
-const throttlingCodes = new Set([4, 17, 32, 613]);
 /** Subcodes Meta's table says to try again after: download timeout, server error, failed creation or upload. */
 const transientSubcodes = new Set([2207001, 2207003, 2207032, 2207053, 2207082]);
 /** A container that expired (24 h): the retry reads its status and creates it anew. */
@@ -51,11 +39,9 @@ const expiredSubcodes = new Set([2207020]);
 /** Missing permission (10, 200-299): the user must connect again and grant it. */
 const missingPermission = (code: number): boolean => code === 10 || (code >= 200 && code <= 299);
 
-export function isThrottling(error: InstagramErrorCode | null): boolean {
-  if (error === null) return false;
-  const { code, subcode } = error;
-  if (subcode === publishingLimitSubcode) return true;
-  return code !== null && (throttlingCodes.has(code) || (code >= 80001 && code <= 80014));
+/** Throttling or the daily cap of API-published posts (code 9): both pass with time. */
+function isThrottling(error: GraphRefusal): boolean {
+  return error.subcode === publishingLimitSubcode || isGraphThrottling(error);
 }
 
 /**
@@ -68,7 +54,7 @@ export function isThrottling(error: InstagramErrorCode | null): boolean {
 export function classifyInstagramError(status: number, body: unknown): PlatformErrorKind | undefined {
   const graph = classifyGraphError(status, body);
   if (graph !== undefined) return graph;
-  const error = instagramErrorCode(body);
+  const error = readGraphRefusal(body);
   if (error === null) return undefined;
   const { code, subcode } = error;
   if (isThrottling(error) || code === mediaNotReady) return 'retryable';

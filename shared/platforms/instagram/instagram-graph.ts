@@ -1,10 +1,8 @@
-import { graphApiVersion, metaUsageRetryAfterMs } from '../facebook/meta-graph.ts';
+import { graphApiVersion } from '../facebook/meta-graph.ts';
+import { metaRetryAfterMs, readGraphRefusal, type GraphRefusal } from '../facebook/meta-graph-refusals.ts';
 import { PlatformError } from '../kit/platform-error.ts';
-import { parseRetryAfter, platformRequest } from '../kit/platform-http.ts';
-import {
-  classifyInstagramError, instagramErrorCode, instagramErrorMessage, isThrottling, publishingLimitSubcode,
-  type InstagramErrorCode,
-} from './instagram-errors.ts';
+import { platformRequest } from '../kit/platform-http.ts';
+import { classifyInstagramError, instagramErrorMessage } from './instagram-errors.ts';
 
 /** Which Instagram API a channel is published through: its provider name and its Graph host. */
 export interface InstagramHost {
@@ -13,14 +11,6 @@ export interface InstagramHost {
   apiUrl: string;
   timeoutMs: number;
 }
-
-/**
- * Throttled without a reset in the usage headers: Meta's call windows roll over an hour, so a
- * minute's wait is a guess that keeps the job from spending its attempts on the limit.
- */
-const throttleFallbackMs = 60_000;
-/** The daily publishing cap frees a slot when the oldest post of the last 24 hours leaves the window. */
-const publishingLimitFallbackMs = 3_600_000;
 
 /**
  * Graph calls for one channel: versioned paths, the token as `access_token` (query for reads,
@@ -54,7 +44,7 @@ export class InstagramGraph {
    * few viewers): null then.
    */
   async getUnlessRefused(path: string, query: Record<string, string>, code: number): Promise<unknown> {
-    const seen: { refusal: InstagramErrorCode | null } = { refusal: null };
+    const seen: { refusal: GraphRefusal | null } = { refusal: null };
     const search = new URLSearchParams({ ...query, access_token: this.#accessToken });
     try {
       return await this.#send('GET', `${this.#url(path)}?${search.toString()}`, undefined, seen);
@@ -74,45 +64,26 @@ export class InstagramGraph {
     return `${this.#host.apiUrl.replace(/\/+$/, '')}/${graphApiVersion}${path}`;
   }
 
-  async #send(
+  #send(
     method: 'GET' | 'POST',
     url: string,
     form?: Record<string, string>,
-    // Set by classify, read when the refusal is thrown: the codes decide the fallback wait.
-    seen: { refusal: InstagramErrorCode | null } = { refusal: null },
+    // Set by classify, read when the refusal is thrown: some reads take a refusal's code as an answer.
+    seen: { refusal: GraphRefusal | null } = { refusal: null },
   ): Promise<unknown> {
-    try {
-      return await platformRequest({
-        provider: this.#host.provider,
-        serverName: 'Instagram',
-        method,
-        url,
-        ...(form === undefined ? {} : { form }),
-        timeoutMs: this.#host.timeoutMs,
-        errorMessage: instagramErrorMessage,
-        classify: (status, body) => {
-          seen.refusal = instagramErrorCode(body);
-          return classifyInstagramError(status, body);
-        },
-        retryAfterMs: (_status, header, now) =>
-          metaUsageRetryAfterMs(header) ?? parseRetryAfter(header('retry-after'), now),
-      });
-    } catch (error) {
-      throw withThrottleWait(error, seen.refusal);
-    }
+    return platformRequest({
+      provider: this.#host.provider,
+      serverName: 'Instagram',
+      method,
+      url,
+      ...(form === undefined ? {} : { form }),
+      timeoutMs: this.#host.timeoutMs,
+      errorMessage: instagramErrorMessage,
+      classify: (status, body) => {
+        seen.refusal = readGraphRefusal(body);
+        return classifyInstagramError(status, body);
+      },
+      retryAfterMs: metaRetryAfterMs,
+    });
   }
-}
-
-/** A throttling refusal with no reset in its headers still waits, rather than spending an attempt. */
-function withThrottleWait(error: unknown, refusal: InstagramErrorCode | null): unknown {
-  if (!(error instanceof PlatformError) || error.retryAfterMs !== null || !isThrottling(refusal)) return error;
-  const waitMs = refusal?.subcode === publishingLimitSubcode ? publishingLimitFallbackMs : throttleFallbackMs;
-  return new PlatformError({
-    kind: error.kind,
-    provider: error.provider,
-    message: error.message,
-    httpStatus: error.httpStatus,
-    retryAfterMs: waitMs,
-    cause: error,
-  });
 }

@@ -39,8 +39,16 @@ export interface PlatformRequest {
   userHost?: ConnectionPolicy;
   /** How messages name the server ("the Mastodon instance"); defaults to the provider. */
   serverName?: string;
-  /** How long a refusal asks us to wait, read from its status and headers; defaults to Retry-After. */
-  retryAfterMs?: (status: number, header: (name: string) => string | null, now: number) => number | null;
+  /**
+   * How long a refusal asks us to wait, read from its status, headers and body (some platforms
+   * name the wait by an error code); defaults to Retry-After.
+   */
+  retryAfterMs?: (
+    status: number,
+    header: (name: string) => string | null,
+    now: number,
+    body: unknown,
+  ) => number | null;
 }
 
 /** An answer larger than this is not a platform's JSON: refuse it rather than hold it. */
@@ -202,7 +210,7 @@ export async function platformRequest(request: PlatformRequest): Promise<unknown
     kind,
     provider: request.provider,
     httpStatus: answer.status,
-    retryAfterMs: readRetryAfter(answer.status, answer.header, Date.now()),
+    retryAfterMs: readRetryAfter(answer.status, answer.header, Date.now(), parsed),
     message: platformMessage ?? `${request.provider} answered HTTP ${answer.status}`,
   });
 }

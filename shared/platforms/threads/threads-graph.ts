@@ -3,7 +3,8 @@ import { graphErrorMessage } from '../facebook/meta-graph.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
 import { threadsApiVersion } from './connect.ts';
-import { classifyThreadsError, readRefusal, threadsRetryAfterMs, type GraphRefusal } from './threads-errors.ts';
+import { metaRetryAfterMs } from '../facebook/meta-graph-refusals.ts';
+import { classifyThreadsError } from './threads-errors.ts';
 
 export const provider = 'threads';
 
@@ -35,8 +36,6 @@ export function threadsGraph(apiUrl: string, accessToken: string, timeoutMs: num
       for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
       url.searchParams.set('access_token', accessToken);
     }
-    // The wait depends on the body's code, which platform-http hands to `classify` only: it is kept here for it.
-    let refusal: GraphRefusal | null = null;
     const body = await platformRequest({
       provider,
       method,
@@ -44,11 +43,8 @@ export function threadsGraph(apiUrl: string, accessToken: string, timeoutMs: num
       ...(method === 'POST' ? { form: { ...parameters, access_token: accessToken } } : {}),
       timeoutMs,
       errorMessage: graphErrorMessage,
-      classify: (status, answer) => {
-        refusal = readRefusal(answer);
-        return classifyThreadsError(status, answer);
-      },
-      retryAfterMs: (_status, header, now) => threadsRetryAfterMs(refusal, header, now),
+      classify: classifyThreadsError,
+      retryAfterMs: metaRetryAfterMs,
     });
     const parsed = schema.safeParse(body);
     if (!parsed.success) throw unreadable(what, parsed.error);
