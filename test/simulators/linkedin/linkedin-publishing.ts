@@ -45,6 +45,8 @@ export interface SimulatedAsset {
   uploadToken: string;
   /** Status reads a processed video stays PROCESSING for. */
   processingReads: number;
+  /** Whether a video's first part began like an MP4 (an ftyp box); processing fails otherwise. */
+  looksLikeMp4: boolean;
 }
 
 /** The next create (post or comment) answers this instead, or is made and its answer lost. */
@@ -222,6 +224,7 @@ export class LinkedinPublishing {
     const expires = Date.now() + 24 * 3600_000;
     const asset: SimulatedAsset = {
       urn, kind, owner, status: 'WAITING_UPLOAD', size: 0, parts: [], uploadToken, processingReads: this.videoProcessingReads,
+      looksLikeMp4: false,
     };
     if (kind !== 'video') {
       this.assets.push(asset);
@@ -263,6 +266,7 @@ export class LinkedinPublishing {
     if (request.raw.length !== expected) {
       return apiError(400, `Part must be ${String(expected)} bytes, got ${String(request.raw.length)}`);
     }
+    if (part.firstByte === 0) asset.looksLikeMp4 = request.raw.subarray(4, 8).toString('latin1') === 'ftyp';
     part.etag = `/ETag/${createHash('sha1').update(request.raw).digest('hex')}`;
     return { status: 200, headers: { ETag: part.etag } };
   }
@@ -277,7 +281,7 @@ export class LinkedinPublishing {
     if (!Array.isArray(ids) || etags.includes(null) || JSON.stringify(ids) !== JSON.stringify(etags)) {
       return inputError('finalizeUploadRequest.uploadedPartIds', 'must list every part\'s ETag in order');
     }
-    asset.status = 'PROCESSING';
+    asset.status = asset.looksLikeMp4 ? 'PROCESSING' : 'PROCESSING_FAILED';
     return { status: 200, body: {} };
   }
 

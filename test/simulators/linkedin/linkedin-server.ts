@@ -20,8 +20,12 @@ const maxBodyBytes = 16 * 1024 * 1024;
  * bytes (image and video uploads) and can destroy the socket after the work is done, so a test
  * can lose an answer LinkedIn has acted on.
  */
-export async function startLinkedinServer(handle: LinkedinHandler, notFound: SimulatedAnswer): Promise<RunningSimulator> {
-  const received: SimulatedRequest[] = [];
+export interface LinkedinServer extends RunningSimulator {
+  received: RawRequest[];
+}
+
+export async function startLinkedinServer(handle: LinkedinHandler, notFound: SimulatedAnswer): Promise<LinkedinServer> {
+  const received: RawRequest[] = [];
   const server: Server = createServer((incoming, response) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -40,6 +40,8 @@ export interface LinkedinSimulatorOptions {
 }
 
 export interface LinkedinSimulator extends RunningSimulator {
+  /** Every request, with its body's bytes. */
+  received: RawRequest[];
   authority: OAuthAuthority;
   clientId: string;
   clientSecret: string;
