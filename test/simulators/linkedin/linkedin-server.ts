@@ -5,6 +5,8 @@ import type { RunningSimulator, SimulatedAnswer, SimulatedRequest } from '../kit
 /** A request with its body's bytes: uploads are binary and must reach the simulator whole. */
 export interface RawRequest extends SimulatedRequest {
   raw: Buffer;
+  /** When the whole request had arrived (ms since the epoch), for tests that time retries. */
+  receivedAt: number;
 }
 
 /** An answer, or `lose`: LinkedIn did the work and the connection broke before its answer left. */
@@ -43,6 +45,7 @@ export async function startLinkedinServer(handle: LinkedinHandler, notFound: Sim
         headers: incoming.headers,
         text: raw.toString('utf8'),
         raw,
+        receivedAt: Date.now(),
       };
       received.push(request);
       Promise.resolve()
