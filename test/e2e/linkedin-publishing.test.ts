@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { finishAuthorization, finishPick, startConnect, type ConnectDeps } from '../../shared/domain/channels/connect-channel.ts';
+import {
+  finishAuthorization, finishPick, startConnect, type ConnectDeps,
+} from '../../shared/domain/channels/connect-channel.ts';
 import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
 import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
 import { platformEnvPrefix } from '../../shared/platforms/kit/platform-app.ts';
@@ -59,8 +61,9 @@ describe('publishing to LinkedIn through the whole stack', () => {
 
   beforeAll(async () => {
     execFileSync('ffmpeg', [
-      '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=640x480:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440',
-      '-t', '4', '-c:v', 'libx264', '-profile:v', 'main', '-pix_fmt', 'yuv420p', '-b:v', '400k', '-c:a', 'aac', '-shortest', video,
+      '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=640x480:rate=30',
+      '-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '4',
+      '-c:v', 'libx264', '-profile:v', 'main', '-pix_fmt', 'yuv420p', '-b:v', '400k', '-c:a', 'aac', '-shortest', video,
     ], { stdio: ['ignore', 'ignore', 'inherit'] });
     linkedin = await startLinkedinSimulator();
     linkedinPage = await startLinkedinPageSimulator();
@@ -105,7 +108,8 @@ describe('publishing to LinkedIn through the whole stack', () => {
     const back = new URL(consent.headers.get('location') ?? '');
     expect(`${back.origin}${back.pathname}`).toBe(`${frontendUrl}/channels/callback/${provider}`);
     const state = back.searchParams.get('state') ?? '';
-    const callback = { provider, state, code: back.searchParams.get('code'), error: null, errorDescription: null, organizationId };
+    const code = back.searchParams.get('code');
+    const callback = { provider, state, code, error: null, errorDescription: null, organizationId };
     let outcome = await finishAuthorization(deps, callback);
     if (outcome.kind === 'pick') outcome = await finishPick(deps, { provider, key: outcome.key, organizationId }, page);
     if (outcome.kind !== 'saved') throw new Error('the channel was not saved');
@@ -134,13 +138,17 @@ describe('publishing to LinkedIn through the whole stack', () => {
     return (response.body as { postId: string }[])[0]?.postId ?? '';
   }
 
-  const postsShowing = (sim: LinkedinSimulator, text: string) => sim.publishing.posts.filter((post) => post.shownText === text);
+  const postsShowing = (sim: LinkedinSimulator, text: string) =>
+    sim.publishing.posts.filter((post) => post.shownText === text);
 
   it('publishes a member post with an image, and the next part as a comment on it', async () => {
     const org = await connected('linkedin');
     const image = await upload(org, files.png, 'card.png');
     const text = 'Our results (Q3) are in #growth';
-    const postId = await publish(org, [{ content: text, image: [{ ...image, alt: 'A chart' }] }, { content: 'Details in the report' }]);
+    const postId = await publish(org, [
+      { content: text, image: [{ ...image, alt: 'A chart' }] },
+      { content: 'Details in the report' },
+    ]);
     const parts = await settledParts(ctx.db, postId);
     expect(parts.map((part) => part.state)).toEqual(['PUBLISHED', 'PUBLISHED']);
 

@@ -40,7 +40,10 @@ beforeAll(async () => {
   sim.authority.consentingUser = 'ada';
   sim.publishing.videoPartBytes = 16 * 1024;
   channel = await connectedChannel(linkedinPageConnect, sim, organization);
-  const app = { clientId: sim.clientId, clientSecret: sim.clientSecret, botToken: null, apiUrl: sim.url, authUrl: sim.url, tokenUrl: sim.url };
+  const app = {
+    clientId: sim.clientId, clientSecret: sim.clientSecret, botToken: null,
+    apiUrl: sim.url, authUrl: sim.url, tokenUrl: sim.url,
+  };
   const wait = { pollIntervalMs: 10, pollTimeoutMs: 2_000 };
   adapter = createLinkedinPageAdapter({ timeoutMs: 2_000, userHosts: connectionPolicyFor(false) }, app, wait);
 });
@@ -51,17 +54,19 @@ afterAll(async () => {
 });
 
 describe('linkedin-page adapter: posts', () => {
-  it('posts as the organization, publicly whatever the settings say, with an image and a comment by the Page', async () => {
+  it('posts as the organization, always publicly, with an image and a comment by the Page', async () => {
     const media = [fileMedia(files.png, 'image/png', 'Our logo')];
     const settings = { visibility: 'CONNECTIONS' };
     const root = await adapter.publish(part('Page news', { media, settings }));
     const [post] = postNamed('Page news');
-    expect(post).toMatchObject({ author: organization, visibility: 'PUBLIC', content: { kind: 'image', altTexts: ['Our logo'] } });
+    const content = { kind: 'image', altTexts: ['Our logo'] };
+    expect(post).toMatchObject({ author: organization, visibility: 'PUBLIC', content });
     const image = sim.publishing.assets.find((asset) => asset.urn === post?.content?.ids[0]);
     expect(image?.owner).toBe(organization);
     expect(root.releaseURL).toBe(`https://www.linkedin.com/feed/update/${post?.id ?? ''}`);
     const reply = await adapter.comment({ ...part('More below'), parentReleaseId: root.releaseId });
-    expect(sim.publishing.comments.at(-1)).toMatchObject({ actor: organization, object: root.releaseId, urn: reply.releaseId });
+    expect(sim.publishing.comments.at(-1))
+      .toMatchObject({ actor: organization, object: root.releaseId, urn: reply.releaseId });
   });
 
   it('posts a video owned by the organization', async () => {
@@ -84,7 +89,8 @@ describe('linkedin-page adapter: exactly once', () => {
     expect(postNamed('Lost page post')).toHaveLength(1);
     expect(again.releaseId).toBe(postNamed('Lost page post')[0]?.id);
     // Found by the look-up: no second POST at all.
-    expect(sim.received.filter((request) => request.method === 'POST' && request.path === '/rest/posts')).toHaveLength(posted);
+    const creates = sim.received.filter((request) => request.method === 'POST' && request.path === '/rest/posts');
+    expect(creates).toHaveLength(posted);
     const finder = sim.received.filter((request) => request.method === 'GET' && request.path === '/rest/posts').at(-1);
     expect(finder?.headers['x-restli-method']).toBe('FINDER');
   });

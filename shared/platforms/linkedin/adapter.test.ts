@@ -2,7 +2,9 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 import { connectedChannel, fileMedia } from '../../../test/simulators/linkedin/linkedin-channels.ts';
-import { startLinkedinSimulator, type LinkedinSimulator } from '../../../test/simulators/linkedin/linkedin-simulator.ts';
+import {
+  startLinkedinSimulator, type LinkedinSimulator,
+} from '../../../test/simulators/linkedin/linkedin-simulator.ts';
 import { memoryCheckpoint } from '../../../test/support/part-checkpoint.ts';
 import { makeTestMedia } from '../../../test/support/test-media.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
@@ -37,7 +39,8 @@ beforeAll(async () => {
   sim.publishing.videoPartBytes = 16 * 1024;
   channel = await connectedChannel(linkedinConnect, sim);
   const wait = { pollIntervalMs: 10, pollTimeoutMs: 2_000 };
-  adapter = createLinkedinAdapter({ timeoutMs: 2_000, userHosts: connectionPolicyFor(false) }, { apiUrl: sim.url }, wait);
+  const options = { timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
+  adapter = createLinkedinAdapter(options, { apiUrl: sim.url }, wait);
 });
 
 afterAll(async () => {
@@ -54,7 +57,8 @@ describe('linkedin adapter: posts', () => {
     expect(post?.commentary).toBe(
       'Launch \\(v2\\) \\#release \\@team \\[beta\\] \\<now\\> \\*bold\\* \\_it\\_ \\~x\\~ \\{a\\|b\\} back\\\\slash',
     );
-    expect(result).toEqual({ releaseId: post?.id, releaseURL: `https://www.linkedin.com/feed/update/${post?.id ?? ''}` });
+    const releaseURL = `https://www.linkedin.com/feed/update/${post?.id ?? ''}`;
+    expect(result).toEqual({ releaseId: post?.id, releaseURL });
     const sent = sim.received.find((request) => request.method === 'POST' && request.path === '/rest/posts');
     expect(sent?.headers['linkedin-version']).toMatch(/^\d{6}$/);
     expect(sent?.headers['x-restli-protocol-version']).toBe('2.0.0');
@@ -67,12 +71,14 @@ describe('linkedin adapter: posts', () => {
   it('applies the visibility and reshare settings', async () => {
     const settings = { visibility: 'CONNECTIONS', isReshareDisabledByAuthor: true };
     await adapter.publish(part('Only for connections', { settings }));
-    expect(postNamed('Only for connections')[0]).toMatchObject({ visibility: 'CONNECTIONS', isReshareDisabledByAuthor: true });
+    expect(postNamed('Only for connections')[0])
+      .toMatchObject({ visibility: 'CONNECTIONS', isReshareDisabledByAuthor: true });
   });
 
   it('uploads an image through the Images API and attaches it with its alt text', async () => {
     const checkpoint = memoryCheckpoint();
-    await adapter.publish(part('With a picture', { media: [fileMedia(files.png, 'image/png', 'A test card')], checkpoint }));
+    const media = [fileMedia(files.png, 'image/png', 'A test card')];
+    await adapter.publish(part('With a picture', { media, checkpoint }));
     const [post] = postNamed('With a picture');
     expect(post?.content).toMatchObject({ kind: 'image', altTexts: ['A test card'] });
     const image = sim.publishing.assets.find((asset) => asset.urn === post?.content?.ids[0]);
@@ -82,7 +88,9 @@ describe('linkedin adapter: posts', () => {
   });
 
   it('sends several images as a multi-image post', async () => {
-    const media = [fileMedia(files.png, 'image/png'), fileMedia(files.jpeg, 'image/jpeg'), fileMedia(files.gif, 'image/gif')];
+    const media = [
+      fileMedia(files.png, 'image/png'), fileMedia(files.jpeg, 'image/jpeg'), fileMedia(files.gif, 'image/gif'),
+    ];
     await adapter.publish(part('Three pictures', { media }));
     const [post] = postNamed('Three pictures');
     expect(post?.content?.kind).toBe('multiImage');
@@ -94,7 +102,8 @@ describe('linkedin adapter: posts', () => {
     await adapter.publish(part('A carousel', { media, settings: { carousel: true } }));
     const [post] = postNamed('A carousel');
     expect(post?.content?.kind).toBe('document');
-    const upload = sim.received.filter((request) => request.method === 'PUT' && request.raw.subarray(0, 5).toString() === '%PDF-').at(-1);
+    const isPdf = (bytes: Buffer) => bytes.subarray(0, 5).toString() === '%PDF-';
+    const upload = sim.received.filter((request) => request.method === 'PUT' && isPdf(request.raw)).at(-1);
     const pdf = upload?.text ?? '';
     expect(pdf).toContain('/Count 2');
     expect(pdf).toContain('/Filter /DCTDecode');
@@ -110,7 +119,7 @@ describe('linkedin adapter: posts', () => {
     expect(error.message).toContain('a LinkedIn carousel cannot show image.gif');
   });
 
-  it('uploads a video in the parts LinkedIn asks for, finalizes it with their ETags and waits until it is available', async () => {
+  it('uploads a video in LinkedIn\'s parts, finalizes it with their ETags and waits until available', async () => {
     const checkpoint = memoryCheckpoint();
     await adapter.publish(part('With a video', { media: [fileMedia(files.mp4, 'video/mp4')], checkpoint }));
     const [post] = postNamed('With a video');
@@ -136,14 +145,15 @@ describe('linkedin adapter: exactly once', () => {
     const checkpoint = memoryCheckpoint();
     const media = [fileMedia(files.png, 'image/png')];
     sim.publishing.failNext({ status: 503, body: { status: 503, message: 'Service unavailable' } });
-    expect((await platformFailure(adapter.publish(part('Retried picture', { media, checkpoint })))).kind).toBe('retryable');
+    const failed = await platformFailure(adapter.publish(part('Retried picture', { media, checkpoint })));
+    expect(failed.kind).toBe('retryable');
     const uploads = sim.publishing.assets.length;
     await adapter.publish(part('Retried picture', { media, checkpoint }));
     expect(sim.publishing.assets).toHaveLength(uploads);
     expect(postNamed('Retried picture')[0]?.content?.ids).toEqual([checkpoint.values.image0]);
   });
 
-  it('takes the post LinkedIn calls a duplicate as the lost attempt\'s post, since a member\'s posts cannot be read', async () => {
+  it('takes the post LinkedIn calls a duplicate as the lost attempt\'s (member posts are unreadable)', async () => {
     const checkpoint = memoryCheckpoint();
     sim.publishing.failNext({ loseResponse: true });
     expect((await platformFailure(adapter.publish(part('Lost answer', { checkpoint })))).kind).toBe('retryable');
@@ -189,13 +199,17 @@ describe('linkedin adapter: errors', () => {
   it('asks for a refresh when LinkedIn refuses the token', async () => {
     const stale = { ...channel, accessToken: 'expired-token' };
     const error = await platformFailure(adapter.publish(part('Stale token', { channel: stale })));
-    expect(error).toMatchObject({ kind: 'refresh_token', httpStatus: 401, message: 'LinkedIn: Invalid access token (INVALID_ACCESS_TOKEN)' });
+    const message = 'LinkedIn: Invalid access token (INVALID_ACCESS_TOKEN)';
+    expect(error).toMatchObject({ kind: 'refresh_token', httpStatus: 401, message });
   });
 
   it('flags the channel on 403 ACCESS_DENIED', async () => {
     sim.publishing.failNext({
       status: 403,
-      body: { status: 403, serviceErrorCode: 100, code: 'ACCESS_DENIED', message: 'Not enough permissions to access: partnerApiPostsExternal.CREATE.20260101' },
+      body: {
+        status: 403, serviceErrorCode: 100, code: 'ACCESS_DENIED',
+        message: 'Not enough permissions to access: partnerApiPostsExternal.CREATE.20260101',
+      },
     });
     const error = await platformFailure(adapter.publish(part('No permission')));
     expect(error.kind).toBe('disconnected');
@@ -203,7 +217,8 @@ describe('linkedin adapter: errors', () => {
   });
 
   it('waits until LinkedIn\'s quotas reset at midnight UTC on a 429, which comes without a reset', async () => {
-    sim.publishing.failNext({ status: 429, body: { status: 429, message: 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.' } });
+    const message = 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.';
+    sim.publishing.failNext({ status: 429, body: { status: 429, message } });
     const before = untilUtcMidnight(Date.now());
     const error = await platformFailure(adapter.publish(part('Throttled')));
     expect(error.kind).toBe('retryable');

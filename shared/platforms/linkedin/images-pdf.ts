@@ -142,7 +142,11 @@ function pdfOf(pages: PageImage[]): Buffer {
     offsets[object] = size;
     const pieces = stream === undefined
       ? [Buffer.from(`${String(object)} 0 obj\n${head}\nendobj\n`, 'latin1')]
-      : [Buffer.from(`${String(object)} 0 obj\n${head}\nstream\n`, 'latin1'), stream, Buffer.from('\nendstream\nendobj\n')];
+      : [
+        Buffer.from(`${String(object)} 0 obj\n${head}\nstream\n`, 'latin1'),
+        stream,
+        Buffer.from('\nendstream\nendobj\n'),
+      ];
     for (const piece of pieces) {
       parts.push(piece);
       size += piece.length;
@@ -155,7 +159,8 @@ function pdfOf(pages: PageImage[]): Buffer {
     const [pageObject, imageObject, drawObject] = [3 + index * 3, 4 + index * 3, 5 + index * 3];
     const box = `[0 0 ${String(page.width)} ${String(page.height)}]`;
     const resources = `<< /XObject << /Im0 ${String(imageObject)} 0 R >> >>`;
-    add(pageObject, `<< /Type /Page /Parent 2 0 R /MediaBox ${box} /Resources ${resources} /Contents ${String(drawObject)} 0 R >>`);
+    const contents = `/Contents ${String(drawObject)} 0 R`;
+    add(pageObject, `<< /Type /Page /Parent 2 0 R /MediaBox ${box} /Resources ${resources} ${contents} >>`);
     const image = `/Type /XObject /Subtype /Image /Width ${String(page.width)} /Height ${String(page.height)}`;
     add(imageObject, `<< ${image} ${page.entries} /Length ${String(page.data.length)} >>`, page.data);
     const draw = Buffer.from(`q ${String(page.width)} 0 0 ${String(page.height)} 0 0 cm /Im0 Do Q`, 'latin1');
@@ -163,7 +168,9 @@ function pdfOf(pages: PageImage[]): Buffer {
   });
   const count = 3 + pages.length * 3;
   const xref = [`xref\n0 ${String(count)}\n`, '0000000000 65535 f \n'];
-  for (let object = 1; object < count; object += 1) xref.push(`${String(offsets[object] ?? 0).padStart(10, '0')} 00000 n \n`);
+  for (let object = 1; object < count; object += 1) {
+    xref.push(`${String(offsets[object] ?? 0).padStart(10, '0')} 00000 n \n`);
+  }
   xref.push(`trailer\n<< /Size ${String(count)} /Root 1 0 R >>\nstartxref\n${String(size)}\n%%EOF\n`);
   parts.push(Buffer.from(xref.join(''), 'latin1'));
   return Buffer.concat(parts);
@@ -177,7 +184,8 @@ export async function imagesAsPdf(media: PublishMedia[], provider: string): Prom
       pages.push(pageImage(item, await bytesOf(file)));
     } catch (error) {
       if (!(error instanceof UnsupportedImage) && !(error instanceof RangeError)) throw error;
-      const message = `a LinkedIn carousel cannot show ${item.fileName}: ${error.message}; use JPEG or 8-bit PNG images`;
+      const message = `a LinkedIn carousel cannot show ${item.fileName}: ${error.message}; `
+        + 'use JPEG or 8-bit PNG images';
       throw new PlatformError({ kind: 'permanent', provider, message, cause: error });
     } finally {
       file.destroy();

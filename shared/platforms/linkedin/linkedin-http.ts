@@ -144,7 +144,9 @@ export class LinkedinApi {
     extraHeaders: Record<string, string>,
     body: string | Buffer | Readable,
   ): Promise<{ header: (name: string) => string | null }> {
-    const headers = { Accept: 'application/json', 'User-Agent': 'SPS/0.1 (Social Publishing Service)', ...extraHeaders };
+    const headers = {
+      Accept: 'application/json', 'User-Agent': 'SPS/0.1 (Social Publishing Service)', ...extraHeaders,
+    };
     const signal = AbortSignal.timeout(this.#timeoutMs);
     const sent = body instanceof Readable ? (Readable.toWeb(body) as ReadableStream<Uint8Array>) : body;
     let status: number;
@@ -166,13 +168,15 @@ export class LinkedinApi {
     }
     if (status >= 200 && status < 300) return { header };
     const parsed = parseAnswer(text);
+    const fallback = typeof parsed === 'string' && parsed !== ''
+      ? parsed.slice(0, 500)
+      : `LinkedIn answered HTTP ${String(status)}`;
     const failure = new PlatformError({
       kind: classifyLinkedinRefusal(status, parsed) ?? 'permanent',
       provider: this.provider,
       httpStatus: status,
       retryAfterMs: linkedinRetryAfterMs(status, header, Date.now()),
-      message: linkedinRefusalMessage(parsed)
-        ?? (typeof parsed === 'string' && parsed !== '' ? parsed.slice(0, 500) : `LinkedIn answered HTTP ${String(status)}`),
+      message: linkedinRefusalMessage(parsed) ?? fallback,
     });
     throw new LinkedinError(failure, parsed);
   }

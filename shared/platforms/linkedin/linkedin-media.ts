@@ -167,7 +167,8 @@ async function waitUntilAvailable(context: UploadContext, urn: string): Promise<
     const status = await statusOf(context, 'videos', urn);
     if (status === 'AVAILABLE') return;
     if (status === 'PROCESSING_FAILED') {
-      const message = 'LinkedIn could not process the video (PROCESSING_FAILED); try another encoding (MP4, H.264, AAC)';
+      const message = 'LinkedIn could not process the video (PROCESSING_FAILED); '
+        + 'try another encoding (MP4, H.264, AAC)';
       throw new PlatformError({ kind: 'permanent', provider: context.api.provider, message });
     }
     if (Date.now() >= deadline) {
@@ -205,7 +206,9 @@ export async function uploadVideo(context: UploadContext, media: PublishMedia, i
   const { video, uploadToken } = answer.data.value;
   await context.checkpoint.save({ [key]: video });
   const instructions = [...answer.data.value.uploadInstructions].sort((a, b) => a.firstByte - b.firstByte);
-  if (!coversFile(instructions, media.size)) throw unreadable(context, 'upload instructions that do not cover the file');
+  if (!coversFile(instructions, media.size)) {
+    throw unreadable(context, 'upload instructions that do not cover the file');
+  }
   const etags: string[] = [];
   const file = await media.open();
   try {

@@ -118,7 +118,9 @@ export function linkedinPosts(options: LinkedinPostsOptions) {
       if (media.length > 1) throw refuse('LinkedIn takes a video only as the post\'s single media');
       return { media: { id: await uploadVideo(context, first, 0) } };
     }
-    if (media.some((item) => item.kind === 'video')) throw refuse('LinkedIn takes a video only as the post\'s single media');
+    if (media.some((item) => item.kind === 'video')) {
+      throw refuse('LinkedIn takes a video only as the post\'s single media');
+    }
     if (carousel) {
       const pdf = await imagesAsPdf(media, provider);
       return { media: { id: await uploadDocument(context, pdf), title: 'Carousel' } };
@@ -138,7 +140,9 @@ export function linkedinPosts(options: LinkedinPostsOptions) {
     const who = await options.authorOf(input.channel);
     const commentary = escapeLittleText(input.content);
     const { checkpoint } = input;
-    const context: UploadContext = { api, accessToken: who.accessToken, owner: who.author, checkpoint, wait: options.wait };
+    const context: UploadContext = {
+      api, accessToken: who.accessToken, owner: who.author, checkpoint, wait: options.wait,
+    };
     const content = await mediaContent(context, input.media, settings.carousel === true);
 
     const sentAt = checkpoint.values.postSentAt;

@@ -114,7 +114,8 @@ function codePoints(text: string): number {
 }
 
 function objectOf(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isObject ? (value as Record<string, unknown>) : null;
 }
 
 function digits(length: number): string {
@@ -190,8 +191,12 @@ export class LinkedinPublishing {
       return method === 'POST' ? this.#createComment(request, caller, target) : this.#listComments(caller, target);
     }
     const network = /^\/rest\/networkSizes\/([^/]+)$/.exec(path);
-    if (method === 'GET' && network !== null) return this.#networkSize(request, caller, decodeURIComponent(network[1] ?? ''));
-    if (method === 'GET' && path === '/rest/organizationalEntityShareStatistics') return this.#shareStatistics(request, caller);
+    if (method === 'GET' && network !== null) {
+      return this.#networkSize(request, caller, decodeURIComponent(network[1] ?? ''));
+    }
+    if (method === 'GET' && path === '/rest/organizationalEntityShareStatistics') {
+      return this.#shareStatistics(request, caller);
+    }
     return undefined;
   }
 
@@ -223,12 +228,13 @@ export class LinkedinPublishing {
     const uploadToken = randomBytes(12).toString('hex');
     const expires = Date.now() + 24 * 3600_000;
     const asset: SimulatedAsset = {
-      urn, kind, owner, status: 'WAITING_UPLOAD', size: 0, parts: [], uploadToken, processingReads: this.videoProcessingReads,
-      looksLikeMp4: false,
+      urn, kind, owner, status: 'WAITING_UPLOAD', size: 0, parts: [], uploadToken,
+      processingReads: this.videoProcessingReads, looksLikeMp4: false,
     };
     if (kind !== 'video') {
       this.assets.push(asset);
-      return { status: 200, body: { value: { uploadUrlExpiresAt: expires, uploadUrl: `${origin}/dms-uploads/${uploadToken}`, [kind]: urn } } };
+      const uploadUrl = `${origin}/dms-uploads/${uploadToken}`;
+      return { status: 200, body: { value: { uploadUrlExpiresAt: expires, uploadUrl, [kind]: urn } } };
     }
     const size = body.fileSizeBytes;
     if (typeof size !== 'number' || !Number.isInteger(size) || size <= 0) {
@@ -245,7 +251,9 @@ export class LinkedinPublishing {
     }));
     return {
       status: 200,
-      body: { value: { uploadUrlsExpireAt: expires, video: urn, uploadInstructions, uploadToken, thumbnailUploadUrl: '' } },
+      body: {
+        value: { uploadUrlsExpireAt: expires, video: urn, uploadInstructions, uploadToken, thumbnailUploadUrl: '' },
+      },
     };
   }
 
@@ -274,8 +282,12 @@ export class LinkedinPublishing {
   #finalize(request: RawRequest): SimulatedAnswer {
     const body = objectOf(objectOf(JSON.parse(request.text || 'null') as unknown)?.finalizeUploadRequest);
     const asset = this.assets.find((candidate) => candidate.urn === body?.video && candidate.kind === 'video');
-    if (body === null || asset === undefined) return inputError('finalizeUploadRequest.video', 'is not an initialized video');
-    if (body.uploadToken !== asset.uploadToken) return inputError('finalizeUploadRequest.uploadToken', 'does not match');
+    if (body === null || asset === undefined) {
+      return inputError('finalizeUploadRequest.video', 'is not an initialized video');
+    }
+    if (body.uploadToken !== asset.uploadToken) {
+      return inputError('finalizeUploadRequest.uploadToken', 'does not match');
+    }
     const ids = body.uploadedPartIds;
     const etags = asset.parts.map((part) => part.etag);
     if (!Array.isArray(ids) || etags.includes(null) || JSON.stringify(ids) !== JSON.stringify(etags)) {
@@ -314,9 +326,12 @@ export class LinkedinPublishing {
     const body = objectOf(content);
     const media = objectOf(body?.media);
     const multi = objectOf(body?.multiImage);
-    const items = media !== null ? [media] : Array.isArray(multi?.images) ? (multi.images as unknown[]).map(objectOf) : null;
+    const listed = Array.isArray(multi?.images) ? (multi.images as unknown[]).map(objectOf) : null;
+    const items = media !== null ? [media] : listed;
     if (items === null || items.length === 0) return inputError('content', 'must hold media or multiImage');
-    if (multi !== null && (items.length < 2 || items.length > 20)) return inputError('content.multiImage.images', 'takes 2 to 20 images');
+    if (multi !== null && (items.length < 2 || items.length > 20)) {
+      return inputError('content.multiImage.images', 'takes 2 to 20 images');
+    }
     const ids: string[] = [];
     const altTexts: (string | null)[] = [];
     let kind: SimulatedAsset['kind'] | null = null;
@@ -324,9 +339,13 @@ export class LinkedinPublishing {
       const asset = this.assets.find((candidate) => candidate.urn === item?.id);
       if (asset === undefined) return inputError('content.media.id', `${String(item?.id)} does not exist`);
       if (asset.owner !== author) return inputError('content.media.id', `${asset.urn} is not owned by the author`);
-      if (asset.status !== 'AVAILABLE') return inputError('content.media.id', `${asset.urn} is ${asset.status}, not AVAILABLE`);
+      if (asset.status !== 'AVAILABLE') {
+        return inputError('content.media.id', `${asset.urn} is ${asset.status}, not AVAILABLE`);
+      }
       if (multi !== null && asset.kind !== 'image') return inputError('content.multiImage.images', 'takes images only');
-      if (asset.kind === 'document' && typeof media?.title !== 'string') return inputError('content.media.title', 'is required for a document');
+      if (asset.kind === 'document' && typeof media?.title !== 'string') {
+        return inputError('content.media.title', 'is required for a document');
+      }
       kind = asset.kind;
       ids.push(asset.urn);
       altTexts.push(typeof item?.altText === 'string' ? item.altText : null);
@@ -344,17 +363,29 @@ export class LinkedinPublishing {
     if (!this.#mayWrite(caller, author)) return accessDenied('partnerApiPostsExternal.CREATE.20260101');
     if (typeof commentary !== 'string') return inputError('commentary', 'is required');
     // The limit counts what members read: escapes do not count.
-    if (codePoints(shownLittleText(commentary)) > 3000) return inputError('commentary', 'is longer than 3000 characters');
-    const visibilities = author.startsWith('urn:li:organization:') ? ['PUBLIC', 'LOGGED_IN'] : ['PUBLIC', 'CONNECTIONS', 'LOGGED_IN'];
-    if (typeof visibility !== 'string' || !visibilities.includes(visibility)) return inputError('visibility', 'is not valid for this author');
+    if (codePoints(shownLittleText(commentary)) > 3000) {
+      return inputError('commentary', 'is longer than 3000 characters');
+    }
+    const visibilities = author.startsWith('urn:li:organization:')
+      ? ['PUBLIC', 'LOGGED_IN']
+      : ['PUBLIC', 'CONNECTIONS', 'LOGGED_IN'];
+    if (typeof visibility !== 'string' || !visibilities.includes(visibility)) {
+      return inputError('visibility', 'is not valid for this author');
+    }
     const feed = objectOf(distribution);
     const validFeed = feed !== null && ['MAIN_FEED', 'NONE'].includes(String(feed.feedDistribution))
       && Array.isArray(feed.targetEntities) && Array.isArray(feed.thirdPartyDistributionChannels);
-    if (!validFeed) return inputError('distribution', 'needs feedDistribution, targetEntities and thirdPartyDistributionChannels');
-    if (lifecycleState !== 'PUBLISHED' && lifecycleState !== 'DRAFT') return inputError('lifecycleState', 'must be PUBLISHED or DRAFT');
+    if (!validFeed) {
+      return inputError('distribution', 'needs feedDistribution, targetEntities and thirdPartyDistributionChannels');
+    }
+    if (lifecycleState !== 'PUBLISHED' && lifecycleState !== 'DRAFT') {
+      return inputError('lifecycleState', 'must be PUBLISHED or DRAFT');
+    }
     const content = this.#content(author, body.content);
     if (content !== null && 'status' in content) return content;
-    const earlier = commentary === '' ? undefined : this.posts.find((post) => post.author === author && post.commentary === commentary);
+    const earlier = commentary === ''
+      ? undefined
+      : this.posts.find((post) => post.author === author && post.commentary === commentary);
     if (earlier !== undefined) {
       return apiError(422, `Content is a duplicate of ${earlier.id}`, { code: 'DUPLICATE_POST' });
     }
@@ -384,7 +415,8 @@ export class LinkedinPublishing {
     const mine = this.posts.filter((post) => post.author === author).sort((a, b) => b.createdAt - a.createdAt);
     const elements = mine.slice(start, start + count).map((post) => ({
       id: post.id, author: post.author, commentary: post.commentary, visibility: post.visibility,
-      lifecycleState: 'PUBLISHED', createdAt: post.createdAt, lastModifiedAt: post.createdAt, publishedAt: post.createdAt,
+      lifecycleState: 'PUBLISHED', createdAt: post.createdAt, lastModifiedAt: post.createdAt,
+      publishedAt: post.createdAt,
     }));
     return { status: 200, body: { paging: { start, count, total: mine.length, links: [] }, elements } };
   }
@@ -415,14 +447,17 @@ export class LinkedinPublishing {
       urn: `urn:li:comment:(${activity},${digits(19)})`, actor, object: target, text, createdAt: Date.now(),
     };
     this.comments.push(comment);
-    return this.#created(step, { status: 201, headers: { 'x-restli-id': comment.urn }, body: this.#commentBody(comment) });
+    const answer = { status: 201, headers: { 'x-restli-id': comment.urn }, body: this.#commentBody(comment) };
+    return this.#created(step, answer);
   }
 
   #listComments(caller: Caller, target: string): SimulatedAnswer {
     const post = this.posts.find((candidate) => candidate.id === target);
     if (post === undefined) return apiError(404, `${target} not found`);
     if (!this.#mayRead(caller, post.author)) return accessDenied('comments.GET_ALL');
-    const elements = this.comments.filter((comment) => comment.object === target).map((comment) => this.#commentBody(comment));
+    const elements = this.comments
+      .filter((comment) => comment.object === target)
+      .map((comment) => this.#commentBody(comment));
     return { status: 200, body: { paging: { start: 0, count: elements.length, total: elements.length }, elements } };
   }
 
