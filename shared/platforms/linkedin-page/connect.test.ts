@@ -63,7 +63,8 @@ describe('linkedin-page connect', () => {
     const { authorizeUrl } = await authorizeAndConnect(linkedinPageConnect, context);
     expect(authorizeUrl.pathname).toBe('/oauth/v2/authorization');
     expect(authorizeUrl.searchParams.get('client_id')).toBe(sim.clientId);
-    expect(authorizeUrl.searchParams.get('scope')).toBe('r_organization_admin w_organization_social');
+    const scope = 'r_organization_admin w_organization_social r_organization_social';
+    expect(authorizeUrl.searchParams.get('scope')).toBe(scope);
     expect(authorizeUrl.searchParams.get('code_challenge')).toBeNull();
   });
 

@@ -16,8 +16,9 @@ import {
  * Facts: ../shared/platforms/oauth-majors.md, section 2.
  */
 // r_organization_admin lists the pages the member administers (and their statistics);
-// w_organization_social posts, comments and likes as them.
-const pageScopes = ['r_organization_admin', 'w_organization_social'];
+// w_organization_social posts, comments and likes as them; r_organization_social reads their
+// posts and comments, which is how a retry finds a post whose answer was lost.
+const pageScopes = ['r_organization_admin', 'w_organization_social', 'r_organization_social'];
 const pageProvider = (app: PlatformApp) => linkedinProvider(app, 'linkedin-page', pageScopes);
 
 const aclPage = z.object({

@@ -1,5 +1,5 @@
 import { definePlatform } from '../kit/platform-definition.ts';
-import { linkedin, linkedinSettings } from '../linkedin/definition.ts';
+import { linkedin, linkedinSettings, linkedinTextRules } from '../linkedin/definition.ts';
 
 /** A Page posts publicly: the member-only visibility choices do not apply. */
 export const linkedinPageSettings = linkedinSettings.omit({ visibility: true });
@@ -14,8 +14,16 @@ export const linkedinPage = definePlatform({
   replies: 'comment',
   mediaRules: linkedin.mediaRules,
   rules:
-    'Posts are published as the organization whose Page the connected member administers, always publicly. The first part is the post; later parts are published as comments by the Page, as text only. LinkedIn reserves characters such as | { } @ [ ] ( ) < > # * _ ~ for its own markup; SPS escapes them, so write plain text. LinkedIn refuses a post whose text repeats an earlier one.',
+    'Posts are published as the organization whose Page the connected member administers, always publicly. '
+    + 'The first part is the post; later parts are published as comments by the Page, as text only, of at most '
+    + `1,250 characters. ${linkedinTextRules}`,
   settings: linkedinPageSettings,
-  tools: [],
+  tools: [
+    {
+      methodName: 'organizations',
+      description: 'Lists the LinkedIn Pages the connected member administers (id, name, vanity name).',
+      dataSchema: [],
+    },
+  ],
   checkPost: (post) => linkedin.checkPost(post),
 });

@@ -1,9 +1,11 @@
+import { createLinkedinPageAdapter } from './adapter.ts';
 import type { PlatformModule } from '../kit/platform-module.ts';
 import { linkedinPageConnect } from './connect.ts';
 import { linkedinPage } from './definition.ts';
 
 export const linkedinPageModule: PlatformModule = {
   definition: linkedinPage,
+  createAdapter: createLinkedinPageAdapter,
   connect: linkedinPageConnect,
   urls: {
     apiUrl: 'https://api.linkedin.com',

@@ -1,7 +1,9 @@
 import { OAuthAuthority, type IssuedTokens } from '../kit/oauth-authority.ts';
 import {
-  bearerToken, startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
+  bearerToken, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
+import { apiError, LinkedinPublishing, type Caller } from './linkedin-publishing.ts';
+import { startLinkedinServer, type RawRequest } from './linkedin-server.ts';
 
 /**
  * A local stand-in for LinkedIn's OAuth 2.0 endpoints (www.linkedin.com/oauth/v2), the OpenID
@@ -11,6 +13,8 @@ import {
  * separates scopes with spaces, issues 60-day access tokens and, only to apps approved for
  * programmatic refresh tokens, a refresh token that keeps its value (and its 365-day life) when
  * used. Every /rest call must name a LinkedIn-Version and, for List() parameters, Rest.li 2.0.
+ * Publishing (uploads, posts, comments, statistics) is linkedin-publishing.ts; upload URLs are
+ * served on the same origin under /dms-uploads, standing in for LinkedIn's upload hosts.
  * Facts: ../shared/platforms/oauth-majors.md, section 2.
  */
 export interface SimulatedLinkedinMember {
@@ -36,11 +40,15 @@ export interface LinkedinSimulatorOptions {
 }
 
 export interface LinkedinSimulator extends RunningSimulator {
+  /** Every request, with its body's bytes. */
+  received: RawRequest[];
   authority: OAuthAuthority;
   clientId: string;
   clientSecret: string;
   addMember(member: SimulatedLinkedinMember): void;
   addOrganization(organization: SimulatedOrganization): void;
+  /** Posts, comments, uploads, injected failures and statistics. */
+  publishing: LinkedinPublishing;
 }
 
 const clientId = 'linkedin-client-id';
@@ -50,11 +58,6 @@ const knownScopes = [
   'openid', 'profile', 'email', 'w_member_social', 'r_basicprofile', 'r_organization_admin', 'rw_organization_admin',
   'w_organization_social', 'r_organization_social', 'r_member_postAnalytics', 'r_member_profileAnalytics',
 ];
-
-/** LinkedIn's API error body. */
-function apiError(status: number, message: string, extra: Record<string, unknown> = {}): SimulatedAnswer {
-  return { status, body: { status, message, ...extra } };
-}
 
 const invalidToken = apiError(401, 'Invalid access token', { serviceErrorCode: 65600, code: 'INVALID_ACCESS_TOKEN' });
 
@@ -163,9 +166,23 @@ export async function startLinkedinSimulator(options: LinkedinSimulatorOptions =
     return { status: 200, body: { results, statuses, errors } };
   }
 
-  const server = await startSimulatorServer((request) => {
+  const publishing = new LinkedinPublishing();
+
+  function callerOf(request: RawRequest): Caller | null {
+    const grant = authority.grantOf(bearerToken(request));
+    if (grant === null || !members.has(grant.user)) return null;
+    const roles = new Map<number, string>();
+    for (const organization of organizations.values()) {
+      const held = organization.roles.find((role) => role.sub === grant.user && role.state === 'APPROVED');
+      if (held !== undefined) roles.set(organization.id, held.role);
+    }
+    return { sub: grant.user, scopes: grant.scopes, roles };
+  }
+
+  const server = await startLinkedinServer((request) => {
     if (request.method === 'GET' && request.path === '/oauth/v2/authorization') return authority.authorize(request);
     if (request.path === '/oauth/v2/accessToken') return authority.token(request);
+    if (request.path.startsWith('/dms-uploads/')) return publishing.upload(request, callerOf);
     const isApi = request.path === '/v2/userinfo' || request.path.startsWith('/rest/');
     if (!isApi) return undefined;
     if (request.path.startsWith('/rest/')) {
@@ -173,7 +190,11 @@ export async function startLinkedinSimulator(options: LinkedinSimulatorOptions =
       if (refusal !== null) return refusal;
     }
     const member = members.get(authority.userOf(bearerToken(request)) ?? '');
-    if (member === undefined) return invalidToken;
+    const caller = callerOf(request);
+    if (member === undefined || caller === null) return invalidToken;
+    const origin = `http://${request.headers.host ?? '127.0.0.1'}`;
+    const published = publishing.handle(request, caller, origin);
+    if (published !== undefined) return published;
     if (request.method !== 'GET') return undefined;
     if (request.path === '/v2/userinfo') {
       const { sub, name, given_name: givenName, family_name: familyName, picture, email } = member;
@@ -195,5 +216,6 @@ export async function startLinkedinSimulator(options: LinkedinSimulatorOptions =
     clientSecret,
     addMember: (member) => { members.set(member.sub, member); },
     addOrganization: (organization) => { organizations.set(organization.id, organization); },
+    publishing,
   };
 }
