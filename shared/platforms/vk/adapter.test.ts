@@ -261,7 +261,7 @@ describe('VK adapter against the simulator', () => {
       vk.failNext('wall.post', { loseResponse: true });
       await failure(publish('Past the hour', { key, checkpoint }));
       const postsSent = vk.calls('wall.post').length;
-      checkpoint.values.sentAt = String(Date.now() - 2 * 60 * 60_000);
+      await checkpoint.save({ sentAt: String(Date.now() - 2 * 60 * 60_000) });
       vk.now = () => Date.now() + 2 * 60 * 60_000;
 
       const retried = await publish('Past the hour', { key, checkpoint });
