@@ -42,13 +42,16 @@ describe('VK adapter against the simulator', () => {
         photo200: 'https://sun9-1.userapi.com/ada.jpg', followers: 1_815,
       },
     });
-    vk.addGroup({ id: communityId, name: 'Analytical Engines', screenName: 'engines', managers: [userId], members: 900 });
+    vk.addGroup({
+      id: communityId, name: 'Analytical Engines', screenName: 'engines', managers: [userId], members: 900,
+    });
     vk.addGroup({ id: 77, name: 'Someone Else\'s', screenName: 'else', managers: [1], members: 5 });
-    const app = { clientId: vk.clientId, clientSecret: null, apiUrl: vk.url, authUrl: vk.url, tokenUrl: vk.url, botToken: null };
+    const { url } = vk;
+    const app = { clientId: vk.clientId, clientSecret: null, apiUrl: url, authUrl: url, tokenUrl: url, botToken: null };
     const context: ConnectContext = { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
     const { tokens } = await authorizeAndConnect(vkConnect, context, 'https://sps.example/channels/callback/vk');
     channel = { channelId: 'c1', accessToken: tokens.accessToken, instanceUrl: null };
-    adapter = createVkAdapter({ timeoutMs: 600, userHosts: connectionPolicyFor(false) }, app);
+    adapter = createVkAdapter({ timeoutMs: 1_000, userHosts: connectionPolicyFor(false) }, app);
   });
   afterAll(async () => { await vk.close(); });
   beforeEach(() => {
@@ -63,7 +66,9 @@ describe('VK adapter against the simulator', () => {
 
   function publish(
     content: string,
-    extra: { media?: PublishMedia[]; settings?: Record<string, unknown>; checkpoint?: MemoryCheckpoint; key?: string } = {},
+    extra: {
+      media?: PublishMedia[]; settings?: Record<string, unknown>; checkpoint?: MemoryCheckpoint; key?: string;
+    } = {},
   ) {
     return adapter.publish({
       channel,
@@ -105,12 +110,13 @@ describe('VK adapter against the simulator', () => {
     });
 
     it('posts on a managed community\'s wall as the community, signed, with its uploads made for it', async () => {
-      const settings = { community_id: communityId, from_group: true, signed: true, copyright: 'https://example.com/src' };
+      const copyright = 'https://example.com/src';
+      const settings = { community_id: communityId, from_group: true, signed: true, copyright };
       const result = await publish('From the community', { settings, media: [file('image')] });
 
       const [post] = postsWith('From the community');
       expect(post).toMatchObject({
-        ownerId: -communityId, fromId: -communityId, fromGroup: true, signed: true, copyright: 'https://example.com/src',
+        ownerId: -communityId, fromId: -communityId, fromGroup: true, signed: true, copyright,
       });
       expect(result.releaseURL).toBe(`https://vk.com/wall-${String(communityId)}_${String(post?.id)}`);
       expect(lastCall('photos.getWallUploadServer')?.get('group_id')).toBe(String(communityId));
@@ -127,7 +133,7 @@ describe('VK adapter against the simulator', () => {
   });
 
   describe('photos and videos', () => {
-    it('uploads a photo through the wall upload server and attaches photo{owner}_{id}, its alt the caption', async () => {
+    it('uploads a photo through the wall upload server, attaches photo{owner}_{id}, its alt the caption', async () => {
       // users.get, getWallUploadServer, saveWallPhoto and wall.post: four calls, paced under 3 a second.
       await publish('With a photo', { media: [file('image', 'A test card')] });
 
@@ -154,20 +160,22 @@ describe('VK adapter against the simulator', () => {
       expect(upload?.text).toContain('name="video_file"; filename="clip.mp4"');
     });
 
-    it('attaches media uploaded by an earlier attempt from the checkpoint instead of uploading them again', async () => {
+    it('attaches media an earlier attempt uploaded, from the checkpoint, instead of uploading again', async () => {
       const checkpoint = memoryCheckpoint();
       const key = nextKey();
       vk.failNext('wall.post', { error: 10, message: 'Internal server error' });
-      const first = await failure(publish('Retried with media', { key, checkpoint, media: [file('image'), file('video')] }));
+      const media = () => [file('image'), file('video')];
+      const first = await failure(publish('Retried with media', { key, checkpoint, media: media() }));
       expect(first.kind).toBe('retryable');
       const uploadsBefore = vk.calls('photos.getWallUploadServer').length + vk.calls('video.save').length;
       expect(checkpoint.values.attachment0).toMatch(/^photo\d+_\d+$/);
       expect(checkpoint.values.attachment1).toMatch(/^video\d+_\d+$/);
 
-      await publish('Retried with media', { key, checkpoint, media: [file('image'), file('video')] });
+      await publish('Retried with media', { key, checkpoint, media: media() });
       expect(vk.calls('photos.getWallUploadServer').length + vk.calls('video.save').length).toBe(uploadsBefore);
       expect(postsWith('Retried with media')).toHaveLength(1);
-      expect(postsWith('Retried with media')[0]?.attachments).toEqual([checkpoint.values.attachment0, checkpoint.values.attachment1]);
+      const { attachment0, attachment1 } = checkpoint.values;
+      expect(postsWith('Retried with media')[0]?.attachments).toEqual([attachment0, attachment1]);
     });
   });
 
@@ -279,7 +287,7 @@ describe('VK adapter against the simulator', () => {
       expect(vk.calls('wall.post')).toHaveLength(postsSent);
     });
 
-    it('sets the part aside as unconfirmed when VK refuses the guid as used and the wall does not show the post', async () => {
+    it('sets the part aside as unconfirmed when VK refuses the guid and the wall does not show the post', async () => {
       vk.guidRepeat = 'refuse';
       const key = nextKey();
       await publish('Seen once', { key });
@@ -352,7 +360,10 @@ describe('VK adapter against the simulator', () => {
       const listed = await adapter.tools.managedCommunities?.(channel, {});
 
       expect(listed).toEqual([
-        { id: communityId, name: 'Analytical Engines', screenName: 'engines', picture: 'https://sun9-2.userapi.com/engines.jpg' },
+        {
+          id: communityId, name: 'Analytical Engines', screenName: 'engines',
+          picture: 'https://sun9-2.userapi.com/engines.jpg',
+        },
       ]);
       expect(lastCall('groups.get')?.get('filter')).toBe('admin,editor');
     });

@@ -60,7 +60,8 @@ function parseReleaseId(releaseId: string): { ownerId: number; postId: number; c
   if (match === null) {
     throw new PlatformError({ kind: 'permanent', provider, message: `${releaseId} is not a VK post id` });
   }
-  return { ownerId: Number(match[1]), postId: Number(match[2]), commentId: match[3] === undefined ? null : Number(match[3]) };
+  const commentId = match[3] === undefined ? null : Number(match[3]);
+  return { ownerId: Number(match[1]), postId: Number(match[2]), commentId };
 }
 
 export const vkPostUrl = (ownerId: number, postId: number): string =>

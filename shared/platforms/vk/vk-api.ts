@@ -28,8 +28,7 @@ export class VkApi {
   }
 
   async call<T>(token: string, method: string, parameters: Record<string, string>, shape: z.ZodType<T>): Promise<T> {
-    await this.#pacer.take(token);
-    const body = await platformRequest({
+    const body = await this.#pacer.paced(token, () => platformRequest({
       provider,
       serverName: 'VK',
       method: 'POST',
@@ -40,7 +39,7 @@ export class VkApi {
         const refused = vkErrorBody.safeParse(answer);
         return refused.success ? `VK ${method}: ${refused.data.error.error_msg}` : undefined;
       },
-    });
+    }));
     const refused = vkErrorBody.safeParse(body);
     if (refused.success) throw new VkRefusal(refused.data.error, method);
     const success = successBody.safeParse(body);

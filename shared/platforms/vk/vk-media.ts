@@ -32,7 +32,8 @@ function wallParameter(target: VkUploadTarget): Record<string, string> {
 async function uploadPhoto(api: VkApi, target: VkUploadTarget, media: PublishMedia): Promise<string> {
   const { token } = target;
   const server = await api.call(token, 'photos.getWallUploadServer', wallParameter(target), uploadServer);
-  const sent = await api.upload(server.upload_url, { fields: {}, fileField: 'photo', file: media }, photoUploaded, 'a photo upload');
+  const file = { fields: {}, fileField: 'photo', file: media };
+  const sent = await api.upload(server.upload_url, file, photoUploaded, 'a photo upload');
   // The photo host answers a file it did not take with an empty list, not with an error.
   if (sent.photo === '' || sent.photo === '[]') {
     const message = `VK did not take the photo ${media.fileName}`;
@@ -61,10 +62,12 @@ async function uploadVideo(api: VkApi, target: VkUploadTarget, media: PublishMed
     // The post that carries it is SPS's own wall.post: no second post of the video alone.
     wallpost: '0',
   }, videoSaved);
-  const sent = await api.upload(made.upload_url, { fields: {}, fileField: 'video_file', file: media }, videoUploaded, 'a video upload');
+  const file = { fields: {}, fileField: 'video_file', file: media };
+  const sent = await api.upload(made.upload_url, file, videoUploaded, 'a video upload');
   if ('error' in sent && typeof sent.error === 'string') {
     // Another attempt asks video.save for a fresh upload address.
-    throw new PlatformError({ kind: 'retryable', provider, message: `VK's upload server refused the video: ${sent.error}` });
+    const message = `VK's upload server refused the video: ${sent.error}`;
+    throw new PlatformError({ kind: 'retryable', provider, message });
   }
   return `video${String(made.owner_id)}_${String(made.video_id)}`;
 }
@@ -89,7 +92,9 @@ export async function vkAttachments(
       references.push(held);
       continue;
     }
-    const reference = item.kind === 'image' ? await uploadPhoto(api, target, item) : await uploadVideo(api, target, item);
+    const reference = item.kind === 'image'
+      ? await uploadPhoto(api, target, item)
+      : await uploadVideo(api, target, item);
     await checkpoint.save({ [key]: reference });
     references.push(reference);
   }

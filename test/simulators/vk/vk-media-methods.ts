@@ -65,7 +65,8 @@ export class VkMediaMethods {
   videoSave(user: SimulatedVkUser, parameters: URLSearchParams): SimulatedAnswer {
     const owner = this.#uploadOwner(user, parameters, 'video.save');
     if (typeof owner !== 'number') return owner;
-    const video = { ownerId: owner, id: this.#records.nextId(), name: parameters.get('name') ?? '', uploaded: false, fileName: null };
+    const name = parameters.get('name') ?? '';
+    const video = { ownerId: owner, id: this.#records.nextId(), name, uploaded: false, fileName: null };
     this.#records.videos.push(video);
     const url = this.#ticket({ kind: 'video', userId: user.id, ownerId: owner, videoId: video.id });
     return vkAnswer({
@@ -103,7 +104,10 @@ export class VkMediaMethods {
     video.fileName = file.fileName;
     return {
       status: 200,
-      body: { size: request.text.length, owner_id: video.ownerId, video_id: video.id, video_hash: randomBytes(8).toString('hex') },
+      body: {
+        size: request.text.length, owner_id: video.ownerId, video_id: video.id,
+        video_hash: randomBytes(8).toString('hex'),
+      },
     };
   }
 }

@@ -163,7 +163,9 @@ export async function startVkSimulator(users: Record<string, SimulatedVkUser>): 
     'users.get': usersGet,
     'groups.get': (user, parameters) => {
       const managed = records.groups.filter((group) => group.managers.includes(user.id));
-      if (parameters.get('extended') !== '1') return vkAnswer({ count: managed.length, items: managed.map((group) => group.id) });
+      if (parameters.get('extended') !== '1') {
+        return vkAnswer({ count: managed.length, items: managed.map((group) => group.id) });
+      }
       const items = managed.map((group) => ({
         id: group.id, name: group.name, screen_name: group.screenName, type: 'page', is_admin: 1, admin_level: 3,
         photo_200: `https://sun9-2.userapi.com/${group.screenName}.jpg`, members_count: group.members,

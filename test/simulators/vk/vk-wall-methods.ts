@@ -95,7 +95,9 @@ export class VkWallMethods {
     const method = 'wall.createComment';
     const ownerId = integerParameter(parameters, 'owner_id') ?? user.id;
     const postId = integerParameter(parameters, 'post_id');
-    if (postId === null) return vkError(100, `${vkErrorText.invalidParameter}: post_id is a required parameter`, method);
+    if (postId === null) {
+      return vkError(100, `${vkErrorText.invalidParameter}: post_id is a required parameter`, method);
+    }
     const post = this.#records.post(ownerId, postId);
     if (post === undefined) return vkError(100, `${vkErrorText.invalidParameter}: post not found`, method);
     if (post.closeComments) return vkError(213, 'Access to status replies denied', method);
@@ -131,7 +133,9 @@ export class VkWallMethods {
       guid,
     };
     this.#records.comments.push(comment);
-    if (guid !== null && guid !== '') this.#records.guids.set(guidKey, { at: this.#now(), ownerId, itemId: comment.id });
+    if (guid !== null && guid !== '') {
+      this.#records.guids.set(guidKey, { at: this.#now(), ownerId, itemId: comment.id });
+    }
     return vkAnswer({ comment_id: comment.id, parents_stack: [] });
   }
 
@@ -150,7 +154,9 @@ export class VkWallMethods {
 
   getById(_user: SimulatedVkUser, parameters: URLSearchParams): SimulatedAnswer {
     const wanted = (parameters.get('posts') ?? '').split(',').filter((entry) => entry !== '');
-    if (wanted.length === 0) return vkError(100, `${vkErrorText.invalidParameter}: posts is a required parameter`, 'wall.getById');
+    if (wanted.length === 0) {
+      return vkError(100, `${vkErrorText.invalidParameter}: posts is a required parameter`, 'wall.getById');
+    }
     const items = wanted.flatMap((entry) => {
       const match = /^(-?\d+)_(\d+)$/.exec(entry);
       const post = match === null ? undefined : this.#records.post(Number(match[1]), Number(match[2]));
