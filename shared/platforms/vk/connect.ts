@@ -78,7 +78,8 @@ export const vkConnect: OAuthConnect = {
       provider,
       serverName: 'VK ID',
       method: 'POST',
-      url: `${context.app.apiUrl}/oauth2/user_info`,
+      // VK ID's host, where the token came from (VK_TOKEN_URL); VK_API_URL is api.vk.com's.
+      url: `${context.app.tokenUrl}/oauth2/user_info`,
       // In the form, as VK ID asks, so the token stays out of the query string and access logs.
       form: { client_id: clientIdOf(context.app), access_token: tokens.accessToken },
       timeoutMs: context.timeoutMs,

@@ -2,6 +2,12 @@ import { OAuthAuthority } from '../kit/oauth-authority.ts';
 import {
   formBody, startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
+import { methodParameters, vkAnswer, vkError, vkErrorText } from './vk-api-answers.ts';
+import { VkMediaMethods } from './vk-media-methods.ts';
+import { VkRecords, type SimulatedVkGroup, type SimulatedVkUser } from './vk-records.ts';
+import { VkWallMethods, type GuidRepeatAnswer } from './vk-wall-methods.ts';
+
+export type { SimulatedVkGroup, SimulatedVkUser } from './vk-records.ts';
 
 /**
  * A local stand-in for VK ID (OAuth 2.1 at id.vk.com) and the API method publishing reads:
@@ -15,23 +21,42 @@ import {
  * - `POST /oauth2/user_info` (form: client_id, access_token) answering `{user: {user_id,
  *   first_name, last_name, avatar, ...}}`, or 401 `{error: 'invalid_token', ...}` for an unknown
  *   or expired token;
- * - api.vk.com `POST /method/users.get` (form: access_token, v, fields), answering
- *   `{response: [user]}` or, with HTTP 200, `{error: {error_code, error_msg, request_params}}`.
- * Facts: /work/shared/platforms/open-and-community.md 5.1; id.vk.com VK ID API description.
+ * - api.vk.com `POST /method/<name>` (form or query: access_token, v, parameters), answering
+ *   `{response}` or, with HTTP 200, `{error: {error_code, error_msg, request_params}}`: users.get,
+ *   groups.get, wall.post, wall.createComment, wall.get, wall.getById, wall.getComments,
+ *   photos.getWallUploadServer, photos.saveWallPhoto, video.save (vk-wall-methods.ts,
+ *   vk-media-methods.ts), and the upload host their `upload_url`s name (`POST /upload/...`).
+ *   A user token makes at most 3 method calls a second; the fourth is refused with error 6.
+ * Faults: `failNext(method, ...)` answers a method's next calls with a given error, or stores
+ * what the call makes and never answers (`loseResponse`), as when the connection breaks after
+ * VK accepted.
+ * Facts: /work/shared/platforms/open-and-community.md 5; id.vk.com VK ID API description;
+ * VKCOM/vk-api-schema (API 5.199).
  */
-export interface SimulatedVkUser {
-  id: number;
-  firstName: string;
-  lastName: string;
-  screenName: string;
-  /** The profile picture: `avatar` in VK ID's user_info, `photo_200` in users.get. */
-  photo200: string;
-}
+/** One injected answer to a method call: an error code, a whole answer, a lost answer, or none. */
+export type VkInjectedFailure =
+  | { error: number; message: string }
+  | SimulatedAnswer
+  | { loseResponse: true }
+  | 'pass';
 
 export interface RunningVkSimulator extends RunningSimulator {
   authority: OAuthAuthority;
   clientId: string;
   clientSecret: string;
+  records: VkRecords;
+  /** The simulator's clock for `guid` windows and item dates; tests move it forward. */
+  now: () => number;
+  /** How VK answers a `guid` seen within the hour (vk-wall-methods.ts). */
+  guidRepeat: GuidRepeatAnswer;
+  /** Method calls one token may make a second before error 6. */
+  requestsPerSecond: number;
+  addGroup(group: SimulatedVkGroup): void;
+  failNext(method: string, ...steps: VkInjectedFailure[]): void;
+  /** Answers held back on purpose (`loseResponse`). */
+  readonly lostResponses: number;
+  /** The method calls received, by name. */
+  calls(method: string): URLSearchParams[];
 }
 
 const clientId = '51234567';
@@ -42,11 +67,6 @@ const vkIdScopes = [
   'vkid.personal_info', 'email', 'phone', 'friends', 'wall', 'groups', 'stories', 'docs', 'photos', 'ads', 'video',
   'status', 'market', 'pages', 'notifications', 'stats',
 ];
-
-const apiError = (code: number, message: string, method: string): SimulatedAnswer => ({
-  status: 200,
-  body: { error: { error_code: code, error_msg: message, request_params: [{ key: 'method', value: method }] } },
-});
 
 /** VK ID echoes the request's `state` in every token answer, refusals included. */
 function withState(answer: SimulatedAnswer, request: SimulatedRequest): SimulatedAnswer {
@@ -112,11 +132,7 @@ export async function startVkSimulator(users: Record<string, SimulatedVkUser>): 
     return { status: 200, body: { user: profile } };
   };
 
-  const usersGet = (request: SimulatedRequest): SimulatedAnswer => {
-    const parameters = request.method === 'POST' ? formBody(request) : request.query;
-    if (parameters.get('v') === null) return apiError(8, 'Invalid request: v (version) is required', 'users.get');
-    const user = users[authority.userOf(parameters.get('access_token')) ?? ''];
-    if (user === undefined) return apiError(5, 'User authorization failed: invalid access_token (4).', 'users.get');
+  const usersGet = (user: SimulatedVkUser, parameters: URLSearchParams): SimulatedAnswer => {
     const fields = (parameters.get('fields') ?? '').split(',');
     const profile = {
       id: user.id,
@@ -126,8 +142,76 @@ export async function startVkSimulator(users: Record<string, SimulatedVkUser>): 
       is_closed: false,
       ...(fields.includes('screen_name') ? { screen_name: user.screenName } : {}),
       ...(fields.includes('photo_200') ? { photo_200: user.photo200 } : {}),
+      ...(fields.includes('followers_count') ? { followers_count: user.followers ?? 0 } : {}),
     };
-    return { status: 200, body: { response: [profile] } };
+    return vkAnswer([profile]);
+  };
+
+  const records = new VkRecords();
+  let now: () => number = Date.now;
+  let requestsPerSecond = 3;
+  let lostResponses = 0;
+  let origin = '';
+  const media = new VkMediaMethods(records, () => origin);
+  const wall = new VkWallMethods(records, () => now());
+  const failures = new Map<string, VkInjectedFailure[]>();
+  const callsByToken = new Map<string, number[]>();
+  const methodCalls: { method: string; parameters: URLSearchParams }[] = [];
+
+  type MethodHandler = (user: SimulatedVkUser, parameters: URLSearchParams) => SimulatedAnswer;
+  const methods: Record<string, MethodHandler> = {
+    'users.get': usersGet,
+    'groups.get': (user, parameters) => {
+      const managed = records.groups.filter((group) => group.managers.includes(user.id));
+      if (parameters.get('extended') !== '1') {
+        return vkAnswer({ count: managed.length, items: managed.map((group) => group.id) });
+      }
+      const items = managed.map((group) => ({
+        id: group.id, name: group.name, screen_name: group.screenName, type: 'page', is_admin: 1, admin_level: 3,
+        photo_200: `https://sun9-2.userapi.com/${group.screenName}.jpg`, members_count: group.members,
+      }));
+      return vkAnswer({ count: items.length, items });
+    },
+    'wall.post': (user, parameters) => wall.post(user, parameters),
+    'wall.createComment': (user, parameters) => wall.createComment(user, parameters),
+    'wall.get': (user, parameters) => wall.get(user, parameters),
+    'wall.getById': (user, parameters) => wall.getById(user, parameters),
+    'wall.getComments': (user, parameters) => wall.getComments(user, parameters),
+    'photos.getWallUploadServer': (user, parameters) => media.getWallUploadServer(user, parameters),
+    'photos.saveWallPhoto': (user, parameters) => media.saveWallPhoto(user, parameters),
+    'video.save': (user, parameters) => media.videoSave(user, parameters),
+  };
+
+  /** True when this token already made `requestsPerSecond` calls within the last second. */
+  const overRate = (token: string): boolean => {
+    const at = Date.now();
+    const recent = (callsByToken.get(token) ?? []).filter((time) => at - time < 1_000);
+    const over = recent.length >= requestsPerSecond;
+    if (!over) recent.push(at);
+    callsByToken.set(token, recent);
+    return over;
+  };
+
+  const callMethod = (request: SimulatedRequest, name: string): SimulatedAnswer | Promise<SimulatedAnswer> => {
+    const parameters = methodParameters(request);
+    methodCalls.push({ method: name, parameters });
+    const handler = methods[name];
+    if (handler === undefined) return vkError(3, 'Unknown method passed', name);
+    if (parameters.get('v') === null) return vkError(8, 'Invalid request: v (version) is required', name);
+    const token = parameters.get('access_token') ?? '';
+    const user = users[authority.userOf(token) ?? ''];
+    if (user === undefined) return vkError(5, vkErrorText.authFailed, name);
+    if (overRate(token)) return vkError(6, vkErrorText.tooManyPerSecond, name);
+    const step = failures.get(name)?.shift() ?? 'pass';
+    if (step === 'pass') return handler(user, parameters);
+    if ('loseResponse' in step) {
+      handler(user, parameters);
+      lostResponses += 1;
+      // VK made the item; the answer never comes and the client gives up on its own timeout.
+      return new Promise<SimulatedAnswer>(() => undefined);
+    }
+    if ('error' in step) return vkError(step.error, step.message, name);
+    return step;
   };
 
   const notFound: SimulatedAnswer = { status: 404, body: 'Not Found' };
@@ -135,8 +219,28 @@ export async function startVkSimulator(users: Record<string, SimulatedVkUser>): 
     if (request.path === '/authorize' && request.method === 'GET') return withCodeType(authority.authorize(request));
     if (request.path === '/oauth2/auth') return withState(authority.token(request), request);
     if (request.path === '/oauth2/user_info') return userInfo(request);
-    if (request.path === '/method/users.get') return usersGet(request);
+    const method = /^\/method\/([\w.]+)$/.exec(request.path);
+    if (method !== null) return callMethod(request, method[1] ?? '');
+    const upload = /^\/upload\/(photo|video)\/([0-9a-f]+)$/.exec(request.path);
+    if (upload !== null) return media.upload(request, upload[1] ?? '', upload[2] ?? '');
     return notFound;
   }, notFound);
-  return { ...server, authority, clientId, clientSecret };
+  origin = server.url;
+  return {
+    ...server,
+    authority,
+    clientId,
+    clientSecret,
+    records,
+    get now() { return now; },
+    set now(clock: () => number) { now = clock; },
+    get guidRepeat() { return wall.guidRepeat; },
+    set guidRepeat(answer: GuidRepeatAnswer) { wall.guidRepeat = answer; },
+    get requestsPerSecond() { return requestsPerSecond; },
+    set requestsPerSecond(limit: number) { requestsPerSecond = limit; },
+    addGroup: (group) => { records.groups.push(group); },
+    failNext: (method, ...steps) => { failures.set(method, [...(failures.get(method) ?? []), ...steps]); },
+    get lostResponses() { return lostResponses; },
+    calls: (method) => methodCalls.filter((call) => call.method === method).map((call) => call.parameters),
+  };
 }
