@@ -137,11 +137,9 @@ describe('linkedin visibility', () => {
 });
 
 describe('facebook', () => {
-  it('accepts a text post with a link, photos, a reel and a story', () => {
+  it('accepts a text post with a link and photos', () => {
     expect(check(facebook, { link: 'https://example.com' }, ['post', []], ['comment', [image()]]).problems).toEqual([]);
     expect(check(facebook, {}, ['post', [image(), image(), image()]]).problems).toEqual([]);
-    expect(check(facebook, { type: 'reel' }, ['reel', [video(45)]]).problems).toEqual([]);
-    expect(check(facebook, { type: 'story' }, ['', [image()]]).problems).toEqual([]);
   });
 
   it('refuses a bad type or link', () => {
@@ -149,11 +147,11 @@ describe('facebook', () => {
     expect(settingsPaths(check(facebook, { link: 'not a url' }, ['post', []]))).toEqual(['settings.link']);
   });
 
-  it('needs media for a story and one video for a reel', () => {
-    expect(problemsOf(check(facebook, { type: 'story' }, ['', []]))).toEqual(['part 1 has 0 media; a Facebook story needs exactly 1 image or video']);
-    expect(problemsOf(check(facebook, { type: 'reel' }, ['reel', [image()]]))[0]).toMatch(/Reel is exactly 1 video/);
-    expect(problemsOf(check(facebook, { type: 'reel' }, ['reel', [video(120)]]))[0]).toMatch(/3 to 90 seconds/);
-    expect(problemsOf(check(facebook, { type: 'story', link: 'https://example.com' }, ['', [image()]]))[0]).toMatch(/link only goes with a Facebook feed post/);
+  it('refuses Reels and stories at POST /posts, which SPS does not publish yet', () => {
+    expect(problemsOf(check(facebook, { type: 'reel' }, ['reel', [video(45)]])))
+      .toEqual(['SPS does not publish Facebook Reels yet; publish it as a feed post (type "post")']);
+    expect(problemsOf(check(facebook, { type: 'story' }, ['', [image()]])))
+      .toEqual(['SPS does not publish Facebook stories yet; publish it as a feed post (type "post")']);
   });
 
   it('keeps a feed video alone and comments to 1 image', () => {

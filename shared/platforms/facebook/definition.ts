@@ -54,9 +54,9 @@ export const facebook = definePlatform({
   textCounting: 'code-points',
   replies: 'comment',
   mediaRules:
-    'A feed post takes images or a single video; a Reel is exactly 1 video of 3 to 90 seconds; a story needs '
-    + 'exactly 1 image or video; a comment takes at most 1 image. Photos are JPEG, PNG, GIF, BMP or TIFF of at '
-    + 'most 4 MB; a video is at most 1 GB and 20 minutes.',
+    'A feed post takes images or a single video; a comment takes at most 1 image. Photos are JPEG, PNG, GIF, '
+    + 'BMP or TIFF of at most 4 MB; a video is at most 1 GB and 20 minutes. Reels and stories are not published '
+    + 'yet.',
   rules:
     'Posts are published on the connected Facebook Page. The first part is the post; later parts are comments on '
     + 'it by the Page, each with at most one image. A Reel is one vertical MP4 video (9:16, 3 to 90 seconds) and '
@@ -68,26 +68,16 @@ export const facebook = definePlatform({
   checkPost({ settings, parts }) {
     const problems: string[] = [];
     const type = settings.type ?? 'post';
-    const { images, videos, total } = countMedia(parts);
-    if (type === 'post' && videos > 0 && total > 1) {
+    // Refused here rather than accepted and failed at publish time: the adapter publishes feed posts only.
+    if (type !== 'post') {
+      const kind = type === 'reel' ? 'Reels' : 'stories';
+      return [`SPS does not publish Facebook ${kind} yet; publish it as a feed post (type "post")`];
+    }
+    const { videos, total } = countMedia(parts);
+    if (videos > 0 && total > 1) {
       problems.push(`part 1 has ${total} media with a video; a Facebook post takes images or a single video`);
     }
-    if (type === 'reel') {
-      if (videos !== 1 || images > 0) {
-        problems.push(`part 1 has ${images} images and ${videos} videos; a Facebook Reel is exactly 1 video`);
-      }
-      const duration = parts[0]?.media[0]?.durationSeconds ?? null;
-      if (duration !== null && (duration < 3 || duration > 90)) {
-        problems.push(`part 1 has a ${duration}-second video; a Facebook Reel lasts 3 to 90 seconds`);
-      }
-    }
-    if (type === 'story' && total !== 1) {
-      problems.push(`part 1 has ${total} media; a Facebook story needs exactly 1 image or video`);
-    }
-    if (type !== 'post' && settings.link !== undefined) {
-      problems.push(`a link only goes with a Facebook feed post, not a ${type}`);
-    }
-    if (type === 'post' && settings.link !== undefined && total > 0) {
+    if (settings.link !== undefined && total > 0) {
       problems.push(`part 1 has ${total} media and a link; a Facebook post shares a link or shows media, not both`);
     }
     parts.forEach((_, index) => {
