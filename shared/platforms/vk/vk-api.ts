@@ -20,11 +20,12 @@ const successBody = z.object({ response: z.unknown() });
 export class VkApi {
   readonly #apiUrl: string;
   readonly #timeoutMs: number;
-  readonly #pacer = new VkPacer();
+  readonly #pacer: VkPacer;
 
-  constructor(apiUrl: string, timeoutMs: number) {
+  constructor(apiUrl: string, timeoutMs: number, pacer: VkPacer = new VkPacer()) {
     this.#apiUrl = apiUrl.replace(/\/+$/, '');
     this.#timeoutMs = timeoutMs;
+    this.#pacer = pacer;
   }
 
   async call<T>(token: string, method: string, parameters: Record<string, string>, shape: z.ZodType<T>): Promise<T> {
