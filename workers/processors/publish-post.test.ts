@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishJobId } from '../../shared/queue/queues.ts';
 import { MastodonSimulator } from '../../test/simulators/mastodon-simulator.ts';
 import { api, organizationWithMastodon } from '../../test/support/fixtures.ts';
+import { publishNow, settledParts, uploadFile } from '../../test/support/publish-now.ts';
 import { startStack, waitFor, type RunningStack } from '../../test/support/stack.ts';
 import { createTestContext, type TestContext } from '../../test/support/test-context.ts';
 import { makeTestMedia } from '../../test/support/test-media.ts';
@@ -252,6 +253,24 @@ describe('publish worker against the Mastodon simulator', () => {
     expect(failed.state).toBe('ERROR');
     expect(failed.error).toMatch(/no longer in the library/);
     expect(simulator.statuses.some((candidate) => candidate.text === 'Lost picture')).toBe(false);
+  });
+
+  it('publishes a thread with an image on the first status and a video on the reply', async () => {
+    const image = await uploadFile(stack.baseUrl, org.apiKey, media.png);
+    const video = await uploadFile(stack.baseUrl, org.apiKey, media.mp4);
+    const postId = await publishNow(stack.baseUrl, org, [
+      { content: 'Media thread 1/2', image: [image] },
+      { content: 'Media thread 2/2', image: [video] },
+    ]);
+    const parts = await settledParts(ctx.db, postId);
+    expect(parts.map((part) => part.state)).toEqual(['PUBLISHED', 'PUBLISHED']);
+    const [first, second] = ['Media thread 1/2', 'Media thread 2/2']
+      .map((text) => simulator.statuses.find((status) => status.text === text));
+    expect(second?.in_reply_to_id).toBe(first?.id);
+    const kinds = [first, second].map((status) => simulator.media.find((item) => item.id === status?.mediaIds[0])?.type);
+    expect(kinds).toEqual(['image', 'video']);
+    const videoBytes = simulator.media.find((item) => item.id === second?.mediaIds[0])?.bytes;
+    expect(videoBytes?.equals(readFileSync(media.mp4))).toBe(true);
   });
 
   it('marks the channel for reconnection when Mastodon rejects the token', async () => {
