@@ -267,9 +267,9 @@ describe('publish worker against the Mastodon simulator', () => {
     const [first, second] = ['Media thread 1/2', 'Media thread 2/2']
       .map((text) => simulator.statuses.find((status) => status.text === text));
     expect(second?.in_reply_to_id).toBe(first?.id);
-    const kinds = [first, second].map((status) => simulator.media.find((item) => item.id === status?.mediaIds[0])?.type);
-    expect(kinds).toEqual(['image', 'video']);
-    const videoBytes = simulator.media.find((item) => item.id === second?.mediaIds[0])?.bytes;
+    const attached = (status: typeof first) => simulator.media.find((item) => item.id === status?.mediaIds[0]);
+    expect([attached(first)?.type, attached(second)?.type]).toEqual(['image', 'video']);
+    const videoBytes = attached(second)?.bytes;
     expect(videoBytes?.equals(readFileSync(media.mp4))).toBe(true);
   });
 
