@@ -35,6 +35,9 @@ describe('mediaReachFor', () => {
     expect(reach('instagram')).toBe(false);
     expect(reach('instagram-standalone')).toBe(false);
     expect(reach('threads')).toBe(false);
+    expect(reach('warpcast')).toBe(false);
+    // Nostr has no API of its own: its readers are on the internet, whatever the relays' addresses.
+    expect(reach('nostr')).toBe(false);
     expect(reach('x')).toBe(true);
     expect(reach('mastodon')).toBe(true);
   });

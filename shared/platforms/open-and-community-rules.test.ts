@@ -128,11 +128,11 @@ describe('warpcast', () => {
 });
 
 describe('nostr', () => {
-  it('ignores settings (it has none) and refuses media at POST /posts, as the adapter cannot attach them', () => {
+  it('ignores settings (it has none) and takes media, which notes link by URL', () => {
     expect(nostr.settings).toBeNull();
     const result = validatePlatformPost(nostr, { settings: { anything: true }, parts: [part('note'), part('reply')] });
     expect(result).toEqual({ settings: {}, problems: [] });
-    expectMessage(nostr, {}, [part('note', [image(), video()])], /cannot attach media to Nostr notes yet/);
+    expect(problemsOf(nostr, {}, [part('note', [image(), video()])])).toEqual([]);
   });
   it('caps text at 100000 characters', () => {
     expectTooLong(nostr, {}, 'a'.repeat(100001));

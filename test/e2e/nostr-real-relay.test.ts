@@ -10,7 +10,8 @@ import { startAnswerDroppingProxy, type AnswerDroppingProxy } from '../simulator
 import { eventsOnRelay, sendEvent } from '../simulators/nostr/nostr-relay-client.ts';
 import { eventFault, signedEvent } from '../simulators/nostr/nostr-signing.ts';
 import { testConnectContext } from '../simulators/kit/connect-context.ts';
-import { publishNow, settledParts } from '../support/publish-now.ts';
+import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
+import { makeSmallMedia } from '../support/small-media.ts';
 import { useSimulatedStack } from '../support/simulated-stack.ts';
 
 // BIP-340 test vector 0: secret key 3.
@@ -26,7 +27,13 @@ const policy = connectionPolicyFor(true);
  */
 describe('publishing to a real Nostr relay', () => {
   // Retries wait over a second, so a note dated from the clock instead of the part would get a new id.
-  const world = useSimulatedStack({ overrides: { PUBLISH_ATTEMPTS: '5', PUBLISH_BACKOFF_MS: '1100' } });
+  // Media are linked by URL for readers' clients to fetch: served, as in production, at a public address.
+  const world = useSimulatedStack({
+    overrides: {
+      PUBLISH_ATTEMPTS: '5', PUBLISH_BACKOFF_MS: '1100', UPLOADS_PUBLIC_URL: 'https://media.sps.example/uploads',
+    },
+  });
+  const media = makeSmallMedia();
   let relay: RunningNostrRelay;
   /** A relay that carries profiles only, refusing notes with khatru's own kind policy. */
   let profilesOnly: RunningNostrRelay;
@@ -40,6 +47,7 @@ describe('publishing to a real Nostr relay', () => {
   afterAll(async () => {
     await proxy.close();
     await Promise.all([relay.close(), profilesOnly.close()]);
+    media.remove();
   });
 
   /** An organization whose Nostr channel was connected with the key, the way the dashboard form does. */
@@ -114,6 +122,23 @@ describe('publishing to a real Nostr relay', () => {
     expect(replies.map((event) => event.id).sort()).toEqual([reply?.id, last?.id].sort());
     // One relay's acceptance publishes the note; the other refused each and holds none.
     expect(await notesOn(profilesOnly.url, 'Real relay')).toEqual([]);
+  });
+
+  it('links a part\'s image and video by their public URLs, with NIP-92 imeta tags the relay keeps', async () => {
+    const org = await organization([relay.url]);
+    const image = await uploadFile(world.stack.baseUrl, org.apiKey, media.png);
+    const video = await uploadFile(world.stack.baseUrl, org.apiKey, media.mp4);
+    expect(image.path).toMatch(/^https:\/\/media\.sps\.example\/uploads\//);
+    const postId = await publishNow(world.stack.baseUrl, org, [{ content: 'Media note', image: [image, video] }]);
+    const [part] = await settledParts(world.ctx.db, postId);
+    expect(part?.state).toBe('PUBLISHED');
+    const [note] = await notesOn(relay.url, 'Media note');
+    expect(note?.content).toBe(`Media note\n${image.path}\n${video.path}`);
+    expect(note?.tags).toEqual([
+      ['imeta', `url ${image.path}`, 'm image/png'],
+      ['imeta', `url ${video.path}`, 'm video/mp4'],
+    ]);
+    if (note !== undefined) expect(eventFault(note)).toBeNull();
   });
 
   it('keeps one copy when the relay stored a part but its OK was lost and the job retried', async () => {

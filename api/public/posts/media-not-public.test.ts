@@ -5,7 +5,8 @@ import { startStack, type RunningStack } from '../../../test/support/stack.ts';
 import { createTestContext, type TestContext } from '../../../test/support/test-context.ts';
 
 /**
- * Instagram and Threads pull attached files from their URL. With uploads served at a loopback
+ * Instagram and Threads pull attached files from their URL, and Warpcast and Nostr readers' apps
+ * fetch the URLs the casts and notes link. With uploads served at a loopback
  * address (this test's UPLOADS_PUBLIC_URL) and the platforms at their public hosts, such a post
  * would fail at publish time: POST /posts refuses it at once instead.
  */
@@ -21,7 +22,7 @@ describe('POST /posts with media for a platform that fetches them by URL', () =>
     stack = await startStack(ctx, { workers: false });
     const org = await createOrganization(ctx.db, ctx.secrets, { name: 'Media reach' });
     apiKey = org.apiKey;
-    for (const provider of ['instagram', 'threads', 'x']) {
+    for (const provider of ['instagram', 'threads', 'warpcast', 'nostr', 'x']) {
       const channel = await ctx.db.channels.create({
         organizationId: org.organizationId,
         provider,
@@ -61,7 +62,7 @@ describe('POST /posts with media for a platform that fetches them by URL', () =>
   const photo = () => [{ id: imageId, path: 'http://127.0.0.1:5999/uploads/photo.jpg' }];
 
   it('answers 422 media_not_public naming the channel and the part, and stores nothing', async () => {
-    for (const provider of ['instagram', 'threads']) {
+    for (const provider of ['instagram', 'threads', 'warpcast', 'nostr']) {
       const response = await post(provider, [{ content: 'First' }, { content: 'With a photo', image: photo() }]);
       expect(response.status).toBe(422);
       expect(response.body).toMatchObject({

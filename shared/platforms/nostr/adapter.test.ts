@@ -168,16 +168,23 @@ describe('Nostr adapter against relay simulators', () => {
     expect(storedWith(relayA, 'orphan')).toHaveLength(0);
   });
 
-  it('refuses a part with media rather than publishing it without them', async () => {
-    const media = [{
-      kind: 'image' as const, mimeType: 'image/png', size: 1, fileName: 'a.png', alt: null,
-      url: 'http://127.0.0.1/uploads/a.png',
-      open: () => Promise.resolve(Readable.from([Buffer.from([0])])),
-    }];
-    const failure = await platformFailure(adapter.publish(input(channelOn([relayA.url]), 'with media', { media })));
-    expect(failure.kind).toBe('permanent');
-    expect(failure.message).toMatch(/public URLs/);
-    expect(storedWith(relayA, 'with media')).toHaveLength(0);
+  it('links attached files by their public URLs after the text, with NIP-92 imeta tags', async () => {
+    const file = (url: string, mimeType: string, alt: string | null) => ({
+      kind: mimeType.startsWith('video/') ? 'video' as const : 'image' as const, mimeType, size: 1,
+      fileName: 'a', alt, url, open: () => Promise.resolve(Readable.from([Buffer.from([0])])),
+    });
+    const media = [
+      file('https://media.example/2026/11/25/a.png', 'image/png', 'A test card'),
+      file('https://media.example/2026/11/25/b.mp4', 'video/mp4', null),
+    ];
+    await adapter.publish(input(channelOn([relayA.url]), 'with media', { media }));
+    const [note] = relayA.stored().filter((event) => event.content.startsWith('with media'));
+    const urls = media.map((item) => item.url);
+    expect(note?.content).toBe(['with media', ...urls].join('\n'));
+    expect(note?.tags).toEqual([
+      ['imeta', 'url https://media.example/2026/11/25/a.png', 'm image/png', 'alt A test card'],
+      ['imeta', 'url https://media.example/2026/11/25/b.mp4', 'm video/mp4'],
+    ]);
   });
 
   it('lists the account\'s latest notes, newest first, for picking a lost release', async () => {

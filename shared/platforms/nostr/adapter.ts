@@ -1,7 +1,7 @@
 import { schnorr } from '@noble/curves/secp256k1.js';
 import { z } from 'zod';
 import type {
-  AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishResult,
+  AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishMedia, PublishResult,
 } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
@@ -134,9 +134,15 @@ function publicKeyFrom(value: unknown): string {
  * a part is in that gap would make a different note. A caller that gives no `dueAt` gets the
  * clock's second instead, and with it no such protection.
  *
- * Media: notes carry media only as public URLs in the text, and SPS has no public address for
- * the library's files yet; a part with media is refused rather than published without them.
+ * Media: a note links each attached file by its public URL, after the text, as clients render
+ * them, with a NIP-92 `imeta` tag giving its type and alt text. Readers' clients fetch them, so
+ * POST /posts refuses media that only a private address serves (media-reach.ts).
  */
+/** NIP-92: an `imeta` tag per linked file, its URL, MIME type and (when given) alt text. */
+function mediaTag(media: PublishMedia): string[] {
+  return ['imeta', `url ${media.url}`, `m ${media.mimeType}`, ...(media.alt === null ? [] : [`alt ${media.alt}`])];
+}
+
 export function createNostrAdapter(options: AdapterOptions): PlatformAdapter {
   const policy = options.userHosts;
 
@@ -221,17 +227,15 @@ export function createNostrAdapter(options: AdapterOptions): PlatformAdapter {
   }
 
   async function publishNote(input: PublishInput, parentId: string | null): Promise<PublishResult> {
-    if (input.media.length > 0) {
-      throw refused('Nostr notes carry media as public URLs, and SPS has none for uploaded files yet: '
-        + 'publish the text alone, with the media\'s own URL in it');
-    }
     const credential = credentialOf(input.channel);
     const author = authorOf(credential);
     const relays = relaysOf(credential);
     const tags = parentId === null ? [] : await replyTags(relays, parentId);
+    tags.push(...input.media.map(mediaTag));
+    const content = [input.content, ...input.media.map((media) => media.url)].filter((line) => line !== '').join('\n');
     // The same second on every attempt at this part: the note's id depends on it.
     const createdAt = Math.floor((input.dueAt ?? new Date()).getTime() / 1000);
-    const event = await sign(credential, { kind: textNote, created_at: createdAt, tags, content: input.content });
+    const event = await sign(credential, { kind: textNote, created_at: createdAt, tags, content });
     const outcomes = await sendToRelays(relays, event, policy, options.timeoutMs);
     const accepted = outcomes.find((outcome) => outcome.kind === 'accepted');
     if (accepted === undefined) throw notPublished(outcomes);

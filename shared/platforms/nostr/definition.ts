@@ -1,4 +1,4 @@
-import { countMedia, definePlatform } from '../kit/platform-definition.ts';
+import { definePlatform } from '../kit/platform-definition.ts';
 
 /** Facts: ../shared/platforms/open-and-community.md, section 4 (Nostr). */
 export const nostr = definePlatform({
@@ -9,7 +9,9 @@ export const nostr = definePlatform({
   textLimit: 100000,
   textCounting: 'code-points',
   replies: 'thread',
-  mediaRules: 'No media yet: notes carry media as public URLs (or Blossom uploads), which SPS does not make so far.',
+  mediaByUrl: true,
+  mediaRules: 'Images and videos are linked by their public URL after the text, with NIP-92 imeta tags; '
+    + 'readers\' clients fetch them from SPS\'s media address.',
   rules:
     'Posts are signed kind 1 events sent to the account\'s relays; a post counts as published once one relay accepts it. Use plain text: Markdown and HTML are not rendered. Thread parts reply to the first note (root) and the previous one (NIP-10). Each relay may set its own length and rate limits.',
   // A kind 1 note has no options beyond its text, media and reply tags.
@@ -31,10 +33,6 @@ export const nostr = definePlatform({
       dataSchema: [{ key: 'pubkey', type: 'string', description: 'Public key as hex or npub' }],
     },
   ],
-  checkPost({ parts }) {
-    // Refused here rather than at publish time: the adapter cannot attach media yet.
-    return parts.flatMap((_, index) => (countMedia(parts, index).total > 0
-      ? [`part ${index + 1} has media; SPS cannot attach media to Nostr notes yet`]
-      : []));
-  },
+  // A note takes any number of linked files; relays may still refuse long notes (NIP-11 limits).
+  checkPost: () => [],
 });
