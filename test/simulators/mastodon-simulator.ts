@@ -171,7 +171,10 @@ export class MastodonSimulator {
     if (oauth !== null) {
       const text = await readText(request);
       const method = request.method ?? '';
-      const simulated = { method, path: url.pathname, query: url.searchParams, headers: request.headers, text };
+      const simulated = {
+        method, path: url.pathname, query: url.searchParams, headers: request.headers, text,
+        raw: Buffer.from(text), receivedAt: Date.now(),
+      };
       this.requests.push({ method: simulated.method, path: url.pathname, headers: request.headers, body: text });
       const answer = oauth(simulated);
       send(response, answer.status, answer.body ?? '', answer.headers);

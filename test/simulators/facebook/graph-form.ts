@@ -45,7 +45,7 @@ export function graphParams(request: GraphRequest): GraphParams | null {
   const params: GraphParams = { fields: new Map(request.query), files: new Map() };
   const type = request.headers['content-type'] ?? '';
   const boundary = /^multipart\/form-data;\s*boundary=(.+)$/i.exec(type)?.[1];
-  if (boundary !== undefined) return multipart(request.bytes, boundary.replace(/^"|"$/g, ''), params) ? params : null;
+  if (boundary !== undefined) return multipart(request.raw, boundary.replace(/^"|"$/g, ''), params) ? params : null;
   if (type.startsWith('application/x-www-form-urlencoded')) {
     for (const [name, value] of new URLSearchParams(request.text)) params.fields.set(name, value);
   }

@@ -294,7 +294,7 @@ export function createPagePublishing(deps: PagePublishingDeps): PagePublishing {
     }
     if (step !== 'pass' && answer.status === 200) {
       lost += 1;
-      return { lose: true };
+      return { ...answer, lose: true };
     }
     return answer;
   }

@@ -10,12 +10,25 @@ export interface SimulatedRequest {
   headers: IncomingMessage['headers'];
   /** Raw body text; `json()` / `form()` parse it the way the platform would. */
   text: string;
+  /** The body's bytes, for uploads that UTF-8 text would mangle. */
+  raw: Buffer;
+  /** When the whole request had arrived (ms since the epoch), for tests that time retries. */
+  receivedAt: number;
 }
 
 export interface SimulatedAnswer {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** The platform acted, then the connection broke before its answer left: the socket is destroyed. */
+  lose?: boolean;
+}
+
+export interface SimulatorServerOptions {
+  /** Largest body kept; a larger one gets `tooLarge` without reaching the handler. 5 MB unless said. */
+  maxBodyBytes?: number;
+  /** The platform's own answer to a body over the limit. */
+  tooLarge?: SimulatedAnswer;
 }
 
 /** A route's handler: answer, or undefined for "no such route" (404 in the platform's own shape). */
@@ -28,7 +41,7 @@ export interface RunningSimulator {
   close(): Promise<void>;
 }
 
-const maxBodyBytes = 5 * 1024 * 1024;
+const defaultMaxBodyBytes = 5 * 1024 * 1024;
 
 export function jsonBody(request: SimulatedRequest): unknown {
   try {
@@ -58,14 +71,17 @@ function send(response: ServerResponse, answer: SimulatedAnswer): void {
 }
 
 /**
- * A real HTTP server on 127.0.0.1 (port 0) for one simulated platform: reads each request whole,
- * records it, and lets `handle` answer. The platform's rules live in its own simulator; this only
+ * A real HTTP server on 127.0.0.1 (port 0) for one simulated platform: reads each request whole
+ * (text and bytes), records it, and lets `handle` answer, or break the connection after acting. The platform's rules live in its own simulator; this only
  * carries the bytes, so each simulator refuses what its platform refuses and nothing else.
  */
 export async function startSimulatorServer(
   handle: SimulatorHandler,
   notFound: SimulatedAnswer,
+  options: SimulatorServerOptions = {},
 ): Promise<RunningSimulator> {
+  const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes;
+  const tooLarge = options.tooLarge ?? { status: 413, body: { error: 'payload_too_large' } };
   const received: SimulatedRequest[] = [];
   const server: Server = createServer((incoming, response) => {
     const chunks: Buffer[] = [];
@@ -76,17 +92,24 @@ export async function startSimulatorServer(
     });
     incoming.on('end', () => {
       const url = new URL(incoming.url ?? '/', 'http://simulator');
+      const raw = Buffer.concat(chunks);
       const request: SimulatedRequest = {
         method: incoming.method ?? 'GET',
         path: url.pathname,
         query: url.searchParams,
         headers: incoming.headers,
-        text: Buffer.concat(chunks).toString('utf8'),
+        text: raw.toString('utf8'),
+        raw,
+        receivedAt: Date.now(),
       };
       received.push(request);
       Promise.resolve()
-        .then(() => handle(request))
+        .then(() => (size > maxBodyBytes ? tooLarge : handle(request)))
         .then((answer) => {
+          if (answer?.lose === true) {
+            incoming.socket.destroy();
+            return;
+          }
           send(response, answer ?? notFound);
         })
         .catch((error: unknown) => {

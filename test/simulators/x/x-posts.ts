@@ -3,7 +3,7 @@ import twitterText from 'twitter-text';
 import { jsonBody, type SimulatedAnswer } from '../kit/simulator-server.ts';
 import type { XMediaStore } from './x-media.ts';
 import { invalidRequest, problem, problemTypes } from './x-problems.ts';
-import type { RawRequest } from './x-server.ts';
+import type { RawRequest } from './x-multipart.ts';
 
 /**
  * Posts as the X simulator keeps them: `POST /2/tweets` checked field by field as X's schema

@@ -1,9 +1,11 @@
 import { OAuthAuthority, type IssuedTokens } from '../kit/oauth-authority.ts';
-import { bearerToken, type RunningSimulator, type SimulatedAnswer } from '../kit/simulator-server.ts';
+import {
+  bearerToken, startSimulatorServer, type RunningSimulator, type SimulatedAnswer,
+} from '../kit/simulator-server.ts';
 import { XMediaStore } from './x-media.ts';
 import { XPostStore } from './x-posts.ts';
 import { problem, problemTypes } from './x-problems.ts';
-import { startXServer, type RawRequest, type XAnswer } from './x-server.ts';
+import type { RawRequest, XAnswer } from './x-multipart.ts';
 
 /**
  * A local stand-in for X's OAuth 2.0 endpoints and the API v2 endpoints SPS publishes with,
@@ -248,12 +250,14 @@ export async function startXSimulator(): Promise<XSimulator> {
     return { ...answer, headers: { ...window.headers, ...answer.headers } };
   }
 
-  const server = await startXServer((request) => {
+  // Bodies kept up to 8 MB: X takes media segments of at most 5 MB and images of 5 MB.
+  const tooLarge = { status: 413, body: { title: 'Payload Too Large', status: 413 } };
+  const server = await startSimulatorServer((request) => {
     if (request.method === 'GET' && request.path === '/i/oauth2/authorize') return authority.authorize(request);
     if (request.path === '/2/oauth2/token') return authority.token(request);
     if (request.path.startsWith('/2/')) return answerApi(request);
     return notFound;
-  });
+  }, notFound, { maxBodyBytes: 8 * 1024 * 1024, tooLarge });
 
   return {
     ...server,
@@ -266,8 +270,7 @@ export async function startXSimulator(): Promise<XSimulator> {
     media,
     failNext: (route, ...steps) => { injected.set(route, [...(injected.get(route) ?? []), ...steps]); },
     rateLimited,
-    requestsTo: (route) => server.received
-      .filter((request) => routeOf(request.method, request.path) === route) as RawRequest[],
+    requestsTo: (route) => server.received.filter((request) => routeOf(request.method, request.path) === route),
     get lostResponses() { return lostResponses; },
   };
 }
