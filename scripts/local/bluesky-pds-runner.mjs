@@ -8,6 +8,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import process from 'node:process';
 
 // The PDS and the PLC listen on a bare port (every interface); a test server stays on loopback.
 const listen = net.Server.prototype.listen;

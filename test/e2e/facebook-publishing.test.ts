@@ -1,7 +1,6 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { publishJobId } from '../../shared/queue/queues.ts';
 import { DashboardClient, newAccount } from '../browser/dashboard-client.ts';
 import { startFacebookSimulator, type FacebookSimulator } from '../simulators/facebook/facebook-simulator.ts';
 import { graphError } from '../simulators/facebook/meta-graph-simulation.ts';
@@ -12,6 +11,7 @@ import { publishNow, settledParts } from '../support/publish-now.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { makeTestMedia } from '../support/test-media.ts';
+import { finishedPublishJob } from '../support/finished-job.ts';
 
 const v1 = '/api/public/v1';
 const files = makeTestMedia();
@@ -111,14 +111,7 @@ describe('publishing to a Facebook Page through the whole stack', () => {
     return (response.body as { postId: string }[])[0]?.postId ?? '';
   }
 
-  async function finishedJob(postId: string): Promise<{ state: string; attemptsMade: number; data: unknown }> {
-    return waitFor(async () => {
-      const job = await stack.publishQueue.getJob(publishJobId(postId));
-      const state = await job?.getState();
-      if (job === undefined || (state !== 'completed' && state !== 'failed')) return undefined;
-      return { state, attemptsMade: job.attemptsMade, data: job.data as unknown };
-    }, { what: `the job of post ${postId} to finish` });
-  }
+  const finishedJob = (postId: string) => finishedPublishJob(stack.publishQueue, postId);
 
   let books: { apiKey: string; channelId: string };
   beforeAll(async () => {

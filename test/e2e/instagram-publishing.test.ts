@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { publishJobId } from '../../shared/queue/queues.ts';
 import { DashboardClient, newAccount, type PageAnswer } from '../browser/dashboard-client.ts';
 import { expiredToken } from '../simulators/facebook/meta-graph-simulation.ts';
 import {
@@ -17,8 +16,9 @@ import { startInstagramSimulator, type InstagramSimulator } from '../simulators/
 import { api } from '../support/fixtures.ts';
 import { freePort } from '../support/free-port.ts';
 import { settledParts } from '../support/publish-now.ts';
-import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
+import { startStack, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
+import { finishedPublishJob } from '../support/finished-job.ts';
 
 const v1 = '/api/public/v1';
 const bakery = '17841400000000001';
@@ -158,14 +158,7 @@ describe('publishing to Instagram through the whole stack', () => {
     return { status: response.status, postId, body: response.body };
   }
 
-  async function finishedJob(postId: string) {
-    return waitFor(async () => {
-      const job = await stack.publishQueue.getJob(publishJobId(postId));
-      const state = await job?.getState();
-      if (job === undefined || (state !== 'completed' && state !== 'failed')) return undefined;
-      return { state, attemptsMade: job.attemptsMade, data: job.data as Record<string, unknown> };
-    }, { what: `the job of post ${postId} to finish` });
-  }
+  const finishedJob = (postId: string) => finishedPublishJob(stack.publishQueue, postId);
 
   const variants: [string, () => InstagramContentSimulation, string][] = [
     ['instagram', () => facebookLogin.content, books],

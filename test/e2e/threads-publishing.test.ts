@@ -10,6 +10,7 @@ import { publishNow, settledParts } from '../support/publish-now.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { makeTestMedia } from '../support/test-media.ts';
+import { finishedPublishJob } from '../support/finished-job.ts';
 
 const files = makeTestMedia();
 const ada = '25000000000000001';
@@ -178,11 +179,8 @@ describe('publishing to Threads through the whole stack', () => {
     const [root] = await settledParts(ctx.db, postId);
     expect(root?.state).toBe('PUBLISHED');
     expect(made('After the reset')).toHaveLength(1);
-    const finished = await waitFor(async () => {
-      const candidate = await stack.publishQueue.getJob(publishJobId(postId));
-      return (await candidate?.getState()) === 'completed' ? candidate : undefined;
-    }, { what: 'the job to complete' });
-    expect(finished.attemptsMade).toBe(1);
+    const finished = await finishedPublishJob(stack.publishQueue, postId);
+    expect(finished).toMatchObject({ state: 'completed', attemptsMade: 1 });
   });
 
   it('fails the post and flags the channel when Threads refuses the token (190)', async () => {

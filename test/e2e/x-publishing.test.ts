@@ -2,7 +2,6 @@ import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
-import { publishJobId } from '../../shared/queue/queues.ts';
 import { startXSimulator, type XSimulator } from '../simulators/x/x-simulator.ts';
 import { api } from '../support/fixtures.ts';
 import { publishNow, settledParts } from '../support/publish-now.ts';
@@ -10,6 +9,7 @@ import { samplePng } from '../support/sample-media.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { makeTestMedia } from '../support/test-media.ts';
+import { finishedPublishJob } from '../support/finished-job.ts';
 
 const ada = { id: '2244994945', name: 'Ada on X', username: 'ada', profile_image_url: 'https://pbs.twimg.com/a.jpg' };
 const media = makeTestMedia();
@@ -177,12 +177,8 @@ describe('publishing to X through the whole stack', () => {
     expect(Date.now() - firstTry).toBeGreaterThanOrEqual(900);
     expect(sent()).toHaveLength(2);
     expect(madeWith('After the window reopens')).toHaveLength(1);
-    const job = await waitFor(async () => {
-      const found = await stack.publishQueue.getJob(publishJobId(postId));
-      return (await found?.getState()) === 'completed' ? found : undefined;
-    }, { what: 'the job to complete' });
-    expect(job.attemptsMade).toBe(1);
-    expect(job.data).toMatchObject({ rateLimitDelays: 1 });
+    const job = await finishedPublishJob(stack.publishQueue, postId);
+    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
   });
 
   it('refuses at POST /posts an image over X\'s 5 MB, and sends nothing', async () => {

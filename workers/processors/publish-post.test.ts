@@ -7,6 +7,7 @@ import { publishNow, settledParts, uploadFile } from '../../test/support/publish
 import { startStack, waitFor, type RunningStack } from '../../test/support/stack.ts';
 import { createTestContext, type TestContext } from '../../test/support/test-context.ts';
 import { makeTestMedia } from '../../test/support/test-media.ts';
+import { finishedPublishJob } from '../../test/support/finished-job.ts';
 
 const media = makeTestMedia();
 
@@ -55,16 +56,7 @@ describe('publish worker against the Mastodon simulator', () => {
 
   const notificationsMentioning = async (text: string) => (await ctx.db.notifications.find({ content: { $regex: text } }).lean());
 
-  /** The post's job as BullMQ keeps it once finished: its state and how many attempts it took. */
-  interface FinishedJob { state: string; attemptsMade: number; data: Record<string, unknown> }
-  async function finishedJob(postId: string): Promise<FinishedJob> {
-    return waitFor(async () => {
-      const job = await stack.publishQueue.getJob(publishJobId(postId));
-      const state = await job?.getState();
-      if (job === undefined || (state !== 'completed' && state !== 'failed')) return undefined;
-      return { state, attemptsMade: job.attemptsMade, data: job.data as Record<string, unknown> };
-    }, { what: `the job of post ${postId} to finish` });
-  }
+  const finishedJob = (postId: string) => finishedPublishJob(stack.publishQueue, postId);
   const statusRequests = (text: string) =>
     simulator.statusesCreatedRequests()
       .filter((request) => (request.body as { status?: string } | null)?.status === text);
