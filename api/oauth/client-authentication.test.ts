@@ -24,10 +24,21 @@ describe('OAuth token endpoint: client authentication', () => {
     ctx = await createTestContext();
     stack = await startStack(ctx, { workers: false });
     const password = 'correct horse battery';
-    const owner = await signUp(ctx.db, ctx.secrets, { email: 'owner@example.com', password, organizationName: 'Maker' });
-    member = await signUp(ctx.db, ctx.secrets, { email: 'member@example.com', password, organizationName: 'Customer' });
+    const owner = await signUp(ctx.db, ctx.secrets, {
+      email: 'owner@example.com',
+      password,
+      organizationName: 'Maker',
+    });
+    member = await signUp(ctx.db, ctx.secrets, {
+      email: 'member@example.com',
+      password,
+      organizationName: 'Customer',
+    });
     const redirectUrl = 'https://app.example.com/callback';
-    ({ app, clientSecret } = await registerApp(ctx.db, ctx.secrets, owner.organizationId, { name: 'Basic app', redirectUrl }));
+    ({ app, clientSecret } = await registerApp(ctx.db, ctx.secrets, owner.organizationId, {
+      name: 'Basic app',
+      redirectUrl,
+    }));
     other = await registerApp(ctx.db, ctx.secrets, owner.organizationId, { name: 'Other app', redirectUrl });
   });
   afterAll(async () => {
@@ -35,12 +46,13 @@ describe('OAuth token endpoint: client authentication', () => {
     await ctx.cleanup();
   });
 
-  const newCode = (forApp = app) => approve(ctx.db, ctx.secrets, {
-    app: forApp,
-    user: member.user,
-    organizationId: member.organizationId,
-    now: new Date(),
-  });
+  const newCode = (forApp = app) =>
+    approve(ctx.db, ctx.secrets, {
+      app: forApp,
+      user: member.user,
+      organizationId: member.organizationId,
+      now: new Date(),
+    });
   /** RFC 6749 §2.3.1: each half form-urlencoded, then `id:secret` in base64. */
   const basic = (id: string, secret: string, encode = (part: string) => encodeURIComponent(part)): string =>
     `Basic ${Buffer.from(`${encode(id)}:${encode(secret)}`).toString('base64')}`;
@@ -58,7 +70,11 @@ describe('OAuth token endpoint: client authentication', () => {
   const expectIssued = async (answer: Answer): Promise<void> => {
     expect(answer).toMatchObject({
       status: 200,
-      body: { id: member.organizationId, token_type: 'bearer', access_token: expect.stringMatching(/^pos_/) as unknown },
+      body: {
+        id: member.organizationId,
+        token_type: 'bearer',
+        access_token: expect.stringMatching(/^pos_/) as unknown,
+      },
     });
     const token = (answer.body as { access_token: string }).access_token;
     expect(await api(stack.baseUrl, token, '/api/public/v1/is-connected')).toMatchObject({ status: 200 });
@@ -83,7 +99,9 @@ describe('OAuth token endpoint: client authentication', () => {
     const inBody = { client_id: app.clientId, client_secret: clientSecret };
     await expectIssued(await postJson({ ...grant(await newCode()), ...inBody }));
     await expectIssued(await postForm({ ...grant(await newCode()), ...inBody }));
-    await expectIssued(await postJson({ ...grant(await newCode()), ...inBody }, { Authorization: 'Bearer something' }));
+    await expectIssued(
+      await postJson({ ...grant(await newCode()), ...inBody }, { Authorization: 'Bearer something' }),
+    );
   });
 
   it('accepts Basic together with a body naming the same client', async () => {
@@ -105,7 +123,7 @@ describe('OAuth token endpoint: client authentication', () => {
     await expectIssued(await postForm(grant(code), authorization));
   });
 
-  it('answers a wrong Basic secret, an unknown Basic client or malformed Basic credentials with 401 invalid_client', async () => {
+  it('answers a wrong Basic secret, an unknown client or malformed credentials with 401 invalid_client', async () => {
     const code = await newCode();
     const refused = [
       basic(app.clientId, 'pcs_wrong'),

@@ -24,18 +24,32 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
   beforeAll(async () => {
     ctx = await createTestContext();
     stack = await startStack(ctx, { workers: false });
-    owner = await signUp(ctx.db, ctx.secrets, { email: 'owner@example.com', password: 'correct horse battery', organizationName: 'App Maker' });
-    member = await signUp(ctx.db, ctx.secrets, { email: 'member@example.com', password: 'correct horse battery', organizationName: 'Customer Co' });
-    ({ app, clientSecret } = await registerApp(ctx.db, ctx.secrets, owner.organizationId, { name: 'Scheduler Pro', redirectUrl: 'https://app.example.com/callback' }));
+    owner = await signUp(ctx.db, ctx.secrets, {
+      email: 'owner@example.com',
+      password: 'correct horse battery',
+      organizationName: 'App Maker',
+    });
+    member = await signUp(ctx.db, ctx.secrets, {
+      email: 'member@example.com',
+      password: 'correct horse battery',
+      organizationName: 'Customer Co',
+    });
+    ({ app, clientSecret } = await registerApp(ctx.db, ctx.secrets, owner.organizationId, {
+      name: 'Scheduler Pro',
+      redirectUrl: 'https://app.example.com/callback',
+    }));
   });
   afterAll(async () => {
     await stack.close();
     await ctx.cleanup();
   });
 
-  const codeFor = (user = member, now = new Date(), forApp = app) => approve(ctx.db, ctx.secrets, { app: forApp, user: user.user, organizationId: user.organizationId, now });
-  const exchange = (body: Record<string, unknown>) => api(stack.baseUrl, null, '/api/oauth/token', { method: 'POST', body });
-  const exchangeCode = (code: string, secret = clientSecret, clientId = app.clientId) => exchange({ grant_type: 'authorization_code', code, client_id: clientId, client_secret: secret });
+  const codeFor = (user = member, now = new Date(), forApp = app) =>
+    approve(ctx.db, ctx.secrets, { app: forApp, user: user.user, organizationId: user.organizationId, now });
+  const exchange = (body: Record<string, unknown>) =>
+    api(stack.baseUrl, null, '/api/oauth/token', { method: 'POST', body });
+  const exchangeCode = (code: string, secret = clientSecret, clientId = app.clientId) =>
+    exchange({ grant_type: 'authorization_code', code, client_id: clientId, client_secret: secret });
   const integrations = (token: string) => api(stack.baseUrl, token, '/api/public/v1/integrations');
   /** A live token acts for the member's organization, which has no channel: 200 and an empty list. */
   const expectLive = async (token: string) => {
@@ -60,11 +74,24 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
   });
 
   it('accepts only a known client_id with response_type code on the consent request', async () => {
-    const check = (clientId: string, responseType: string) => checkAuthorizationRequest(ctx.db, {
-      clientId, responseType, state: null, redirectUri: null, codeChallenge: null, codeChallengeMethod: null, scope: null,
+    const check = (clientId: string, responseType: string) =>
+      checkAuthorizationRequest(ctx.db, {
+        clientId,
+        responseType,
+        state: null,
+        redirectUri: null,
+        codeChallenge: null,
+        codeChallengeMethod: null,
+        scope: null,
+      });
+    expect(await check(app.clientId, 'code')).toMatchObject({
+      outcome: 'acceptable',
+      app: { name: 'Scheduler Pro' },
     });
-    expect(await check(app.clientId, 'code')).toMatchObject({ outcome: 'acceptable', app: { name: 'Scheduler Pro' } });
-    expect(await check(app.clientId, 'token')).toEqual({ outcome: 'untrusted', problem: 'unsupported_response_type' });
+    expect(await check(app.clientId, 'token')).toEqual({
+      outcome: 'untrusted',
+      problem: 'unsupported_response_type',
+    });
     const unknown = await check('pca_0000000000000000000000000000000', 'code');
     expect(unknown).toEqual({ outcome: 'untrusted', problem: 'unknown_client' });
   });
@@ -89,7 +116,12 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
     const code = await codeFor();
     const response = await api(stack.baseUrl, null, '/api/oauth/token', {
       method: 'POST',
-      rawBody: new URLSearchParams({ grant_type: 'authorization_code', code, client_id: app.clientId, client_secret: clientSecret }).toString(),
+      rawBody: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        client_id: app.clientId,
+        client_secret: clientSecret,
+      }).toString(),
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     });
     await expectLive(tokenOf(response));
@@ -138,22 +170,47 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
 
   it('answers the RFC 6749 errors with their statuses', async () => {
     const code = await codeFor();
-    expect(await exchange({ grant_type: 'client_credentials', code, client_id: app.clientId, client_secret: clientSecret })).toMatchObject({ status: 400, body: { error: 'unsupported_grant_type' } });
-    expect(await exchange({ code, client_id: app.clientId, client_secret: clientSecret })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
-    expect(await exchange({ grant_type: 'authorization_code', client_id: app.clientId, client_secret: clientSecret })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(
+      await exchange({
+        grant_type: 'client_credentials',
+        code,
+        client_id: app.clientId,
+        client_secret: clientSecret,
+      }),
+    ).toMatchObject({ status: 400, body: { error: 'unsupported_grant_type' } });
+    expect(await exchange({ code, client_id: app.clientId, client_secret: clientSecret })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request' },
+    });
+    expect(
+      await exchange({ grant_type: 'authorization_code', client_id: app.clientId, client_secret: clientSecret }),
+    ).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
     const wrongSecret = await exchangeCode(code, 'pcs_wrong');
-    expect(wrongSecret).toMatchObject({ status: 401, body: { error: 'invalid_client', error_description: expect.any(String) as string } });
+    expect(wrongSecret).toMatchObject({
+      status: 401,
+      body: { error: 'invalid_client', error_description: expect.any(String) as string },
+    });
     expect(wrongSecret.headers.get('www-authenticate')).toMatch(/^Basic/);
-    expect(await exchangeCode(code, clientSecret, 'pca_ffffffffffffffffffffffffffffffff')).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+    expect(await exchangeCode(code, clientSecret, 'pca_ffffffffffffffffffffffffffffffff')).toMatchObject({
+      status: 401,
+      body: { error: 'invalid_client' },
+    });
     expect(await exchangeCode('not-a-code')).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-    const malformed = await api(stack.baseUrl, null, '/api/oauth/token', { method: 'POST', rawBody: '{"grant_type":', headers: { 'Content-Type': 'application/json' } });
+    const malformed = await api(stack.baseUrl, null, '/api/oauth/token', {
+      method: 'POST',
+      rawBody: '{"grant_type":',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(malformed).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
     // The code was never consumed by the failed attempts.
     await expectLive(tokenOf(await exchangeCode(code)));
   });
 
   it('refuses a code issued to another app with invalid_grant', async () => {
-    const other = await registerApp(ctx.db, ctx.secrets, owner.organizationId, { name: 'Other app', redirectUrl: 'https://other.example.com/cb' });
+    const other = await registerApp(ctx.db, ctx.secrets, owner.organizationId, {
+      name: 'Other app',
+      redirectUrl: 'https://other.example.com/cb',
+    });
     const code = await codeFor(member, new Date(), other.app);
     expect(await exchangeCode(code)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     await expectLive(tokenOf(await exchangeCode(code, other.clientSecret, other.app.clientId)));
@@ -171,12 +228,19 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
 
   it('access tokens do not expire with time', async () => {
     const token = tokenOf(await exchangeCode(await codeFor()));
-    await ctx.db.oauthGrants.updateOne({ tokenDigest: ctx.secrets.digest(token) }, { $set: { createdAt: new Date('2020-01-01T00:00:00Z') } });
+    await ctx.db.oauthGrants.updateOne(
+      { tokenDigest: ctx.secrets.digest(token) },
+      { $set: { createdAt: new Date('2020-01-01T00:00:00Z') } },
+    );
     await expectLive(token);
   });
 
   it('a user\'s revoke ends that user\'s access only', async () => {
-    const third = await signUp(ctx.db, ctx.secrets, { email: 'third@example.com', password: 'correct horse battery', organizationName: 'Third' });
+    const third = await signUp(ctx.db, ctx.secrets, {
+      email: 'third@example.com',
+      password: 'correct horse battery',
+      organizationName: 'Third',
+    });
     const mine = tokenOf(await exchangeCode(await codeFor()));
     const theirs = tokenOf(await exchangeCode(await codeFor(third)));
     expect((await approvedApps(ctx.db, member.user._id)).map((entry) => entry.name)).toContain('Scheduler Pro');
@@ -219,19 +283,28 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
     await expectDead(token);
   });
 
-  it('deleting the app revokes every token it issued, removes it from every approved-apps list, and is irreversible', async () => {
-    const doomed = await registerApp(ctx.db, ctx.secrets, owner.organizationId, { name: 'Doomed app', redirectUrl: 'https://doomed.example.com/cb' });
-    const tokens = await Promise.all([member, owner].map(async (user) => {
-      const code = await codeFor(user, new Date(), doomed.app);
-      return tokenOf(await exchangeCode(code, doomed.clientSecret, doomed.app.clientId));
-    }));
+  it('deleting the app revokes its tokens, leaves every approved-apps list, and is irreversible', async () => {
+    const doomed = await registerApp(ctx.db, ctx.secrets, owner.organizationId, {
+      name: 'Doomed app',
+      redirectUrl: 'https://doomed.example.com/cb',
+    });
+    const tokens = await Promise.all(
+      [member, owner].map(async (user) => {
+        const code = await codeFor(user, new Date(), doomed.app);
+        return tokenOf(await exchangeCode(code, doomed.clientSecret, doomed.app.clientId));
+      }),
+    );
     const unused = await codeFor(member, new Date(), doomed.app);
     for (const token of tokens) expect(await integrations(token)).toMatchObject({ status: 200, body: [] });
     await deleteApp(ctx.db, owner.organizationId, doomed.app._id.toString(), new Date());
     for (const token of tokens) await expectDead(token);
     expect(await ctx.db.oauthGrants.countDocuments({ appId: doomed.app._id, revokedAt: null })).toBe(0);
-    for (const user of [member, owner]) expect((await approvedApps(ctx.db, user.user._id)).map((entry) => entry.name)).not.toContain('Doomed app');
-    expect(await exchangeCode(unused, doomed.clientSecret, doomed.app.clientId)).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+    for (const user of [member, owner])
+      expect((await approvedApps(ctx.db, user.user._id)).map((entry) => entry.name)).not.toContain('Doomed app');
+    expect(await exchangeCode(unused, doomed.clientSecret, doomed.app.clientId)).toMatchObject({
+      status: 401,
+      body: { error: 'invalid_client' },
+    });
     expect(await ctx.db.oauthCodes.countDocuments({ appId: doomed.app._id })).toBe(0);
   });
 
@@ -239,18 +312,32 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
     const limited = await createTestContext({ PUBLIC_API_RATE_LIMIT: '30' });
     const limitedStack = await startStack(limited, { workers: false });
     try {
-      const user = await signUp(limited.db, limited.secrets, { email: 'rate@example.com', password: 'correct horse battery', organizationName: 'Rate Co' });
-      const registered = await registerApp(limited.db, limited.secrets, user.organizationId, { name: 'Rate app', redirectUrl: 'https://rate.example.com/cb' });
-      const code = await approve(limited.db, limited.secrets, { app: registered.app, user: user.user, organizationId: user.organizationId, now: new Date() });
-      const token = tokenOf(await api(limitedStack.baseUrl, null, '/api/oauth/token', {
-        method: 'POST',
-        body: {
-          grant_type: 'authorization_code',
-          code,
-          client_id: registered.app.clientId,
-          client_secret: registered.clientSecret,
-        },
-      }));
+      const user = await signUp(limited.db, limited.secrets, {
+        email: 'rate@example.com',
+        password: 'correct horse battery',
+        organizationName: 'Rate Co',
+      });
+      const registered = await registerApp(limited.db, limited.secrets, user.organizationId, {
+        name: 'Rate app',
+        redirectUrl: 'https://rate.example.com/cb',
+      });
+      const code = await approve(limited.db, limited.secrets, {
+        app: registered.app,
+        user: user.user,
+        organizationId: user.organizationId,
+        now: new Date(),
+      });
+      const token = tokenOf(
+        await api(limitedStack.baseUrl, null, '/api/oauth/token', {
+          method: 'POST',
+          body: {
+            grant_type: 'authorization_code',
+            code,
+            client_id: registered.app.clientId,
+            client_secret: registered.clientSecret,
+          },
+        }),
+      );
       const organization = await limited.db.organizations.findById(user.organizationId).lean();
       const apiKey = limited.secrets.open(organization?.apiKeySealed ?? '');
       const answers = await Promise.all([
@@ -268,7 +355,16 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
   });
 
   it('refuses approval for an organization the user does not belong to', async () => {
-    await expect(approve(ctx.db, ctx.secrets, { app, user: member.user, organizationId: owner.organizationId, now: new Date() })).rejects.toThrow(/not a member/);
-    await expect(approve(ctx.db, ctx.secrets, { app, user: member.user, organizationId: new Types.ObjectId().toString(), now: new Date() })).rejects.toThrow(/not a member/);
+    await expect(
+      approve(ctx.db, ctx.secrets, { app, user: member.user, organizationId: owner.organizationId, now: new Date() }),
+    ).rejects.toThrow(/not a member/);
+    await expect(
+      approve(ctx.db, ctx.secrets, {
+        app,
+        user: member.user,
+        organizationId: new Types.ObjectId().toString(),
+        now: new Date(),
+      }),
+    ).rejects.toThrow(/not a member/);
   });
 });

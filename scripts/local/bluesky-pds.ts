@@ -59,13 +59,20 @@ export function installBlueskyPds(log: (line: string) => void): string {
   const partial = `${installDir}.partial-${process.pid}`;
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });
-  writeFileSync(path.join(partial, 'package.json'), `${JSON.stringify({
-    name: 'sps-atproto-dev-env',
-    private: true,
-    description: 'The reference Bluesky PDS for SPS tests (scripts/local/bluesky-pds.ts)',
-    dependencies: { '@atproto/dev-env': atprotoDevEnvVersion },
-    overrides: { '@atproto/pds': atprotoPdsVersion },
-  }, null, 2)}\n`);
+  writeFileSync(
+    path.join(partial, 'package.json'),
+    `${JSON.stringify(
+      {
+        name: 'sps-atproto-dev-env',
+        private: true,
+        description: 'The reference Bluesky PDS for SPS tests (scripts/local/bluesky-pds.ts)',
+        dependencies: { '@atproto/dev-env': atprotoDevEnvVersion },
+        overrides: { '@atproto/pds': atprotoPdsVersion },
+      },
+      null,
+      2,
+    )}\n`,
+  );
   npm(['install', '--no-audit', '--no-fund', '--loglevel=error'], partial);
   // A prebuilt binary for another Node ABI would fail on load: build it from source for ours.
   if (!sqliteLoads(partial)) npm(['rebuild', 'better-sqlite3', '--build-from-source'], partial);
@@ -104,11 +111,19 @@ export async function startBlueskyPds(log: (line: string) => void, timeoutMs = 3
   const dir = installBlueskyPds(log);
   const child = spawn(projectNode, [runner], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
   let output = '';
-  child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve(); }));
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      resolve();
+    }),
+  );
   const lines = createInterface({ input: child.stdout });
   const ready = await new Promise<z.infer<typeof readyLine>>((resolve, reject) => {
-    const timer = setTimeout(() => { fail(new Error(`the Bluesky PDS did not start within ${timeoutMs} ms`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      fail(new Error(`the Bluesky PDS did not start within ${timeoutMs} ms`));
+    }, timeoutMs);
     const fail = (error: Error): void => {
       clearTimeout(timer);
       child.kill('SIGKILL');
@@ -117,14 +132,20 @@ export async function startBlueskyPds(log: (line: string) => void, timeoutMs = 3
     lines.on('line', (line) => {
       output += `${line}\n`;
       const parsed = readyLine.safeParse(JSON.parse(line.startsWith('{') ? line : '{}'));
-      if (parsed.success) { clearTimeout(timer); resolve(parsed.data); }
+      if (parsed.success) {
+        clearTimeout(timer);
+        resolve(parsed.data);
+      }
     });
-    void exited.then(() => { fail(new Error('the Bluesky PDS exited before it was ready')); });
+    void exited.then(() => {
+      fail(new Error('the Bluesky PDS exited before it was ready'));
+    });
   });
   let stopping = false;
   void exited.then(() => {
     // A PDS that dies under a test shows why, instead of only the refused connections that follow.
-    if (!stopping) log(`the Bluesky PDS exited by itself (${String(child.exitCode ?? child.signalCode)}); its output:\n${output}`);
+    if (!stopping)
+      log(`the Bluesky PDS exited by itself (${String(child.exitCode ?? child.signalCode)}); its output:\n${output}`);
   });
   return {
     // The servers listen on 127.0.0.1 only; "localhost" may resolve to ::1 first.

@@ -6,7 +6,12 @@ import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
 import { blueskyConnect } from '../../shared/platforms/bluesky/connect.ts';
 import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import { publishJobId } from '../../shared/queue/queues.ts';
-import { startTestBlueskyPds, type PdsAccount, type PostRecord, type TestBlueskyPds } from '../support/bluesky-pds.ts';
+import {
+  startTestBlueskyPds,
+  type PdsAccount,
+  type PostRecord,
+  type TestBlueskyPds,
+} from '../support/bluesky-pds.ts';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
 import { api } from '../support/fixtures.ts';
 import { publishNow, settledParts } from '../support/publish-now.ts';
@@ -51,7 +56,9 @@ describe('publishing to Bluesky through the whole stack', () => {
   });
 
   /** A new account, connected as a user would: handle, app password and the PDS's address. */
-  async function organization(pdsUrl: string = pds.url): Promise<{ apiKey: string; channelId: string; account: PdsAccount }> {
+  async function organization(
+    pdsUrl: string = pds.url,
+  ): Promise<{ apiKey: string; channelId: string; account: PdsAccount }> {
     accounts += 1;
     const account = await pds.createAccount(`user${String(accounts)}`);
     const org = await createOrganization(ctx.db, ctx.secrets, { name: `Bluesky org ${String(accounts)}` });
@@ -72,15 +79,20 @@ describe('publishing to Bluesky through the whole stack', () => {
   async function upload(apiKey: string, file: string, name: string): Promise<{ id: string; path: string }> {
     const form = new FormData();
     form.append('file', new Blob([readFileSync(file)]), name);
-    const response = await fetch(`${stack.baseUrl}/api/public/v1/upload`, { method: 'POST', body: form, headers: { Authorization: apiKey } });
+    const response = await fetch(`${stack.baseUrl}/api/public/v1/upload`, {
+      method: 'POST',
+      body: form,
+      headers: { Authorization: apiKey },
+    });
     expect(response.status).toBe(201);
-    const { id, path } = await response.json() as { id: string; path: string };
+    const { id, path } = (await response.json()) as { id: string; path: string };
     return { id, path };
   }
 
-  const byText = (records: PostRecord[], prefix: string) => records
-    .filter((record) => record.value.text.startsWith(prefix))
-    .sort((a, b) => a.value.text.localeCompare(b.value.text));
+  const byText = (records: PostRecord[], prefix: string) =>
+    records
+      .filter((record) => record.value.text.startsWith(prefix))
+      .sort((a, b) => a.value.text.localeCompare(b.value.text));
 
   it('publishes a thread with an image and a video as a post and replies rooted in it', async () => {
     const org = await organization();
@@ -90,15 +102,17 @@ describe('publishing to Bluesky through the whole stack', () => {
       method: 'POST',
       body: {
         type: 'now',
-        posts: [{
-          integration: { id: org.channelId },
-          settings: { langs: ['en'] },
-          value: [
-            { content: 'E2E thread 1/3 #sps', image: [{ ...image, alt: 'A test card' }] },
-            { content: 'E2E thread 2/3' },
-            { content: 'E2E thread 3/3', image: [{ ...video, alt: 'A test clip' }] },
-          ],
-        }],
+        posts: [
+          {
+            integration: { id: org.channelId },
+            settings: { langs: ['en'] },
+            value: [
+              { content: 'E2E thread 1/3 #sps', image: [{ ...image, alt: 'A test card' }] },
+              { content: 'E2E thread 2/3' },
+              { content: 'E2E thread 3/3', image: [{ ...video, alt: 'A test clip' }] },
+            ],
+          },
+        ],
       },
     });
     expect(response.status).toBe(201);
@@ -113,13 +127,22 @@ describe('publishing to Bluesky through the whole stack', () => {
     const rootRef = { uri: first?.uri, cid: first?.cid };
     expect(first?.value).toMatchObject({
       langs: ['en'],
-      facets: [{ index: { byteStart: 15, byteEnd: 19 }, features: [{ $type: 'app.bsky.richtext.facet#tag', tag: 'sps' }] }],
-      embed: { $type: 'app.bsky.embed.images', images: [{ alt: 'A test card', aspectRatio: { width: 64, height: 48 } }] },
+      facets: [
+        { index: { byteStart: 15, byteEnd: 19 }, features: [{ $type: 'app.bsky.richtext.facet#tag', tag: 'sps' }] },
+      ],
+      embed: {
+        $type: 'app.bsky.embed.images',
+        images: [{ alt: 'A test card', aspectRatio: { width: 64, height: 48 } }],
+      },
     });
     expect(first?.value.reply).toBeUndefined();
     expect(second?.value.reply).toEqual({ root: rootRef, parent: rootRef });
     expect(third?.value.reply).toEqual({ root: rootRef, parent: { uri: second?.uri, cid: second?.cid } });
-    expect(third?.value.embed).toMatchObject({ $type: 'app.bsky.embed.video', alt: 'A test clip', video: { mimeType: 'video/mp4' } });
+    expect(third?.value.embed).toMatchObject({
+      $type: 'app.bsky.embed.video',
+      alt: 'A test clip',
+      video: { mimeType: 'video/mp4' },
+    });
     const rkey = first?.uri.split('/').at(-1) ?? '-';
     expect(parts[0]?.releaseURL).toBe(`https://bsky.app/profile/${org.account.handle}/post/${rkey}`);
   });
@@ -135,7 +158,10 @@ describe('publishing to Bluesky through the whole stack', () => {
     expect(parts.map((part) => part.state)).toEqual(['PUBLISHED', 'PUBLISHED']);
 
     const records = await pds.posts(org.account);
-    expect(byText(records, 'Lost answer').map((record) => record.value.text)).toEqual(['Lost answer 1/2', 'Lost answer 2/2']);
+    expect(byText(records, 'Lost answer').map((record) => record.value.text)).toEqual([
+      'Lost answer 1/2',
+      'Lost answer 2/2',
+    ]);
     expect(records).toHaveLength(2);
     expect(parts.map((part) => part.releaseId)).toEqual(byText(records, 'Lost answer').map((record) => record.uri));
     const lost = proxy.requests.filter((request) => request.fault === 'lose-response');
@@ -150,7 +176,12 @@ describe('publishing to Bluesky through the whole stack', () => {
       kind: 'answer',
       status: 429,
       body: { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' },
-      headers: { 'ratelimit-limit': '5000', 'ratelimit-remaining': '0', 'ratelimit-reset': String(resetAt), 'ratelimit-policy': '5000;w=3600' },
+      headers: {
+        'ratelimit-limit': '5000',
+        'ratelimit-remaining': '0',
+        'ratelimit-reset': String(resetAt),
+        'ratelimit-policy': '5000;w=3600',
+      },
     });
     const postId = await publishNow(stack.baseUrl, org, ['Throttled once']);
     const [part] = await settledParts(ctx.db, postId);
@@ -165,7 +196,10 @@ describe('publishing to Bluesky through the whole stack', () => {
     const org = await organization();
     await pds.revokeAppPassword(org.account);
     // The access JWT stays valid for its two hours; once they are over, the renewal is refused.
-    await ctx.db.channels.updateOne({ _id: org.channelId }, { $set: { tokenExpiresAt: new Date(Date.now() - 60_000) } });
+    await ctx.db.channels.updateOne(
+      { _id: org.channelId },
+      { $set: { tokenExpiresAt: new Date(Date.now() - 60_000) } },
+    );
     const postId = await publishNow(stack.baseUrl, org, ['After the revocation']);
     const [root] = await settledParts(ctx.db, postId);
     expect(root?.state).toBe('ERROR');

@@ -64,8 +64,6 @@ describe('publishing to Warpcast through the whole stack', () => {
     return { apiKey: org.apiKey, channelId: connected.id };
   }
 
-
-
   it('publishes a thread as a cast in the channel and replies chained to it', async () => {
     const org = await organization();
     const texts = ['E2E thread 1/3', 'E2E thread 2/3', 'E2E thread 3/3'];
@@ -92,7 +90,10 @@ describe('publishing to Warpcast through the whole stack', () => {
     const org = await organization();
     const image = await uploadFile(stack.baseUrl, org.apiKey, media.png);
     const video = await uploadFile(stack.baseUrl, org.apiKey, media.mp4);
-    const postId = await publishNow(stack.baseUrl, org, ['Embeds 1/2', { content: 'Embeds 2/2', image: [image, video] }]);
+    const postId = await publishNow(stack.baseUrl, org, [
+      'Embeds 1/2',
+      { content: 'Embeds 2/2', image: [image, video] },
+    ]);
     const parts = await settledParts(ctx.db, postId);
     expect(parts.map((part) => part.state)).toEqual(['PUBLISHED', 'PUBLISHED']);
     const cast = neynar.casts.find((candidate) => candidate.text === 'Embeds 2/2');

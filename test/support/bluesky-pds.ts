@@ -52,7 +52,9 @@ const listed = z.object({
 
 const uploadedBlob = z.object({ blob: z.looseObject({ ref: z.object({ $link: z.string() }) }) });
 
-const log = (line: string): void => { process.stderr.write(`[bluesky pds] ${line}\n`); };
+const log = (line: string): void => {
+  process.stderr.write(`[bluesky pds] ${line}\n`);
+};
 
 /**
  * The reference Bluesky PDS of one test file (scripts/local/bluesky-pds.ts; installed by the
@@ -63,7 +65,10 @@ export async function startTestBlueskyPds(): Promise<TestBlueskyPds> {
   const pds: RunningBlueskyPds = await startBlueskyPds(log);
   const startedInMs = Date.now() - started;
 
-  async function call(nsid: string, init: { body?: unknown; query?: Record<string, string>; auth?: string }): Promise<unknown> {
+  async function call(
+    nsid: string,
+    init: { body?: unknown; query?: Record<string, string>; auth?: string },
+  ): Promise<unknown> {
     const search = init.query === undefined ? '' : `?${new URLSearchParams(init.query).toString()}`;
     const response = await fetch(`${pds.url}/xrpc/${nsid}${search}`, {
       method: init.body === undefined ? 'GET' : 'POST',
@@ -75,7 +80,7 @@ export async function startTestBlueskyPds(): Promise<TestBlueskyPds> {
     });
     const text = await response.text();
     if (!response.ok) throw new Error(`${nsid} answered ${String(response.status)}: ${text}`);
-    return text === '' ? null : JSON.parse(text) as unknown;
+    return text === '' ? null : (JSON.parse(text) as unknown);
   }
 
   return {
@@ -83,14 +88,18 @@ export async function startTestBlueskyPds(): Promise<TestBlueskyPds> {
     startedInMs,
     async createAccount(name) {
       const password = `${name}-password-1`;
-      const created = session.parse(await call('com.atproto.server.createAccount', {
-        body: { handle: `${name}.${pds.handleDomain}`, email: `${name}@example.org`, password },
-      }));
+      const created = session.parse(
+        await call('com.atproto.server.createAccount', {
+          body: { handle: `${name}.${pds.handleDomain}`, email: `${name}@example.org`, password },
+        }),
+      );
       const appPasswordName = 'SPS';
-      const made = appPassword.parse(await call('com.atproto.server.createAppPassword', {
-        body: { name: appPasswordName },
-        auth: `Bearer ${created.accessJwt}`,
-      }));
+      const made = appPassword.parse(
+        await call('com.atproto.server.createAppPassword', {
+          body: { name: appPasswordName },
+          auth: `Bearer ${created.accessJwt}`,
+        }),
+      );
       return { ...created, password, appPassword: made.password, appPasswordName };
     },
     async revokeAppPassword(account) {
@@ -102,7 +111,10 @@ export async function startTestBlueskyPds(): Promise<TestBlueskyPds> {
     async takedown(account) {
       const admin = `Basic ${Buffer.from(`admin:${pds.adminPassword}`).toString('base64')}`;
       await call('com.atproto.admin.updateSubjectStatus', {
-        body: { subject: { $type: 'com.atproto.admin.defs#repoRef', did: account.did }, takedown: { applied: true, ref: 'test' } },
+        body: {
+          subject: { $type: 'com.atproto.admin.defs#repoRef', did: account.did },
+          takedown: { applied: true, ref: 'test' },
+        },
         auth: admin,
       });
     },
@@ -125,9 +137,11 @@ export async function startTestBlueskyPds(): Promise<TestBlueskyPds> {
       return { avatarCid: blob.blob.ref.$link };
     },
     async posts(account) {
-      const page = listed.parse(await call('com.atproto.repo.listRecords', {
-        query: { repo: account.did, collection: 'app.bsky.feed.post', limit: '100' },
-      }));
+      const page = listed.parse(
+        await call('com.atproto.repo.listRecords', {
+          query: { repo: account.did, collection: 'app.bsky.feed.post', limit: '100' },
+        }),
+      );
       return page.records;
     },
     expiredAccessJwt(account) {
@@ -135,13 +149,19 @@ export async function startTestBlueskyPds(): Promise<TestBlueskyPds> {
       const issuedAt = Math.floor(Date.now() / 1000) - 3 * 3600;
       const header = encode({ typ: 'at+jwt', alg: 'HS256' });
       const claims = encode({
-        scope: 'com.atproto.appPass', aud: 'did:web:localhost', sub: account.did, iat: issuedAt, exp: issuedAt + 7200,
+        scope: 'com.atproto.appPass',
+        aud: 'did:web:localhost',
+        sub: account.did,
+        iat: issuedAt,
+        exp: issuedAt + 7200,
       });
       const signature = createHmac('sha256', pds.jwtSecret).update(`${header}.${claims}`).digest('base64url');
       return `${header}.${claims}.${signature}`;
     },
     async blob(account, cid) {
-      const response = await fetch(`${pds.url}/xrpc/com.atproto.sync.getBlob?${new URLSearchParams({ did: account.did, cid }).toString()}`);
+      const response = await fetch(
+        `${pds.url}/xrpc/com.atproto.sync.getBlob?${new URLSearchParams({ did: account.did, cid }).toString()}`,
+      );
       if (!response.ok) throw new Error(`getBlob answered ${String(response.status)}`);
       return Buffer.from(await response.arrayBuffer());
     },

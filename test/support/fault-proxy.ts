@@ -41,15 +41,20 @@ interface Upstream {
 
 function forward(target: URL, incoming: IncomingMessage, body: Buffer): Promise<Upstream> {
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({
-      host: target.hostname,
-      port: target.port,
-      method: incoming.method,
-      path: incoming.url,
-      headers: { ...incoming.headers, host: target.host },
-    }, (answer) => {
-      buffer(answer).then((data) => { resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body: data }); }, reject);
-    });
+    const outgoing = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: { ...incoming.headers, host: target.host },
+      },
+      (answer) => {
+        buffer(answer).then((data) => {
+          resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body: data });
+        }, reject);
+      },
+    );
     outgoing.once('error', reject);
     outgoing.end(body);
   });
@@ -97,10 +102,15 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   return {
     url: `http://127.0.0.1:${String(port)}`,
     requests,
-    failNext(path, fault) { faults.push({ path, fault }); },
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => { resolve(); });
-    }),
+    failNext(path, fault) {
+      faults.push({ path, fault });
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          resolve();
+        });
+      }),
   };
 }

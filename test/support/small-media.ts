@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-/** A 64x48 PNG and a one-second H.264 MP4 made with ffmpeg, for tests that need no other files (makeTestMedia makes many). */
+/** A 64x48 PNG and a one-second H.264 MP4 made with ffmpeg, for tests that need no other files (makeTestMedia
+ * makes many). */
 export interface SmallMedia {
   png: string;
   mp4: string;
@@ -19,6 +20,24 @@ export function makeSmallMedia(): SmallMedia {
   const png = path.join(dir, 'image.png');
   const mp4 = path.join(dir, 'clip.mp4');
   ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=64x48', '-frames:v', '1', png]);
-  ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=30', '-t', '1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', mp4]);
-  return { png, mp4, remove: () => { rmSync(dir, { recursive: true, force: true }); } };
+  ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=320x240:rate=30',
+    '-t',
+    '1',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    mp4,
+  ]);
+  return {
+    png,
+    mp4,
+    remove: () => {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -47,7 +47,11 @@ async function channelOf(account: PdsAccount, origin: string = pds.url): Promise
     { identifier: account.handle, appPassword: account.appPassword, pdsUrl: origin },
     testConnectContext({ userHosts, timeoutMs: 5_000 }),
   );
-  return { channelId: `channel-${account.handle}`, accessToken: verified.accessToken, instanceUrl: verified.instanceUrl };
+  return {
+    channelId: `channel-${account.handle}`,
+    accessToken: verified.accessToken,
+    instanceUrl: verified.instanceUrl,
+  };
 }
 
 let parts = 0;
@@ -68,8 +72,13 @@ function input(channel: ChannelCredentials, content: string, extra: Partial<Publ
 function file(kind: 'image' | 'video', bytes: Buffer, alt: string | null): PublishMedia {
   const mimeType = kind === 'image' ? 'image/png' : 'video/mp4';
   return {
-    kind, mimeType, size: bytes.length, fileName: `file.${kind === 'image' ? 'png' : 'mp4'}`, alt,
-    url: 'https://media.example/file', open: () => Promise.resolve(Readable.from([bytes])),
+    kind,
+    mimeType,
+    size: bytes.length,
+    fileName: `file.${kind === 'image' ? 'png' : 'mp4'}`,
+    alt,
+    url: 'https://media.example/file',
+    open: () => Promise.resolve(Readable.from([bytes])),
   };
 }
 
@@ -82,7 +91,7 @@ async function recordAt(account: PdsAccount, uri: string) {
 }
 
 describe('bluesky adapter against the reference PDS', () => {
-  it('publishes a post at the record key derived from the part, with the languages and tags of the settings', async () => {
+  it('publishes a post at the record key derived from the part, with the settings\' languages and tags', async () => {
     const channel = await channelOf(alice);
     const part = input(channel, 'Hello from SPS', { settings: { langs: ['en', 'pt-BR'], tags: ['sps'] } });
     const result = await adapter.publish(part);
@@ -91,19 +100,29 @@ describe('bluesky adapter against the reference PDS', () => {
     expect(result.releaseId).toBe(`at://${alice.did}/app.bsky.feed.post/${rkey}`);
     expect(result.releaseURL).toBe(`https://bsky.app/profile/alice.test/post/${rkey}`);
     const record = await recordAt(alice, result.releaseId);
-    expect(record).toMatchObject({ $type: 'app.bsky.feed.post', text: 'Hello from SPS', langs: ['en', 'pt-BR'], tags: ['sps'] });
+    expect(record).toMatchObject({
+      $type: 'app.bsky.feed.post',
+      text: 'Hello from SPS',
+      langs: ['en', 'pt-BR'],
+      tags: ['sps'],
+    });
     expect(record.facets).toBeUndefined();
   });
 
-  it('marks links, a known mention and hashtags as facets on UTF-8 byte ranges; an unknown handle stays text', async () => {
+  it('marks links, a known mention and hashtags as facets on UTF-8 byte ranges; others stay text', async () => {
     const channel = await channelOf(alice);
     const text = 'Café ☕ with @bob.test and @nobody.test: https://example.com/a?b=1. #café #42 #SPS!';
     const result = await adapter.publish(input(channel, text));
 
     const record = await recordAt(alice, result.releaseId);
-    const facets = record.facets as { index: { byteStart: number; byteEnd: number }; features: Record<string, string>[] }[];
+    const facets = record.facets as {
+      index: { byteStart: number; byteEnd: number };
+      features: Record<string, string>[];
+    }[];
     const bytes = Buffer.from(text, 'utf8');
-    const covered = facets.map((facet) => bytes.subarray(facet.index.byteStart, facet.index.byteEnd).toString('utf8'));
+    const covered = facets.map((facet) =>
+      bytes.subarray(facet.index.byteStart, facet.index.byteEnd).toString('utf8'),
+    );
     expect(covered).toEqual(['@bob.test', 'https://example.com/a?b=1', '#café', '#SPS']);
     expect(facets.map((facet) => facet.features[0])).toEqual([
       { $type: 'app.bsky.richtext.facet#mention', did: bob.did },
@@ -121,7 +140,10 @@ describe('bluesky adapter against the reference PDS', () => {
     const result = await adapter.publish(input(channel, 'Two images', { media }));
 
     const record = await recordAt(alice, result.releaseId);
-    const embed = record.embed as { $type: string; images: { alt: string; aspectRatio: unknown; image: { ref: { $link: string }; mimeType: string } }[] };
+    const embed = record.embed as {
+      $type: string;
+      images: { alt: string; aspectRatio: unknown; image: { ref: { $link: string }; mimeType: string } }[];
+    };
     expect(embed.$type).toBe('app.bsky.embed.images');
     expect(embed.images.map((image) => [image.alt, image.aspectRatio, image.image.mimeType])).toEqual([
       ['A test card', { width: 64, height: 48 }, 'image/png'],
@@ -135,8 +157,16 @@ describe('bluesky adapter against the reference PDS', () => {
     const result = await adapter.publish(input(channel, 'A clip', { media: [file('video', mp4, 'Test pattern')] }));
 
     const record = await recordAt(alice, result.releaseId);
-    const embed = record.embed as { $type: string; alt: string; video: { ref: { $link: string }; mimeType: string; size: number } };
-    expect(embed).toMatchObject({ $type: 'app.bsky.embed.video', alt: 'Test pattern', video: { mimeType: 'video/mp4', size: mp4.length } });
+    const embed = record.embed as {
+      $type: string;
+      alt: string;
+      video: { ref: { $link: string }; mimeType: string; size: number };
+    };
+    expect(embed).toMatchObject({
+      $type: 'app.bsky.embed.video',
+      alt: 'Test pattern',
+      video: { mimeType: 'video/mp4', size: mp4.length },
+    });
     expect(await pds.blob(alice, embed.video.ref.$link)).toEqual(mp4);
   });
 
@@ -152,8 +182,14 @@ describe('bluesky adapter against the reference PDS', () => {
       return { uri, cid: found?.cid };
     };
     expect((await recordAt(alice, first.releaseId)).reply).toBeUndefined();
-    expect((await recordAt(alice, second.releaseId)).reply).toEqual({ root: ref(first.releaseId), parent: ref(first.releaseId) });
-    expect((await recordAt(alice, third.releaseId)).reply).toEqual({ root: ref(first.releaseId), parent: ref(second.releaseId) });
+    expect((await recordAt(alice, second.releaseId)).reply).toEqual({
+      root: ref(first.releaseId),
+      parent: ref(first.releaseId),
+    });
+    expect((await recordAt(alice, third.releaseId)).reply).toEqual({
+      root: ref(first.releaseId),
+      parent: ref(second.releaseId),
+    });
     expect(third.releaseURL).toBe(`https://bsky.app/profile/alice.test/post/${rkeyOf(third.releaseId)}`);
   });
 
@@ -165,7 +201,9 @@ describe('bluesky adapter against the reference PDS', () => {
     const before = (await pds.posts(alice)).length;
     const error = await platformFailure(adapter.publish(input(channel, 'e\u0301'.repeat(301))));
     expect(error.kind).toBe('permanent');
-    expect(error.message).toBe('Bluesky: Invalid app.bsky.feed.post record: grapheme too big (maximum 300, got 301) at $.record.text');
+    expect(error.message).toBe(
+      'Bluesky: Invalid app.bsky.feed.post record: grapheme too big (maximum 300, got 301) at $.record.text',
+    );
     expect(await pds.posts(alice)).toHaveLength(before);
   });
 
@@ -197,7 +235,9 @@ describe('bluesky adapter against the reference PDS', () => {
 
       expect(again).toEqual(first);
       expect(creates()).toBe(sent);
-      const copies = (await pds.posts(alice)).filter((record) => record.value.text === 'Worker died after the accept');
+      const copies = (await pds.posts(alice)).filter(
+        (record) => record.value.text === 'Worker died after the accept',
+      );
       expect(copies).toHaveLength(1);
     });
 
@@ -228,7 +268,9 @@ describe('bluesky adapter against the reference PDS', () => {
       const channel = await channelOf(alice);
       const part = input(channel, 'The first text');
       await adapter.publish(part);
-      const error = await platformFailure(adapter.publish({ ...part, content: 'Another text', checkpoint: memoryCheckpoint(part.checkpoint.values) }));
+      const error = await platformFailure(
+        adapter.publish({ ...part, content: 'Another text', checkpoint: memoryCheckpoint(part.checkpoint.values) }),
+      );
       expect(error.kind).toBe('permanent');
       expect(error.message).toContain('already holds another post');
     });
@@ -237,18 +279,30 @@ describe('bluesky adapter against the reference PDS', () => {
   describe('errors', () => {
     it('asks for a token refresh when the access JWT expired', async () => {
       const channel = await channelOf(alice);
-      const error = await platformFailure(adapter.publish(input({ ...channel, accessToken: pds.expiredAccessJwt(alice) }, 'Too late')));
+      const error = await platformFailure(
+        adapter.publish(input({ ...channel, accessToken: pds.expiredAccessJwt(alice) }, 'Too late')),
+      );
       expect(error).toMatchObject({ kind: 'refresh_token', httpStatus: 400, message: 'Bluesky: Token has expired' });
     });
 
     it('asks the user to reconnect when the PDS cannot verify the token', async () => {
       const channel = await channelOf(alice);
       // The account's own token with another signature.
-      const forged = `${channel.accessToken.split('.').slice(0, 2).join('.')}.${Buffer.alloc(32).toString('base64url')}`;
+      const signed = channel.accessToken.split('.').slice(0, 2).join('.');
+      const forged = `${signed}.${Buffer.alloc(32).toString('base64url')}`;
       const error = await platformFailure(adapter.publish(input({ ...channel, accessToken: forged }, 'Forged')));
-      expect(error).toMatchObject({ kind: 'disconnected', httpStatus: 400, message: 'Bluesky: Token could not be verified' });
-      const unreadable = await platformFailure(adapter.publish(input({ ...channel, accessToken: 'not-a-jwt' }, 'Garbled')));
-      expect(unreadable).toMatchObject({ kind: 'disconnected', message: 'the stored Bluesky session is unreadable; connect the channel again' });
+      expect(error).toMatchObject({
+        kind: 'disconnected',
+        httpStatus: 400,
+        message: 'Bluesky: Token could not be verified',
+      });
+      const unreadable = await platformFailure(
+        adapter.publish(input({ ...channel, accessToken: 'not-a-jwt' }, 'Garbled')),
+      );
+      expect(unreadable).toMatchObject({
+        kind: 'disconnected',
+        message: 'the stored Bluesky session is unreadable; connect the channel again',
+      });
     });
 
     it('waits for RateLimit-Reset when the PDS throttles', async () => {
@@ -258,7 +312,12 @@ describe('bluesky adapter against the reference PDS', () => {
         kind: 'answer',
         status: 429,
         body: { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' },
-        headers: { 'ratelimit-limit': '5000', 'ratelimit-remaining': '0', 'ratelimit-reset': String(reset), 'ratelimit-policy': '5000;w=3600' },
+        headers: {
+          'ratelimit-limit': '5000',
+          'ratelimit-remaining': '0',
+          'ratelimit-reset': String(reset),
+          'ratelimit-policy': '5000;w=3600',
+        },
       });
       const error = await platformFailure(adapter.publish(input(channel, 'Throttled')));
       expect(error).toMatchObject({ kind: 'retryable', httpStatus: 429, message: 'Bluesky: Rate Limit Exceeded' });
@@ -298,7 +357,11 @@ describe('bluesky adapter against the reference PDS', () => {
       expect(missing.message).toBe('q (the search text) is required');
       // The test PDS has no AppView behind it: its own answer comes back, classified as passing trouble.
       const error = await platformFailure(searchActors?.(channel, { q: 'bob' }) ?? Promise.resolve());
-      expect(error).toMatchObject({ kind: 'retryable', httpStatus: 502, message: 'Bluesky: Upstream service unreachable' });
+      expect(error).toMatchObject({
+        kind: 'retryable',
+        httpStatus: 502,
+        message: 'Bluesky: Upstream service unreachable',
+      });
     });
   });
 });

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import type {
-  AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishResult,
+  AdapterOptions,
+  ChannelCredentials,
+  CommentInput,
+  PlatformAdapter,
+  PublishInput,
+  PublishResult,
 } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { blueskySettings } from './definition.ts';
@@ -33,23 +38,33 @@ type StoredPost = z.infer<typeof storedPost>;
 const listedPosts = z.object({ records: z.array(z.object({ uri: z.string().startsWith('at://') })) });
 const resolved = z.object({ did: z.string().startsWith('did:') });
 const actors = z.object({
-  actors: z.array(z.object({
-    did: z.string(),
-    handle: z.string(),
-    displayName: z.string().optional(),
-    avatar: z.string().optional(),
-  })),
+  actors: z.array(
+    z.object({
+      did: z.string(),
+      handle: z.string(),
+      displayName: z.string().optional(),
+      avatar: z.string().optional(),
+    }),
+  ),
 });
 
 const searchRequired = 'q (the search text) is required';
 const searchData = z.object({ q: z.string({ error: searchRequired }).trim().min(1, searchRequired) });
 const handleRequired = 'handle (like alice.bsky.social) is required';
 const handleData = z.object({
-  handle: z.string({ error: handleRequired }).trim().transform((typed) => typed.replace(/^@/, '')).pipe(z.string().min(1, handleRequired)),
+  handle: z
+    .string({ error: handleRequired })
+    .trim()
+    .transform((typed) => typed.replace(/^@/, ''))
+    .pipe(z.string().min(1, handleRequired)),
 });
 
 function unreadable(what: string): PlatformError {
-  return new PlatformError({ kind: 'permanent', provider, message: `Bluesky answered ${what} with a body SPS could not read` });
+  return new PlatformError({
+    kind: 'permanent',
+    provider,
+    message: `Bluesky answered ${what} with a body SPS could not read`,
+  });
 }
 
 function invalidData(issues: z.ZodError): PlatformError {
@@ -113,27 +128,36 @@ export function createBlueskyAdapter(options: AdapterOptions, endpoint: BlueskyE
     return { releaseId: found.uri, releaseURL: postUrl(account.handle, rkey) };
   }
 
-  const resolveHandle = (account: BlueskySession): ResolveHandle => async (handle) => {
-    try {
-      const answer = resolved.safeParse(await account.call({
-        method: 'GET',
-        nsid: 'com.atproto.identity.resolveHandle',
-        query: { handle },
-      }));
-      return answer.success ? answer.data.did : null;
-    } catch (error) {
-      // No account has the handle (HandleNotFound, or InvalidRequest "Unable to resolve handle"): plain text.
-      if (error instanceof XrpcError && error.httpStatus === 400 && error.kind === 'permanent') return null;
-      throw error;
-    }
-  };
+  const resolveHandle =
+    (account: BlueskySession): ResolveHandle =>
+    async (handle) => {
+      try {
+        const answer = resolved.safeParse(
+          await account.call({
+            method: 'GET',
+            nsid: 'com.atproto.identity.resolveHandle',
+            query: { handle },
+          }),
+        );
+        return answer.success ? answer.data.did : null;
+      } catch (error) {
+        // No account has the handle (HandleNotFound, or InvalidRequest "Unable to resolve handle"): plain text.
+        if (error instanceof XrpcError && error.httpStatus === 400 && error.kind === 'permanent') return null;
+        throw error;
+      }
+    };
 
-  async function post(input: PublishInput, reply: { root: StrongRef; parent: StrongRef } | null, account: BlueskySession) {
+  async function post(
+    input: PublishInput,
+    reply: { root: StrongRef; parent: StrongRef } | null,
+    account: BlueskySession,
+  ) {
     const settings = blueskySettings.parse(input.settings);
     const saved = input.checkpoint.values.rkey;
-    const rkey = saved !== undefined && tidPattern.test(saved)
-      ? saved
-      : partRecordKey(input.idempotencyKey, input.dueAt ?? new Date());
+    const rkey =
+      saved !== undefined && tidPattern.test(saved)
+        ? saved
+        : partRecordKey(input.idempotencyKey, input.dueAt ?? new Date());
     if (saved === rkey) {
       // An earlier attempt got as far as createRecord: it may have written the post.
       const found = await readPost(account, account.did, rkey);
@@ -197,13 +221,18 @@ export function createBlueskyAdapter(options: AdapterOptions, endpoint: BlueskyE
 
     async recentContent(channel: ChannelCredentials) {
       const account = await session(channel);
-      const listed = listedPosts.safeParse(await account.call({
-        method: 'GET',
-        nsid: 'com.atproto.repo.listRecords',
-        query: { repo: account.did, collection: postCollection, limit: '25' },
-      }));
+      const listed = listedPosts.safeParse(
+        await account.call({
+          method: 'GET',
+          nsid: 'com.atproto.repo.listRecords',
+          query: { repo: account.did, collection: postCollection, limit: '25' },
+        }),
+      );
       if (!listed.success) throw unreadable('listRecords');
-      return listed.data.records.map((item) => ({ id: item.uri, url: postUrl(account.handle, parsePostUri(item.uri).rkey) }));
+      return listed.data.records.map((item) => ({
+        id: item.uri,
+        url: postUrl(account.handle, parsePostUri(item.uri).rkey),
+      }));
     },
 
     tools: {
@@ -212,11 +241,13 @@ export function createBlueskyAdapter(options: AdapterOptions, endpoint: BlueskyE
         if (!wanted.success) throw invalidData(wanted.error);
         const account = await session(channel);
         // An app.bsky read: the PDS passes it on to the AppView.
-        const found = actors.safeParse(await account.call({
-          method: 'GET',
-          nsid: 'app.bsky.actor.searchActors',
-          query: { q: wanted.data.q, limit: '25' },
-        }));
+        const found = actors.safeParse(
+          await account.call({
+            method: 'GET',
+            nsid: 'app.bsky.actor.searchActors',
+            query: { q: wanted.data.q, limit: '25' },
+          }),
+        );
         if (!found.success) throw unreadable('searchActors');
         return found.data.actors.map((actor) => ({
           did: actor.did,
@@ -229,12 +260,14 @@ export function createBlueskyAdapter(options: AdapterOptions, endpoint: BlueskyE
       async resolveHandle(channel, data) {
         const wanted = handleData.safeParse(data);
         if (!wanted.success) throw invalidData(wanted.error);
-        const answer = resolved.safeParse(await xrpc(server(channel), {
-          method: 'GET',
-          nsid: 'com.atproto.identity.resolveHandle',
-          query: { handle: wanted.data.handle },
-          timeoutMs,
-        }));
+        const answer = resolved.safeParse(
+          await xrpc(server(channel), {
+            method: 'GET',
+            nsid: 'com.atproto.identity.resolveHandle',
+            query: { handle: wanted.data.handle },
+            timeoutMs,
+          }),
+        );
         if (!answer.success) throw unreadable('resolveHandle');
         return { handle: wanted.data.handle, did: answer.data.did };
       },

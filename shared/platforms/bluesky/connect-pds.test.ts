@@ -10,7 +10,11 @@ describe('bluesky connect against the reference PDS', () => {
   let pds: TestBlueskyPds;
   let dana: PdsAccount;
   let erin: PdsAccount;
-  const context = testConnectContext({ apiUrl: 'https://bsky.invalid', userHosts: connectionPolicyFor(true), timeoutMs: 5_000 });
+  const context = testConnectContext({
+    apiUrl: 'https://bsky.invalid',
+    userHosts: connectionPolicyFor(true),
+    timeoutMs: 5_000,
+  });
 
   beforeAll(async () => {
     pds = await startTestBlueskyPds();
@@ -21,26 +25,48 @@ describe('bluesky connect against the reference PDS', () => {
     await pds.close();
   });
 
-  it('signs in with the DID and an app password; without a profile record the account is named by its handle', async () => {
-    const account = await blueskyConnect.verify({ identifier: dana.did, appPassword: dana.appPassword, pdsUrl: pds.url }, context);
-    expect(account).toMatchObject({ accountId: dana.did, name: 'dana.test', username: 'dana.test', picture: null, instanceUrl: pds.url });
+  it('signs in with the DID and an app password; with no profile record the handle names it', async () => {
+    const account = await blueskyConnect.verify(
+      { identifier: dana.did, appPassword: dana.appPassword, pdsUrl: pds.url },
+      context,
+    );
+    expect(account).toMatchObject({
+      accountId: dana.did,
+      name: 'dana.test',
+      username: 'dana.test',
+      picture: null,
+      instanceUrl: pds.url,
+    });
     expect(account.expiresAt?.getTime()).toBeGreaterThan(Date.now() + 7_000_000);
   });
 
   it('reads the display name and avatar from the profile record when the AppView cannot be reached', async () => {
     const { avatarCid } = await pds.setProfile(erin, 'Erin E.', samplePng());
-    const account = await blueskyConnect.verify({ identifier: 'erin.test', appPassword: erin.appPassword, pdsUrl: pds.url }, context);
+    const account = await blueskyConnect.verify(
+      { identifier: 'erin.test', appPassword: erin.appPassword, pdsUrl: pds.url },
+      context,
+    );
     expect(account.name).toBe('Erin E.');
-    expect(account.picture).toBe(`${pds.url}/xrpc/com.atproto.sync.getBlob?did=${encodeURIComponent(erin.did)}&cid=${avatarCid}`);
+    expect(account.picture).toBe(
+      `${pds.url}/xrpc/com.atproto.sync.getBlob?did=${encodeURIComponent(erin.did)}&cid=${avatarCid}`,
+    );
   });
 
   it('refuses a wrong app password with the PDS\'s own words', async () => {
-    const error = await platformFailure(blueskyConnect.verify({ identifier: 'dana.test', appPassword: 'aaaa-bbbb-cccc-dddd', pdsUrl: pds.url }, context));
+    const error = await platformFailure(
+      blueskyConnect.verify(
+        { identifier: 'dana.test', appPassword: 'aaaa-bbbb-cccc-dddd', pdsUrl: pds.url },
+        context,
+      ),
+    );
     expect(error).toMatchObject({ kind: 'disconnected', message: 'Bluesky: Invalid identifier or password' });
   });
 
   it('renews the session, and asks for a reconnect once the app password is revoked', async () => {
-    const account = await blueskyConnect.verify({ identifier: 'dana.test', appPassword: dana.appPassword, pdsUrl: pds.url }, context);
+    const account = await blueskyConnect.verify(
+      { identifier: 'dana.test', appPassword: dana.appPassword, pdsUrl: pds.url },
+      context,
+    );
     const refresh = blueskyConnect.refresh;
     if (refresh === undefined) throw new Error('bluesky must renew sessions');
     const renewed = await refresh(account.refreshToken ?? '', pds.url, context);
@@ -48,6 +74,10 @@ describe('bluesky connect against the reference PDS', () => {
 
     await pds.revokeAppPassword(dana);
     const error = await platformFailure(refresh(renewed.refreshToken ?? '', pds.url, context));
-    expect(error).toMatchObject({ kind: 'disconnected', httpStatus: 400, message: 'Bluesky: Token has been revoked' });
+    expect(error).toMatchObject({
+      kind: 'disconnected',
+      httpStatus: 400,
+      message: 'Bluesky: Token has been revoked',
+    });
   });
 });

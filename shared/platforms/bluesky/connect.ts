@@ -70,9 +70,14 @@ function call(server: XrpcServer, context: ConnectContext, request: Omit<XrpcCal
  */
 async function readProfile(server: XrpcServer, context: ConnectContext, did: string, accessJwt: string) {
   try {
-    const found = profile.safeParse(await call(server, context, {
-      method: 'GET', nsid: 'app.bsky.actor.getProfile', query: { actor: did }, token: accessJwt,
-    }));
+    const found = profile.safeParse(
+      await call(server, context, {
+        method: 'GET',
+        nsid: 'app.bsky.actor.getProfile',
+        query: { actor: did },
+        token: accessJwt,
+      }),
+    );
     if (!found.success) throw unreadable('getProfile');
     return { displayName: found.data.displayName, avatar: found.data.avatar };
   } catch (error) {
@@ -81,7 +86,12 @@ async function readProfile(server: XrpcServer, context: ConnectContext, did: str
   }
 }
 
-async function readProfileRecord(server: XrpcServer, context: ConnectContext, did: string, appViewFailure: XrpcError) {
+async function readProfileRecord(
+  server: XrpcServer,
+  context: ConnectContext,
+  did: string,
+  appViewFailure: XrpcError,
+) {
   let answer: unknown;
   try {
     answer = await call(server, context, {
@@ -91,14 +101,18 @@ async function readProfileRecord(server: XrpcServer, context: ConnectContext, di
     });
   } catch (error) {
     // An account that never saved a profile has none: it is named by its handle.
-    if (error instanceof XrpcError && error.errorName === 'RecordNotFound') return { displayName: undefined, avatar: undefined };
+    if (error instanceof XrpcError && error.errorName === 'RecordNotFound')
+      return { displayName: undefined, avatar: undefined };
     throw new PlatformError({ kind: appViewFailure.kind, provider, message: appViewFailure.message, cause: error });
   }
   const record = profileRecord.safeParse(answer);
   if (!record.success) throw unreadable('getRecord');
   const { displayName, avatar } = record.data.value;
   const query = avatar === undefined ? null : new URLSearchParams({ did, cid: avatar.ref.$link }).toString();
-  return { displayName, avatar: query === null ? undefined : `${server.origin}/xrpc/com.atproto.sync.getBlob?${query}` };
+  return {
+    displayName,
+    avatar: query === null ? undefined : `${server.origin}/xrpc/com.atproto.sync.getBlob?${query}`,
+  };
 }
 
 export const blueskyConnect: CredentialsConnect = {
@@ -129,11 +143,13 @@ export const blueskyConnect: CredentialsConnect = {
     const typed = values.pdsUrl ?? '';
     const instanceUrl = typed === '' ? null : blueskyServerOrigin(typed, context.userHosts);
     const server = serverFor(instanceUrl, context);
-    const created = session.safeParse(await call(server, context, {
-      method: 'POST',
-      nsid: 'com.atproto.server.createSession',
-      json: { identifier: values.identifier ?? '', password: values.appPassword ?? '' },
-    }));
+    const created = session.safeParse(
+      await call(server, context, {
+        method: 'POST',
+        nsid: 'com.atproto.server.createSession',
+        json: { identifier: values.identifier ?? '', password: values.appPassword ?? '' },
+      }),
+    );
     if (!created.success) throw unreadable('createSession');
     const { accessJwt, refreshJwt, did, handle } = created.data;
 
@@ -154,11 +170,13 @@ export const blueskyConnect: CredentialsConnect = {
   },
 
   async refresh(refreshToken, instanceUrl, context): Promise<UserTokens> {
-    const renewed = session.safeParse(await call(serverFor(instanceUrl, context), context, {
-      method: 'POST',
-      nsid: 'com.atproto.server.refreshSession',
-      token: refreshToken,
-    }));
+    const renewed = session.safeParse(
+      await call(serverFor(instanceUrl, context), context, {
+        method: 'POST',
+        nsid: 'com.atproto.server.refreshSession',
+        token: refreshToken,
+      }),
+    );
     if (!renewed.success) throw unreadable('refreshSession');
     // The refresh token rotates: the one just used is spent.
     const { accessJwt, refreshJwt } = renewed.data;

@@ -3,16 +3,28 @@ import type { MediaFacts, PostPartFacts } from '../kit/platform-definition.ts';
 import { validatePlatformPost } from '../validate-post.ts';
 import { bluesky, maxImageBytes, maxVideoBytes } from './definition.ts';
 
-const image = (sizeBytes: number | null = 100_000): MediaFacts => (
-  { kind: 'image', mimeType: 'image/png', width: 64, height: 48, durationSeconds: null, sizeBytes }
-);
-const video = (sizeBytes = 100_000, mimeType = 'video/mp4', durationSeconds = 2): MediaFacts => (
-  { kind: 'video', mimeType, width: 320, height: 240, durationSeconds, sizeBytes, videoCodec: 'h264', audioCodec: 'aac', frameRate: 30 }
-);
+const image = (sizeBytes: number | null = 100_000): MediaFacts => ({
+  kind: 'image',
+  mimeType: 'image/png',
+  width: 64,
+  height: 48,
+  durationSeconds: null,
+  sizeBytes,
+});
+const video = (sizeBytes = 100_000, mimeType = 'video/mp4', durationSeconds = 2): MediaFacts => ({
+  kind: 'video',
+  mimeType,
+  width: 320,
+  height: 240,
+  durationSeconds,
+  sizeBytes,
+  videoCodec: 'h264',
+  audioCodec: 'aac',
+  frameRate: 30,
+});
 const part = (text: string, media: MediaFacts[] = []): PostPartFacts => ({ text, media });
-const messages = (parts: PostPartFacts[], settings: Record<string, unknown> = {}) => (
-  validatePlatformPost(bluesky, { settings, parts }).problems.map((problem) => problem.message)
-);
+const messages = (parts: PostPartFacts[], settings: Record<string, unknown> = {}) =>
+  validatePlatformPost(bluesky, { settings, parts }).problems.map((problem) => problem.message);
 
 describe('Bluesky post rules', () => {
   it('counts graphemes up to 300, and refuses text over 3000 bytes', () => {
@@ -20,7 +32,9 @@ describe('Bluesky post rules', () => {
     expect(messages([part('e\u0301'.repeat(300))])).toEqual([]);
     expect(messages([part('e\u0301'.repeat(301))])).toHaveLength(1);
     // 167 family emoji are 167 graphemes but 3006 bytes.
-    expect(messages([part(family.repeat(167))])).toEqual(['part 1 has 3006 bytes of text; Bluesky takes at most 3000']);
+    expect(messages([part(family.repeat(167))])).toEqual([
+      'part 1 has 3006 bytes of text; Bluesky takes at most 3000',
+    ]);
   });
 
   it('takes up to 4 images or one video, never both', () => {
@@ -31,7 +45,9 @@ describe('Bluesky post rules', () => {
     expect(messages([part('mixed', [image(), video()])])).toEqual([
       'part 1 mixes images and a video; Bluesky takes at most 4 images or 1 video',
     ]);
-    expect(messages([part('two', [video(), video()])])).toEqual(['part 1 has 2 videos; Bluesky takes at most 4 images or 1 video']);
+    expect(messages([part('two', [video(), video()])])).toEqual([
+      'part 1 has 2 videos; Bluesky takes at most 4 images or 1 video',
+    ]);
   });
 
   it('refuses images over the lexicon\'s 2,000,000 bytes and videos over the PDS\'s 50 MB', () => {

@@ -19,9 +19,9 @@ const uploaded = z.object({ blob: blobRef });
 
 export type PostEmbed =
   | {
-    $type: 'app.bsky.embed.images';
-    images: { image: BlobRef; alt: string; aspectRatio?: { width: number; height: number } }[];
-  }
+      $type: 'app.bsky.embed.images';
+      images: { image: BlobRef; alt: string; aspectRatio?: { width: number; height: number } }[];
+    }
   | { $type: 'app.bsky.embed.video'; video: BlobRef; alt?: string };
 
 /**
@@ -30,14 +30,20 @@ export type PostEmbed =
  * again; an unreferenced blob is collected by the PDS after a while.
  */
 export async function uploadBlob(session: BlueskySession, body: RawBody, timeoutMs: number): Promise<BlobRef> {
-  const answer = uploaded.safeParse(await xrpcUpload(session.server, {
-    nsid: 'com.atproto.repo.uploadBlob',
-    token: session.accessJwt,
-    body,
-    timeoutMs,
-  }));
+  const answer = uploaded.safeParse(
+    await xrpcUpload(session.server, {
+      nsid: 'com.atproto.repo.uploadBlob',
+      token: session.accessJwt,
+      body,
+      timeoutMs,
+    }),
+  );
   if (!answer.success) {
-    throw new PlatformError({ kind: 'permanent', provider, message: 'Bluesky answered uploadBlob with a body SPS could not read' });
+    throw new PlatformError({
+      kind: 'permanent',
+      provider,
+      message: 'Bluesky answered uploadBlob with a body SPS could not read',
+    });
   }
   return answer.data.blob;
 }
@@ -47,18 +53,30 @@ export async function uploadBlob(session: BlueskySession, body: RawBody, timeout
  * (the simple path of open-and-community.md 1.3: the PDS keeps the video blob and the AppView
  * processes it once the post appears). definition.ts refuses other mixes before this runs.
  */
-export async function mediaEmbed(session: BlueskySession, media: PublishMedia[], timeoutMs: number): Promise<PostEmbed | undefined> {
+export async function mediaEmbed(
+  session: BlueskySession,
+  media: PublishMedia[],
+  timeoutMs: number,
+): Promise<PostEmbed | undefined> {
   if (media.length === 0) return undefined;
   const [video] = media.filter((item) => item.kind === 'video');
   if (video !== undefined) {
-    const blob = await uploadBlob(session, { data: await video.open(), contentType: video.mimeType, length: video.size }, timeoutMs);
+    const blob = await uploadBlob(
+      session,
+      { data: await video.open(), contentType: video.mimeType, length: video.size },
+      timeoutMs,
+    );
     return { $type: 'app.bsky.embed.video', video: blob, ...(video.alt === null ? {} : { alt: video.alt }) };
   }
   const images = [];
   for (const image of media) {
     // Images are at most 2 MB (definition.ts): read whole, so the header gives the aspect ratio.
     const bytes = await buffer(await image.open());
-    const blob = await uploadBlob(session, { data: bytes, contentType: image.mimeType, length: bytes.length }, timeoutMs);
+    const blob = await uploadBlob(
+      session,
+      { data: bytes, contentType: image.mimeType, length: bytes.length },
+      timeoutMs,
+    );
     const size = imageSize(bytes);
     images.push({ image: blob, alt: image.alt ?? '', ...(size === null ? {} : { aspectRatio: size }) });
   }

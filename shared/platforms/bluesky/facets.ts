@@ -42,7 +42,11 @@ function trimLink(candidate: string): string {
 function links(text: string): Found[] {
   return [...text.matchAll(url)].map((match) => {
     const uri = trimLink(match[0]);
-    return { start: match.index, end: match.index + uri.length, feature: { $type: 'app.bsky.richtext.facet#link', uri } };
+    return {
+      start: match.index,
+      end: match.index + uri.length,
+      feature: { $type: 'app.bsky.richtext.facet#link', uri },
+    };
   });
 }
 

@@ -22,7 +22,11 @@ export interface BlueskySession {
 const claims = z.object({ sub: z.string().startsWith('did:') });
 const described = z.object({ did: z.string(), handle: z.string().min(1) });
 
-export function channelServer(channel: ChannelCredentials, entryway: string, userHosts: ConnectionPolicy): XrpcServer {
+export function channelServer(
+  channel: ChannelCredentials,
+  entryway: string,
+  userHosts: ConnectionPolicy,
+): XrpcServer {
   return channel.instanceUrl === null
     ? { origin: entryway, userHost: undefined }
     : { origin: channel.instanceUrl, userHost: userHosts };
@@ -53,12 +57,22 @@ function accountOf(accessJwt: string): string {
  */
 export async function openSession(server: XrpcServer, accessJwt: string, timeoutMs: number): Promise<BlueskySession> {
   const did = accountOf(accessJwt);
-  const call = (request: Omit<XrpcCall, 'token' | 'timeoutMs'>) => xrpc(server, { ...request, token: accessJwt, timeoutMs });
-  const repo = described.safeParse(await xrpc(server, {
-    method: 'GET', nsid: 'com.atproto.repo.describeRepo', query: { repo: did }, timeoutMs,
-  }));
+  const call = (request: Omit<XrpcCall, 'token' | 'timeoutMs'>) =>
+    xrpc(server, { ...request, token: accessJwt, timeoutMs });
+  const repo = described.safeParse(
+    await xrpc(server, {
+      method: 'GET',
+      nsid: 'com.atproto.repo.describeRepo',
+      query: { repo: did },
+      timeoutMs,
+    }),
+  );
   if (!repo.success || repo.data.did !== did) {
-    throw new PlatformError({ kind: 'permanent', provider, message: 'Bluesky answered describeRepo with a body SPS could not read' });
+    throw new PlatformError({
+      kind: 'permanent',
+      provider,
+      message: 'Bluesky answered describeRepo with a body SPS could not read',
+    });
   }
   return { server, did, handle: repo.data.handle, accessJwt, call };
 }

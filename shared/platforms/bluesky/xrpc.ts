@@ -62,7 +62,11 @@ export function classifyXrpc(status: number, body: unknown): PlatformErrorKind |
 }
 
 /** `RateLimit-Reset` is the epoch second the window reopens; Retry-After when a proxy sent that instead. */
-export function xrpcRetryAfterMs(_status: number, header: (name: string) => string | null, now: number): number | null {
+export function xrpcRetryAfterMs(
+  _status: number,
+  header: (name: string) => string | null,
+  now: number,
+): number | null {
   const reset = header('ratelimit-reset')?.trim() ?? '';
   if (/^\d+$/.test(reset)) return Math.max(0, Number(reset) * 1000 - now);
   return parseRetryAfter(header('retry-after'), now);
@@ -158,17 +162,26 @@ async function readAnswer(body: AsyncIterable<Uint8Array>): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function sendRaw(url: string, server: XrpcServer, headers: Record<string, string>, body: RawBody, signal: AbortSignal): Promise<RawAnswer> {
+async function sendRaw(
+  url: string,
+  server: XrpcServer,
+  headers: Record<string, string>,
+  body: RawBody,
+  signal: AbortSignal,
+): Promise<RawAnswer> {
   if (server.userHost !== undefined) {
     const response: IncomingMessage = await pinnedRequest(new URL(url), server.userHost, {
-      method: 'POST', headers, body: Buffer.isBuffer(body.data) ? Readable.from([body.data]) : body.data, signal,
+      method: 'POST',
+      headers,
+      body: Buffer.isBuffer(body.data) ? Readable.from([body.data]) : body.data,
+      signal,
     });
     const text = await readAnswer(response);
     return {
       status: response.statusCode ?? 0,
       header: (name) => {
         const value = response.headers[name.toLowerCase()];
-        return Array.isArray(value) ? value.join(', ') : value ?? null;
+        return Array.isArray(value) ? value.join(', ') : (value ?? null);
       },
       text,
     };
@@ -190,9 +203,12 @@ async function sendRaw(url: string, server: XrpcServer, headers: Record<string, 
  * A procedure whose body is raw bytes (uploadBlob): the kit's platformRequest sends JSON, forms
  * and multipart only. Failures are classified and worded exactly as `xrpc` does.
  */
-export async function xrpcUpload(server: XrpcServer, call: Omit<XrpcCall, 'method' | 'json' | 'query'> & {
-  body: RawBody;
-}): Promise<unknown> {
+export async function xrpcUpload(
+  server: XrpcServer,
+  call: Omit<XrpcCall, 'method' | 'json' | 'query'> & {
+    body: RawBody;
+  },
+): Promise<unknown> {
   const url = xrpcUrl(server, call.nsid, undefined);
   const headers: Record<string, string> = {
     Accept: 'application/json',
@@ -214,7 +230,7 @@ export async function xrpcUpload(server: XrpcServer, call: Omit<XrpcCall, 'metho
   }
   let parsed: unknown = answer.text;
   try {
-    parsed = answer.text === '' ? null : JSON.parse(answer.text) as unknown;
+    parsed = answer.text === '' ? null : (JSON.parse(answer.text) as unknown);
   } catch {
     // Not JSON (a proxy's error page): its start is shown as the message below.
   }

@@ -72,8 +72,9 @@ function send(response: ServerResponse, answer: SimulatedAnswer): void {
 
 /**
  * A real HTTP server on 127.0.0.1 (port 0) for one simulated platform: reads each request whole
- * (text and bytes), records it, and lets `handle` answer, or break the connection after acting. The platform's rules live in its own simulator; this only
- * carries the bytes, so each simulator refuses what its platform refuses and nothing else.
+ * (text and bytes), records it, and lets `handle` answer, or break the connection after acting.
+ * The platform's rules live in its own simulator; this only carries the bytes, so each simulator
+ * refuses what its platform refuses and nothing else.
  */
 export async function startSimulatorServer(
   handle: SimulatorHandler,
