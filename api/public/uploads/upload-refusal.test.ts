@@ -67,7 +67,8 @@ describe('POST /upload refused while the client is still sending', () => {
   it('reads no more than its bound of a refused body, then closes the connection', async () => {
     const drainedBefore = ctx.logLines.length;
     const upload = await RawUpload.open(stack.baseUrl, apiKey, { fileBytes: 200 * 1024 * 1024, read: false });
-    await expect(sendFile(upload, 200 * 1024 * 1024)).rejects.toThrow(/EPIPE|ECONNRESET/);
+    // The server closing the connection reaches a writing client as any of these, by timing.
+    await expect(sendFile(upload, 200 * 1024 * 1024)).rejects.toThrow(/EPIPE|ECONNRESET|ECANCELED/);
     // What the connection took: the server's bound plus what the two socket buffers held.
     expect(upload.sentBytes).toBeGreaterThan(refusedUploadDrain.maxBytes);
     expect(upload.sentBytes).toBeLessThan(refusedUploadDrain.maxBytes + 32 * 1024 * 1024);
