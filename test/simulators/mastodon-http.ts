@@ -26,7 +26,12 @@ export async function readBody(request: IncomingMessage): Promise<unknown> {
   return raw;
 }
 
-export function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function send(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
   response.end(JSON.stringify(body));
 }
