@@ -14,7 +14,7 @@ import { detectFacets, type ResolveHandle } from './facets.ts';
 import { parsePostUri, postUrl, type StrongRef } from './post-ref.ts';
 import { partRecordKey, tidPattern } from './record-key.ts';
 import { channelServer, openSession, type BlueskySession } from './session.ts';
-import { provider, xrpc, XrpcError, type XrpcServer } from './xrpc.ts';
+import { provider, refusalName, xrpc, type XrpcServer } from './xrpc.ts';
 
 const postCollection = 'app.bsky.feed.post';
 
@@ -111,7 +111,7 @@ export function createBlueskyAdapter(options: AdapterOptions, endpoint: BlueskyE
         query: { repo, collection: postCollection, rkey },
       });
     } catch (error) {
-      if (error instanceof XrpcError && error.errorName === 'RecordNotFound') return null;
+      if (refusalName(error) === 'RecordNotFound') return null;
       throw error;
     }
     const post = storedPost.safeParse(answer);
@@ -142,7 +142,7 @@ export function createBlueskyAdapter(options: AdapterOptions, endpoint: BlueskyE
         return answer.success ? answer.data.did : null;
       } catch (error) {
         // No account has the handle (HandleNotFound, or InvalidRequest "Unable to resolve handle"): plain text.
-        if (error instanceof XrpcError && error.httpStatus === 400 && error.kind === 'permanent') return null;
+        if (error instanceof PlatformError && error.httpStatus === 400 && error.kind === 'permanent') return null;
         throw error;
       }
     };

@@ -3,7 +3,7 @@ import type { ConnectionPolicy } from '../../net/connection-policy.ts';
 import { userServerUrl } from '../kit/user-server-url.ts';
 import type { ConnectContext, CredentialsConnect, UserTokens, VerifiedAccount } from '../kit/platform-connect.ts';
 import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
-import { provider, xrpc, XrpcError, xrpcErrorName, type XrpcCall, type XrpcServer } from './xrpc.ts';
+import { provider, refusalName, xrpc, xrpcErrorName, type XrpcCall, type XrpcServer } from './xrpc.ts';
 
 /**
  * An expired or unknown session comes back as HTTP 400 `ExpiredToken` / `InvalidToken`, not 401:
@@ -81,7 +81,7 @@ async function readProfile(server: XrpcServer, context: ConnectContext, did: str
     if (!found.success) throw unreadable('getProfile');
     return { displayName: found.data.displayName, avatar: found.data.avatar };
   } catch (error) {
-    if (!(error instanceof XrpcError) || error.kind === 'disconnected' || error.kind === 'refresh_token') throw error;
+    if (!(error instanceof PlatformError) || error.httpStatus === null || error.kind === 'disconnected' || error.kind === 'refresh_token') throw error;
     return readProfileRecord(server, context, did, error);
   }
 }
@@ -90,7 +90,7 @@ async function readProfileRecord(
   server: XrpcServer,
   context: ConnectContext,
   did: string,
-  appViewFailure: XrpcError,
+  appViewFailure: PlatformError,
 ) {
   let answer: unknown;
   try {
@@ -101,7 +101,7 @@ async function readProfileRecord(
     });
   } catch (error) {
     // An account that never saved a profile has none: it is named by its handle.
-    if (error instanceof XrpcError && error.errorName === 'RecordNotFound')
+    if (refusalName(error) === 'RecordNotFound')
       return { displayName: undefined, avatar: undefined };
     throw new PlatformError({ kind: appViewFailure.kind, provider, message: appViewFailure.message, cause: error });
   }

@@ -93,47 +93,26 @@ function serverName(server: XrpcServer): string {
   return server.userHost === undefined ? 'Bluesky' : 'the Bluesky server';
 }
 
-/** A refusal by the PDS, with the XRPC error name (RecordNotFound...) for callers that act on one. */
-export class XrpcError extends PlatformError {
-  readonly errorName: string | undefined;
-
-  constructor(failure: PlatformError, errorName: string | undefined) {
-    super({
-      kind: failure.kind,
-      provider: failure.provider,
-      message: failure.message,
-      httpStatus: failure.httpStatus,
-      retryAfterMs: failure.retryAfterMs,
-      cause: failure.cause,
-    });
-    this.errorName = errorName;
-  }
+/** The XRPC error name (RecordNotFound...) of a refusal by the PDS, for callers that act on one. */
+export function refusalName(error: unknown): string | undefined {
+  return error instanceof PlatformError && error.httpStatus !== null ? xrpcErrorName(error.body) : undefined;
 }
 
 /** One XRPC query or procedure with a JSON body (or none); answers the parsed JSON body. */
-export async function xrpc(server: XrpcServer, call: XrpcCall): Promise<unknown> {
-  let errorName: string | undefined;
-  try {
-    return await platformRequest({
-      provider,
-      serverName: serverName(server),
-      method: call.method,
-      url: xrpcUrl(server, call.nsid, call.query),
-      ...(call.json === undefined ? {} : { json: call.json }),
-      ...(call.token === undefined ? {} : { headers: { Authorization: `Bearer ${call.token}` } }),
-      timeoutMs: call.timeoutMs,
-      errorMessage: (body) => {
-        errorName = xrpcErrorName(body);
-        return xrpcErrorMessage(body);
-      },
-      classify: call.classify ?? classifyXrpc,
-      retryAfterMs: xrpcRetryAfterMs,
-      ...(server.userHost === undefined ? {} : { userHost: server.userHost }),
-    });
-  } catch (error) {
-    if (error instanceof PlatformError && error.httpStatus !== null) throw new XrpcError(error, errorName);
-    throw error;
-  }
+export function xrpc(server: XrpcServer, call: XrpcCall): Promise<unknown> {
+  return platformRequest({
+    provider,
+    serverName: serverName(server),
+    method: call.method,
+    url: xrpcUrl(server, call.nsid, call.query),
+    ...(call.json === undefined ? {} : { json: call.json }),
+    ...(call.token === undefined ? {} : { headers: { Authorization: `Bearer ${call.token}` } }),
+    timeoutMs: call.timeoutMs,
+    errorMessage: xrpcErrorMessage,
+    classify: call.classify ?? classifyXrpc,
+    retryAfterMs: xrpcRetryAfterMs,
+    ...(server.userHost === undefined ? {} : { userHost: server.userHost }),
+  });
 }
 
 /** An upload's bytes: a buffer already read, or a stream of known length. */
@@ -243,6 +222,7 @@ export async function xrpcUpload(
     httpStatus: answer.status,
     retryAfterMs: xrpcRetryAfterMs(answer.status, answer.header, Date.now()),
     message: xrpcErrorMessage(parsed) ?? fallback,
+    body: parsed,
   });
-  throw new XrpcError(failure, xrpcErrorName(parsed));
+  throw failure;
 }

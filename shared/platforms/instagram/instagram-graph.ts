@@ -1,5 +1,5 @@
 import { graphApiVersion } from '../facebook/meta-graph.ts';
-import { metaRetryAfterMs, readGraphRefusal, type GraphRefusal } from '../facebook/meta-graph-refusals.ts';
+import { metaRetryAfterMs, readGraphRefusal } from '../facebook/meta-graph-refusals.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
 import { classifyInstagramError, instagramErrorMessage } from './instagram-errors.ts';
@@ -44,12 +44,11 @@ export class InstagramGraph {
    * few viewers): null then.
    */
   async getUnlessRefused(path: string, query: Record<string, string>, code: number): Promise<unknown> {
-    const seen: { refusal: GraphRefusal | null } = { refusal: null };
     const search = new URLSearchParams({ ...query, access_token: this.#accessToken });
     try {
-      return await this.#send('GET', `${this.#url(path)}?${search.toString()}`, undefined, seen);
+      return await this.#send('GET', `${this.#url(path)}?${search.toString()}`);
     } catch (error) {
-      if (error instanceof PlatformError && seen.refusal?.code === code) return null;
+      if (error instanceof PlatformError && readGraphRefusal(error.body)?.code === code) return null;
       throw error;
     }
   }
@@ -68,8 +67,6 @@ export class InstagramGraph {
     method: 'GET' | 'POST',
     url: string,
     form?: Record<string, string>,
-    // Set by classify, read when the refusal is thrown: some reads take a refusal's code as an answer.
-    seen: { refusal: GraphRefusal | null } = { refusal: null },
   ): Promise<unknown> {
     return platformRequest({
       provider: this.#host.provider,
@@ -79,10 +76,7 @@ export class InstagramGraph {
       ...(form === undefined ? {} : { form }),
       timeoutMs: this.#host.timeoutMs,
       errorMessage: instagramErrorMessage,
-      classify: (status, body) => {
-        seen.refusal = readGraphRefusal(body);
-        return classifyInstagramError(status, body);
-      },
+      classify: classifyInstagramError,
       retryAfterMs: metaRetryAfterMs,
     });
   }

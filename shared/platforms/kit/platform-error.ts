@@ -14,13 +14,24 @@ export class PlatformError extends Error {
   readonly provider: string;
   readonly httpStatus: number | null;
   readonly retryAfterMs: number | null;
+  /** The platform's refusal as it answered (parsed JSON or text), for callers that act on its codes. */
+  readonly body: unknown;
 
-  constructor(init: { kind: PlatformErrorKind; provider: string; message: string; httpStatus?: number | null; retryAfterMs?: number | null; cause?: unknown }) {
+  constructor(init: {
+    kind: PlatformErrorKind;
+    provider: string;
+    message: string;
+    httpStatus?: number | null;
+    retryAfterMs?: number | null;
+    body?: unknown;
+    cause?: unknown;
+  }) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.name = 'PlatformError';
     this.kind = init.kind;
     this.provider = init.provider;
     this.httpStatus = init.httpStatus ?? null;
     this.retryAfterMs = init.retryAfterMs ?? null;
+    this.body = init.body;
   }
 }

@@ -211,6 +211,7 @@ export async function platformRequest(request: PlatformRequest): Promise<unknown
     provider: request.provider,
     httpStatus: answer.status,
     retryAfterMs: readRetryAfter(answer.status, answer.header, Date.now(), parsed),
+    body: parsed,
     message: platformMessage ?? `${request.provider} answered HTTP ${answer.status}`,
   });
 }

@@ -3,30 +3,8 @@ import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
 import { linkedinRestHeaders } from './connect.ts';
 import {
-  classifyLinkedinRefusal, linkedinRefusalMessage, linkedinRetryAfterMs, readLinkedinRefusal,
-  type LinkedinRefusal,
+  classifyLinkedinRefusal, linkedinRefusalMessage, linkedinRetryAfterMs,
 } from './linkedin-errors.ts';
-
-/** A refusal by LinkedIn, keeping its body for callers that act on its code or on the URN it names. */
-export class LinkedinError extends PlatformError {
-  readonly body: unknown;
-
-  constructor(failure: PlatformError, body: unknown) {
-    super({
-      kind: failure.kind,
-      provider: failure.provider,
-      message: failure.message,
-      httpStatus: failure.httpStatus,
-      retryAfterMs: failure.retryAfterMs,
-      cause: failure.cause,
-    });
-    this.body = body;
-  }
-
-  get refusal(): LinkedinRefusal | undefined {
-    return readLinkedinRefusal(this.body);
-  }
-}
 
 export interface RestCall {
   method: 'GET' | 'POST';
@@ -88,28 +66,19 @@ export class LinkedinApi {
   }
 
   /** A JSON call under /rest (or /v2), answering the parsed body. */
-  async rest(accessToken: string, call: RestCall): Promise<unknown> {
-    let refused: unknown;
-    try {
-      return await platformRequest({
-        provider: this.provider,
-        serverName: 'LinkedIn',
-        method: call.method,
-        url: `${this.#apiUrl}${call.path}`,
-        headers: { ...linkedinRestHeaders(accessToken), ...call.headers },
-        ...(call.json === undefined ? {} : { json: call.json }),
-        timeoutMs: this.#timeoutMs,
-        errorMessage: (body) => {
-          refused = body;
-          return linkedinRefusalMessage(body);
-        },
-        classify: classifyLinkedinRefusal,
-        retryAfterMs: linkedinRetryAfterMs,
-      });
-    } catch (error) {
-      if (error instanceof PlatformError && error.httpStatus !== null) throw new LinkedinError(error, refused);
-      throw error;
-    }
+  rest(accessToken: string, call: RestCall): Promise<unknown> {
+    return platformRequest({
+      provider: this.provider,
+      serverName: 'LinkedIn',
+      method: call.method,
+      url: `${this.#apiUrl}${call.path}`,
+      headers: { ...linkedinRestHeaders(accessToken), ...call.headers },
+      ...(call.json === undefined ? {} : { json: call.json }),
+      timeoutMs: this.#timeoutMs,
+      errorMessage: linkedinRefusalMessage,
+      classify: classifyLinkedinRefusal,
+      retryAfterMs: linkedinRetryAfterMs,
+    });
   }
 
   /** A create call whose answer names the new entity in `x-restli-id` (POST /rest/posts). */
@@ -177,7 +146,8 @@ export class LinkedinApi {
       httpStatus: status,
       retryAfterMs: linkedinRetryAfterMs(status, header, Date.now()),
       message: linkedinRefusalMessage(parsed) ?? fallback,
+      body: parsed,
     });
-    throw new LinkedinError(failure, parsed);
+    throw failure;
   }
 }

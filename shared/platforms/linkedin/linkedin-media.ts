@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { PartCheckpoint, PublishMedia } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { isAccessDenied } from './linkedin-errors.ts';
-import { LinkedinError, type LinkedinApi, type UploadBody } from './linkedin-http.ts';
+import { type LinkedinApi, type UploadBody } from './linkedin-http.ts';
 
 /** How long to wait for LinkedIn to process a video before the part is tried again later. */
 export interface ProcessingWait {
@@ -78,7 +78,7 @@ async function earlierUpload(context: UploadContext, collection: Collection, key
   try {
     status = await statusOf(context, collection, urn);
   } catch (error) {
-    if (error instanceof LinkedinError && isAccessDenied(error.httpStatus, error.body)) return null;
+    if (error instanceof PlatformError && isAccessDenied(error.httpStatus, error.body)) return null;
     throw error;
   }
   if (status !== 'PROCESSING' && status !== 'AVAILABLE') return null;

@@ -6,7 +6,7 @@ import { PlatformError } from '../kit/platform-error.ts';
 import { linkedinSettings } from './definition.ts';
 import { imagesAsPdf } from './images-pdf.ts';
 import { duplicatedPostUrn, isAccessDenied } from './linkedin-errors.ts';
-import { LinkedinError, type LinkedinApi } from './linkedin-http.ts';
+import { type LinkedinApi } from './linkedin-http.ts';
 import {
   uploadDocument, uploadImage, uploadVideo, type ProcessingWait, type UploadContext,
 } from './linkedin-media.ts';
@@ -103,7 +103,7 @@ export function linkedinPosts(options: LinkedinPostsOptions) {
         method: 'GET', path: `/rest/posts?${query}`, headers: { 'X-RestLi-Method': 'FINDER' },
       });
     } catch (error) {
-      if (error instanceof LinkedinError && isAccessDenied(error.httpStatus, error.body)) return null;
+      if (error instanceof PlatformError && isAccessDenied(error.httpStatus, error.body)) return null;
       throw error;
     }
     const page = postsPage.safeParse(raw);
@@ -173,7 +173,7 @@ export function linkedinPosts(options: LinkedinPostsOptions) {
     try {
       urn = await api.create(who.accessToken, '/rest/posts', body);
     } catch (error) {
-      const earlier = error instanceof LinkedinError ? duplicatedPostUrn(error.body) : null;
+      const earlier = error instanceof PlatformError ? duplicatedPostUrn(error.body) : null;
       // On a retry, the post LinkedIn calls this one a duplicate of is the one the lost attempt made.
       if (retrying && earlier !== null) return { releaseId: earlier, releaseURL: postUrl(earlier) };
       throw error;
@@ -189,7 +189,7 @@ export function linkedinPosts(options: LinkedinPostsOptions) {
         method: 'GET', path: `/rest/socialActions/${encodeURIComponent(parentUrn)}/comments?count=100`,
       });
     } catch (error) {
-      if (error instanceof LinkedinError && isAccessDenied(error.httpStatus, error.body)) return null;
+      if (error instanceof PlatformError && isAccessDenied(error.httpStatus, error.body)) return null;
       throw error;
     }
     const page = commentsPage.safeParse(raw);
