@@ -16,20 +16,32 @@ export interface MultipartBody {
 
 export interface PlatformRequest {
   provider: string;
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   json?: unknown;
   /** An application/x-www-form-urlencoded body, as OAuth 2.0 token endpoints take. */
   form?: Record<string, string>;
   multipart?: MultipartBody;
+  /**
+   * Bytes sent as they are (a file PUT to an upload URL, one chunk of a resumable upload); a
+   * stream is sent as it is read, with `length` as Content-Length where the platform needs one.
+   */
+  bytes?: { data: Buffer | Readable; contentType: string; length?: number };
   timeoutMs: number;
   /** Reads the platform's own error text out of an error body. */
   errorMessage?: (body: unknown) => string | undefined;
   /** Platform-specific classification; return undefined to fall back to the HTTP status. */
   classify?: (status: number, body: unknown) => PlatformErrorKind | undefined;
-  /** Answer `{status, body}` instead of the body, where 200 and 202 mean different things. */
+  /** Answer `{status, body, headers}` instead of the body, where 200 and 202 mean different things. */
   withStatus?: boolean;
+  /** Headers to hand back in `headers` of a `withStatus` answer (an upload session's Location...). */
+  readHeaders?: readonly string[];
+  /**
+   * Statuses outside 2xx that are answers, not refusals (YouTube's 308 "resume incomplete"); they
+   * come back like a 2xx, so set `withStatus` to tell them apart.
+   */
+  answerStatuses?: readonly number[];
   /**
    * Set by the adapter for a server whose address a user gave (a Mastodon instance, a WordPress
    * site, a relay): the request goes over a fresh connection pinned to an address this policy
@@ -138,7 +150,8 @@ async function sendWithFetch(request: PlatformRequest, { headers, body, signal }
     headers,
     body: webBody,
     signal,
-    redirect: 'error',
+    // A 3xx the caller listed as an answer (YouTube's 308 "resume incomplete") is read, not followed.
+    redirect: request.answerStatuses?.some((status) => status >= 300 && status < 400) === true ? 'manual' : 'error',
     ...(webBody instanceof ReadableStream ? { duplex: 'half' } : {}),
   });
   const text = await readCapped(response.body, request.provider, () => { void response.body?.cancel(); });
@@ -187,6 +200,12 @@ export async function platformRequest(request: PlatformRequest): Promise<unknown
     headers['Content-Length'] = String(multipart.length);
     body = multipart.stream;
   }
+  if (request.bytes !== undefined) {
+    headers['Content-Type'] = request.bytes.contentType;
+    const length = Buffer.isBuffer(request.bytes.data) ? request.bytes.data.length : request.bytes.length;
+    if (length !== undefined) headers['Content-Length'] = String(length);
+    body = Buffer.isBuffer(request.bytes.data) ? Readable.from([request.bytes.data]) : request.bytes.data;
+  }
   const signal = AbortSignal.timeout(request.timeoutMs);
   const outgoing = { headers, body, signal };
   let answer: RawAnswer;
@@ -199,8 +218,10 @@ export async function platformRequest(request: PlatformRequest): Promise<unknown
     throw networkFailure(request, error, signal);
   }
   const parsed = parseBody(answer.text);
-  if (answer.status >= 200 && answer.status < 300) {
-    return request.withStatus === true ? { status: answer.status, body: parsed } : parsed;
+  if ((answer.status >= 200 && answer.status < 300) || request.answerStatuses?.includes(answer.status) === true) {
+    if (request.withStatus !== true) return parsed;
+    const headers = Object.fromEntries((request.readHeaders ?? []).map((name) => [name, answer.header(name)]));
+    return { status: answer.status, body: parsed, headers };
   }
 
   const kind = request.classify?.(answer.status, parsed) ?? kindForStatus(answer.status);
