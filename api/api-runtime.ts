@@ -16,6 +16,7 @@ import { createStorage } from '../shared/storage/create-storage.ts';
 import { BullPublishScheduler, createPublishQueue } from '../shared/queue/publish-queue.ts';
 import { createRedis } from '../shared/queue/redis.ts';
 import { FixedWindowLimiter } from '../shared/rate-limit/fixed-window-limiter.ts';
+import { IdempotencyStore } from '../shared/idempotency/idempotency-store.ts';
 import { mediaReachFor } from '../shared/platforms/media-reach.ts';
 import { newObjectKey } from '../shared/storage/object-key.ts';
 
@@ -73,6 +74,12 @@ export async function createApiRuntime(
     scheduler: new BullPublishScheduler(publishQueue),
     platformCaller,
     limiter: new FixedWindowLimiter(producer, { limit: config.PUBLIC_API_RATE_LIMIT, windowSeconds: config.PUBLIC_API_RATE_WINDOW_SECONDS, keyPrefix: `${config.QUEUE_PREFIX}:rate-limit` }),
+    idempotency: new IdempotencyStore(producer, {
+      keyPrefix: `${config.QUEUE_PREFIX}:idempotency`,
+      rememberMs: 24 * 60 * 60 * 1000,
+      // Longer than any request holds it: upload-from-url waits up to MEDIA_WAIT_MS for the media worker.
+      leaseMs: Math.max(120_000, config.MEDIA_WAIT_MS + 60_000),
+    }),
     now: () => new Date(),
     frontendUrl: config.FRONTEND_URL.replace(/\/+$/, ''),
     platforms,

@@ -15,6 +15,8 @@ export const errorStatus = {
   method_not_allowed: 405,
   not_missing: 409,
   conflict: 409,
+  /** A request with the same Idempotency-Key is still running. */
+  idempotency_request_running: 409,
   /** A reconnect brought back another platform account than the channel's. */
   account_mismatch: 409,
   /** The operator has not given SPS this platform's client id and secret (README, environment). */
@@ -34,6 +36,8 @@ export const errorStatus = {
   connect_refused: 422,
   /** Media would be pulled by a platform from an address it cannot reach (UPLOADS_PUBLIC_URL is private). */
   media_not_public: 422,
+  /** An Idempotency-Key sent again with another method, path or body. */
+  idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,
   not_implemented: 501,

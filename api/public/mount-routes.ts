@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import { currentOrganization, type AppContext, type AppState } from '../context.ts';
+import { idempotency } from '../middleware/idempotency.ts';
 import { bodyLimits, jsonBody } from '../middleware/json-body.ts';
+import type { IdempotencyStore } from '../../shared/idempotency/idempotency-store.ts';
 import { refuseNulCharacters } from '../../shared/validation/json-shape.ts';
 import { Reply, type RouteDefinition } from './route-definition.ts';
 
@@ -20,11 +22,22 @@ async function runRoute(route: RouteDefinition, ctx: AppContext): Promise<void> 
   }
 }
 
-/** Turns route definitions into a Koa router: parse params, query and body with the route's zod schemas, then handle. */
-export function mountRoutes(router: Router<AppState>, routes: readonly RouteDefinition[]): void {
+/**
+ * Turns route definitions into a Koa router: parse params, query and body with the route's zod
+ * schemas, then handle. Routes marked `idempotent` honour an Idempotency-Key once their body is parsed.
+ */
+export function mountRoutes(
+  router: Router<AppState>,
+  routes: readonly RouteDefinition[],
+  keys: { store: IdempotencyStore; now: () => Date },
+): void {
+  const keyed = idempotency(keys.store, keys.now);
   for (const route of routes) {
     const handler = (ctx: AppContext): Promise<void> => runRoute(route, ctx);
-    if (route.body === undefined) router[route.method](route.path, handler);
-    else router[route.method](route.path, jsonBody(route.bodyLimit ?? bodyLimits.default), handler);
+    const before = [
+      ...(route.body === undefined ? [] : [jsonBody(route.bodyLimit ?? bodyLimits.default)]),
+      ...(route.idempotent === true ? [keyed] : []),
+    ];
+    router[route.method](route.path, ...before, handler);
   }
 }

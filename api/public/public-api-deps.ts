@@ -2,6 +2,7 @@ import type { SecretBox } from '../../shared/crypto/secret-box.ts';
 import type { Database } from '../../shared/db/database.ts';
 import type { PlatformCaller } from '../../shared/domain/channels/platform-calls.ts';
 import type { PublishScheduler } from '../../shared/domain/posts/publish-scheduler.ts';
+import type { IdempotencyStore } from '../../shared/idempotency/idempotency-store.ts';
 import type { MediaReach } from '../../shared/platforms/media-reach.ts';
 import type { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import type { MediaSizeLimits } from '../../shared/media/media-types.ts';
@@ -16,6 +17,8 @@ export interface PublicApiDeps {
   scheduler: PublishScheduler;
   platformCaller: PlatformCaller;
   limiter: FixedWindowLimiter;
+  /** Answers of requests sent with an Idempotency-Key, for their repeats. */
+  idempotency: IdempotencyStore;
   now: () => Date;
   /** Where the dashboard lives (channel connection pages, the OAuth callback). */
   frontendUrl: string;

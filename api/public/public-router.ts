@@ -12,6 +12,6 @@ export function publicApiRouter(deps: PublicApiDeps, routes: readonly RouteDefin
   const router = new Router<AppState>({ prefix: publicApiPrefix });
   router.use(authenticate(deps));
   router.use(rateLimit(deps.limiter));
-  mountRoutes(router, routes);
+  mountRoutes(router, routes, { store: deps.idempotency, now: deps.now });
   return router;
 }

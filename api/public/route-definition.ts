@@ -41,6 +41,8 @@ interface RouteFacts {
   response: z.ZodType;
   /** Error codes this route can answer with, beyond those every route has (auth, rate limit). */
   errors: ErrorCode[];
+  /** Takes an `Idempotency-Key` header (api/middleware/idempotency.ts): set on routes that create. */
+  idempotent?: true;
 }
 
 export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> extends RouteFacts {

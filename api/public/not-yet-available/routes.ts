@@ -27,6 +27,7 @@ export function notYetAvailableRoutes(): RouteDefinition[] {
     }),
     defineRoute({
       method: 'post', path: '/generate-video', tag: 'Video Generation', status: 201, errors: ['not_implemented'],
+      idempotent: true,
       summary: 'Generate a video',
       body: z.object({ type: z.string().min(1).max(100), output: z.enum(['vertical', 'horizontal']), customParams: z.record(z.string(), z.unknown()).optional() }),
       response: mediaSchema, handle: notYet('Video generation'),

@@ -28,8 +28,20 @@ const commonErrors: ErrorCode[] = [
   'queue_unavailable', 'database_unavailable', 'internal_error',
 ];
 
+/** What an idempotent route adds: its header and the two answers a reused key gets. */
+const idempotencyErrors: ErrorCode[] = ['idempotency_key_reused', 'idempotency_request_running'];
+const idempotencyParameter: JsonSchema = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  description: 'Repeat the request safely: the same key and body within 24 hours returns the first answer '
+    + '(header Idempotent-Replayed: true) and creates nothing again.',
+};
+
 function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {
-  const codes = [...new Set<ErrorCode>([...route.errors, ...commonErrors, ...(route.body === undefined ? [] : ['validation_failed', 'invalid_json', 'payload_too_large', 'unsupported_media_type'] as ErrorCode[]), ...(route.query === undefined && route.params === undefined ? [] : ['validation_failed'] as ErrorCode[])])];
+  const keyed = route.idempotent === true ? idempotencyErrors : [];
+  const codes = [...new Set<ErrorCode>([...route.errors, ...keyed, ...commonErrors, ...(route.body === undefined ? [] : ['validation_failed', 'invalid_json', 'payload_too_large', 'unsupported_media_type'] as ErrorCode[]), ...(route.query === undefined && route.params === undefined ? [] : ['validation_failed'] as ErrorCode[])])];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
   return Object.fromEntries([...byStatus.entries()].sort(([a], [b]) => a - b).map(([status, statusCodes]) => [
@@ -57,7 +69,10 @@ export function openApiDocument(routes: readonly RouteDefinition[], serverUrl: s
       summary: route.summary,
       ...(route.description === undefined ? {} : { description: route.description }),
       operationId: `${route.method}${route.path.replace(/[:/-]+(\w)/g, (_match, letter: string) => letter.toUpperCase()).replace(/\W/g, '')}`,
-      parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
+      parameters: [
+        ...parameters(route.params, 'path'), ...parameters(route.query, 'query'),
+        ...(route.idempotent === true ? [idempotencyParameter] : []),
+      ],
       ...(route.body === undefined ? {} : { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } }),
       ...(route.multipartFile === undefined ? {} : { requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', required: [route.multipartFile], properties: { [route.multipartFile]: { type: 'string', contentMediaType: 'application/octet-stream' } } } } } } }),
       responses: {

@@ -14,7 +14,7 @@ import { changeStatusBody, createPostsBody, createPostsResponse, groupParams, li
 export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
   return [
     defineRoute({
-      method: 'post', path: '/posts', tag: 'Posts', status: 201, bodyLimit: bodyLimits.posts,
+      method: 'post', path: '/posts', tag: 'Posts', status: 201, bodyLimit: bodyLimits.posts, idempotent: true,
       errors: [
         'validation_failed', 'invalid_json', 'not_found', 'unknown_media', 'media_not_public', 'conflict',
         'payload_too_large', 'unsupported_media_type', 'service_unavailable',

@@ -69,7 +69,7 @@ export function uploadRoutes(deps: PublicApiDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
-      method: 'post', path: '/upload-from-url', tag: 'Uploads', status: 201,
+      method: 'post', path: '/upload-from-url', tag: 'Uploads', status: 201, idempotent: true,
       errors: ['validation_failed', 'fetch_failed', 'unreadable_media', 'media_inspection_unavailable'],
       summary: 'Have the service fetch a public https URL into the media library',
       description: 'The fetch runs in a worker. Answers 201 with the media when it finishes within the wait, else 202 with a status URL (GET /media/:id).',
