@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import type { Queue } from 'bullmq';
+import { Queue } from 'bullmq';
 import { createApp } from './app.ts';
 import type { AppState } from './context.ts';
 import type { Config } from '../shared/config/config.ts';
@@ -19,6 +19,9 @@ import { FixedWindowLimiter } from '../shared/rate-limit/fixed-window-limiter.ts
 import { IdempotencyStore } from '../shared/idempotency/idempotency-store.ts';
 import { mediaReachFor } from '../shared/platforms/media-reach.ts';
 import { newObjectKey } from '../shared/storage/object-key.ts';
+import { registerQueueDepth } from '../shared/metrics/queue-depth.ts';
+import { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
+import { QueueName } from '../shared/queue/queues.ts';
 
 export interface ApiRuntime {
   app: Koa<AppState>;
@@ -66,7 +69,16 @@ export async function createApiRuntime(
   const mediaQueue = new MediaQueue(producer, mediaEvents, { prefix: config.QUEUE_PREFIX });
   const platformCaller = new BullPlatformCaller(producer, events, { prefix: config.QUEUE_PREFIX, timeoutMs: config.PLATFORM_CALL_WAIT_MS });
 
+  // One handle per queue for operators (depth metrics): reads only, on the producer's connection.
+  const observedQueues = Object.values(QueueName).map(
+    (name) => new Queue(name, { connection: producer, prefix: config.QUEUE_PREFIX }),
+  );
+  const metrics = new SpsMetrics('api');
+  registerQueueDepth(metrics.registry, observedQueues);
+
   const app = createApp({
+    metrics,
+    metricsToken: config.METRICS_TOKEN,
     db,
     redis: producer,
     logger,
@@ -104,6 +116,7 @@ export async function createApiRuntime(
       await events.close();
       await mediaEvents.close();
       await publishQueue.close();
+      await Promise.all(observedQueues.map((queue) => queue.close()));
       await producer.quit();
     },
   };

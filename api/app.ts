@@ -18,6 +18,9 @@ import { trustProxyHops } from './trusted-proxy.ts';
 import { LocalDiskStorage } from '../shared/storage/local-disk-storage.ts';
 import { uploadsRouter } from './uploads/serve-uploads.ts';
 import { checkReadiness, readinessTimeoutMs } from '../shared/health/readiness.ts';
+import { mayReadMetrics } from '../shared/metrics/metrics-access.ts';
+import type { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
+import { httpMetrics } from './middleware/http-metrics.ts';
 
 export interface AppDeps extends PublicApiDeps {
   redis: Redis;
@@ -30,6 +33,10 @@ export interface AppDeps extends PublicApiDeps {
   proxyHops: number;
   /** QUEUE_PREFIX: every Redis key of this deployment (or test file) lives under it. */
   queuePrefix: string;
+  /** What /metrics serves: HTTP timings and every queue's depth. */
+  metrics: SpsMetrics;
+  /** METRICS_TOKEN: when set, /metrics wants it as a Bearer token. */
+  metricsToken: string | undefined;
 }
 
 export function createApp(deps: AppDeps): Koa<AppState> {
@@ -40,6 +47,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.keys = [deps.secrets.digest('cookie-signing-v1')];
   app.silent = true; // errors are logged once, by the error handler, with the request id
   app.use(requestContext(deps.logger));
+  app.use(httpMetrics(deps.metrics));
   app.use(errorHandler());
 
   const health = new Router<AppState>();
@@ -56,6 +64,16 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     const readiness = await checkReadiness({ ...deps, mediaTools: null, timeoutMs: readinessTimeoutMs });
     ctx.status = readiness.ready ? 200 : 503;
     ctx.body = { status: readiness.ready ? 'ready' : 'not_ready', checks: readiness.checks };
+  });
+  health.get('/metrics', async (ctx) => {
+    if (!mayReadMetrics(deps.metricsToken, ctx.get('Authorization'))) {
+      ctx.set('WWW-Authenticate', 'Bearer realm="metrics"');
+      ctx.status = 401;
+      ctx.body = { error: 'invalid_credentials', message: 'send the METRICS_TOKEN as a Bearer token' };
+      return;
+    }
+    ctx.type = deps.metrics.contentType;
+    ctx.body = await deps.metrics.render();
   });
   app.use(health.routes());
 

@@ -29,6 +29,7 @@ const http = config.WORKER_HTTP_PORT === undefined ? null : await startWorkerHtt
     timeoutMs: readinessTimeoutMs,
   },
   logger,
+  { metrics: running.metrics, token: config.METRICS_TOKEN },
 );
 logger.info(
   { event: LogEvent.serviceListening, queues: config.WORKER_QUEUES, httpPort: http?.port ?? null },

@@ -3,6 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { checkReadiness, type ReadinessDeps } from '../shared/health/readiness.ts';
 import { LogEvent } from '../shared/logging/events.ts';
 import type { Logger } from '../shared/logging/logger.ts';
+import { mayReadMetrics } from '../shared/metrics/metrics-access.ts';
+import type { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
+
+/** What /metrics serves, and the METRICS_TOKEN it wants when one is set. */
+export interface WorkerMetricsEndpoint {
+  metrics: SpsMetrics;
+  token: string | undefined;
+}
 
 export interface WorkerHttp {
   port: number;
@@ -11,12 +19,13 @@ export interface WorkerHttp {
 
 /**
  * The workers' small HTTP port (WORKER_HTTP_PORT) for orchestrators: `/health` says the process
- * answers, `/ready` whether what its queues need works. Nothing else is served on it.
+ * answers, `/ready` whether what its queues need works, `/metrics` what Prometheus scrapes.
  */
 export async function startWorkerHttp(
   listen: { host: string; port: number },
   readiness: ReadinessDeps,
   logger: Logger,
+  scrape: WorkerMetricsEndpoint | null = null,
 ): Promise<WorkerHttp> {
   const server: Server = createServer((request, response) => {
     const reply = (status: number, body: unknown): void => {
@@ -38,8 +47,24 @@ export async function startWorkerHttp(
           reply(500, { error: 'internal_error', message: 'the readiness check failed' });
         },
       );
+    } else if (path === '/metrics' && scrape !== null) {
+      if (!mayReadMetrics(scrape.token, request.headers.authorization)) {
+        response.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
+        reply(401, { error: 'invalid_credentials', message: 'send the METRICS_TOKEN as a Bearer token' });
+        return;
+      }
+      scrape.metrics.render().then(
+        (text) => {
+          response.writeHead(200, { 'Content-Type': scrape.metrics.contentType, 'Cache-Control': 'no-store' });
+          response.end(text);
+        },
+        (error: unknown) => {
+          logger.error({ event: LogEvent.workerError, err: error }, 'the metrics could not be read');
+          reply(500, { error: 'internal_error', message: 'the metrics could not be read' });
+        },
+      );
     } else {
-      reply(404, { error: 'not_found', message: 'the workers serve /health and /ready' });
+      reply(404, { error: 'not_found', message: 'the workers serve /health, /ready and /metrics' });
     }
   });
   await new Promise<void>((resolve, reject) => {

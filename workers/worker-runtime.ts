@@ -23,6 +23,9 @@ import { processMediaProcessor } from './processors/process-media.ts';
 import { publishPostProcessor, type PublishRetryLimits } from './processors/publish-post.ts';
 import { sweepPublicationsProcessor, type SweepSettings } from './processors/sweep-publications.ts';
 import { refreshTokensProcessor } from './processors/refresh-tokens.ts';
+import { registerQueueDepth } from '../shared/metrics/queue-depth.ts';
+import { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
+import { countedRefresher } from './token-refresh-metrics.ts';
 
 export interface WorkerSettings {
   queues: readonly string[];
@@ -50,6 +53,8 @@ export type WorkerDeps = PublishDeps & MediaProcessingDeps;
 
 export interface RunningWorkers {
   workers: Worker[];
+  /** Job timings and outcomes, token refreshes and the served queues' depth, for /metrics. */
+  metrics: SpsMetrics;
   /**
    * Stops taking jobs and waits for the running ones: publish jobs up to `publishTimeoutMs`
    * (a publish can take minutes), the others up to `timeoutMs`; after that they are handed back.
@@ -96,12 +101,24 @@ async function closeWorker(worker: Worker, timeoutMs: number, logger: Logger): P
   }
 }
 
+/** Times every finished job of a queue whose jobs name no platform into `sps_job_duration_seconds`. */
+function timeJobs(worker: Worker, metrics: SpsMetrics): void {
+  const observe = (job: Job | undefined, outcome: 'completed' | 'failed') => {
+    if (job?.processedOn === undefined || job.finishedOn === undefined) return;
+    const seconds = (job.finishedOn - job.processedOn) / 1000;
+    metrics.jobDuration.observe({ queue: worker.name, platform: 'none', outcome }, seconds);
+  };
+  worker.on('completed', (job) => { observe(job, 'completed'); });
+  worker.on('failed', (job) => { observe(job, 'failed'); });
+}
+
 /** Starts one BullMQ worker per queue named in `settings.queues`; an unknown name is an error. */
 export async function startWorkers(
   deps: WorkerDeps,
   connection: Redis,
   settings: WorkerSettings,
   logger: Logger,
+  metrics: SpsMetrics = new SpsMetrics('workers'),
 ): Promise<RunningWorkers> {
   const unknown = settings.queues.filter((name) => !knownQueues.has(name));
   if (unknown.length > 0) {
@@ -128,7 +145,7 @@ export async function startWorkers(
   const settling = new Set<Promise<void>>();
 
   if (servesPublish && recovery !== null) {
-    const worker = new Worker(QueueName.publish, publishPostProcessor(deps, settings.publish, logger), {
+    const worker = new Worker(QueueName.publish, publishPostProcessor(deps, settings.publish, logger, metrics), {
       connection,
       prefix: settings.prefix,
       concurrency: settings.publishConcurrency,
@@ -199,10 +216,15 @@ export async function startWorkers(
     worker.on('error', (error) => {
       logger.error({ event: LogEvent.workerError, queue: worker.name, err: error }, 'worker error');
     });
+    // Publish runs are timed by their processor, which knows the platform and the outcome.
+    if (worker.name !== QueueName.publish) timeJobs(worker, metrics);
   }
+  const depthQueues = settings.queues.map((name) => new Queue(name, { connection, prefix: settings.prefix }));
+  registerQueueDepth(metrics.registry, depthQueues);
 
   return {
     workers,
+    metrics,
     async close(timeoutMs: number, publishTimeoutMs: number = timeoutMs) {
       if (rescheduleOnReconnect !== null) connection.off('ready', rescheduleOnReconnect);
       const within = (worker: Worker) => (worker.name === QueueName.publish ? publishTimeoutMs : timeoutMs);
@@ -210,6 +232,7 @@ export async function startWorkers(
       await Promise.allSettled([...settling]);
       await maintenanceQueue?.close();
       await publishQueue?.close();
+      await Promise.all(depthQueues.map((queue) => queue.close()));
     },
   };
 }
@@ -225,6 +248,7 @@ export async function startConfiguredWorkers(
 ): Promise<RunningWorkers> {
   const secrets = new SecretBox(config.SECRETS_KEY);
   const now = () => new Date();
+  const metrics = new SpsMetrics('workers');
   const userHosts = connectionPolicyFor(config.ALLOW_PRIVATE_NETWORK);
   const platforms = new PlatformApps(platformEnv, { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts });
   const tokens = new ChannelTokens({
@@ -232,7 +256,7 @@ export async function startConfiguredWorkers(
     secrets,
     redis: connection,
     lockPrefix: config.QUEUE_PREFIX,
-    refresherFor: (provider) => platforms.refresherFor(provider),
+    refresherFor: (provider) => countedRefresher(platforms.refresherFor(provider), provider, metrics),
     refreshAheadMs: config.TOKEN_REFRESH_AHEAD_MS,
     refreshTimeoutMs: config.PLATFORM_TIMEOUT_MS,
     now,
@@ -285,5 +309,5 @@ export async function startConfiguredWorkers(
       aheadMs: config.TOKEN_REFRESH_AHEAD_MS,
       batchSize: config.TOKEN_REFRESH_BATCH,
     },
-  }, logger);
+  }, logger, metrics);
 }

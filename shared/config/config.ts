@@ -34,6 +34,8 @@ export const configSchema = z.object({
     .transform((list) => list.split(',').map((name) => name.trim()).filter(Boolean)),
   /** The workers' /health and /ready port (workers/worker-http.ts); unset: the workers serve no HTTP. */
   WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+  /** When set, /metrics (api and workers) answers only `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   PUBLISH_CONCURRENCY: positiveInt.default(5),
   PUBLISH_ATTEMPTS: positiveInt.default(5),
   PUBLISH_BACKOFF_MS: positiveInt.default(5_000),

@@ -5,6 +5,8 @@ import { LogEvent } from '../../shared/logging/events.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
 import { PlatformError } from '../../shared/platforms/kit/platform-error.ts';
 import { publishPostPayload, type PublishPostPayload } from '../../shared/queue/queues.ts';
+import type { SpsMetrics } from '../../shared/metrics/sps-metrics.ts';
+import { recordPublishRun } from './publish-metrics.ts';
 
 export interface PublishRetryLimits {
   /** A platform's "try again in" is followed up to this long. */
@@ -29,8 +31,15 @@ function isTransient(error: Error): boolean {
  * back to BullMQ (exponential backoff) while attempts remain; anything else, or the last attempt,
  * marks the post failed and ends the job without retry.
  */
-export function publishPostProcessor(deps: PublishDeps, limits: PublishRetryLimits, baseLogger: Logger) {
+export function publishPostProcessor(
+  deps: PublishDeps,
+  limits: PublishRetryLimits,
+  baseLogger: Logger,
+  metrics?: SpsMetrics,
+) {
   return async (job: Job, token?: string): Promise<{ releaseURL: string } | { skipped: string }> => {
+    const startedAt = performance.now();
+    const platformOf = (error: Error | null) => (error instanceof PlatformError ? error.provider : 'unknown');
     const log = baseLogger.child({ jobId: job.id, queue: job.queueName, attempt: job.attemptsMade + 1 });
     const payload = publishPostPayload.safeParse(job.data);
     if (!payload.success) {
@@ -45,12 +54,21 @@ export function publishPostProcessor(deps: PublishDeps, limits: PublishRetryLimi
       switch (outcome.kind) {
         case 'published':
           log.info({ event: LogEvent.postPublished, postId, releaseURL: outcome.releaseURL }, 'post published');
+          recordPublishRun(metrics, startedAt, {
+            outcome: 'completed', publishOutcome: 'published', platform: outcome.provider, error: null,
+          });
           return { releaseURL: outcome.releaseURL };
         case 'skipped':
           log.info({ event: LogEvent.jobCompleted, postId, reason: outcome.reason }, 'nothing to publish');
+          recordPublishRun(metrics, startedAt, {
+            outcome: 'completed', publishOutcome: 'skipped', platform: 'unknown', error: null,
+          });
           return { skipped: outcome.reason };
         case 'waiting':
           log.info({ event: LogEvent.jobDelayed, postId, until: outcome.until.toISOString() }, 'not due yet');
+          recordPublishRun(metrics, startedAt, {
+            outcome: 'delayed', publishOutcome: 'waiting', platform: 'unknown', error: null,
+          });
           await job.moveToDelayed(outcome.until.getTime(), token);
           throw new DelayedError();
       }
@@ -64,6 +82,9 @@ export function publishPostProcessor(deps: PublishDeps, limits: PublishRetryLimi
             { event: LogEvent.jobDelayed, postId, ...delayed, err: failure },
             'the platform asked to wait; the job is delayed until its reset',
           );
+          recordPublishRun(metrics, startedAt, {
+            outcome: 'delayed', publishOutcome: 'rate_limited', platform: platformOf(failure), error: failure,
+          });
           throw new DelayedError();
         }
       }
@@ -71,10 +92,16 @@ export function publishPostProcessor(deps: PublishDeps, limits: PublishRetryLimi
       const lastAttempt = job.attemptsMade + 1 >= attempts;
       if (isTransient(failure) && !lastAttempt) {
         log.warn({ event: LogEvent.jobRetrying, postId, err: failure }, 'publish failed; BullMQ will retry');
+        recordPublishRun(metrics, startedAt, {
+          outcome: 'retrying', publishOutcome: 'retrying', platform: platformOf(failure), error: failure,
+        });
         throw failure;
       }
       await failThread(deps, postId, failure);
       log.warn({ event: LogEvent.postFailed, postId, err: failure }, 'post failed');
+      recordPublishRun(metrics, startedAt, {
+        outcome: 'failed', publishOutcome: 'failed', platform: platformOf(failure), error: failure,
+      });
       throw new UnrecoverableError(failure.message);
     }
   };

@@ -90,7 +90,7 @@ async function setAsideUnconfirmed(deps: PublishDeps, partId: Types.ObjectId, er
 }
 
 export type PublishOutcome =
-  | { kind: 'published'; releaseURL: string }
+  | { kind: 'published'; releaseURL: string; provider: string }
   /** The next thread part's delay has not elapsed: run again at `until`. */
   | { kind: 'waiting'; until: Date }
   | { kind: 'skipped'; reason: string };
@@ -222,7 +222,7 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
     link: releaseURL === '' ? null : releaseURL,
   });
   await db.posts.updateOne({ _id: root._id }, { $set: { notifiedAt: deps.now() } });
-  return { kind: 'published', releaseURL };
+  return { kind: 'published', releaseURL, provider: channel.provider };
 }
 
 /**
