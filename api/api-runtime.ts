@@ -69,7 +69,7 @@ export async function createApiRuntime(
   const mediaQueue = new MediaQueue(producer, mediaEvents, { prefix: config.QUEUE_PREFIX });
   const platformCaller = new BullPlatformCaller(producer, events, { prefix: config.QUEUE_PREFIX, timeoutMs: config.PLATFORM_CALL_WAIT_MS });
 
-  // One handle per queue for operators (depth metrics): reads only, on the producer's connection.
+  // One handle per queue for operators (depth metrics, Bull Board), on the producer's connection.
   const observedQueues = Object.values(QueueName).map(
     (name) => new Queue(name, { connection: producer, prefix: config.QUEUE_PREFIX }),
   );
@@ -79,6 +79,8 @@ export async function createApiRuntime(
   const app = createApp({
     metrics,
     metricsToken: config.METRICS_TOKEN,
+    queues: observedQueues,
+    operatorEmails: config.OPERATOR_EMAILS,
     db,
     redis: producer,
     logger,

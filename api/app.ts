@@ -21,6 +21,8 @@ import { checkReadiness, readinessTimeoutMs } from '../shared/health/readiness.t
 import { mayReadMetrics } from '../shared/metrics/metrics-access.ts';
 import type { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
 import { httpMetrics } from './middleware/http-metrics.ts';
+import { queueBoard } from './operators/queue-board.ts';
+import type { Queue } from 'bullmq';
 
 export interface AppDeps extends PublicApiDeps {
   redis: Redis;
@@ -37,6 +39,10 @@ export interface AppDeps extends PublicApiDeps {
   metrics: SpsMetrics;
   /** METRICS_TOKEN: when set, /metrics wants it as a Bearer token. */
   metricsToken: string | undefined;
+  /** Every queue of the deployment, for Bull Board. */
+  queues: readonly Queue[];
+  /** OPERATOR_EMAILS: accounts that see Bull Board whatever their stored flag. */
+  operatorEmails: ReadonlySet<string>;
 }
 
 export function createApp(deps: AppDeps): Koa<AppState> {
@@ -93,6 +99,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const publicApi = publicApiRouter(deps, routes);
   app.use(publicApi.routes());
   app.use(publicApi.allowedMethods({ throw: false }));
+  app.use(queueBoard(deps, deps.queues));
   app.use(dashboard(deps));
   return app;
 }

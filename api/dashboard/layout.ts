@@ -70,7 +70,11 @@ export function csrfField(ctx: { state: DashboardState }): SafeHtml {
 }
 
 function header(ctx: DashboardContext, account: SignedIn): SafeHtml {
-  const links = navigation.map(([path, label]) => html`<li><a href="${path}"${ctx.path === path ? html` aria-current="page"` : ''}>${label}</a></li>`);
+  const pages = account.operator ? [...navigation, ['/admin/queues', 'Queues'] as const] : navigation;
+  const links = pages.map(([path, label]) => {
+    const current = ctx.path === path ? html` aria-current="page"` : '';
+    return html`<li><a href="${path}"${current}>${label}</a></li>`;
+  });
   const options = account.organizations.map((organization) => html`<option value="${organization.id}"${organization.id === account.organization.id ? html` selected` : ''}>${organization.name}</option>`);
   return html`<header>
   <strong>SPS</strong>

@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { StoredUser } from '../../shared/domain/accounts/accounts.ts';
 import { userOrganizations } from '../../shared/domain/accounts/accounts.ts';
+import { isOperator } from '../../shared/domain/accounts/operators.ts';
 import { endSession, findSession, sessionLifetimeMs, startSession } from '../../shared/domain/accounts/sessions.ts';
 import { readDashboardCookie, sessionCookieName, setDashboardCookie } from './cookies.ts';
 import { issueCsrfSeed } from './csrf.ts';
@@ -19,7 +20,11 @@ export function loadSession(deps: DashboardDeps): Middleware<DashboardState> {
       const organizations = await userOrganizations(deps.db, active.user);
       // A session whose organization the user has left falls back to one they still belong to.
       const organization = organizations.find((candidate) => candidate.id === active.session.organizationId.toString()) ?? organizations[0];
-      if (organization !== undefined) ctx.state.signedIn = { sessionId: active.session._id, user: active.user, organizations, organization };
+      if (organization !== undefined) {
+        const operator = isOperator(active.user, deps.operatorEmails);
+        const { user, session } = active;
+        ctx.state.signedIn = { sessionId: session._id, user, organizations, organization, operator };
+      }
     }
     await next();
   };

@@ -16,6 +16,8 @@ export interface SignedIn {
   organizations: OrganizationChoice[];
   /** The organization the user is working in (one of `organizations`). */
   organization: OrganizationChoice;
+  /** Runs the deployment: sees the queue board (api/operators/queue-board.ts). */
+  operator: boolean;
 }
 
 /**

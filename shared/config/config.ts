@@ -34,6 +34,14 @@ export const configSchema = z.object({
     .transform((list) => list.split(',').map((name) => name.trim()).filter(Boolean)),
   /** The workers' /health and /ready port (workers/worker-http.ts); unset: the workers serve no HTTP. */
   WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+  /**
+   * Dashboard accounts (emails, comma-separated) that are operators whatever their stored flag:
+   * how the first operator of a deployment is named (`npm run operator:grant` sets the flag).
+   */
+  OPERATOR_EMAILS: z
+    .string()
+    .default('')
+    .transform((list) => new Set(list.split(',').map((email) => email.trim().toLowerCase()).filter(Boolean))),
   /** When set, /metrics (api and workers) answers only `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   PUBLISH_CONCURRENCY: positiveInt.default(5),

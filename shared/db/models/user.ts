@@ -7,6 +7,8 @@ const userSchema = new Schema(
     /** scrypt, see shared/crypto/password.ts. */
     passwordHash: { type: String, required: true },
     organizationIds: { type: [Schema.Types.ObjectId], default: [] },
+    /** Runs the deployment: may open Bull Board (/admin/queues) and act on every organization's jobs. */
+    operator: { type: Boolean, default: false },
   },
   { timestamps: true, collection: 'users' },
 );
