@@ -209,7 +209,8 @@ describe('lemmy', () => {
   it('caps a post\'s body at 50000 characters and a comment at 10000', () => {
     expectTooLong(lemmy, settings, 'a'.repeat(50001));
     expect(problemsOf(lemmy, settings, [part('a'.repeat(50000)), part('b'.repeat(10000))])).toEqual([]);
-    expectMessage(lemmy, settings, [part('a'), part('b'.repeat(10001))], /part 2 has 10001 characters; Lemmy comments take up to 10000/);
+    const longComment = [part('a'), part('b'.repeat(10001))];
+    expectMessage(lemmy, settings, longComment, /part 2 has 10001 characters; Lemmy comments take up to 10000/);
   });
 });
 

@@ -49,7 +49,11 @@ function comment(parentReleaseId: string, part: Part) {
   });
 }
 
-const lastSent = (route: string): unknown => jsonBody(simulator.requestsTo(route).at(-1) ?? simulator.received[0]!);
+function lastSent(route: string): unknown {
+  const request = simulator.requestsTo(route).at(-1);
+  if (request === undefined) throw new Error(`nothing was sent to ${route}`);
+  return jsonBody(request);
+}
 const postsNamed = (name: string) => simulator.state.posts.filter((post) => post.name === name);
 
 describe('Lemmy adapter: posts and comments', () => {
@@ -60,7 +64,8 @@ describe('Lemmy adapter: posts and comments', () => {
     const [made] = postsNamed('Release notes');
     expect(result).toEqual({ releaseId: String(made?.id), releaseURL: `${simulator.url}/post/${String(made?.id)}` });
     expect(lastSent('POST /api/v3/post')).toEqual({
-      name: 'Release notes', community_id: communities.technology, body: 'What is **new**', nsfw: false, language_id: 37,
+      name: 'Release notes', community_id: communities.technology, body: 'What is **new**',
+      nsfw: false, language_id: 37,
     });
     const request = simulator.requestsTo('POST /api/v3/post').at(-1);
     expect(request?.headers.authorization).toBe(`Bearer ${channel.accessToken}`);
@@ -84,11 +89,13 @@ describe('Lemmy adapter: posts and comments', () => {
     const hosted = uploads.map((image) => `${simulator.url}/pictrs/image/${image.file}`);
     const [made] = postsNamed('With images');
     expect(made).toMatchObject({
-      url: hosted[0], altText: 'A blue square', body: `Pictures\n\n![A red dot](${hosted[1] ?? ''})\n\n[Video](${hosted[2] ?? ''})`,
+      url: hosted[0], altText: 'A blue square',
+      body: `Pictures\n\n![A red dot](${hosted[1] ?? ''})\n\n[Video](${hosted[2] ?? ''})`,
     });
     expect(result.releaseId).toBe(String(made?.id));
     // Every upload's name, then the send marker, were stored before the post was sent.
-    expect(checkpoint.saves.map((save) => Object.keys(save)[0])).toEqual(['media0File', 'media1File', 'media2File', 'sentAt']);
+    const saved = checkpoint.saves.map((save) => Object.keys(save)[0]);
+    expect(saved).toEqual(['media0File', 'media1File', 'media2File', 'sentAt']);
     const multipart = simulator.requestsTo('POST /pictrs/image').at(-1)?.text ?? '';
     expect(multipart).toContain('name="images[]"');
   });
@@ -111,8 +118,10 @@ describe('Lemmy adapter: posts and comments', () => {
     const [made] = postsNamed('Thread');
     const [one, two] = simulator.state.comments.slice(-2);
     expect(one).toMatchObject({ postId: made?.id, path: `0.${String(one?.id)}` });
-    expect(one?.content).toBe(`Second part\n\n![](${simulator.url}/pictrs/image/${simulator.state.images.at(-1)?.file ?? ''})`);
-    expect(two).toMatchObject({ postId: made?.id, content: 'Third part', path: `0.${String(one?.id)}.${String(two?.id)}` });
+    const image = `${simulator.url}/pictrs/image/${simulator.state.images.at(-1)?.file ?? ''}`;
+    expect(one?.content).toBe(`Second part\n\n![](${image})`);
+    const path = `0.${String(one?.id)}.${String(two?.id)}`;
+    expect(two).toMatchObject({ postId: made?.id, content: 'Third part', path });
     expect(second).toEqual({
       releaseId: `${String(made?.id)}_${String(one?.id)}`, releaseURL: `${simulator.url}/comment/${String(one?.id)}`,
     });
@@ -150,10 +159,35 @@ describe('Lemmy adapter: exactly once', () => {
     expect(result.releaseId).toBe(`${root.releaseId}_${String(made[0]?.id)}`);
   });
 
+  it('finds a lost post whose text the instance rewrote (slur filter) by its title in the community', async () => {
+    const checkpoint = memoryCheckpoint();
+    simulator.state.slurFilter = /darn/;
+    simulator.failNext('POST /api/v3/post', 'lose');
+    const part = { content: 'Darn bugs', settings: titled('Rewritten'), checkpoint };
+    await platformFailure(publish(part));
+    const result = await publish(part);
+    simulator.state.slurFilter = null;
+
+    const made = postsNamed('Rewritten');
+    expect(made.map((post) => post.body)).toEqual(['*removed* bugs']);
+    expect(result.releaseId).toBe(String(made[0]?.id));
+  });
+
+  it('sends a comment again when the marked attempt made nothing, despite other own comments there', async () => {
+    const root = await publish({ content: 'Root', settings: titled('Busy post') });
+    await comment(root.releaseId, { content: 'Mine, by hand' });
+    await comment(root.releaseId, { content: 'Also mine' });
+    const checkpoint = memoryCheckpoint({ sentAt: new Date().toISOString() });
+    await comment(root.releaseId, { content: 'The part', checkpoint });
+    const texts = simulator.state.comments.filter((item) => String(item.postId) === root.releaseId);
+    expect(texts.map((item) => item.content)).toEqual(['Mine, by hand', 'Also mine', 'The part']);
+  });
+
   it('sends again when the marked attempt made nothing, reusing the uploaded image', async () => {
     const checkpoint = memoryCheckpoint();
     simulator.failNext('POST /api/v3/post', { status: 502, body: 'Bad Gateway' });
-    const part = { content: 'Retried', settings: titled('Not made first'), media: [mediaFile('image', samplePng())], checkpoint };
+    const media = [mediaFile('image', samplePng())];
+    const part = { content: 'Retried', settings: titled('Not made first'), media, checkpoint };
     const failed = await platformFailure(publish(part));
     expect(failed.kind).toBe('retryable');
     const uploads = simulator.state.images.length;
@@ -161,7 +195,8 @@ describe('Lemmy adapter: exactly once', () => {
     await publish(part);
     expect(postsNamed('Not made first')).toHaveLength(1);
     expect(simulator.state.images).toHaveLength(uploads);
-    expect(postsNamed('Not made first')[0]?.url).toBe(`${simulator.url}/pictrs/image/${checkpoint.values.media0File ?? ''}`);
+    const reused = `${simulator.url}/pictrs/image/${checkpoint.values.media0File ?? ''}`;
+    expect(postsNamed('Not made first')[0]?.url).toBe(reused);
   });
 });
 
@@ -187,8 +222,14 @@ describe('Lemmy adapter: refusals', () => {
 
   it.each([
     [communities.banned, {}, 'Lemmy: the account is banned from this community (banned_from_community)'],
-    [communities.announcements, {}, 'Lemmy: only moderators may post in this community (only_mods_can_post_in_community)'],
-    [communities.english, { language_id: 52 }, 'Lemmy: the community does not allow the post\'s language (language_id) (language_not_allowed)'],
+    [
+      communities.announcements, {},
+      'Lemmy: only moderators may post in this community (only_mods_can_post_in_community)',
+    ],
+    [
+      communities.english, { language_id: 52 },
+      'Lemmy: the community does not allow the post\'s language (language_id) (language_not_allowed)',
+    ],
     [999, {}, 'Lemmy: the community does not exist on this instance (check community_id) (couldnt_find_community)'],
   ])('refuses for good what community %i refuses, in words', async (communityId, extra, message) => {
     const settings = { community_id: communityId, name: 'Refused post', ...extra };
@@ -214,7 +255,8 @@ describe('Lemmy adapter: refusals', () => {
     };
     const error = await platformFailure(adapter.publish(input));
     await noVideo.close();
-    expect(error).toMatchObject({ kind: 'permanent', message: 'Lemmy\'s image server refused the file: Video uploads are disabled' });
+    const message = 'Lemmy\'s image server refused the file: Video uploads are disabled';
+    expect(error).toMatchObject({ kind: 'permanent', message });
   });
 
   it('flags the channel once the instance ends the session (logged out, password changed)', async () => {

@@ -95,10 +95,11 @@ export function lemmyApi(options: AdapterOptions) {
    */
   async function refillMs(session: LemmySession, bucket: RateBucket): Promise<number> {
     const fallback = defaultLimits[bucket];
+    const none: Record<string, unknown> = {};
     const limits = await send(session, { method: 'GET', path: '/api/v3/site' }).then(
-      (answer) => rateLimits.safeParse(answer).data?.site_view.local_site_rate_limit ?? {},
+      (answer) => rateLimits.safeParse(answer).data?.site_view.local_site_rate_limit ?? none,
       (error: unknown) => {
-        if (error instanceof PlatformError) return {};
+        if (error instanceof PlatformError) return none;
         throw error;
       },
     );

@@ -7,9 +7,11 @@ import { provider, type LemmyApi, type LemmySession } from './lemmy-api.ts';
  * Lemmy takes no idempotency key (open-and-community.md 7.5), so a part is sent at most once this
  * way: before `POST /api/v3/post` or `/api/v3/comment` the attempt checkpoints when it sent
  * (`sentAt`); an attempt that finds the mark looks for the item among the account's own newest
- * posts or comments (`GET /api/v3/user?person_id=…&sort=New`) and takes it when it is there, and
- * sends only when it is not. Lemmy writes the item before it answers and reads it back from the
- * same database, so an item made by an attempt whose answer was lost is always in that list.
+ * posts or comments (`GET /api/v3/user?person_id=…&sort=New`) published since then: a post with
+ * the part's title in its community, a comment under the part's parent, the text as sent
+ * preferred (see `pick`). It takes the item when it is there, and sends only when it is not.
+ * Lemmy writes the item before it answers and lists from the same database, so an item made by
+ * an attempt whose answer was lost is in that list on the next attempt.
  */
 
 const sentKey = 'sentAt';
@@ -61,6 +63,18 @@ const parentOf = (path: string): number | null => {
 
 const since = (published: string, from: number): boolean => Date.parse(published) >= from;
 
+/**
+ * The item with the text as sent; failing that, the only item in the right place (same title in
+ * the same community, or same parent), since an instance may rewrite the text it stores (its slur
+ * filter, its image proxy). Two such items with other texts are not this part's to pick from.
+ */
+function pick<T extends { id: number }>(candidates: T[], sameText: (item: T) => boolean): number | null {
+  const exact = candidates.find(sameText);
+  if (exact !== undefined) return exact.id;
+  const [only, other] = candidates;
+  return only !== undefined && other === undefined ? only.id : null;
+}
+
 /** The account's own newest items, where a part an unanswered attempt sent would be. */
 export function ownItems(api: LemmyApi, session: LemmySession) {
   async function newest(query: Record<string, string>): Promise<z.infer<typeof ownContent>> {
@@ -81,15 +95,15 @@ export function ownItems(api: LemmyApi, session: LemmySession) {
   return {
     async findPost(sent: SentPost, from: number): Promise<number | null> {
       const { posts } = await newest({ community_id: String(sent.communityId) });
-      const found = posts.find(({ post }) => post.community_id === sent.communityId && post.name === sent.name
-        && (post.body ?? '') === (sent.body ?? '') && since(post.published, from));
-      return found?.post.id ?? null;
+      const candidates = posts.map(({ post }) => post).filter((post) => post.community_id === sent.communityId
+        && post.name === sent.name && since(post.published, from));
+      return pick(candidates, (post) => (post.body ?? '') === (sent.body ?? ''));
     },
     async findComment(sent: SentComment, from: number): Promise<number | null> {
       const { comments } = await newest({});
-      const found = comments.find(({ comment }) => comment.post_id === sent.postId && comment.content === sent.content
+      const candidates = comments.map(({ comment }) => comment).filter((comment) => comment.post_id === sent.postId
         && parentOf(comment.path) === sent.parentId && since(comment.published, from));
-      return found?.comment.id ?? null;
+      return pick(candidates, (comment) => comment.content === sent.content);
     },
   };
 }

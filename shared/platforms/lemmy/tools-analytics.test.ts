@@ -44,7 +44,9 @@ describe('Lemmy communities tools', () => {
     const found = await tool('searchCommunities')(channel, { q: 'o' });
     const host = new URL(simulator.url).host;
     expect(found).toEqual([
-      expect.objectContaining({ id: communities.technology, address: `!technology@${host}`, subscribers: 2, subscribed: true }),
+      expect.objectContaining({
+        id: communities.technology, address: `!technology@${host}`, subscribers: 2, subscribed: true,
+      }),
       expect.objectContaining({ id: communities.announcements, postingRestrictedToMods: true, subscribers: 1 }),
       expect.objectContaining({ id: communities.english, title: 'English only', subscribed: false }),
     ]);
@@ -63,7 +65,9 @@ describe('Lemmy communities tools', () => {
     const before = await tool('searchCommunities')(channel, { q: 'rust' });
     expect(before).toEqual([]);
     const resolved = await tool('resolveCommunity')(channel, { name: 'rust@programming.dev' });
-    expect(resolved).toMatchObject({ id: communities.remote, address: '!rust@programming.dev', url: 'https://programming.dev/c/rust' });
+    expect(resolved).toMatchObject({
+      id: communities.remote, address: '!rust@programming.dev', url: 'https://programming.dev/c/rust',
+    });
     expect(simulator.requestsTo('GET /api/v3/resolve_object').at(-1)?.query.get('q')).toBe('!rust@programming.dev');
     const after = await tool('searchCommunities')(channel, { q: 'rust' }) as { id: number }[];
     expect(after.map((community) => community.id)).toEqual([communities.remote]);
@@ -72,7 +76,8 @@ describe('Lemmy communities tools', () => {
   it('refuses bad input before calling the instance, and passes on the instance\'s "not found"', async () => {
     const before = simulator.received.length;
     const badType = await platformFailure(tool('listCommunities')(channel, { type: 'Everything' }));
-    expect(badType).toMatchObject({ kind: 'permanent', message: 'listCommunities: type: must be Subscribed, Local or All' });
+    const message = 'listCommunities: type: must be Subscribed, Local or All';
+    expect(badType).toMatchObject({ kind: 'permanent', message });
     const badName = await platformFailure(tool('resolveCommunity')(channel, { name: 'rust' }));
     expect(badName.message).toBe('resolveCommunity: name: write the community as !name@host');
     const noQuery = await platformFailure(tool('searchCommunities')(channel, {}));

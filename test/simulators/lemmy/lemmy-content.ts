@@ -56,6 +56,7 @@ export function createPost(state: LemmyState, request: SimulatedRequest): Simula
   if (fields.honeypot !== undefined && fields.honeypot !== null) return lemmyError(400, 'honeypot_failed');
   const name = String(fields.name);
   if (!isPostTitle(name)) return lemmyError(400, 'invalid_post_title');
+  if (state.withoutSlurs(name) !== name) return lemmyError(400, 'slurs');
   const body = optionalString(fields, 'body');
   if (body !== null && codePoints(body) > 50_000) return lemmyError(400, 'invalid_body_field');
   const url = optionalString(fields, 'url');
@@ -72,7 +73,8 @@ export function createPost(state: LemmyState, request: SimulatedRequest): Simula
   if (refusal !== null) return refusal;
 
   const post = {
-    id: state.nextId(), name, body, url, altText, customThumbnail: thumbnail,
+    id: state.nextId(), name, body: body === null ? null : state.withoutSlurs(body), url, altText,
+    customThumbnail: thumbnail,
     nsfw: fields.nsfw === true, languageId, communityId: community.id, creatorId: session.user.id,
     published: lemmyTime(), locked: false, upvotes: 1, downvotes: 0,
   };
@@ -108,7 +110,8 @@ export function createComment(state: LemmyState, request: SimulatedRequest): Sim
 
   const id = state.nextId();
   const comment = {
-    id, postId: post.id, creatorId: session.user.id, content, path: `${parentPath}.${String(id)}`,
+    id, postId: post.id, creatorId: session.user.id, content: state.withoutSlurs(content),
+    path: `${parentPath}.${String(id)}`,
     languageId, published: lemmyTime(), upvotes: 1, downvotes: 0,
   };
   state.comments.push(comment);

@@ -82,7 +82,16 @@ export class LemmyState {
   readonly posts: StoredPost[] = [];
   readonly comments: StoredComment[] = [];
   readonly images: StoredImage[] = [];
+  /**
+   * The admins' slur filter (`local_site.slur_filter_regex`): a title matching it is refused, a
+   * body or comment has each match replaced by `*removed*`.
+   */
+  slurFilter: RegExp | null = null;
   #nextId = 100;
+
+  withoutSlurs(text: string): string {
+    return this.slurFilter === null ? text : text.replace(new RegExp(this.slurFilter.source, 'gi'), '*removed*');
+  }
 
   nextId(): number {
     this.#nextId += 1;

@@ -31,7 +31,9 @@ export function seedInstance(simulator: LemmySimulator): void {
     postingRestrictedToMods: true, moderators: [8], subscribers: [7],
   });
   simulator.addCommunity({ id: communities.banned, name: 'gardening', title: 'Gardening', banned: [7] });
-  simulator.addCommunity({ id: communities.english, name: 'english_only', title: 'English only', languages: [english] });
+  simulator.addCommunity({
+    id: communities.english, name: 'english_only', title: 'English only', languages: [english],
+  });
   simulator.addCommunity({
     id: communities.remote, name: 'rust', title: 'Rust', remoteHost: 'programming.dev', known: false,
   });
