@@ -55,7 +55,7 @@ describe('open and community platforms', () => {
       ['nostr', 'social', 100000, 'thread'],
       ['vk', 'social', 2048, 'thread'],
       ['reddit', 'community', 10000, 'thread'],
-      ['lemmy', 'community', 10000, 'comment'],
+      ['lemmy', 'community', 50000, 'comment'],
       ['discord', 'community', 1980, 'comment'],
       ['slack', 'community', 400000, 'comment'],
       ['telegram', 'community', 4096, 'comment'],
@@ -206,8 +206,11 @@ describe('lemmy', () => {
   it('needs an image as the first media', () => {
     expectMessage(lemmy, settings, [part('x', [video(), image()])], /part 1 starts with a video before its images; Lemmy needs the first media to be an image/);
   });
-  it('caps text at 10000 characters', () => {
-    expectTooLong(lemmy, settings, 'a'.repeat(10001));
+  it('caps a post\'s body at 50000 characters and a comment at 10000', () => {
+    expectTooLong(lemmy, settings, 'a'.repeat(50001));
+    expect(problemsOf(lemmy, settings, [part('a'.repeat(50000)), part('b'.repeat(10000))])).toEqual([]);
+    const longComment = [part('a'), part('b'.repeat(10001))];
+    expectMessage(lemmy, settings, longComment, /part 2 has 10001 characters; Lemmy comments take up to 10000/);
   });
 });
 

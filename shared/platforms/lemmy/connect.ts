@@ -5,39 +5,14 @@ import type { ConnectContext, CredentialsConnect, VerifiedAccount } from '../kit
 import type { PlatformErrorKind } from '../kit/platform-error.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { isThrottled, lemmyErrorMessage } from './lemmy-errors.ts';
 
 const provider = 'lemmy';
 const serverName = 'the Lemmy instance';
 
-/** Lemmy's error codes say little to a person; these are the ones a sign-in meets. */
-const explained: Record<string, string> = {
-  incorrect_login: 'wrong username, email or password',
-  missing_totp_token: 'this account uses two-factor authentication: fill in the current code',
-  incorrect_totp_token: 'the two-factor code is wrong or expired',
-  email_not_verified: 'the account\'s email address is not verified yet',
-  registration_application_is_pending: 'the account is waiting for the instance admins to approve it',
-  registration_denied: 'the instance admins denied this account',
-  site_ban: 'the account is banned from this instance',
-  deleted: 'the account was deleted',
-  not_logged_in: 'the instance did not accept the sign-in',
-};
-
-/** 0.19 and 1.0 answer `{error: "<snake_case>", message?}`; the code is kept so the user can look it up. */
-const errorBody = z.object({ error: z.string(), message: z.string().optional() });
-
-function errorMessage(body: unknown): string | undefined {
-  const parsed = errorBody.safeParse(body);
-  if (!parsed.success) return undefined;
-  const { error, message } = parsed.data;
-  const reason = explained[error] ?? message;
-  return reason === undefined ? `Lemmy: ${error}` : `Lemmy: ${reason} (${error})`;
-}
-
-/** 0.19 sends throttling as HTTP 400 `rate_limit_error`: it passes, unlike the other 400s. */
+/** Signing in meets throttling as HTTP 400 `rate_limit_error`: it passes, unlike the other 400s. */
 function classify(_status: number, body: unknown): PlatformErrorKind | undefined {
-  const parsed = errorBody.safeParse(body);
-  const throttled = parsed.success && ['rate_limit_error', 'too_many_requests'].includes(parsed.data.error);
-  return throttled ? 'retryable' : undefined;
+  return isThrottled(body) ? 'retryable' : undefined;
 }
 
 function refused(message: string, kind: PlatformErrorKind = 'permanent'): PlatformError {
@@ -72,7 +47,7 @@ async function callInstance(
     serverName,
     ...call,
     timeoutMs: context.timeoutMs,
-    errorMessage,
+    errorMessage: lemmyErrorMessage,
     classify,
     userHost: context.userHosts,
   });

@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { countMedia, definePlatform } from '../kit/platform-definition.ts';
+import { textLength } from '../kit/text-length.ts';
+
+/** Lemmy's limit on a comment's text (open-and-community.md 7.7); a post's body takes 50,000. */
+const commentLimit = 10_000;
 
 /** Fields of POST /api/v3/post that SPS takes from the caller; the body is the post's text. */
 export const lemmySettings = z.object({
-  community_id: z.number().int().positive().describe('Id of the community on the connected instance (see the communities tools)'),
+  community_id: z.number().int().positive()
+    .describe('Id of the community on the connected instance (see the communities tools)'),
   name: z
     .string()
     .trim()
@@ -11,7 +16,9 @@ export const lemmySettings = z.object({
     .max(200)
     .regex(/^[^\r\n]*$/, 'must be one line')
     .describe('Post title: 3 to 200 characters on one line'),
-  url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('Link the post points to; without it, the first image becomes the post\'s URL'),
+  url: z.url({ protocol: /^https?$/ }).max(2000).optional()
+    .describe('Link the post points to; without it the first image becomes the post\'s URL, '
+      + 'with it the link\'s thumbnail'),
   alt_text: z.string().max(1500).optional().describe('Alt text of the post\'s image'),
   nsfw: z.boolean().optional().describe('Mark the post as not safe for work'),
   language_id: z.number().int().nonnegative().optional().describe('Instance language id of the post'),
@@ -22,13 +29,17 @@ export const lemmy = definePlatform({
   identifier: 'lemmy',
   displayName: 'Lemmy',
   group: 'community',
-  // Post bodies may reach 50,000 characters; comments (the later parts) stop at 10,000.
-  textLimit: 10000,
+  // A post's body may reach 50,000 characters; comments (the later parts) stop at 10,000 (checkPost).
+  textLimit: 50000,
   textCounting: 'code-points',
   replies: 'comment',
-  mediaRules: 'The first media of a post must be an image (it becomes the post\'s image); further media are embedded in the body.',
+  mediaRules: 'The first media of a post must be an image (it becomes the post\'s image); further images are '
+    + 'embedded in the text and videos linked from it, where the instance\'s image server takes video.',
   rules:
-    'Posts go to one community of the connected instance with a title; the text is the Markdown body. Later parts become comments on the post. Instances set their own upload size and rate limits (by default 6 posts and 6 images per period), and some communities let only moderators post.',
+    'Posts go to one community of the connected instance with a title; the text is the Markdown body, up to '
+    + '50,000 characters. Later parts become comments on the post, each answering the one before, up to 10,000 '
+    + 'characters. Instances set their own upload size and rate limits (by default 6 posts and 6 images per '
+    + 'period), and some communities let only moderators post.',
   settings: lemmySettings,
   tools: [
     {
@@ -48,9 +59,16 @@ export const lemmy = definePlatform({
     },
   ],
   checkPost({ parts }) {
+    const problems = parts.slice(1).flatMap((part, index) => {
+      const length = textLength(part.text, 'code-points');
+      if (length <= commentLimit) return [];
+      const limit = String(commentLimit);
+      return [`part ${String(index + 2)} has ${String(length)} characters; Lemmy comments take up to ${limit}`];
+    });
     const first = parts[0]?.media[0];
-    if (first === undefined || first.kind === 'image') return [];
+    if (first === undefined || first.kind === 'image') return problems;
     const { images } = countMedia(parts, 0);
-    return [`part 1 starts with a video${images > 0 ? ' before its images' : ''}; Lemmy needs the first media to be an image`];
+    const before = images > 0 ? ' before its images' : '';
+    return [...problems, `part 1 starts with a video${before}; Lemmy needs the first media to be an image`];
   },
 });

@@ -1,61 +1,75 @@
 import { randomBytes } from 'node:crypto';
 import {
-  bearerToken, jsonBody, startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
+  startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
+import { listCommunities, resolveObject, searchCommunities } from './lemmy-communities.ts';
+import { createComment, createPost, getComment, getPost, personDetails } from './lemmy-content.ts';
+import { uploadImages } from './lemmy-pictrs.ts';
+import { LemmyRateLimiter, type LemmyBucket } from './lemmy-rate-limit.ts';
+import { lemmyError, readJson, viewer } from './lemmy-requests.ts';
+import { LemmyState, type SimulatedCommunity, type SimulatedLemmyUser } from './lemmy-state.ts';
+
+export type { SimulatedCommunity, SimulatedLemmyUser } from './lemmy-state.ts';
 
 /**
- * A local stand-in for one Lemmy 0.19 instance's API v3, as far as signing in goes:
- * POST /api/v3/user/login and GET /api/v3/site. Bodies are read the way Lemmy's JSON extractor
- * reads them (a JSON content type, required fields, plain-text deserialize errors); refusals are
- * `{"error": "<snake_case>"}` with Lemmy's statuses (401 for incorrect_login, 400 for the rest).
+ * A local stand-in for one Lemmy 0.19 instance's API v3 and its pict-rs: signing in
+ * (POST /api/v3/user/login, GET /api/v3/site), posts and comments (lemmy-content.ts), communities
+ * (lemmy-communities.ts), uploads (lemmy-pictrs.ts) and the rate limiter (lemmy-rate-limit.ts).
+ * Bodies are read the way Lemmy's JSON extractor reads them; refusals are `{"error": "<snake_case>"}`
+ * with Lemmy's statuses (401 for incorrect_login, 404 for missing rows, 400 for the rest).
  * Facts: ../shared/platforms/open-and-community.md, section 7.
  */
-export interface SimulatedLemmyUser {
-  id: number;
-  name: string;
-  email: string;
-  password: string;
-  displayName?: string;
-  avatar?: string;
-  /** The code the account's authenticator shows now, for accounts with two-factor authentication. */
-  totp?: string;
-  /** Accounts awaiting approval sign in with no token (registration_application_is_pending in newer versions). */
-  pending?: boolean;
+
+/** An injected answer, or `lose`: the instance acts, then the connection breaks before its answer. */
+export type LemmyFault = SimulatedAnswer | 'lose';
+
+export interface LemmySimulatorOptions {
+  /** Whether the instance's pict-rs takes video (pict-rs `media.video` settings); true unless said. */
+  allowVideo?: boolean;
+  /** Largest request body, as the instance's proxy and pict-rs cap it. */
+  maxBodyBytes?: number;
 }
 
 export interface LemmySimulator extends RunningSimulator {
   addUser(user: SimulatedLemmyUser): void;
+  addCommunity(community: SimulatedCommunity): SimulatedCommunity;
   /** The session tokens the instance handed out and still honours. */
   sessions: Map<string, SimulatedLemmyUser>;
+  state: LemmyState;
+  rateLimits: LemmyRateLimiter;
+  /** The next requests to `METHOD /path` meet these faults, in order. */
+  failNext(route: string, ...faults: LemmyFault[]): void;
+  /** The user logged out everywhere (or changed the password): every session of theirs ends. */
+  logOut(userName: string): void;
+  requestsTo(route: string): SimulatedRequest[];
+  stats: { lostAnswers: number };
 }
 
-function lemmyError(status: number, error: string): SimulatedAnswer {
-  return { status, body: { error } };
-}
+/** Which rate limit each endpoint counts against; everything else is a "message". */
+const buckets: Record<string, LemmyBucket> = {
+  'POST /api/v3/post': 'post',
+  'POST /api/v3/comment': 'comment',
+  'POST /pictrs/image': 'image',
+  'GET /api/v3/search': 'search',
+  'POST /api/v3/user/register': 'register',
+};
 
-export async function startLemmySimulator(): Promise<LemmySimulator> {
-  const users: SimulatedLemmyUser[] = [];
-  const sessions = new Map<string, SimulatedLemmyUser>();
-  let origin = '';
+export async function startLemmySimulator(options: LemmySimulatorOptions = {}): Promise<LemmySimulator> {
+  const state = new LemmyState();
+  const rateLimits = new LemmyRateLimiter();
+  const faults = new Map<string, LemmyFault[]>();
+  const stats = { lostAnswers: 0 };
+  const allowVideo = options.allowVideo ?? true;
 
   function login(request: SimulatedRequest): SimulatedAnswer {
-    if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
-      return { status: 400, body: 'Content type error' };
-    }
-    const body = jsonBody(request);
-    if (typeof body !== 'object' || body === null) {
-      return { status: 400, body: 'Json deserialize error: expected value' };
-    }
-    const fields = body as Record<string, unknown>;
-    for (const field of ['username_or_email', 'password']) {
-      if (typeof fields[field] !== 'string') {
-        return { status: 400, body: `Json deserialize error: missing field \`${field}\`` };
-      }
-    }
+    const read = readJson(request, { username_or_email: 'string', password: 'string', totp_2fa_token: 'string' },
+      ['username_or_email', 'password']);
+    if ('refusal' in read) return read.refusal;
+    const fields = read.fields;
     const given = String(fields.username_or_email).toLowerCase();
     const matches = (candidate: SimulatedLemmyUser) => [candidate.name, candidate.email]
       .some((name) => name.toLowerCase() === given);
-    const user = users.find(matches);
+    const user = state.users.find(matches);
     if (user === undefined || user.password !== fields.password) return lemmyError(401, 'incorrect_login');
     if (user.totp !== undefined) {
       const code = fields.totp_2fa_token;
@@ -67,39 +81,71 @@ export async function startLemmySimulator(): Promise<LemmySimulator> {
     }
     const claims = Buffer.from(JSON.stringify({ sub: user.id, iss: 'lemmy' })).toString('base64url');
     const jwt = `eyJhbGciOiJIUzI1NiJ9.${claims}.${randomBytes(16).toString('base64url')}`;
-    sessions.set(jwt, user);
+    state.sessions.set(jwt, user);
     return { status: 200, body: { jwt, registration_created: false, verify_email_sent: false } };
   }
 
   function site(request: SimulatedRequest): SimulatedAnswer {
-    const base = { site_view: { site: { name: 'Simulated Lemmy' } }, admins: [], version: '0.19.20' };
-    const token = bearerToken(request);
-    if (token === null) return { status: 200, body: base };
-    const user = sessions.get(token);
-    // The session middleware refuses a token it cannot validate, even on endpoints open to anyone.
-    if (user === undefined) return lemmyError(400, 'not_logged_in');
-    const person = {
-      id: user.id,
-      name: user.name,
-      ...(user.displayName === undefined ? {} : { display_name: user.displayName }),
-      ...(user.avatar === undefined ? {} : { avatar: user.avatar }),
-      actor_id: `${origin}/u/${user.name}`,
-      local: true,
-      banned: false,
-      deleted: false,
-    };
-    const myUser = { local_user_view: { person, local_user: { id: user.id } } };
+    const seen = viewer(state, request);
+    if ('refusal' in seen) return seen.refusal;
+    const siteView = { site: { name: 'Simulated Lemmy' }, local_site_rate_limit: rateLimits.siteView() };
+    const base = { site_view: siteView, admins: [], version: '0.19.20' };
+    if (seen.user === null) return { status: 200, body: base };
+    const user = seen.user;
+    const view = state.personView(user);
+    const myUser = { local_user_view: { person: view.person, counts: view.counts, local_user: { id: user.id } } };
     return { status: 200, body: { ...base, my_user: myUser } };
   }
 
+  const routes: Record<string, (request: SimulatedRequest) => SimulatedAnswer> = {
+    'POST /api/v3/user/login': login,
+    'GET /api/v3/site': site,
+    'POST /api/v3/post': (request) => createPost(state, request),
+    'GET /api/v3/post': (request) => getPost(state, request),
+    'POST /api/v3/comment': (request) => createComment(state, request),
+    'GET /api/v3/comment': (request) => getComment(state, request),
+    'GET /api/v3/user': (request) => personDetails(state, request),
+    'GET /api/v3/search': (request) => searchCommunities(state, request),
+    'GET /api/v3/community/list': (request) => listCommunities(state, request),
+    'GET /api/v3/resolve_object': (request) => resolveObject(state, request),
+    'POST /pictrs/image': (request) => uploadImages(state, request, allowVideo),
+  };
+  const paths = new Set(Object.keys(routes).map((route) => route.slice(route.indexOf(' ') + 1)));
+
   function answer(request: SimulatedRequest): SimulatedAnswer | undefined {
-    const notAllowed = { status: 405, body: '' };
-    if (request.path === '/api/v3/user/login') return request.method === 'POST' ? login(request) : notAllowed;
-    if (request.path === '/api/v3/site') return request.method === 'GET' ? site(request) : notAllowed;
-    return undefined;
+    const route = `${request.method} ${request.path}`;
+    const handle = routes[route];
+    if (handle === undefined) return paths.has(request.path) ? { status: 405, body: '' } : undefined;
+    const fault = faults.get(route)?.shift();
+    if (fault !== undefined && fault !== 'lose') return fault;
+    // The limiter runs before the handler, so a throttled request changes nothing.
+    if (!rateLimits.take(buckets[route] ?? 'message')) return lemmyError(400, 'rate_limit_error');
+    const answered = handle(request);
+    if (fault !== 'lose') return answered;
+    stats.lostAnswers += 1;
+    return { ...answered, lose: true };
   }
 
-  const server = await startSimulatorServer(answer, lemmyError(404, 'not_found'));
-  origin = server.url;
-  return { ...server, sessions, addUser: (user) => { users.push(user); } };
+  const server = await startSimulatorServer(answer, lemmyError(404, 'not_found'), {
+    maxBodyBytes: options.maxBodyBytes ?? 8 * 1024 * 1024,
+    tooLarge: { status: 413, body: { msg: 'Payload too large' } },
+  });
+  state.origin = server.url;
+  return {
+    ...server,
+    state,
+    rateLimits,
+    stats,
+    sessions: state.sessions,
+    addUser: (user) => { state.users.push(user); },
+    addCommunity: (community) => {
+      state.communities.push(community);
+      return community;
+    },
+    failNext: (route, ...added) => { faults.set(route, [...(faults.get(route) ?? []), ...added]); },
+    logOut: (userName) => {
+      for (const [token, user] of state.sessions) if (user.name === userName) state.sessions.delete(token);
+    },
+    requestsTo: (route) => server.received.filter((request) => `${request.method} ${request.path}` === route),
+  };
 }
