@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { PublishMedia } from '../kit/platform-adapter.ts';
 import { platformRequest, type PlatformRequest } from '../kit/platform-http.ts';
 import {
-  classifyTelegramRefusal, provider, telegramErrorMessage, telegramRetryAfterMs, unreadable,
+  classifyTelegramRefusal, FileReadFailure, provider, telegramErrorMessage, telegramRetryAfterMs, unreadable,
 } from './telegram-errors.ts';
 
 const success = z.object({ ok: z.literal(true), result: z.unknown() });
@@ -45,14 +45,37 @@ export class TelegramApi {
       if (value === undefined) return [];
       return [[name, typeof value === 'string' ? value : JSON.stringify(value)]];
     }));
+    // A storage read that fails mid-body must be told apart from a lost answer (telegram-send-once.ts).
+    let readFailure: { cause: unknown } | null = null;
+    const watched = (file: PublishMedia): PublishMedia => ({
+      ...file,
+      open: async () => {
+        const stream = await file.open().catch((error: unknown) => {
+          readFailure = { cause: error };
+          throw error;
+        });
+        stream.once('error', (error) => { readFailure = { cause: error }; });
+        return stream;
+      },
+    });
     const [first, ...rest] = files;
     const bytes = files.reduce((sum, { file }) => sum + file.size, 0);
-    return this.#send(method, shape, {
-      url: this.#url(token, method),
-      multipart: { fields, fileField: first.field, file: first.file, moreFiles: rest },
-      // Files take longer to send than a method call to answer: allow for a slow 1 MB a second.
-      timeoutMs: this.#timeoutMs + Math.ceil(bytes / 1_000),
-    });
+    try {
+      return await this.#send(method, shape, {
+        url: this.#url(token, method),
+        multipart: {
+          fields,
+          fileField: first.field,
+          file: watched(first.file),
+          moreFiles: rest.map(({ field, file }) => ({ field, file: watched(file) })),
+        },
+        // Files take longer to send than a method call to answer: allow for a slow 1 MB a second.
+        timeoutMs: this.#timeoutMs + Math.ceil(bytes / 1_000),
+      });
+    } catch (error) {
+      if (readFailure !== null) throw new FileReadFailure(readFailure.cause);
+      throw error;
+    }
   }
 
   #url(token: string, method: string): string {

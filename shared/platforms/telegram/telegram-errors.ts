@@ -70,6 +70,18 @@ export function migratedTo(error: unknown): number | null {
   return readRefusal(error.body)?.parameters?.migrate_to_chat_id ?? null;
 }
 
+/**
+ * A file of the post could not be read from storage while its request was being sent: the body
+ * broke off before its end, and Telegram acts on none of a multipart body it did not get whole.
+ */
+export class FileReadFailure extends PlatformError {
+  constructor(cause: unknown) {
+    const message = 'SPS could not read a file of the post from storage; nothing reached Telegram';
+    super({ kind: 'retryable', provider, message, cause });
+    this.name = 'FileReadFailure';
+  }
+}
+
 export function refused(message: string): PlatformError {
   return new PlatformError({ kind: 'permanent', provider, message });
 }

@@ -1,6 +1,6 @@
 import type { PartCheckpoint, PublishResult } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
-import { provider } from './telegram-errors.ts';
+import { FileReadFailure, provider } from './telegram-errors.ts';
 
 /** When an attempt sent the part and had no answer yet (ms since the epoch); '' once it was refused. */
 const sentKey = 'sentAt';
@@ -24,12 +24,13 @@ function codesOf(error: unknown): string[] {
 
 /**
  * Whether a failed send certainly made nothing: Telegram refused it in words (any 4xx, 429 among
- * them), the connection was never made, or SPS failed before sending (a file it could not open).
+ * them), the connection was never made, or SPS failed before sending or while sending a file
+ * (FileReadFailure: a body cut short is not acted on).
  * Not so: a timeout, a connection broken before the answer, a 5xx from Telegram's front (the
  * method may have run behind it), or a 2xx SPS could not read.
  */
 function madeNothing(error: unknown): boolean {
-  if (!(error instanceof PlatformError)) return true;
+  if (!(error instanceof PlatformError) || error instanceof FileReadFailure) return true;
   if (error.httpStatus !== null) return error.httpStatus >= 400 && error.httpStatus < 500;
   return codesOf(error.cause).some((code) => neverConnected.has(code));
 }
