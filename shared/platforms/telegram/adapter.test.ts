@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 import { multipartParts } from '../../../test/simulators/kit/multipart-form.ts';
-import { startTelegramSimulator, type TelegramSimulator } from '../../../test/simulators/telegram/telegram-simulator.ts';
+import {
+  startTelegramSimulator, type TelegramSimulator,
+} from '../../../test/simulators/telegram/telegram-simulator.ts';
 import {
   addTelegramWorld, bot, channelIn, chats, mediaFrom,
 } from '../../../test/simulators/telegram/telegram-world.ts';
@@ -117,7 +119,8 @@ describe('telegram text messages', () => {
 
   it('refuses a reply to a message that is not in the chat with Telegram\'s words', async () => {
     const error = await platformFailure(reply('Orphan', `${String(chats.channel)}_999999`));
-    expect(error).toMatchObject({ kind: 'permanent', message: 'Telegram: Bad Request: message to be replied not found' });
+    expect(error.kind).toBe('permanent');
+    expect(error.message).toBe('Telegram: Bad Request: message to be replied not found');
     expect(messagesWith('Orphan')).toHaveLength(0);
   });
 
@@ -135,19 +138,22 @@ describe('telegram text messages', () => {
     const [sent] = messagesWith('After the upgrade');
     expect(sent?.chatId).toBe(chats.supergroup);
     expect(first.releaseId).toBe(`${String(chats.supergroup)}_${String(sent?.messageId)}`);
-    const chatIds = simulator.calls('sendMessage').slice(-2).map((call) => (JSON.parse(call.text) as { chat_id: string }).chat_id);
+    const chatIds = simulator.calls('sendMessage').slice(-2)
+      .map((call) => (JSON.parse(call.text) as { chat_id: string }).chat_id);
     expect(chatIds).toEqual([String(chats.upgradedGroup), String(chats.supergroup)]);
 
     const before = simulator.calls('sendMessage').length;
     await reply('Reply after the upgrade', first.releaseId, { on: upgraded });
     // The reply goes straight to the parent's chat: no second refused call.
     expect(simulator.calls('sendMessage').length).toBe(before + 1);
-    expect(messagesWith('Reply after the upgrade')[0]).toMatchObject({ chatId: chats.supergroup, replyTo: sent?.messageId });
+    expect(messagesWith('Reply after the upgrade')[0]).toMatchObject({
+      chatId: chats.supergroup, replyTo: sent?.messageId,
+    });
   });
 });
 
 describe('telegram media', () => {
-  it('sends one photo with sendPhoto, the file streamed in the multipart body and the text as its caption', async () => {
+  it('sends one photo with sendPhoto, the file streamed in a multipart body and the text as caption', async () => {
     const settings = { has_spoiler: true, show_caption_above_media: true, message_thread_id: 7 };
     await publish('A photo', { media: [mediaFrom('image', png, 'card.png')], settings });
     const [sent] = messagesWith('A photo');
@@ -173,7 +179,7 @@ describe('telegram media', () => {
     expect(formOf('sendPhoto').some((part) => part.name === 'caption')).toBe(false);
   });
 
-  it('sends 2 to 10 files as one album with attach://, the caption on the first, and replies to its first message', async () => {
+  it('sends 2 to 10 files as one album by attach://, the caption on the first; replies answer its first', async () => {
     const media = [
       mediaFrom('image', png, 'one.png'), mediaFrom('video', mp4, 'two.mp4'), mediaFrom('image', png, 'three.png'),
     ];
@@ -194,7 +200,8 @@ describe('telegram media', () => {
       { type: 'video', media: 'attach://file1', supports_streaming: true },
       { type: 'photo', media: 'attach://file2' },
     ]);
-    expect(parts.filter((part) => part.fileName !== null).map((part) => part.name)).toEqual(['file0', 'file1', 'file2']);
+    const files = parts.filter((part) => part.fileName !== null);
+    expect(files.map((part) => part.name)).toEqual(['file0', 'file1', 'file2']);
 
     await reply('After the album', album.releaseId);
     expect(messagesWith('After the album')[0]?.replyTo).toBe(items[0]?.messageId);
@@ -210,7 +217,9 @@ describe('telegram checkpoints', () => {
   });
 
   it('takes the checkpointed message on a retry instead of sending again', async () => {
-    const checkpoint = memoryCheckpoint({ sentAt: '1760000000000', releaseId: '-1001234567890_5', releaseURL: 'https://t.me/release_notes/5' });
+    const checkpoint = memoryCheckpoint({
+      sentAt: '1760000000000', releaseId: '-1001234567890_5', releaseURL: 'https://t.me/release_notes/5',
+    });
     const before = simulator.received.length;
     const result = await publish('Already sent', { checkpoint });
     expect(result).toEqual({ releaseId: '-1001234567890_5', releaseURL: 'https://t.me/release_notes/5' });

@@ -43,8 +43,9 @@ export function messageUrl(message: SentMessage): string {
  *
  * Exactly once: telegram-send-once.ts (a checkpoint before the send; an unanswered send is never
  * repeated, the part becomes 'unconfirmed'). A group upgraded to a supergroup is followed to its
- * new id for every send (telegram-send.ts); the adapter cannot rewrite the stored channel, so the
- * stored id stays the old one and each first part pays one refused call.
+ * new id for every send (telegram-send.ts), and replies go to their parent's chat. The adapter
+ * contract has no way to rewrite the stored channel, so the stored id stays the old one and the
+ * first part of every later post pays one refused call (which posts nothing) before it follows.
  */
 export function createTelegramAdapter(options: AdapterOptions, app: PlatformApp): PlatformAdapter {
   const api = new TelegramApi(app.apiUrl, options.timeoutMs);

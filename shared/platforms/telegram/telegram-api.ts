@@ -46,15 +46,15 @@ export class TelegramApi {
       return [[name, typeof value === 'string' ? value : JSON.stringify(value)]];
     }));
     // A storage read that fails mid-body must be told apart from a lost answer (telegram-send-once.ts).
-    let readFailure: { cause: unknown } | null = null;
+    const readFailures: unknown[] = [];
     const watched = (file: PublishMedia): PublishMedia => ({
       ...file,
       open: async () => {
         const stream = await file.open().catch((error: unknown) => {
-          readFailure = { cause: error };
+          readFailures.push(error);
           throw error;
         });
-        stream.once('error', (error) => { readFailure = { cause: error }; });
+        stream.on('error', (error) => { readFailures.push(error); });
         return stream;
       },
     });
@@ -73,7 +73,7 @@ export class TelegramApi {
         timeoutMs: this.#timeoutMs + Math.ceil(bytes / 1_000),
       });
     } catch (error) {
-      if (readFailure !== null) throw new FileReadFailure(readFailure.cause);
+      if (readFailures.length > 0) throw new FileReadFailure(readFailures[0]);
       throw error;
     }
   }

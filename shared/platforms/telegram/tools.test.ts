@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
-import { startTelegramSimulator, type TelegramSimulator } from '../../../test/simulators/telegram/telegram-simulator.ts';
+import {
+  startTelegramSimulator, type TelegramSimulator,
+} from '../../../test/simulators/telegram/telegram-simulator.ts';
 import { addTelegramWorld, bot, channelIn, chats } from '../../../test/simulators/telegram/telegram-world.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import type { PlatformAdapter, ToolHandler } from '../kit/platform-adapter.ts';

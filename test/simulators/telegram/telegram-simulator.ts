@@ -5,7 +5,7 @@ import { chatMethod } from './telegram-chat-methods.ts';
 import { fail, readParams } from './telegram-params.ts';
 import { sendMethod } from './telegram-send-methods.ts';
 import {
-  TelegramState, type SentMessage, type SimulatedBot, type SimulatedChat,
+  TelegramState, type SentMessage, type SimulatedBot, type SimulatedChat, type SimulatedMembership,
 } from './telegram-state.ts';
 
 export type { SentMessage, SimulatedBot, SimulatedChat, SimulatedMembership } from './telegram-state.ts';
@@ -33,6 +33,8 @@ export type TelegramFault =
 export interface TelegramSimulator extends RunningSimulator {
   addBot(bot: SimulatedBot): void;
   addChat(chat: SimulatedChat): void;
+  /** A user's (or bot's) new place in a chat: kicked, demoted... */
+  setMembership(chatId: number, userId: number, membership: SimulatedMembership): void;
   /** A message (in a group) or channel post (in a channel) that reaches the bot's getUpdates. */
   addUpdate(botToken: string, chatId: number, text: string): void;
   /** Queues faults for the next calls of `method` (e.g. 'sendMessage'), one per call. */
@@ -85,6 +87,12 @@ export async function startTelegramSimulator(): Promise<TelegramSimulator> {
     ...server,
     addBot: (bot) => { state.bots.push(bot); },
     addChat: (chat) => { state.chats.push(chat); },
+    setMembership: (chatId, userId, membership) => {
+      const chat = state.chats.find((candidate) => candidate.id === chatId);
+      if (chat === undefined) throw new Error(`no simulated chat has the id ${String(chatId)}`);
+      // A copy: chats may share one members map.
+      chat.members = new Map([...chat.members, [userId, membership]]);
+    },
     addUpdate: (botToken, chatId, text) => {
       const bot = state.bots.find((candidate) => candidate.token === botToken);
       if (bot === undefined) throw new Error(`no simulated bot has the token ${botToken}`);
