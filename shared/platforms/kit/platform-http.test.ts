@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startSimulatorServer, type RunningSimulator, type SimulatedAnswer,
 } from '../../../test/simulators/kit/simulator-server.ts';
+import { multipartParts } from '../../../test/simulators/kit/multipart-form.ts';
+import type { PublishMedia } from './platform-adapter.ts';
 import { PlatformError } from './platform-error.ts';
 import { platformRequest } from './platform-http.ts';
 
@@ -15,6 +17,7 @@ describe('platformRequest for uploads', () => {
       if (request.path === '/session') {
         return { status: 200, body: {}, headers: { location: `${server.url}/upload/abc` } };
       }
+      if (request.path === '/form') return { status: 200, body: {} };
       if (request.path === '/upload/abc') {
         return { status: 308, headers: { range: `bytes=0-${String(request.raw.length - 1)}` } };
       }
@@ -51,6 +54,34 @@ describe('platformRequest for uploads', () => {
       bytes: { data: Buffer.from('abcd'), contentType: 'video/mp4' }, withStatus: true, readHeaders: ['range'],
       answerStatuses: [308] });
     expect(resume).toEqual({ status: 308, body: null, headers: { range: 'bytes=0-3' } });
+  });
+
+  it('streams several files in one multipart body, each its own part in order, with the exact length', async () => {
+    const opened: string[] = [];
+    const file = (bytes: Buffer, fileName: string, mimeType: string): PublishMedia => ({
+      kind: 'image', mimeType, size: bytes.length, fileName, alt: null, url: '',
+      open: () => {
+        opened.push(fileName);
+        return Promise.resolve(Readable.from([bytes]));
+      },
+    });
+    const first = Buffer.from([0, 13, 10, 255]);
+    const second = Buffer.from('second file');
+    await platformRequest({ ...base, method: 'POST', url: `${server.url}/form`, multipart: {
+      fields: { media: '[1]' },
+      fileField: 'file0',
+      file: file(first, 'a.png', 'image/png'),
+      moreFiles: [{ field: 'file1', file: file(second, 'b.mp4', 'video/mp4') }],
+    } });
+    const request = server.received.filter((received) => received.path === '/form').at(-1);
+    const parts = request === undefined ? null : multipartParts(request);
+    expect(parts?.map((part) => [part.name, part.fileName, part.contentType, part.data.toString('hex')])).toEqual([
+      ['media', null, null, Buffer.from('[1]').toString('hex')],
+      ['file0', 'a.png', 'image/png', first.toString('hex')],
+      ['file1', 'b.mp4', 'video/mp4', second.toString('hex')],
+    ]);
+    expect(request?.headers['content-length']).toBe(String(request?.raw.length));
+    expect(opened).toEqual(['a.png', 'b.mp4']);
   });
 
   it('still refuses a non-2xx status that is not listed', async () => {

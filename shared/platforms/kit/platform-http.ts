@@ -12,6 +12,11 @@ export interface MultipartBody {
   fields: Record<string, string>;
   fileField: string;
   file: PublishMedia;
+  /**
+   * Files sent after `file`, each as its own part (Telegram's albums name them `attach://<field>`);
+   * each is opened only when the body reaches it, so one storage read is open at a time.
+   */
+  moreFiles?: readonly { field: string; file: PublishMedia }[];
 }
 
 export interface PlatformRequest {
@@ -161,21 +166,31 @@ async function sendWithFetch(request: PlatformRequest, { headers, body, signal }
 async function multipartStream(body: MultipartBody): Promise<{ stream: Readable; contentType: string; length: number }> {
   const boundary = `----sps${randomBytes(12).toString('hex')}`;
   const quote = (value: string) => value.replace(/["\r\n]/g, '_');
-  const head = Buffer.from([
-    ...Object.entries(body.fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`),
-    `--${boundary}\r\nContent-Disposition: form-data; name="${quote(body.fileField)}"; filename="${quote(body.file.fileName)}"\r\nContent-Type: ${body.file.mimeType}\r\n\r\n`,
-  ].join(''));
+  const files = [{ field: body.fileField, file: body.file }, ...(body.moreFiles ?? [])];
+  const disposition = (name: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"`;
+  const fields = Object.entries(body.fields).map(([name, value]) => `${disposition(name)}\r\n\r\n${value}\r\n`);
+  // A file's bytes end without CRLF: the next file's head, or the tail, starts with it.
+  const heads = files.map(({ field, file }, index) => Buffer.from([
+    ...(index === 0 ? fields : ['\r\n']),
+    `${disposition(field)}; filename="${quote(file.fileName)}"\r\nContent-Type: ${file.mimeType}\r\n\r\n`,
+  ].join('')));
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const file = await body.file.open();
+  const first = await body.file.open();
+  let reading: Readable = first;
   async function* parts(): AsyncGenerator<Buffer> {
-    yield head;
-    for await (const chunk of file) yield chunk as Buffer;
+    for (const [index, { file }] of files.entries()) {
+      yield heads[index] ?? Buffer.alloc(0);
+      reading = index === 0 ? first : await file.open();
+      for await (const chunk of reading) yield chunk as Buffer;
+    }
     yield tail;
   }
   const stream = Readable.from(parts());
-  // The file is open before the first byte is asked for: a request refused before sending must still close it.
-  stream.once('close', () => { file.destroy(); });
-  const length = head.length + body.file.size + tail.length;
+  // The first file is open before the first byte is asked for: a request refused before sending
+  // must still close it.
+  stream.once('close', () => { reading.destroy(); });
+  const length = heads.reduce((sum, head) => sum + head.length, 0)
+    + files.reduce((sum, { file }) => sum + file.size, 0) + tail.length;
   return { stream, contentType: `multipart/form-data; boundary=${boundary}`, length };
 }
 

@@ -1,131 +1,109 @@
 import {
-  formBody, jsonBody, startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
+  startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
+import { chatMethod } from './telegram-chat-methods.ts';
+import { fail, readParams } from './telegram-params.ts';
+import { sendMethod } from './telegram-send-methods.ts';
+import {
+  TelegramState, type SentMessage, type SimulatedBot, type SimulatedChat, type SimulatedMembership,
+} from './telegram-state.ts';
+
+export type { SentMessage, SimulatedBot, SimulatedChat, SimulatedMembership } from './telegram-state.ts';
 
 /**
- * A local stand-in for the Telegram Bot API (`/bot<token>/<method>`) as far as connecting a chat
- * goes: getMe, getChat, getChatMember. Parameters are read the ways the Bot API reads them (query
- * string, JSON or form body); every answer is `{ok, result}` or `{ok:false, error_code, description}`.
+ * What the next call of a method meets instead of (or after) its normal handling:
+ * - `retryAfter`: flood control, 429 `Too Many Requests: retry after N` with `parameters.retry_after`;
+ * - `lose`: the method runs (the message is posted), then the connection breaks before the answer;
+ * - `refuse`: a refusal of Telegram's shape with this code and description.
+ */
+export type TelegramFault =
+  | { retryAfter: number }
+  | { lose: true }
+  | { refuse: { code: number; description: string } };
+
+/**
+ * A local stand-in for the Telegram Bot API (`/bot<token>/<method>`, method names case-insensitive):
+ * getMe, getChat, getChatMember, getChatMemberCount and getUpdates (telegram-chat-methods.ts);
+ * sendMessage, sendPhoto, sendVideo and sendMediaGroup with multipart uploads, `attach://`, the
+ * text and caption limits, `reply_parameters`, the bot's rights and group upgrades
+ * (telegram-send-methods.ts). Parameters are read as the Bot API reads them (telegram-params.ts);
+ * every answer is `{ok, result}` or `{ok:false, error_code, description, parameters?}`.
  * Facts: ../shared/platforms/open-and-community.md, section 10.
  */
-export interface SimulatedBot {
-  token: string;
-  id: number;
-  username: string;
-  firstName: string;
-}
-
-export interface SimulatedMembership {
-  status: 'creator' | 'administrator' | 'member' | 'left' | 'kicked';
-  canPostMessages?: boolean;
-}
-
-export interface SimulatedChat {
-  id: number;
-  type: 'private' | 'group' | 'supergroup' | 'channel';
-  title: string;
-  username?: string;
-  /** Each bot's place in the chat; a bot absent from it is not a member. */
-  members: Map<number, SimulatedMembership>;
-}
-
 export interface TelegramSimulator extends RunningSimulator {
   addBot(bot: SimulatedBot): void;
   addChat(chat: SimulatedChat): void;
+  /** A user's (or bot's) new place in a chat: kicked, demoted... */
+  setMembership(chatId: number, userId: number, membership: SimulatedMembership): void;
+  /** A message (in a group) or channel post (in a channel) that reaches the bot's getUpdates. */
+  addUpdate(botToken: string, chatId: number, text: string): void;
+  /** Queues faults for the next calls of `method` (e.g. 'sendMessage'), one per call. */
+  failNext(method: string, ...faults: TelegramFault[]): void;
+  /** Every message bots sent, in order. */
+  readonly messages: readonly SentMessage[];
+  /** The calls of one method that reached the simulator (however they ended). */
+  calls(method: string): SimulatedRequest[];
+  /** How many answers were lost after the method ran. */
+  readonly lostAnswers: number;
 }
 
-function fail(code: number, description: string): SimulatedAnswer {
-  return { status: code, body: { ok: false, error_code: code, description } };
-}
-
-function ok(result: unknown): SimulatedAnswer {
-  return { status: 200, body: { ok: true, result } };
-}
-
-/** The Bot API takes parameters from the query string, a JSON body or a form body alike. */
-function parametersOf(request: SimulatedRequest): Map<string, unknown> {
-  const parameters = new Map<string, unknown>(request.query.entries());
-  const type = request.headers['content-type'] ?? '';
-  if (type.startsWith('application/json')) {
-    const body = jsonBody(request);
-    if (typeof body === 'object' && body !== null) {
-      for (const [key, value] of Object.entries(body)) parameters.set(key, value);
-    }
-  } else if (type.startsWith('application/x-www-form-urlencoded')) {
-    for (const [key, value] of formBody(request)) parameters.set(key, value);
-  }
-  return parameters;
-}
-
-/** chat_id is "Integer or String": a number, a numeric string, or @username. */
-function findChat(chats: SimulatedChat[], value: unknown): SimulatedChat | undefined {
-  if (typeof value === 'number') return chats.find((chat) => chat.id === value);
-  if (typeof value !== 'string') return undefined;
-  if (/^-?\d+$/.test(value)) return chats.find((chat) => chat.id === Number(value));
-  if (!value.startsWith('@')) return undefined;
-  const name = value.slice(1).toLowerCase();
-  return chats.find((chat) => chat.username?.toLowerCase() === name);
-}
-
-function chatInfo(chat: SimulatedChat): object {
-  return {
-    id: chat.id,
-    type: chat.type,
-    title: chat.title,
-    ...(chat.username === undefined ? {} : { username: chat.username }),
-    accent_color_id: 0,
-    max_reaction_count: 11,
-  };
-}
+const methodOf = (request: SimulatedRequest): string | null =>
+  /^\/bot[^/]+\/([A-Za-z]+)$/.exec(request.path)?.[1]?.toLowerCase() ?? null;
 
 export async function startTelegramSimulator(): Promise<TelegramSimulator> {
-  const bots: SimulatedBot[] = [];
-  const chats: SimulatedChat[] = [];
+  const state = new TelegramState();
+  const faults = new Map<string, TelegramFault[]>();
+  let lostAnswers = 0;
 
-  function answer(request: SimulatedRequest): SimulatedAnswer {
+  function handle(request: SimulatedRequest): SimulatedAnswer {
     const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(request.path);
-    if (match === null) return fail(404, 'Not Found');
-    const [, token, methodName] = match;
-    const bot = bots.find((candidate) => candidate.token === token);
+    const method = methodOf(request);
+    if (match === null || method === null) return fail(404, 'Not Found');
+    const bot = state.bots.find((candidate) => candidate.token === match[1]);
     if (bot === undefined) return fail(401, 'Unauthorized');
-    const parameters = parametersOf(request);
-    // Method names are case-insensitive in the Bot API.
-    switch (methodName?.toLowerCase()) {
-      case 'getme':
-        return ok({ id: bot.id, is_bot: true, first_name: bot.firstName, username: bot.username });
-      case 'getchat': {
-        if (!parameters.has('chat_id')) return fail(400, 'Bad Request: chat_id is empty');
-        const chat = findChat(chats, parameters.get('chat_id'));
-        // A bot sees only chats it belongs to, and public ones by @username.
-        const visible = chat !== undefined && (chat.members.has(bot.id) || chat.username !== undefined);
-        return visible ? ok(chatInfo(chat)) : fail(400, 'Bad Request: chat not found');
-      }
-      case 'getchatmember': {
-        if (!parameters.has('chat_id')) return fail(400, 'Bad Request: chat_id is empty');
-        const chat = findChat(chats, parameters.get('chat_id'));
-        if (chat === undefined) return fail(400, 'Bad Request: chat not found');
-        const userId = Number(parameters.get('user_id'));
-        if (!Number.isInteger(userId) || userId <= 0) return fail(400, 'Bad Request: wrong user_id specified');
-        if (chat.type === 'channel' && !chat.members.has(bot.id)) {
-          return fail(403, 'Forbidden: bot is not a member of the channel chat');
-        }
-        const place = chat.members.get(userId);
-        const user = { id: userId, is_bot: userId === bot.id, first_name: userId === bot.id ? bot.firstName : 'User' };
-        if (place === undefined) return ok({ status: 'left', user });
-        const rights = place.status === 'administrator'
-          ? { can_be_edited: false, can_manage_chat: true, can_post_messages: place.canPostMessages === true }
-          : {};
-        return ok({ status: place.status, user, ...rights });
-      }
-      default:
-        return fail(404, 'Not Found');
+    const fault = faults.get(method)?.shift();
+    if (fault !== undefined && 'retryAfter' in fault) {
+      const seconds = fault.retryAfter;
+      return fail(429, `Too Many Requests: retry after ${String(seconds)}`, { retry_after: seconds });
     }
+    if (fault !== undefined && 'refuse' in fault) return fail(fault.refuse.code, fault.refuse.description);
+    const params = readParams(request);
+    if (params === null) return fail(400, 'Bad Request: can\'t parse multipart/form-data');
+    const answer = chatMethod(state, bot, method, params) ?? sendMethod(state, bot, method, params)
+      ?? fail(404, 'Not Found');
+    if (fault !== undefined && answer.status === 200) {
+      lostAnswers += 1;
+      return { ...answer, lose: true };
+    }
+    return answer;
   }
 
-  const server = await startSimulatorServer(answer, fail(404, 'Not Found'));
+  // Multipart uploads reach 50 MB; a larger body is refused as Telegram's front refuses it.
+  const server = await startSimulatorServer(handle, fail(404, 'Not Found'), {
+    maxBodyBytes: 52 * 1024 * 1024,
+    tooLarge: fail(413, 'Request Entity Too Large'),
+  });
   return {
     ...server,
-    addBot: (bot) => { bots.push(bot); },
-    addChat: (chat) => { chats.push(chat); },
+    addBot: (bot) => { state.bots.push(bot); },
+    addChat: (chat) => { state.chats.push(chat); },
+    setMembership: (chatId, userId, membership) => {
+      const chat = state.chats.find((candidate) => candidate.id === chatId);
+      if (chat === undefined) throw new Error(`no simulated chat has the id ${String(chatId)}`);
+      // A copy: chats may share one members map.
+      chat.members = new Map([...chat.members, [userId, membership]]);
+    },
+    addUpdate: (botToken, chatId, text) => {
+      const bot = state.bots.find((candidate) => candidate.token === botToken);
+      if (bot === undefined) throw new Error(`no simulated bot has the token ${botToken}`);
+      state.addUpdate(bot.id, chatId, text);
+    },
+    failNext: (method, ...added) => {
+      const key = method.toLowerCase();
+      faults.set(key, [...(faults.get(key) ?? []), ...added]);
+    },
+    messages: state.messages,
+    calls: (method) => server.received.filter((request) => methodOf(request) === method.toLowerCase()),
+    get lostAnswers() { return lostAnswers; },
   };
 }
