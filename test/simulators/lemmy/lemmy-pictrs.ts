@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { SimulatedAnswer, SimulatedRequest } from '../kit/simulator-server.ts';
-import { multipartParts } from '../x/x-multipart.ts';
+import { multipartParts } from '../kit/multipart-form.ts';
 import { signedIn } from './lemmy-requests.ts';
 import type { LemmyState } from './lemmy-state.ts';
 

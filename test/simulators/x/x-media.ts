@@ -1,6 +1,7 @@
 import { jsonBody, type SimulatedAnswer } from '../kit/simulator-server.ts';
 import { invalidRequest, sniffMediaType } from './x-problems.ts';
-import { multipartParts, type RawRequest } from './x-multipart.ts';
+import { multipartParts } from '../kit/multipart-form.ts';
+import type { RawRequest } from './x-multipart.ts';
 
 /**
  * X's v2 media upload as the simulator keeps it (oauth-majors.md, section 1.3): the one-request

@@ -5,6 +5,3 @@ export type RawRequest = SimulatedRequest;
 
 /** An answer, or `lose`: X did the work and the connection broke before its answer left. */
 export type XAnswer = SimulatedAnswer;
-
-// The parser moved to the simulator kit when Telegram's simulator needed it too.
-export { multipartParts, type FormPart } from '../kit/multipart-form.ts';
