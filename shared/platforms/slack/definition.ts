@@ -22,13 +22,13 @@ export const slack = definePlatform({
   identifier: 'slack',
   displayName: 'Slack',
   group: 'community',
-  // The contract's bound; Slack itself truncates text at 40,000 characters (quoted by third parties).
-  textLimit: 400000,
+  // chat.postMessage truncates longer text (open-and-community.md 9.7); long posts go on as thread parts.
+  textLimit: 40000,
   textCounting: 'code-points',
   replies: 'comment',
-  mediaRules: 'Images and videos are uploaded as files and shared in the message\'s channel; the workspace may restrict file types and sizes.',
+  mediaRules: 'Images and videos are uploaded as files and shared in one message with the part\'s text; the workspace may restrict file types and sizes.',
   rules:
-    'The bot posts in the chosen channel; it must be a member of private channels, and joins public ones first. Later parts are replies in the first message\'s thread. Slack truncates very long text, so split long posts into thread parts. About one message per second per channel.',
+    'The app posts in the channel the settings name and must be a member of it: invite it, or use the joinChannel tool for a public channel. Later parts are replies in the first message\'s thread. Text is sent as written (Slack markup characters are escaped). username, icons and unfurling apply to text-only parts. About one message per second per channel.',
   settings: slackSettings,
   tools: [
     {
