@@ -32,12 +32,17 @@ const historyAnswer = z.object({ ok: z.literal(true), messages: z.array(slackMes
 const channelsData = z.object({ cursor: z.string().trim().min(1, 'cursor must not be empty').optional() });
 const joinData = z.object({ channel: channelId });
 
-/** Tool input as zod reads it, or a permanent error naming what is wrong. */
-function toolInput<T>(schema: z.ZodType<T>, data: Record<string, unknown>): T {
+/** Tool input (or settings) as zod reads it, or a permanent error naming what is wrong. */
+function toolInput<T>(schema: z.ZodType<T>, data: Record<string, unknown>, what = ''): T {
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
-  const message = parsed.error.issues.map((issue) => issue.message).join('; ');
+  const message = what + parsed.error.issues.map((issue) => issue.message).join('; ');
   throw new PlatformError({ kind: 'permanent', provider, message });
+}
+
+/** The post's settings; POST /posts checked them already, so a failure here means they changed since. */
+function settingsOf(input: PublishInput): z.infer<typeof slackSettings> {
+  return toolInput(slackSettings, input.settings, 'Slack settings: ');
 }
 
 /** Where a part goes: the settings' channel for the first part, the first part's thread for later ones. */
@@ -71,7 +76,7 @@ export function createSlackAdapter(
   const tokenOf = (channel: ChannelCredentials): string => readSlackCredential(channel.accessToken).botToken;
 
   async function sendPart(input: PublishInput, place: Placement): Promise<PublishResult> {
-    const settings = slackSettings.parse(input.settings);
+    const settings = settingsOf(input);
     const token = tokenOf(input.channel);
     // Read before sending: nothing that can fail may run between Slack's accept and the engine's write.
     const author = await authorOf(api, token);
@@ -111,7 +116,7 @@ export function createSlackAdapter(
   return {
     provider,
     publish: (input: PublishInput) => {
-      const settings = slackSettings.parse(input.settings);
+      const settings = settingsOf(input);
       return sendPart(input, { channel: settings.channel, threadTs: null });
     },
     comment: (input: CommentInput) => {
