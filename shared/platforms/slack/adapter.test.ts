@@ -43,14 +43,15 @@ describe('Slack adapter against the simulator: messages, threads, refusals', () 
   const lastRequest = (path: string) => slack.received.filter((request) => request.path === path).at(-1);
 
   describe('messages', () => {
-    it('posts the first part to the settings\' channel as JSON with the bot token, and names its permalink', async () => {
+    it('posts the first part to the settings\' channel as JSON with the bot token, names its link', async () => {
       const checkpoint = memoryCheckpoint();
       const result = await publish('Hello from SPS', {}, checkpoint);
 
       const [message] = slack.records.withText('Hello from SPS');
       expect(message).toMatchObject({ channel: general, threadTs: null, user: 'U0BOT' });
       expect(result.releaseId).toBe(`${general}:${message?.ts ?? ''}`);
-      expect(result.releaseURL).toBe(`https://acme.slack.com/archives/${general}/p${message?.ts.replace('.', '') ?? ''}`);
+      const link = `https://acme.slack.com/archives/${general}/p${message?.ts.replace('.', '') ?? ''}`;
+      expect(result.releaseURL).toBe(link);
       const request = lastRequest('/api/chat.postMessage');
       expect(request?.headers['content-type']).toMatch(/^application\/json/);
       expect(request?.headers.authorization).toMatch(/^Bearer at-/);
@@ -58,7 +59,7 @@ describe('Slack adapter against the simulator: messages, threads, refusals', () 
       expect(checkpoint.saves).toEqual([{ sentAt: expect.stringMatching(/^\d+$/) as unknown }]);
     });
 
-    it('sends the presentation settings, and escapes Slack\'s markup characters so the text shows as written', async () => {
+    it('sends the presentation settings, and escapes Slack\'s markup so the text shows as written', async () => {
       await publish('2 < 3 & <!channel>', { username: 'Release bot', icon_emoji: ':rocket:', unfurl_links: false });
 
       expect(slack.records.withText('2 &lt; 3 &amp; &lt;!channel&gt;')).toHaveLength(1);
@@ -156,7 +157,8 @@ describe('Slack adapter against the simulator: messages, threads, refusals', () 
       const long = await platformFailure(publish('a'.repeat(40_001)));
       expect(long.message).toContain('(msg_too_long)');
       const empty = await platformFailure(publish(''));
-      expect([empty.kind, empty.message]).toEqual(['permanent', 'Slack chat.postMessage: a Slack message needs text or a file (no_text)']);
+      expect([empty.kind, empty.message])
+        .toEqual(['permanent', 'Slack chat.postMessage: a Slack message needs text or a file (no_text)']);
     });
 
     it('calls the channel disconnected when Slack no longer accepts the token', async () => {
@@ -169,7 +171,8 @@ describe('Slack adapter against the simulator: messages, threads, refusals', () 
         checkpoint: memoryCheckpoint(),
       }));
       expect([error.kind, error.message]).toEqual([
-        'disconnected', 'Slack auth.test: the workspace no longer accepts the app\'s token; connect it again (invalid_auth)',
+        'disconnected',
+        'Slack auth.test: the workspace no longer accepts the app\'s token; connect it again (invalid_auth)',
       ]);
     });
 
@@ -222,7 +225,8 @@ describe('Slack adapter against the simulator: messages, threads, refusals', () 
       expect(second).toEqual({
         channels: [{ id: 'G0LAUNCH', name: 'launch', isPrivate: true, isMember: true }], nextCursor: null,
       });
-      expect(slack.calls('conversations.list').at(-1)).toMatchObject({ exclude_archived: 'true', cursor: first.nextCursor });
+      expect(slack.calls('conversations.list').at(-1))
+        .toMatchObject({ exclude_archived: 'true', cursor: first.nextCursor });
     });
 
     it('refuses a malformed cursor, and one Slack does not know', async () => {
@@ -240,7 +244,9 @@ describe('Slack adapter against the simulator: messages, threads, refusals', () 
       await publish('Joined', { channel: 'C0NEWSDESK' });
       expect(slack.records.withText('Joined')[0]?.channel).toBe('C0NEWSDESK');
 
-      const secret = await platformFailure(Promise.resolve(adapter.tools.joinChannel?.(channel, { channel: 'G0LAUNCH' })));
+      const secret = await platformFailure(
+        Promise.resolve(adapter.tools.joinChannel?.(channel, { channel: 'G0LAUNCH' })),
+      );
       expect(secret.message).toContain('only public channels can be joined');
       const named = await platformFailure(Promise.resolve(adapter.tools.joinChannel?.(channel, { channel: '#news' })));
       expect([named.kind, named.message]).toEqual([

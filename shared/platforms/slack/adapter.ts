@@ -12,7 +12,7 @@ import { channelPage } from './slack-channels.ts';
 import { provider } from './slack-errors.ts';
 import { defaultShareTuning, shareFilesOnce, type ShareTuning } from './slack-file-share.ts';
 import {
-  authorOf, findMessage, parseReleaseId, permalink, releaseIdOf, sameText, slackMessage, slackText,
+  authorOf, byAuthor, findMessage, parseReleaseId, permalink, releaseIdOf, sameText, slackMessage, slackText,
   type SlackMessageId,
 } from './slack-messages.ts';
 import { sendOnce } from './slack-send-once.ts';
@@ -132,7 +132,7 @@ export function createSlackAdapter(
       const query = { channel: credential.channelId, limit: '100' };
       const history = await api.call(credential.botToken, 'conversations.history', { query }, historyAnswer);
       return history.messages
-        .filter((message) => message.user === author.userId || (author.botId !== null && message.bot_id === author.botId))
+        .filter((message) => byAuthor(message, author))
         .slice(0, 20)
         .map((message) => {
           const id = { channel: credential.channelId, ts: message.ts, threadTs: null };

@@ -48,7 +48,8 @@ describe('Slack connect against the simulator', () => {
     expect(authorizeUrl.pathname).toBe('/oauth/v2/authorize');
     expect(authorizeUrl.searchParams.get('client_id')).toBe(slack.clientId);
     expect(authorizeUrl.searchParams.get('scope')).toBe(
-      'chat:write,files:write,channels:read,groups:read,channels:join,channels:history,groups:history,reactions:read',
+      'chat:write,chat:write.customize,files:write,channels:read,groups:read,channels:join,channels:history,'
+        + 'groups:history,reactions:read',
     );
     expect(lastTokenForm(slack).get('client_secret')).toBe(slack.clientSecret);
   });
@@ -104,6 +105,7 @@ describe('Slack connect against the simulator', () => {
     const error = await platformFailure(slackConnect.accounts(tokens, context));
 
     expect(error.kind).toBe('disconnected');
-    expect(error.message).toBe('Slack auth.test: the workspace no longer accepts the app\'s token; connect it again (invalid_auth)');
+    expect(error.message)
+      .toBe('Slack auth.test: the workspace no longer accepts the app\'s token; connect it again (invalid_auth)');
   });
 });

@@ -7,14 +7,15 @@ import { channelPage, type SlackChannelPage } from './slack-channels.ts';
 import { slackRefusal, slackRefusalBody } from './slack-errors.ts';
 
 /**
- * Bot scopes: post (chat:write) and upload (files:write); list the public and private channels
- * to pick from (channels:read, groups:read) and join a public one (channels:join); read the
- * channel back (channels:history, groups:history), which is how a retry finds a message whose
- * answer was lost; read a message's reactions for analytics (reactions:read).
+ * Bot scopes: post (chat:write) under the name and icon the settings give (chat:write.customize)
+ * and upload (files:write); list the public and private channels to pick from (channels:read,
+ * groups:read) and join a public one (channels:join); read the channel back (channels:history,
+ * groups:history), which is how a retry finds a message whose answer was lost; read a message's
+ * reactions for analytics (reactions:read).
  */
 export const slackScopes = [
-  'chat:write', 'files:write', 'channels:read', 'groups:read', 'channels:join', 'channels:history',
-  'groups:history', 'reactions:read',
+  'chat:write', 'chat:write.customize', 'files:write', 'channels:read', 'groups:read', 'channels:join',
+  'channels:history', 'groups:history', 'reactions:read',
 ] as const;
 
 /** oauth.v2.access: the bot token at the top level, or a refusal sent with HTTP 200. */

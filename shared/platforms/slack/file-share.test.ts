@@ -85,7 +85,8 @@ describe('Slack adapter against the simulator: files through the external upload
     expect(message?.files).toHaveLength(2);
     expect(result.releaseId).toBe(`${general}:${message?.ts ?? ''}`);
     expect(calls('conversations.history')).toBeGreaterThan(reads);
-    expect(slack.calls('files.getUploadURLExternal').at(-1)).toEqual({ filename: 'clip.mp4', length: String(mp4.length) });
+    expect(slack.calls('files.getUploadURLExternal').at(-1))
+      .toEqual({ filename: 'clip.mp4', length: String(mp4.length) });
   });
 
   it('shares a later part\'s files in the first message\'s thread', async () => {

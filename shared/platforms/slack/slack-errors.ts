@@ -75,13 +75,14 @@ export class SlackRefusal extends PlatformError {
       ? null
       : `the app's token lacks ${init.needed}; connect the workspace again to grant it`;
     const why = needed ?? explanations[init.code];
+    const said = why === undefined ? init.code : `${why} (${init.code})`;
     super({
       kind: init.kind,
       provider,
       httpStatus: init.httpStatus,
       retryAfterMs: init.retryAfterMs,
       body: init.body,
-      message: why === undefined ? `Slack ${init.method}: ${init.code}` : `Slack ${init.method}: ${why} (${init.code})`,
+      message: `Slack ${init.method}: ${said}`,
     });
     this.name = 'SlackRefusal';
     this.code = init.code;

@@ -105,7 +105,8 @@ export interface MessageSearch {
   matches(message: SlackMessage): boolean;
 }
 
-const byAuthor = (message: SlackMessage, author: SlackAuthor): boolean =>
+/** Whether the app's bot posted the message. */
+export const byAuthor = (message: SlackMessage, author: SlackAuthor): boolean =>
   message.user === author.userId || (author.botId !== null && message.bot_id === author.botId);
 
 /**

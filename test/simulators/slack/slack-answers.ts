@@ -5,7 +5,8 @@ import { formBody, jsonBody, type SimulatedAnswer, type SimulatedRequest } from 
  * "<code>"}` for every refusal but throttling, which is HTTP 429 with `Retry-After` (seconds) and
  * `{ok: false, error: "ratelimited"}` (open-and-community.md 9.5).
  */
-export const slackOk = (body: Record<string, unknown>): SimulatedAnswer => ({ status: 200, body: { ok: true, ...body } });
+export const slackOk = (body: Record<string, unknown>): SimulatedAnswer =>
+  ({ status: 200, body: { ok: true, ...body } });
 
 export const slackRefused = (error: string, extra: Record<string, unknown> = {}): SimulatedAnswer =>
   ({ status: 200, body: { ok: false, error, ...extra } });

@@ -34,7 +34,8 @@ export async function connectedSlack(): Promise<ConnectedSlack> {
     clientId, clientSecret, botToken: null, apiUrl: `${url}/api`, authUrl: url, tokenUrl: `${url}/api`,
   };
   const context = { app, timeoutMs: 2_000, userHosts: connectionPolicyFor(false) };
-  const { authorized } = await authorizeAndConnect(slackConnect, context, 'https://sps.example/channels/callback/slack');
+  const redirectUri = 'https://sps.example/channels/callback/slack';
+  const { authorized } = await authorizeAndConnect(slackConnect, context, redirectUri);
   const general = authorized.accounts.find((account) => account.accountId === 'T0ACME/C0GENERAL');
   if (general === undefined) throw new Error('#general was not offered');
   return { slack, app, channel: { channelId: 'channel-1', accessToken: general.accessToken, instanceUrl: null } };

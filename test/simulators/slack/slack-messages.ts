@@ -46,8 +46,12 @@ export class SlackMessageMethods {
       const parent = this.#records.message(teamId, found.channel.id, threadTs);
       if (parent === undefined || parent.threadTs !== null) return slackRefused('thread_not_found');
     }
+    // Without chat:write.customize Slack ignores a custom name and icon.
+    const customize = call.scopes.includes('chat:write.customize');
     const options = Object.fromEntries(optionNames.flatMap((name) =>
-      (call.values[name] === undefined ? [] : [[name, call.values[name]]])));
+      (call.values[name] === undefined || (!customize && /^(username|icon_)/.test(name))
+        ? []
+        : [[name, call.values[name]]])));
     const message: SlackMessage = {
       teamId,
       channel: found.channel.id,

@@ -116,7 +116,8 @@ export function messageObject(records: SlackRecords, message: SlackMessage): Rec
   const files = message.files.flatMap((id) => {
     const file = records.file(id);
     if (file === undefined) return [];
-    return [{ id, name: file.fileName, title: file.title ?? file.fileName, size: file.length, mimetype: file.contentType }];
+    const title = file.title ?? file.fileName;
+    return [{ id, name: file.fileName, title, size: file.length, mimetype: file.contentType }];
   });
   return {
     type: 'message',

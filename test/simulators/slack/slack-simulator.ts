@@ -63,8 +63,8 @@ function slackTokenError(error: string, description: string): SimulatedAnswer {
 /** Slack names an unknown client id before it looks at the secret. */
 function presentedClientId(request: SimulatedRequest): string | null {
   const basic = /^Basic (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
-  if (basic !== undefined) return decodeURIComponent(Buffer.from(basic, 'base64').toString('utf8').split(':')[0] ?? '');
-  return formBody(request).get('client_id');
+  if (basic === undefined) return formBody(request).get('client_id');
+  return decodeURIComponent(Buffer.from(basic, 'base64').toString('utf8').split(':')[0] ?? '');
 }
 
 function authTest(call: SlackCall): SimulatedAnswer {
