@@ -6,7 +6,7 @@ import type { PlatformApp } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { slackConnect } from './connect.ts';
 import { readSlackCredential } from './credential.ts';
-import { slackSettings } from './definition.ts';
+import { slackChannelId, slackSettings } from './definition.ts';
 import { SlackApi } from './slack-api.ts';
 import { channelPage } from './slack-channels.ts';
 import { provider } from './slack-errors.ts';
@@ -16,8 +16,6 @@ import {
   type SlackMessageId,
 } from './slack-messages.ts';
 import { sendOnce } from './slack-send-once.ts';
-
-const channelId = z.string().regex(/^[CG][A-Z0-9]{6,}$/, 'channel must be a Slack channel id such as "C0123456789"');
 
 const postedMessage = z.object({ ok: z.literal(true), ts: z.string().min(1) });
 const joined = z.object({
@@ -29,14 +27,14 @@ const channelInfo = z.object({ ok: z.literal(true), channel: z.object({ num_memb
 const reactionsAnswer = z.object({ ok: z.literal(true), message: slackMessage });
 const historyAnswer = z.object({ ok: z.literal(true), messages: z.array(slackMessage) });
 
-const channelsData = z.object({ cursor: z.string().trim().min(1, 'cursor must not be empty').optional() });
-const joinData = z.object({ channel: channelId });
+const channelsData = z.object({ cursor: z.string().trim().min(1, 'must not be empty').optional() });
+const joinData = z.object({ channel: slackChannelId });
 
 /** Tool input (or settings) as zod reads it, or a permanent error naming what is wrong. */
 function toolInput<T>(schema: z.ZodType<T>, data: Record<string, unknown>, what = ''): T {
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
-  const message = what + parsed.error.issues.map((issue) => issue.message).join('; ');
+  const message = what + parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ');
   throw new PlatformError({ kind: 'permanent', provider, message });
 }
 

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { definePlatform } from '../kit/platform-definition.ts';
 
+/** A public (`C…`) or private (`G…`) channel's id, as conversations.list names it. */
+export const slackChannelId = z.string()
+  .regex(/^[CG][A-Z0-9]{6,}$/, 'must be a Slack channel id such as "C0123456789"');
+
 /** Fields of chat.postMessage that SPS takes from the caller. */
 export const slackSettings = z
   .object({
-    channel: z.string()
-      .regex(/^[CG][A-Z0-9]{6,}$/, 'must be a Slack channel id such as "C0123456789"')
-      .describe('Id of the public or private channel to post in (see the channels tool)'),
+    channel: slackChannelId.describe('Id of the public or private channel to post in (see the channels tool)'),
     username: z.string().trim().min(1).max(80).optional()
       .describe('Name shown instead of the app\'s (needs the chat:write.customize scope)'),
     icon_url: z.url({ protocol: /^https?$/ }).optional()
