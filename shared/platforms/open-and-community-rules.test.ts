@@ -57,7 +57,7 @@ describe('open and community platforms', () => {
       ['reddit', 'community', 10000, 'thread'],
       ['lemmy', 'community', 50000, 'comment'],
       ['discord', 'community', 1980, 'comment'],
-      ['slack', 'community', 400000, 'comment'],
+      ['slack', 'community', 40000, 'comment'],
       ['telegram', 'community', 4096, 'comment'],
     ]);
   });
@@ -242,8 +242,8 @@ describe('slack', () => {
     expectSettingsProblem(slack, { channel: '#general' }, 'channel');
     expectSettingsProblem(slack, { ...settings, icon_url: 'https://example.com/icon.png' }, 'icon_emoji');
   });
-  it('caps text at 400000 characters', () => {
-    expectTooLong(slack, settings, 'a'.repeat(400001));
+  it('caps text at 40000 characters', () => {
+    expectTooLong(slack, settings, 'a'.repeat(40001));
   });
 });
 

@@ -30,7 +30,8 @@ describe('Slack connect against the simulator', () => {
         channels: [
           { id: 'C01', name: 'general', isPrivate: false },
           { id: 'C02', name: 'old', isPrivate: false, isArchived: true },
-          { id: 'G03', name: 'launch', isPrivate: true },
+          { id: 'G03', name: 'launch', isPrivate: true, botIsMember: true },
+          { id: 'G05', name: 'board', isPrivate: true },
           { id: 'C04', name: 'news', isPrivate: false },
         ],
       },
@@ -41,16 +42,19 @@ describe('Slack connect against the simulator', () => {
   });
   afterAll(async () => { await slack.close(); });
 
-  it('asks for the bot scopes, comma-separated', async () => {
+  it('asks for the bot scopes, comma-separated: posting, uploads, channels and reading them back', async () => {
     const { authorizeUrl } = await authorizeAndConnect(slackConnect, context, redirectUri);
 
     expect(authorizeUrl.pathname).toBe('/oauth/v2/authorize');
     expect(authorizeUrl.searchParams.get('client_id')).toBe(slack.clientId);
-    expect(authorizeUrl.searchParams.get('scope')).toBe('chat:write,files:write,channels:read,groups:read');
+    expect(authorizeUrl.searchParams.get('scope')).toBe(
+      'chat:write,chat:write.customize,files:write,channels:read,groups:read,channels:join,channels:history,'
+        + 'groups:history,reactions:read',
+    );
     expect(lastTokenForm(slack).get('client_secret')).toBe(slack.clientSecret);
   });
 
-  it('offers every open channel of the workspace, each with the bot token and the channel', async () => {
+  it('offers every open channel the bot can see, each with the bot token and the channel', async () => {
     const { tokens, authorized } = await authorizeAndConnect(slackConnect, context, redirectUri);
 
     expect(tokens.expiresAt).toBeNull();
@@ -71,7 +75,7 @@ describe('Slack connect against the simulator', () => {
     const error = await platformFailure(authorizeAndConnect(slackConnect, wrong, redirectUri));
 
     expect(error.kind).toBe('permanent');
-    expect(error.message).toBe('bad_client_secret');
+    expect(error.message).toBe('Slack oauth.v2.access: bad_client_secret');
   });
 
   it('shows Slack’s refusal of an unknown client id', async () => {
@@ -81,7 +85,7 @@ describe('Slack connect against the simulator', () => {
     const provider = slackConnect.provider(wrong.app);
     const error = await platformFailure(exchangeAuthorizationCode(provider, client, exchange, { timeoutMs: 2_000 }));
 
-    expect(error.message).toBe('invalid_client_id');
+    expect(error.message).toBe('Slack oauth.v2.access: invalid_client_id');
   });
 
   it('refuses a code used once already', async () => {
@@ -92,7 +96,7 @@ describe('Slack connect against the simulator', () => {
     const provider = slackConnect.provider(context.app);
     const error = await platformFailure(exchangeAuthorizationCode(provider, client, again, { timeoutMs: 2_000 }));
 
-    expect(error.message).toBe('invalid_code');
+    expect(error.message).toBe('Slack oauth.v2.access: invalid_code');
   });
 
   it('calls a revoked bot token disconnected, with Slack’s code', async () => {
@@ -101,6 +105,7 @@ describe('Slack connect against the simulator', () => {
     const error = await platformFailure(slackConnect.accounts(tokens, context));
 
     expect(error.kind).toBe('disconnected');
-    expect(error.message).toBe('invalid_auth');
+    expect(error.message)
+      .toBe('Slack auth.test: the workspace no longer accepts the app\'s token; connect it again (invalid_auth)');
   });
 });

@@ -1,94 +1,45 @@
 import { z } from 'zod';
 import { readStandardTokens } from '../kit/oauth2.ts';
-import type { ConnectContext, OAuthConnect, UserTokens } from '../kit/platform-connect.ts';
-import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
-import { platformRequest } from '../kit/platform-http.ts';
+import type { OAuthConnect, UserTokens } from '../kit/platform-connect.ts';
 import { encodeSlackCredential } from './credential.ts';
+import { SlackApi } from './slack-api.ts';
+import { channelPage, type SlackChannelPage } from './slack-channels.ts';
+import { slackRefusal, slackRefusalBody } from './slack-errors.ts';
 
-const provider = 'slack';
-
-/** Bot scopes: post and upload, and list the public and private channels to pick from. */
-const scopes = ['chat:write', 'files:write', 'channels:read', 'groups:read'] as const;
-
-/** Slack answers refusals with HTTP 200 `{ok: false, error: "<code>"}`. */
-const refusal = z.object({ ok: z.literal(false), error: z.string().min(1) });
-
-/** Codes with which Slack says the token (or the refresh token) no longer works. */
-const deadToken = new Set([
-  'invalid_auth', 'not_authed', 'token_revoked', 'token_expired', 'account_inactive', 'invalid_refresh_token',
-]);
-
-function refusalError(error: string, httpStatus: number | null = 200): PlatformError {
-  const kind: PlatformErrorKind = deadToken.has(error) ? 'disconnected' : 'permanent';
-  return new PlatformError({ kind, provider, httpStatus, message: error });
-}
+/**
+ * Bot scopes: post (chat:write) under the name and icon the settings give (chat:write.customize)
+ * and upload (files:write); list the public and private channels to pick from (channels:read,
+ * groups:read) and join a public one (channels:join); read the channel back (channels:history,
+ * groups:history), which is how a retry finds a message whose answer was lost; read a message's
+ * reactions for analytics (reactions:read).
+ */
+export const slackScopes = [
+  'chat:write', 'chat:write.customize', 'files:write', 'channels:read', 'groups:read', 'channels:join',
+  'channels:history', 'groups:history', 'reactions:read',
+] as const;
 
 /** oauth.v2.access: the bot token at the top level, or a refusal sent with HTTP 200. */
 function readSlackTokens(body: unknown, now: Date): UserTokens | null {
-  const refused = refusal.safeParse(body);
-  if (refused.success) throw refusalError(refused.data.error);
-  return readStandardTokens(body, now);
-}
-
-function slackErrorMessage(body: unknown): string | undefined {
-  const refused = refusal.safeParse(body);
-  return refused.success ? refused.data.error : undefined;
-}
-
-/** One Web API method with the bot token; `ok: false` is a refusal whatever the status. */
-async function slackMethod<T>(
-  method: string,
-  parameters: Record<string, string>,
-  schema: z.ZodType<T>,
-  botToken: string,
-  context: ConnectContext,
-): Promise<T> {
-  const url = new URL(`${context.app.apiUrl}/${method}`);
-  for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
-  const body = await platformRequest({
-    provider,
-    serverName: 'Slack',
-    method: 'GET',
-    url: url.toString(),
-    headers: { Authorization: `Bearer ${botToken}` },
-    timeoutMs: context.timeoutMs,
-    errorMessage: slackErrorMessage,
-  });
-  const refused = refusal.safeParse(body);
-  if (refused.success) throw refusalError(refused.data.error);
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const message = `Slack answered ${method} in a way SPS could not read`;
-    throw new PlatformError({ kind: 'permanent', provider, message, cause: parsed.error });
+  const refused = slackRefusalBody.safeParse(body);
+  if (refused.success) {
+    throw slackRefusal('oauth.v2.access', refused.data, { httpStatus: 200, retryAfterMs: null, canRefresh: false });
   }
-  return parsed.data;
+  return readStandardTokens(body, now);
 }
 
 const authTest = z.object({ ok: z.literal(true), team_id: z.string().min(1), team: z.string() });
 
-const conversationPage = z.object({
-  ok: z.literal(true),
-  channels: z.array(z.object({ id: z.string().min(1), name: z.string(), is_private: z.boolean().optional() })),
-  response_metadata: z.object({ next_cursor: z.string().optional() }).optional(),
-});
-
 /** conversations.list pages with a cursor; a runaway cursor must not hold the connect step forever. */
 const maxPages = 20;
 
-async function workspaceChannels(botToken: string, context: ConnectContext) {
-  const channels: z.infer<typeof conversationPage>['channels'] = [];
-  let cursor = '';
+async function workspaceChannels(botToken: string, api: SlackApi): Promise<SlackChannelPage['channels']> {
+  const channels: SlackChannelPage['channels'] = [];
+  let cursor: string | null = null;
   for (let count = 0; count < maxPages; count += 1) {
-    const parameters = {
-      types: 'public_channel,private_channel',
-      exclude_archived: 'true',
-      limit: '200',
-      ...(cursor === '' ? {} : { cursor }),
-    };
-    const page = await slackMethod('conversations.list', parameters, conversationPage, botToken, context);
+    const page = await channelPage(api, botToken, cursor);
     channels.push(...page.channels);
-    cursor = page.response_metadata?.next_cursor ?? '';
-    if (cursor === '') break;
+    cursor = page.nextCursor;
+    if (cursor === null) break;
   }
   return channels;
 }
@@ -97,10 +48,10 @@ export const slackConnect: OAuthConnect = {
   kind: 'oauth2',
 
   provider: (app) => ({
-    platform: provider,
+    platform: 'slack',
     authorizeUrl: `${app.authUrl}/oauth/v2/authorize`,
     tokenUrl: `${app.tokenUrl}/oauth.v2.access`,
-    scopes,
+    scopes: slackScopes,
     scopeSeparator: ',',
     pkce: false,
     clientAuthentication: 'body',
@@ -111,9 +62,10 @@ export const slackConnect: OAuthConnect = {
 
   async accounts(tokens, context) {
     const botToken = tokens.accessToken;
+    const api = new SlackApi(context.app.apiUrl, context.timeoutMs);
     // The token answer names the workspace too, but the kit hands only the tokens over: ask again.
-    const team = await slackMethod('auth.test', {}, authTest, botToken, context);
-    const channels = await workspaceChannels(botToken, context);
+    const team = await api.call(botToken, 'auth.test', { query: {} }, authTest);
+    const channels = await workspaceChannels(botToken, api);
     return {
       pick: true,
       accounts: channels.map((channel) => ({
