@@ -161,13 +161,15 @@ export function createYoutubeAdapter(
       const listed = await api.get('/youtube/v3/playlistItems', {
         part: 'contentDetails', playlistId: uploads, maxResults: '20',
       }, uploadedItems, 'the channel\'s uploads');
-      return listed.items.map((item) => ({ id: item.contentDetails.videoId, url: videoUrl(item.contentDetails.videoId) }));
+      return listed.items.map(({ contentDetails: { videoId } }) => ({ id: videoId, url: videoUrl(videoId) }));
     },
 
     tools: {
       async playlists(channel, data) {
         const input = playlistsData.safeParse(data);
-        if (!input.success) throw permanent(`the playlists tool takes no input: ${input.error.issues[0]?.message ?? ''}`);
+        if (!input.success) {
+          throw permanent(`the playlists tool takes no input: ${input.error.issues[0]?.message ?? ''}`);
+        }
         const api = apiFor(channel);
         const playlists: { id: string; title: string; itemCount: number | null; privacyStatus: string | null }[] = [];
         let pageToken: string | undefined;

@@ -17,13 +17,20 @@ export const youtubeSettings = z.object({
     .refine((tags) => tags.join(',').length <= 500, 'must hold at most 500 characters in all')
     .optional()
     .describe('Keywords of the video, at most 500 characters in all'),
-  categoryId: z.string().regex(/^\d+$/, 'must be a numeric YouTube category id').optional().describe('YouTube category of the video'),
+  categoryId: z
+    .string()
+    .regex(/^\d+$/, 'must be a numeric YouTube category id')
+    .optional()
+    .describe('YouTube category of the video'),
   defaultLanguage: z
     .string()
     .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, 'must be a language code such as "en" or "pt-BR"')
     .optional()
     .describe('Language of the title and description'),
-  selfDeclaredMadeForKids: z.boolean().optional().describe('Declare the video made for children (comments are then disabled)'),
+  selfDeclaredMadeForKids: z
+    .boolean()
+    .optional()
+    .describe('Declare the video made for children (comments are then disabled)'),
   embeddable: z.boolean().optional().describe('Allow the video to be embedded on other sites'),
   license: z.enum(['youtube', 'creativeCommon']).optional().describe('License of the video'),
   containsSyntheticMedia: z.boolean().optional().describe('Declare realistic altered or synthetic content'),
@@ -51,7 +58,11 @@ export const youtube = definePlatform({
   mediaRules: 'Exactly 1 MP4 video per post, and optionally 1 JPEG or PNG image of at most 2 MB beside it as the '
     + 'video\'s custom thumbnail.',
   rules:
-    'Every post uploads one video to the connected channel: the title setting is required and the post text becomes the description (at most 5,000 bytes). An image attached beside the video becomes its custom thumbnail (the channel must be allowed custom thumbnails), and the video is added to the playlist named in playlistId. There are no text-only posts and no threads. Videos longer than 15 minutes need a verified channel, and videos uploaded by an unaudited API project stay private.',
+    'Every post uploads one video to the connected channel: the title setting is required and the post text '
+    + 'becomes the description (at most 5,000 bytes). An image attached beside the video becomes its custom '
+    + 'thumbnail (the channel must be allowed custom thumbnails), and the video is added to the playlist named in '
+    + 'playlistId. There are no text-only posts and no threads. Videos longer than 15 minutes need a verified '
+    + 'channel, and videos uploaded by an unaudited API project stay private.',
   settings: youtubeSettings,
   tools: [
     {
@@ -68,7 +79,9 @@ export const youtube = definePlatform({
         + (images > 1 ? ' and at most 1 image, its thumbnail' : ''));
     }
     for (const item of parts[0]?.media ?? []) {
-      if (item.kind === 'video' && item.mimeType !== 'video/mp4') problems.push(`part 1 has a ${item.mimeType} video; YouTube posts take MP4 videos`);
+      if (item.kind === 'video' && item.mimeType !== 'video/mp4') {
+        problems.push(`part 1 has a ${item.mimeType} video; YouTube posts take MP4 videos`);
+      }
       if (item.kind === 'image' && !thumbnailTypes.includes(item.mimeType)) {
         problems.push(`part 1 has a ${item.mimeType} image; a YouTube thumbnail must be a JPEG or PNG image`);
       }

@@ -12,6 +12,7 @@ import { youtubeConnect } from './connect.ts';
 import { chunkUnit } from './resumable-upload.ts';
 
 const channelId = 'UCadafilms00000000000001';
+const thumbnail = 'https://yt3.ggpht.com/a.jpg';
 const mp4 = sampleMp4(600_000);
 
 let sim: YoutubeSimulator;
@@ -59,7 +60,7 @@ const requestsOf = (sessionUrl: string | undefined) => {
 beforeAll(async () => {
   sim = await startYoutubeSimulator({
     ada: {
-      channels: [{ id: channelId, title: 'Ada Films', customUrl: '@adafilms', thumbnail: 'https://yt3.ggpht.com/a.jpg' }],
+      channels: [{ id: channelId, title: 'Ada Films', customUrl: '@adafilms', thumbnail }],
       businessAccounts: [],
     },
   });

@@ -18,7 +18,9 @@ export function youtubeError(
 ): SimulatedAnswer {
   return {
     status: code,
-    body: { error: { code, message, errors: [{ message, domain, reason }], ...(status === undefined ? {} : { status }) } },
+    body: {
+      error: { code, message, errors: [{ message, domain, reason }], ...(status === undefined ? {} : { status }) },
+    },
   };
 }
 

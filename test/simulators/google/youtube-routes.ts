@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { OAuthAuthority } from '../kit/oauth-authority.ts';
 import { bearerToken, jsonBody, type SimulatedAnswer, type SimulatedRequest } from '../kit/simulator-server.ts';
 import { page, unauthenticated, type SimulatedGoogleUser } from './google-simulator.ts';
@@ -5,14 +6,14 @@ import {
   badRequest, insufficientScopes, signupRequired, youtubeError,
 } from './youtube-answers.ts';
 import {
-  newId, uploadsPlaylistOf, type InjectedFault, type SimulatedVideo, type YoutubeStep, type YoutubeStore,
+  newId, uploadsPlaylistOf, type InjectedFault, type UploadSession, type YoutubeStep, type YoutubeStore,
 } from './youtube-store.ts';
 
 /**
  * The YouTube Data API v3 routes SPS publishes with, on the Google simulator's origin:
  * - `POST /upload/youtube/v3/videos?uploadType=resumable&part=snippet,status` opens an upload
  *   session (youtube-upload-server.ts serves its address) after checking the metadata as YouTube
- *   does (title 1-100 characters without < >, description at most 5,000 bytes without < >, tags at
+ *   does (title 1-100 characters without < >, description at most 5,000 bytes, tags at
  *   most 500 characters, an assignable category, a known privacy) and the declared file;
  * - `POST /upload/youtube/v3/thumbnails/set?videoId=` takes a JPEG or PNG of at most 2 MB for a
  *   video of the channel, unless the channel may not set custom thumbnails;
@@ -24,9 +25,9 @@ import {
  */
 
 const scopeBase = 'https://www.googleapis.com/auth/';
-const privacies = ['public', 'unlisted', 'private'];
+const privacies = ['public', 'unlisted', 'private'] as const;
 /** Categories a video can be put in (videoCategories.list, assignable ones, region US). */
-const categories = ['1', '2', '10', '15', '17', '19', '20', '22', '23', '24', '25', '26', '27', '28', '29'];
+const categories = ['1', '2', '10', '15', '17', '19', '20', '22', '23', '24', '25', '26', '27', '28', '29'] as const;
 const maxThumbnailBytes = 2 * 1024 * 1024;
 
 export interface YoutubeRouteContext {
@@ -52,34 +53,38 @@ function mayWrite(caller: Caller, scopes: string[]): boolean {
 function fault(context: YoutubeRouteContext, step: YoutubeStep, work: () => SimulatedAnswer): SimulatedAnswer {
   const injected: InjectedFault | undefined = context.store.takeFault(step);
   if (injected === undefined) return work();
-  if ('lose' in injected && injected.lose === true) return { ...work(), lose: true };
-  return injected as SimulatedAnswer;
+  if (!('status' in injected)) return { ...work(), lose: true };
+  return injected;
 }
 
-function metadataProblem(body: unknown): SimulatedAnswer | null {
-  const resource = typeof body === 'object' && body !== null ? body as Record<string, unknown> : null;
-  const snippet = resource?.snippet as Record<string, unknown> | undefined;
-  const status = (resource?.status ?? {}) as Record<string, unknown>;
-  const title = snippet?.title;
-  if (typeof title !== 'string' || title.trim() === '' || [...title].length > 100 || /[<>]/.test(title)) {
-    return badRequest('invalidTitle', 'The request metadata specifies an invalid or empty video title.');
-  }
-  const description = snippet?.description ?? '';
-  if (typeof description !== 'string' || Buffer.byteLength(description) > 5000 || /[<>]/.test(description)) {
-    return badRequest('invalidDescription', 'The request metadata specifies an invalid video description.');
-  }
-  const tags = snippet?.tags ?? [];
-  if (!Array.isArray(tags) || tags.some((tag) => typeof tag !== 'string') || tags.join(',').length > 500) {
-    return badRequest('invalidTags', 'The request metadata specifies invalid video keywords.');
-  }
-  if (snippet?.categoryId !== undefined && !categories.includes(String(snippet.categoryId))) {
-    return badRequest('invalidCategoryId', 'The <code>snippet.categoryId</code> property specifies an invalid '
-      + 'category ID. Use the <code>videoCategories.list</code> method to retrieve supported categories.');
-  }
-  if (status.privacyStatus !== undefined && !privacies.includes(String(status.privacyStatus))) {
-    return badRequest('invalidVideoMetadata', 'The request metadata is invalid.');
-  }
-  return null;
+/** The video resource videos.insert takes, with YouTube's defaults; each field's refusal is below. */
+const videoResource = z.object({
+  snippet: z.object({
+    title: z.string().refine((text) => text.trim() !== '' && Array.from(text).length <= 100 && !/[<>]/.test(text)),
+    description: z.string().refine((text) => Buffer.byteLength(text) <= 5000).default(''),
+    tags: z.array(z.string()).refine((tags) => tags.join(',').length <= 500).optional(),
+    categoryId: z.enum(categories).default('22'),
+    defaultLanguage: z.string().optional(),
+  }),
+  status: z.object({ privacyStatus: z.enum(privacies).default('public') }).loose()
+    .default({ privacyStatus: 'public' }),
+});
+
+const refusals: Record<string, SimulatedAnswer> = {
+  title: badRequest('invalidTitle', 'The request metadata specifies an invalid or empty video title.'),
+  description: badRequest('invalidDescription', 'The request metadata specifies an invalid video description.'),
+  tags: badRequest('invalidTags', 'The request metadata specifies invalid video keywords.'),
+  categoryId: badRequest('invalidCategoryId', 'The <code>snippet.categoryId</code> property specifies an invalid '
+    + 'category ID. Use the <code>videoCategories.list</code> method to retrieve supported categories.'),
+};
+
+/** The metadata as YouTube keeps it, or its refusal of the first field it does not take. */
+function readMetadata(body: unknown): { metadata: UploadSession['metadata'] } | { refusal: SimulatedAnswer } {
+  const parsed = videoResource.safeParse(body);
+  if (parsed.success) return { metadata: parsed.data };
+  const [where, field] = parsed.error.issues[0]?.path ?? [];
+  const refusal = where === 'snippet' ? refusals[String(field ?? 'title')] : undefined;
+  return { refusal: refusal ?? badRequest('invalidVideoMetadata', 'The request metadata is invalid.') };
 }
 
 function openSession(context: YoutubeRouteContext, caller: Caller): SimulatedAnswer {
@@ -106,16 +111,12 @@ function openSession(context: YoutubeRouteContext, caller: Caller): SimulatedAns
   if (!type.startsWith('video/') && type !== 'application/octet-stream') {
     return badRequest('invalidContentType', `Media type '${type}' is not supported.`);
   }
-  const problem = metadataProblem(body);
-  if (problem !== null) return problem;
+  const read = readMetadata(body);
+  if ('refusal' in read) return read.refusal;
   return fault(context, 'videos.insert', () => {
-    const resource = body as { snippet: SimulatedVideo['snippet']; status?: Record<string, unknown> };
     const session = context.store.openSession({
       channelId: caller.channelId,
-      metadata: {
-        snippet: { ...resource.snippet, categoryId: resource.snippet.categoryId ?? '22' },
-        status: resource.status ?? {},
-      },
+      metadata: read.metadata,
       declaredLength: length,
       declaredType: type,
       notifySubscribers: request.query.get('notifySubscribers') !== 'false',
@@ -136,7 +137,9 @@ function setThumbnail(context: YoutubeRouteContext, caller: Caller): SimulatedAn
   const { request, channelId } = caller;
   if (!mayWrite(caller, ['youtube.upload', 'youtube', 'youtube.force-ssl'])) return insufficientScopes;
   const video = context.store.videos.find((candidate) => candidate.id === request.query.get('videoId'));
-  if (video === undefined) return notFound('videoNotFound', 'The video that you are trying to update cannot be found.');
+  if (video === undefined) {
+    return notFound('videoNotFound', 'The video that you are trying to update cannot be found.');
+  }
   if (video.channelId !== channelId || context.store.noCustomThumbnails.has(channelId)) {
     return youtubeError(403, 'forbidden', 'The authenticated user doesn’t have permissions for uploading and '
       + 'setting custom thumbnails for the current video.');
@@ -151,7 +154,8 @@ function setThumbnail(context: YoutubeRouteContext, caller: Caller): SimulatedAn
   return fault(context, 'thumbnails.set', () => {
     video.thumbnail = { mimeType: type, bytes: request.raw };
     const url = `https://i.ytimg.com/vi/${video.id}/default.jpg`;
-    return { status: 200, body: { kind: 'youtube#thumbnailSetResponse', items: [{ default: { url, width: 120, height: 90 } }] } };
+    const items = [{ default: { url, width: 120, height: 90 } }];
+    return { status: 200, body: { kind: 'youtube#thumbnailSetResponse', items } };
   });
 }
 
@@ -165,7 +169,9 @@ function listVideos(context: YoutubeRouteContext, request: SimulatedRequest): Si
 }
 
 function listPlaylists(context: YoutubeRouteContext, caller: Caller): SimulatedAnswer {
-  if (caller.request.query.get('mine') !== 'true') return badRequest('missingRequiredParameter', 'No filter selected.');
+  if (caller.request.query.get('mine') !== 'true') {
+    return badRequest('missingRequiredParameter', 'No filter selected.');
+  }
   const mine = context.store.playlists.filter((playlist) => playlist.channelId === caller.channelId);
   const { slice, next } = page(mine, caller.request);
   const items = slice.map((playlist) => ({
@@ -175,14 +181,16 @@ function listPlaylists(context: YoutubeRouteContext, caller: Caller): SimulatedA
     contentDetails: { itemCount: playlist.items.length },
     status: { privacyStatus: playlist.privacyStatus },
   }));
-  return { status: 200, body: { kind: 'youtube#playlistListResponse', items, ...(next === undefined ? {} : { nextPageToken: next }) } };
+  const more = next === undefined ? {} : { nextPageToken: next };
+  return { status: 200, body: { kind: 'youtube#playlistListResponse', items, ...more } };
 }
 
 /** Items of a playlist of the channel's, or of its uploads playlist, newest upload first. */
 function playlistEntries(context: YoutubeRouteContext, caller: Caller, playlistId: string):
 { id: string; videoId: string }[] | null {
   if (playlistId === uploadsPlaylistOf(caller.channelId)) {
-    return context.store.videosOf(caller.channelId).map((video) => ({ id: `UU-${video.id}`, videoId: video.id })).reverse();
+    const uploads = context.store.videosOf(caller.channelId);
+    return uploads.map((video) => ({ id: `UU-${video.id}`, videoId: video.id })).reverse();
   }
   return context.store.playlists.find((playlist) => playlist.id === playlistId)?.items ?? null;
 }
@@ -204,20 +212,28 @@ function listPlaylistItems(context: YoutubeRouteContext, caller: Caller): Simula
   return { status: 200, body: { kind: 'youtube#playlistItemListResponse', items } };
 }
 
+const playlistItemBody = z.object({
+  snippet: z.object({
+    playlistId: z.string(),
+    resourceId: z.object({ kind: z.literal('youtube#video'), videoId: z.string() }),
+  }),
+});
+
 function insertPlaylistItem(context: YoutubeRouteContext, caller: Caller): SimulatedAnswer {
   if (!mayWrite(caller, ['youtube', 'youtube.force-ssl'])) return insufficientScopes;
-  const body = jsonBody(caller.request) as { snippet?: { playlistId?: string; resourceId?: { videoId?: string } } };
-  if (caller.request.query.get('part') !== 'snippet' || body?.snippet === undefined) {
-    return badRequest('invalidPart', 'The part parameter must name the snippet the body carries.');
+  const body = playlistItemBody.safeParse(jsonBody(caller.request));
+  if (caller.request.query.get('part') !== 'snippet' || !body.success) {
+    return badRequest('invalidResourceId', 'The part parameter must be snippet, and the snippet must name the '
+      + 'playlist and a youtube#video resource.');
   }
-  const playlist = context.store.playlists.find((candidate) => candidate.id === body.snippet?.playlistId);
+  const { playlistId, resourceId: { videoId } } = body.data.snippet;
+  const playlist = context.store.playlists.find((candidate) => candidate.id === playlistId);
   if (playlist === undefined) return notFound('playlistNotFound', 'Playlist not found.');
   if (playlist.channelId !== caller.channelId) {
     return youtubeError(403, 'playlistItemsNotAccessible', 'The request is not properly authorized to insert '
       + 'the specified playlist item.');
   }
-  const videoId = body.snippet.resourceId?.videoId;
-  if (!context.store.videos.some((video) => video.id === videoId) || videoId === undefined) {
+  if (!context.store.videos.some((video) => video.id === videoId)) {
     return notFound('videoNotFound', 'Video not found.');
   }
   return fault(context, 'playlistItems.insert', () => {
@@ -227,7 +243,9 @@ function insertPlaylistItem(context: YoutubeRouteContext, caller: Caller): Simul
       status: 200,
       body: {
         kind: 'youtube#playlistItem', id: item.id,
-        snippet: { playlistId: playlist.id, position: playlist.items.length - 1, resourceId: { kind: 'youtube#video', videoId } },
+        snippet: {
+          playlistId: playlist.id, position: playlist.items.length - 1, resourceId: { kind: 'youtube#video', videoId },
+        },
       },
     };
   });

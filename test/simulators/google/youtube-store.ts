@@ -27,7 +27,7 @@ export interface SimulatedVideo {
 export interface UploadSession {
   id: string;
   channelId: string;
-  metadata: { snippet: SimulatedVideo['snippet']; status: Record<string, unknown> };
+  metadata: { snippet: SimulatedVideo['snippet']; status: Record<string, unknown> & { privacyStatus: string } };
   declaredLength: number;
   declaredType: string;
   notifySubscribers: boolean;
@@ -121,8 +121,7 @@ export class YoutubeStore {
       id: newId(11),
       channelId: session.channelId,
       snippet: session.metadata.snippet,
-      status: { ...session.metadata.status, privacyStatus: String(session.metadata.status.privacyStatus ?? 'public'),
-        uploadStatus: 'uploaded' },
+      status: { ...session.metadata.status, uploadStatus: 'uploaded' },
       mimeType: session.declaredType,
       bytes: Buffer.concat(session.taken),
       notifySubscribers: session.notifySubscribers,

@@ -51,7 +51,10 @@ function stateAnswer(store: YoutubeStore, response: ServerResponse, session: Upl
 }
 
 /** What one PUT may carry: its first byte and length, or a status question. */
-type Planned = { kind: 'status' } | { kind: 'bytes'; start: number; length: number } | { kind: 'refused'; why: string };
+type Planned =
+  | { kind: 'status' }
+  | { kind: 'bytes'; start: number; length: number }
+  | { kind: 'refused'; why: string };
 
 function plan(request: IncomingMessage, session: UploadSession): Planned {
   const header = request.headers['content-range'];
@@ -69,7 +72,8 @@ function plan(request: IncomingMessage, session: UploadSession): Planned {
   if (range === null) return { kind: 'refused', why: `Content-Range "${header}" is not valid` };
   const [start, end, total] = [Number(range[1]), Number(range[2]), Number(range[3])];
   if (total !== session.declaredLength) {
-    return { kind: 'refused', why: `the total ${String(total)} is not the declared ${String(session.declaredLength)}` };
+    const why = `the total ${String(total)} is not the declared ${String(session.declaredLength)}`;
+    return { kind: 'refused', why };
   }
   if (start !== session.takenLength) {
     return {
