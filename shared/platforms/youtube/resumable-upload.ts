@@ -14,10 +14,11 @@ import { provider, unreadable, type YoutubeApi } from './youtube-api.ts';
  * The video exists only once its last byte is in, and the session remembers how much it took, so
  * the session address is the upload's handle: it is checkpointed before the first byte is sent.
  * A later attempt asks the session its state (an empty PUT whose Content-Range names only the
- * total): 308 → continue from the first byte it lacks; 200/201 → the upload finished and the answer was
- * lost: the video is taken from this answer, never uploaded again; 404/410 → the session expired
- * before the upload finished (no video exists), so a new one is opened. The video id is
- * checkpointed as soon as it is known, so nothing after it (thumbnail, playlist) uploads again.
+ * total): 308 → continue from the first byte it lacks, skipping what YouTube holds; 200/201 → the
+ * upload finished and its answer was lost: the video is taken from this answer, never uploaded
+ * again; 404/410 → the session expired before the upload finished (no video exists), so a new
+ * one is opened. The video id is checkpointed as soon as it is known, so a retry for a later step
+ * (thumbnail, playlist) does not upload again.
  */
 
 /** How uploads are cut; tests make chunks small. */

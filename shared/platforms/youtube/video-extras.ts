@@ -19,8 +19,9 @@ const playlistItems = z.object({ items: z.array(playlistItem).default([]) });
 const thumbnailTimeoutMs = (size: number): number => Math.ceil((size / (256 * 1024)) * 1000);
 
 /**
- * Runs one step on a video YouTube already published. A refusal that retrying cannot change
- * fails the post with what exists, so nobody uploads the video again to fix the step.
+ * Runs one step on a video YouTube already published. A refusal that retrying cannot change fails
+ * the post, with a message naming the video that exists, so the user fixes the step on YouTube
+ * rather than posting the video again.
  */
 async function onPublished<T>(videoUrl: string, step: string, run: () => Promise<T>): Promise<T> {
   try {
