@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startGoogleSimulator, type RunningGoogleSimulator } from '../../../test/simulators/google/google-simulator.ts';
+import {
+  startGoogleSimulator, type RunningGoogleSimulator,
+} from '../../../test/simulators/google/google-simulator.ts';
 import { authorizeAndConnect, refreshWith } from '../../../test/simulators/kit/oauth-dance.ts';
 import { formBody } from '../../../test/simulators/kit/simulator-server.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
@@ -49,13 +51,14 @@ describe('YouTube connect against the Google simulator', () => {
     google.authority.now = Date.now;
   });
 
-  it('asks Google for offline access to upload and read the channel, with PKCE', async () => {
+  it('asks Google for offline access to upload, read the channel and fill playlists, with PKCE', async () => {
     const { authorizeUrl } = await authorizeAndConnect(youtubeConnect, context, redirectUri);
 
     expect(authorizeUrl.pathname).toBe('/o/oauth2/v2/auth');
     expect(authorizeUrl.searchParams.get('client_id')).toBe(google.clientId);
     expect(authorizeUrl.searchParams.get('scope')).toBe(
-      'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly',
+      'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly '
+        + 'https://www.googleapis.com/auth/youtube.force-ssl',
     );
     expect(authorizeUrl.searchParams.get('access_type')).toBe('offline');
     expect(authorizeUrl.searchParams.get('prompt')).toBe('consent');

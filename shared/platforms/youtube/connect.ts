@@ -6,10 +6,15 @@ import { googleApiErrorMessage, googleOAuthProvider } from './google-oauth.ts';
 
 const provider = 'youtube';
 
-/** Upload videos, and read the channel they go to. */
+/**
+ * Upload videos and set their thumbnails (youtube.upload), read the channel, its playlists and
+ * statistics (youtube.readonly), and add a video to a playlist: playlistItems.insert takes no
+ * narrower scope than youtube.force-ssl.
+ */
 const scopes = [
   'https://www.googleapis.com/auth/youtube.upload',
   'https://www.googleapis.com/auth/youtube.readonly',
+  'https://www.googleapis.com/auth/youtube.force-ssl',
 ] as const;
 
 /** channels.list with part=snippet (YouTube Data API v3). */

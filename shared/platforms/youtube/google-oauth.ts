@@ -27,8 +27,19 @@ export function googleOAuthProvider(platform: string, app: PlatformApp, scopes: 
 
 /** Google APIs answer errors as `{error: {code, message, status, errors: [{reason}]}}`. */
 const googleError = z.object({
-  error: z.object({ message: z.string(), status: z.string().optional() }),
+  error: z.object({
+    message: z.string(),
+    status: z.string().optional(),
+    errors: z.array(z.object({ reason: z.string().optional(), domain: z.string().optional() }).loose()).optional(),
+  }),
 });
+
+/** The `reason` of each item of `error.errors[]` (`quotaExceeded`, `authError`...): what Google's refusals mean. */
+export function googleErrorReasons(body: unknown): string[] {
+  const parsed = googleError.safeParse(body);
+  if (!parsed.success) return [];
+  return (parsed.data.error.errors ?? []).flatMap((item) => (item.reason === undefined ? [] : [item.reason]));
+}
 
 export function googleApiErrorMessage(body: unknown): string | undefined {
   const parsed = googleError.safeParse(body);

@@ -1,4 +1,5 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { createYoutubeAdapter } from './adapter.ts';
 import { youtubeConnect } from './connect.ts';
 import { youtube } from './definition.ts';
 import { googleUrls } from './google-oauth.ts';
@@ -7,4 +8,5 @@ export const youtubeModule: PlatformModule = {
   definition: youtube,
   urls: { apiUrl: 'https://www.googleapis.com', ...googleUrls },
   connect: youtubeConnect,
+  createAdapter: (options, app) => createYoutubeAdapter(options, app),
 };

@@ -38,6 +38,17 @@ export interface SimulatedGoogleUser {
   businessAccounts: SimulatedBusinessAccount[];
 }
 
+/**
+ * More of Google's APIs on the same origin, as www.googleapis.com serves them (YouTube publishing:
+ * youtube-simulator.ts): `routes` answers first (undefined passes the request on), with the user
+ * the bearer token acts for; `channelParts` adds parts of channels.list (statistics...).
+ */
+export interface GoogleSimulatorExtensions {
+  routes?: (request: SimulatedRequest, user: SimulatedGoogleUser | undefined) =>
+    SimulatedAnswer | Promise<SimulatedAnswer> | undefined;
+  channelParts?: (channel: SimulatedYoutubeChannel, parts: readonly string[]) => Record<string, unknown>;
+}
+
 export interface RunningGoogleSimulator extends RunningSimulator {
   authority: OAuthAuthority;
   clientId: string;
@@ -54,11 +65,11 @@ const pageSize = 2;
 
 const scopeBase = 'https://www.googleapis.com/auth/';
 
-function googleError(code: number, status: string, message: string, reason: string): SimulatedAnswer {
+export function googleError(code: number, status: string, message: string, reason: string): SimulatedAnswer {
   return { status: code, body: { error: { code, message, errors: [{ message, domain: 'global', reason }], status } } };
 }
 
-const unauthenticated = googleError(
+export const unauthenticated = googleError(
   401,
   'UNAUTHENTICATED',
   'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid '
@@ -78,13 +89,17 @@ function googleTokenError(error: string, description: string): SimulatedAnswer {
 }
 
 /** One page of `items` from `pageToken` (an offset here; opaque to the client). */
-function page<T>(items: readonly T[], request: SimulatedRequest): { slice: T[]; next: string | undefined } {
+export function page<T>(items: readonly T[], request: SimulatedRequest): { slice: T[]; next: string | undefined } {
   const start = Number(request.query.get('pageToken') ?? '0');
   const slice = items.slice(start, start + pageSize);
   return { slice, next: start + pageSize < items.length ? String(start + pageSize) : undefined };
 }
 
-function youtubeChannels(request: SimulatedRequest, user: SimulatedGoogleUser): SimulatedAnswer {
+function youtubeChannels(
+  request: SimulatedRequest,
+  user: SimulatedGoogleUser,
+  extensions: GoogleSimulatorExtensions,
+): SimulatedAnswer {
   const parts = (request.query.get('part') ?? '').split(',');
   if (parts[0] === '') return googleError(400, 'INVALID_ARGUMENT', 'No part parameter selected', 'required');
   if (request.query.get('mine') !== 'true') {
@@ -105,6 +120,7 @@ function youtubeChannels(request: SimulatedRequest, user: SimulatedGoogleUser): 
         localized: { title: channel.title, description: '' },
       },
     } : {}),
+    ...extensions.channelParts?.(channel, parts),
   }));
   const listed = { totalResults: items.length, resultsPerPage: 5 };
   // A Google account without a channel gets no `items` at all.
@@ -138,6 +154,7 @@ function businessLocations(request: SimulatedRequest, user: SimulatedGoogleUser,
 
 export async function startGoogleSimulator(
   users: Record<string, SimulatedGoogleUser>,
+  extensions: GoogleSimulatorExtensions = {},
 ): Promise<RunningGoogleSimulator> {
   const known = new Map(Object.entries(users));
   const handedOut = new Set<string>();
@@ -168,11 +185,13 @@ export async function startGoogleSimulator(
   const server = await startSimulatorServer((request) => {
     if (request.path === '/o/oauth2/v2/auth' && request.method === 'GET') return authority.authorize(request);
     if (request.path === '/token') return authority.token(request);
-    if (request.method !== 'GET') return notFound;
     const userId = authority.userOf(bearerToken(request));
     const user = userId === null ? undefined : known.get(userId);
+    const extended = extensions.routes?.(request, user);
+    if (extended !== undefined) return extended;
+    if (request.method !== 'GET') return notFound;
     if (user === undefined) return unauthenticated;
-    if (request.path === '/youtube/v3/channels') return youtubeChannels(request, user);
+    if (request.path === '/youtube/v3/channels') return youtubeChannels(request, user, extensions);
     if (request.path === '/v1/accounts') return businessAccounts(request, user);
     const locations = /^\/v1\/(accounts\/[^/]+)\/locations$/.exec(request.path);
     if (locations?.[1] !== undefined) return businessLocations(request, user, locations[1]);
