@@ -1,4 +1,4 @@
-# One image for the api and the workers; docker-compose.yml picks the entry point.
+# One image for the api, the workers and the auth server; docker-compose.yml picks the entry point.
 FROM node:24-bookworm-slim
 # ffprobe and ffmpeg inspect media and make poster frames in the media worker.
 RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*
@@ -9,6 +9,8 @@ RUN npm ci --omit=dev --no-audit --no-fund
 COPY api ./api
 COPY workers ./workers
 COPY shared ./shared
+COPY auth-server ./auth-server
+COPY scripts ./scripts
 USER node
 # Node 24 runs the TypeScript sources directly (type stripping): no build step, no dist/ to drift.
 CMD ["node", "--max-semi-space-size=2", "api/main.ts"]

@@ -43,7 +43,11 @@ export const configSchema = z.object({
     .default('')
     .transform((list) => new Set(list.split(',').map((email) => email.trim().toLowerCase()).filter(Boolean))),
   /** When set, /metrics (api and workers) answers only `Authorization: Bearer <METRICS_TOKEN>`. */
-  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  METRICS_TOKEN: z.preprocess(
+    // Compose passes `${METRICS_TOKEN:-}` through as an empty value: that means no token.
+    (value) => (value === '' ? undefined : value),
+    z.string().min(16, 'at least 16 characters').optional(),
+  ),
   PUBLISH_CONCURRENCY: positiveInt.default(5),
   PUBLISH_ATTEMPTS: positiveInt.default(5),
   PUBLISH_BACKOFF_MS: positiveInt.default(5_000),
