@@ -32,8 +32,9 @@ const required: Record<string, string> = {
   SERVICE_OAUTH_CLIENT_SECRET: 'pcs_compose_check',
 };
 function interpolate(value: string): string {
-  return value.replace(/\$\{([A-Z0-9_]+)(?::([-?])([^}]*))?\}/g, (_match, name: string, kind?: string, rest?: string) => {
-    if (kind === '-') return rest ?? '';
+  const variable = /\$\{([A-Z0-9_]+)(?::([-?])([^}]*))?\}/g;
+  return value.replace(variable, (_match, name: string, kind?: string, fallback?: string) => {
+    if (kind === '-') return fallback ?? '';
     const given = required[name];
     if (given === undefined) throw new Error(`the compose file requires ${name}, which this check does not know`);
     return given;
