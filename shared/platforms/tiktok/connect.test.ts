@@ -41,7 +41,8 @@ describe('TikTok connect against the simulator', () => {
     expect(authorizeUrl.pathname).toBe('/v2/auth/authorize/');
     expect(authorizeUrl.searchParams.get('client_key')).toBe(tiktok.clientId);
     expect(authorizeUrl.searchParams.has('client_id')).toBe(false);
-    expect(authorizeUrl.searchParams.get('scope')).toBe('user.info.basic,user.info.profile,video.publish,video.upload');
+    expect(authorizeUrl.searchParams.get('scope'))
+      .toBe('user.info.basic,user.info.profile,user.info.stats,video.list,video.publish,video.upload');
     expect(authorizeUrl.searchParams.has('code_challenge')).toBe(false);
     const form = lastTokenForm(tiktok);
     expect(form.get('client_key')).toBe(tiktok.clientId);
