@@ -102,13 +102,15 @@ function unreachableMedia(
       part.image.some((image) => !reach(channel.provider, kindOf(image.id))),
     );
     if (withMedia === -1) return [];
-    const name = findPlatform(channel.provider)?.displayName ?? channel.provider;
+    const platform = findPlatform(channel.provider);
+    const name = platform?.displayName ?? channel.provider;
+    const pulled = platform?.mediaByUrl === 'images' ? 'images' : 'media';
     return [
       {
         path: `posts.${index}.value.${withMedia}.image`,
         message:
           `${name} channel "${channel.name}": ${name} ` +
-          'fetches media from their URL, and this server serves them at a private address',
+          `fetches ${pulled} from their URL, and this server serves them at a private address`,
       },
     ];
   });

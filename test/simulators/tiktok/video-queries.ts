@@ -64,8 +64,9 @@ export function listVideos(request: SimulatedRequest, posts: SimulatedPost[], us
   if (!body.success) return refusals.invalidParams('max_count must be 1 to 20');
   const now = Date.now();
   const before = body.data.cursor ?? Number.MAX_SAFE_INTEGER;
+  // Later posts first, also among posts made in the same millisecond.
   const newest = posts.filter((post) => readable(post, now) && post.createdAt < before)
-    .sort((a, b) => b.createdAt - a.createdAt);
+    .reverse().sort((a, b) => b.createdAt - a.createdAt);
   const page = newest.slice(0, body.data.max_count ?? 10);
   return tiktokData({
     videos: page.map((post) => video(post, fields, username)),
