@@ -176,10 +176,12 @@ describe('publishing to TikTok through the whole stack', () => {
     expect(initsWith('Upload answer lost')).toHaveLength(1);
     expect(postsWith('Upload answer lost').map((item) => item.id)).toEqual([root?.releaseId]);
     // The first attempt failed after storing the publish_id; the second only read its status.
-    expect(await finishedPublishJob(stack.publishQueue, postId)).toMatchObject({ state: 'completed', attemptsMade: 2 });
+    const job = await finishedPublishJob(stack.publishQueue, postId);
+    expect(job).toMatchObject({ state: 'completed', attemptsMade: 2 });
     const publish = sim.publishing.publishes.get(postsWith('Upload answer lost')[0]?.publishId ?? '');
     const uploadId = publish?.upload?.uploadId;
-    expect(sim.requestsTo('PUT /video/').filter((request) => request.query.get('upload_id') === uploadId)).toHaveLength(1);
+    const puts = sim.requestsTo('PUT /video/').filter((request) => request.query.get('upload_id') === uploadId);
+    expect(puts).toHaveLength(1);
   });
 
   it('waits out TikTok\'s rate_limit_exceeded without spending an attempt', async () => {

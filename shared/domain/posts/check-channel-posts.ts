@@ -176,7 +176,9 @@ export async function checkChannelPosts(
   posts = resolved.posts;
   const mediaById = resolved.library;
 
-  if (type !== 'draft' && options.mediaReach !== undefined) unreachableMedia(posts, byId, mediaById, options.mediaReach);
+  if (type !== 'draft' && options.mediaReach !== undefined) {
+    unreachableMedia(posts, byId, mediaById, options.mediaReach);
+  }
   const problems: ErrorDetail[] = [];
   const checked = posts.map((post, index): CheckedChannelPost => {
     const channel = byId.get(channelIds[index]?.toString() ?? '');

@@ -32,7 +32,9 @@ function part(content: string, settings: Record<string, unknown> = {}, channel =
 beforeAll(async () => {
   sim = await startTikTokWithCreators();
   adapter = createTikTokAdapter(
-    { timeoutMs: 2_000, userHosts: connectionPolicyFor(false) }, { apiUrl: sim.url }, { chunkBytes: 5 * 1024 * 1024, polling },
+    { timeoutMs: 2_000, userHosts: connectionPolicyFor(false) },
+    { apiUrl: sim.url },
+    { chunkBytes: 5 * 1024 * 1024, polling },
   );
 });
 afterAll(async () => { await sim.close(); });

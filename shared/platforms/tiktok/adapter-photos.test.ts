@@ -44,7 +44,9 @@ const initsWith = (text: string) => sim.requestsTo(initPath).filter((request) =>
 beforeAll(async () => {
   [sim, files] = await Promise.all([startTikTokWithCreators(), startPublicMediaHost()]);
   adapter = createTikTokAdapter(
-    { timeoutMs: 2_000, userHosts: connectionPolicyFor(false) }, { apiUrl: sim.url }, { chunkBytes: 5 * 1024 * 1024, polling },
+    { timeoutMs: 2_000, userHosts: connectionPolicyFor(false) },
+    { apiUrl: sim.url },
+    { chunkBytes: 5 * 1024 * 1024, polling },
   );
 });
 afterAll(async () => { await Promise.all([sim.close(), files.close()]); });
@@ -61,13 +63,15 @@ describe('TikTok photo posts', () => {
       files.add('first.jpg', jpeg, { kind: 'image', mimeType: 'image/jpeg' }),
       files.add('second.webp', webp, { kind: 'image', mimeType: 'image/webp' }),
     ];
-    const result = await adapter.publish(part('Two photos, one story', photos, { title: 'Holiday', auto_add_music: true }));
+    const settings = { title: 'Holiday', auto_add_music: true };
+    const result = await adapter.publish(part('Two photos, one story', photos, settings));
 
     const [post] = postsWith('Two photos, one story');
     expect(post?.photos.map((bytes) => bytes.length)).toEqual([3_000, 1_500]);
     expect(post?.photos[0]?.equals(jpeg)).toBe(true);
     expect(post?.photos[1]?.equals(webp)).toBe(true);
-    expect(result).toEqual({ releaseId: post?.id, releaseURL: `https://www.tiktok.com/@ada.films/photo/${post?.id ?? ''}` });
+    const releaseURL = `https://www.tiktok.com/@ada.films/photo/${post?.id ?? ''}`;
+    expect(result).toEqual({ releaseId: post?.id, releaseURL });
     const [init] = initsWith('Two photos, one story');
     expect(JSON.parse(init?.text ?? '{}')).toEqual({
       post_info: {
@@ -106,7 +110,7 @@ describe('TikTok photo posts', () => {
     expect(input.checkpoint.values.photoInitSentAt).toBe('');
   });
 
-  it('fails with photo_pull_failed in words when a photo cannot be fetched, and with the format when it is no photo', async () => {
+  it('fails with photo_pull_failed for a photo out of reach, and on the format of one that is no photo', async () => {
     const missing = { ...files.add('gone.jpg', sampleJpeg(), { kind: 'image', mimeType: 'image/jpeg' }) };
     missing.url = `${files.url}/uploads/never-stored.jpg`;
     const gone = await platformFailure(adapter.publish(part('Gone', [missing])));
@@ -121,7 +125,8 @@ describe('TikTok photo posts', () => {
   });
 
   it('sets the part aside as unconfirmed when the answer to a photo init was lost', async () => {
-    const input = part('Lost photo init', [files.add('lost.jpg', sampleJpeg(), { kind: 'image', mimeType: 'image/jpeg' })]);
+    const photo = files.add('lost.jpg', sampleJpeg(), { kind: 'image', mimeType: 'image/jpeg' });
+    const input = part('Lost photo init', [photo]);
     sim.failNext(initPath, { lose: true });
     expect((await platformFailure(adapter.publish(input))).kind).toBe('retryable');
     await sim.publishing.pullsDone();

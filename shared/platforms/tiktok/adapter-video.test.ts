@@ -29,7 +29,12 @@ function video(bytes: Buffer, durationSeconds: number | null = 12): PublishMedia
 
 type TestPart = PublishInput & { checkpoint: MemoryCheckpoint };
 
-function part(content: string, media: PublishMedia[], settings: Record<string, unknown> = {}, channel = ada): TestPart {
+function part(
+  content: string,
+  media: PublishMedia[],
+  settings: Record<string, unknown> = {},
+  channel = ada,
+): TestPart {
   return {
     channel, content, media, settings: { privacy_level: 'PUBLIC_TO_EVERYONE', ...settings },
     idempotencyKey: `k-${content}`, checkpoint: memoryCheckpoint(),
@@ -61,7 +66,8 @@ describe('TikTok video posts', () => {
 
     const [post] = postsWith('A small video #sps');
     expect(post?.video?.equals(bytes)).toBe(true);
-    expect(result).toEqual({ releaseId: post?.id, releaseURL: `https://www.tiktok.com/@ada.films/video/${post?.id ?? ''}` });
+    const releaseURL = `https://www.tiktok.com/@ada.films/video/${post?.id ?? ''}`;
+    expect(result).toEqual({ releaseId: post?.id, releaseURL });
     // An int64 beyond 2^53: read as digits, not rounded through a double.
     expect(BigInt(result.releaseId) > BigInt(Number.MAX_SAFE_INTEGER)).toBe(true);
     expect(post?.postInfo).toEqual({
@@ -104,7 +110,8 @@ describe('TikTok video posts', () => {
   });
 
   it('answers the publish_id and the profile when the post never gets a public id', async () => {
-    const selfOnly = await adapter.publish(part('Only me', [video(sampleMp4(40_000))], { privacy_level: 'SELF_ONLY' }));
+    const clip = video(sampleMp4(40_000));
+    const selfOnly = await adapter.publish(part('Only me', [clip], { privacy_level: 'SELF_ONLY' }));
     const [mine] = postsWith('Only me');
     expect(selfOnly).toEqual({ releaseId: mine?.publishId, releaseURL: 'https://www.tiktok.com/@ada.films' });
 
@@ -123,7 +130,8 @@ describe('TikTok video posts', () => {
 
   it('sends an inbox upload with source_info only, for the creator to finish in the app', async () => {
     const inbox = sim.requestsTo('POST /v2/post/publish/inbox/video/init/').length;
-    const result = await adapter.publish(part('For the inbox', [video(sampleMp4(40_000))], { post_mode: 'MEDIA_UPLOAD' }));
+    const clip = video(sampleMp4(40_000));
+    const result = await adapter.publish(part('For the inbox', [clip], { post_mode: 'MEDIA_UPLOAD' }));
 
     const sent = sim.requestsTo('POST /v2/post/publish/inbox/video/init/').slice(inbox);
     expect(sent).toHaveLength(1);
@@ -178,7 +186,8 @@ describe('TikTok video posts, exactly once', () => {
     sim.publishing.failNextPublish('frame_rate_check_failed');
     const bad = await platformFailure(adapter.publish(part('Too fast', [video(sampleMp4(40_000))])));
     expect(bad.kind).toBe('permanent');
-    expect(bad.message).toBe('the video\'s frame rate is outside the 23 to 60 fps TikTok takes (frame_rate_check_failed)');
+    expect(bad.message)
+      .toBe('the video\'s frame rate is outside the 23 to 60 fps TikTok takes (frame_rate_check_failed)');
 
     const input = part('Internal trouble', [video(sampleMp4(40_000))]);
     sim.publishing.failNextPublish('internal');
@@ -220,9 +229,11 @@ describe('TikTok video posts held to creator_info', () => {
     expect(postsWith('Quiet video')[0]?.postInfo).toMatchObject({
       disable_comment: true, disable_duet: true, disable_stitch: true,
     });
-    const asked = part('Wants Duet', [video(sampleMp4(40_000))], { privacy_level: 'SELF_ONLY', disable_duet: false }, bea);
+    const settings = { privacy_level: 'SELF_ONLY', disable_duet: false };
+    const asked = part('Wants Duet', [video(sampleMp4(40_000))], settings, bea);
     expect((await platformFailure(adapter.publish(asked))).message)
-      .toBe('TikTok: the account has Duet turned off, so disable_duet cannot be false; leave it out or set it to true');
+      .toBe('TikTok: the account has Duet turned off, so disable_duet cannot be false; '
+        + 'leave it out or set it to true');
   });
 
   it('refuses a video longer than the account may post', async () => {

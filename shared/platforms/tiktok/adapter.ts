@@ -71,7 +71,9 @@ function parseSettings(raw: Record<string, unknown>): Settings {
 function postKind(media: PublishMedia[]): 'video' | 'photo' {
   const [first] = media;
   if (first?.kind === 'video' && media.length === 1) {
-    if (!videoTypes.includes(first.mimeType)) throw permanent(`TikTok takes MP4, WebM or MOV videos, not ${first.mimeType}`);
+    if (!videoTypes.includes(first.mimeType)) {
+      throw permanent(`TikTok takes MP4, WebM or MOV videos, not ${first.mimeType}`);
+    }
     return 'video';
   }
   if (media.length === 0 || media.length > 35 || media.some((item) => item.kind !== 'image')) {
@@ -94,7 +96,10 @@ function stateOf(values: Readonly<Record<string, string>>): PublishState {
 }
 
 const stateValues = (state: PublishState): Record<string, string> => ({
-  [saved.media]: state.media, [saved.mode]: state.mode, [saved.privacy]: state.privacy, [saved.username]: state.username,
+  [saved.media]: state.media,
+  [saved.mode]: state.mode,
+  [saved.privacy]: state.privacy,
+  [saved.username]: state.username,
 });
 
 /**
@@ -127,7 +132,8 @@ export function createTikTokAdapter(
   app: Pick<PlatformApp, 'apiUrl'>,
   tuning: TikTokTuning = defaultTikTokTuning,
 ): PlatformAdapter {
-  const apiOf = (channel: ChannelCredentials): TikTokApi => tiktokApi(app.apiUrl, channel.accessToken, options.timeoutMs);
+  const apiOf = (channel: ChannelCredentials): TikTokApi =>
+    tiktokApi(app.apiUrl, channel.accessToken, options.timeoutMs);
   const uploadTimeoutMs = Math.max(options.timeoutMs, minUploadTimeoutMs);
 
   async function profileUsername(api: TikTokApi): Promise<string> {
@@ -207,17 +213,18 @@ export function createTikTokAdapter(
     state: PublishState,
     postInfo: Record<string, unknown>,
   ): Promise<PublishResult> {
+    const photos = input.media.map((media) => media.url);
     const json = {
       post_info: postInfo,
-      source_info: { source: 'PULL_FROM_URL', photo_images: input.media.map((media) => media.url), photo_cover_index: 0 },
+      source_info: { source: 'PULL_FROM_URL', photo_images: photos, photo_cover_index: 0 },
       post_mode: state.mode,
       media_type: 'PHOTO',
     };
     await input.checkpoint.save({ [saved.photoInitSentAt]: new Date().toISOString() });
     let publishId: string;
     try {
-      publishId = (await api({ method: 'POST', path: '/v2/post/publish/content/init/', json }, initAnswer, 'a publish'))
-        .publish_id;
+      const call = { method: 'POST', path: '/v2/post/publish/content/init/', json } as const;
+      publishId = (await api(call, initAnswer, 'a publish')).publish_id;
     } catch (error) {
       // A refusal came back: TikTok made nothing, so a retry may send the request again.
       if (error instanceof PlatformError && error.httpStatus !== null) {

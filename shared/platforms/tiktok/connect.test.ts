@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authorizeAndConnect, refreshWith } from '../../../test/simulators/kit/oauth-dance.ts';
 import { formBody } from '../../../test/simulators/kit/simulator-server.ts';
-import { startTikTokSimulator, type RunningTikTokSimulator } from '../../../test/simulators/tiktok/tiktok-simulator.ts';
+import {
+  startTikTokSimulator, type RunningTikTokSimulator,
+} from '../../../test/simulators/tiktok/tiktok-simulator.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext } from '../kit/platform-connect.ts';

@@ -75,20 +75,25 @@ export function checkAgainstCreator(info: CreatorInfo, settings: Settings, media
 
 /** post_info of a direct video post, held to what the creator allows. */
 export function videoPostInfo(info: CreatorInfo, settings: Settings, caption: string): Record<string, unknown> {
+  const cover = settings.video_cover_timestamp_ms;
   return {
     title: caption,
     privacy_level: settings.privacy_level,
     disable_comment: switchOff(settings.disable_comment, info.comment_disabled, 'comments', 'disable_comment'),
     disable_duet: switchOff(settings.disable_duet, info.duet_disabled, 'Duet', 'disable_duet'),
     disable_stitch: switchOff(settings.disable_stitch, info.stitch_disabled, 'Stitch', 'disable_stitch'),
-    ...(settings.video_cover_timestamp_ms === undefined ? {} : { video_cover_timestamp_ms: settings.video_cover_timestamp_ms }),
+    ...(cover === undefined ? {} : { video_cover_timestamp_ms: cover }),
     ...brandFields(settings),
     ...(settings.is_aigc === undefined ? {} : { is_aigc: settings.is_aigc }),
   };
 }
 
 /** post_info of a photo post: title, the text as description, comments held to the creator's switch. */
-export function photoPostInfo(info: CreatorInfo | null, settings: Settings, description: string): Record<string, unknown> {
+export function photoPostInfo(
+  info: CreatorInfo | null,
+  settings: Settings,
+  description: string,
+): Record<string, unknown> {
   const direct = info !== null;
   return {
     ...(settings.title === undefined ? {} : { title: settings.title }),

@@ -46,7 +46,8 @@ export async function accountCounters(api: TikTokApi): Promise<AnalyticsCounter[
   const call = { method: 'GET', path: '/v2/user/info/', query: { fields } } as const;
   const { user } = await api(call, accountStats, 'account counters');
   return counters(user, [
-    ['follower_count', 'Followers'], ['following_count', 'Following'], ['likes_count', 'Likes'], ['video_count', 'Videos'],
+    ['follower_count', 'Followers'], ['following_count', 'Following'], ['likes_count', 'Likes'],
+    ['video_count', 'Videos'],
   ]);
 }
 

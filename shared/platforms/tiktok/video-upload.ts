@@ -68,7 +68,8 @@ export async function uploadChunks(
   await put(Buffer.concat(rest));
   if (offset !== plan.video_size) {
     // The stored file is not the size its record says: TikTok would wait forever for the rest.
-    const message = `the stored video has ${String(offset)} bytes, not the ${String(plan.video_size)} announced to TikTok`;
+    const message =
+      `the stored video has ${String(offset)} bytes, not the ${String(plan.video_size)} announced to TikTok`;
     throw new PlatformError({ kind: 'permanent', provider, message });
   }
 }

@@ -1,7 +1,9 @@
 import type { SimulatedAnswer } from '../kit/simulator-server.ts';
 import { tiktokData } from './tiktok-answers.ts';
 
-export const privacyLevels = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
+export const privacyLevels = [
+  'PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY',
+] as const;
 export type PrivacyLevel = (typeof privacyLevels)[number];
 
 /**

@@ -112,7 +112,9 @@ function videoSourceRequest(
     if (!verifiedUrl(source.video_url, context.verifiedUrlPrefixes)) return refusals.urlUnverified(source.video_url);
     return { plan: null, urls: [source.video_url] };
   }
-  const plan = { videoSize: source.video_size, chunkSize: source.chunk_size, totalChunkCount: source.total_chunk_count };
+  const plan = {
+    videoSize: source.video_size, chunkSize: source.chunk_size, totalChunkCount: source.total_chunk_count,
+  };
   const problem = chunkPlanProblem(plan);
   return problem === null ? { plan, urls: [] } : refusals.invalidParams(problem);
 }
@@ -140,7 +142,9 @@ export function initPhotos(request: SimulatedRequest, context: InitContext): Sim
   if (!parsed.success) return invalid(parsed.error);
   const { post_info: postInfo, source_info: source, post_mode: mode } = parsed.data;
   if (tooLong(postInfo.title, 90)) return refusals.invalidParams('The title is longer than 90 characters');
-  if (tooLong(postInfo.description, 4000)) return refusals.invalidParams('The description is longer than 4000 characters');
+  if (tooLong(postInfo.description, 4000)) {
+    return refusals.invalidParams('The description is longer than 4000 characters');
+  }
   if (mode === 'DIRECT_POST' && postInfo.privacy_level === undefined) {
     return refusals.invalidParams('privacy_level is required for DIRECT_POST');
   }

@@ -27,7 +27,8 @@ const isWebp = (head: Buffer) =>
   head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'WEBP';
 /** MP4 and MOV start with an `ftyp` box; WebM with the EBML magic. */
 export const looksLikeVideo = (head: Buffer) =>
-  head.subarray(4, 8).toString('latin1') === 'ftyp' || head.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]));
+  head.subarray(4, 8).toString('latin1') === 'ftyp'
+  || head.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]));
 
 export async function pullFile(url: string, kind: 'photo' | 'video'): Promise<PulledFile> {
   const got = await downloadMedia(url, kind === 'photo' ? maxPhotoBytes : maxPulledVideoBytes, true);

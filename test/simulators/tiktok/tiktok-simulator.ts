@@ -99,7 +99,8 @@ function userInfo(request: SimulatedRequest, user: SimulatedTikTokUser, creator:
   if (fields.length === 0 || unknown.length > 0) {
     return refusals.invalidParams(`Invalid fields: ${unknown.join(',') || '(none)'}`);
   }
-  if (fields.some((field) => (statsFields as readonly string[]).includes(field)) && !scopes.includes('user.info.stats')) {
+  const wantsStats = fields.some((field) => (statsFields as readonly string[]).includes(field));
+  if (wantsStats && !scopes.includes('user.info.stats')) {
     return refusals.scopeMissing('user.info.stats');
   }
   const values: Record<string, string | number> = {

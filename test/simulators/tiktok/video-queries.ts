@@ -16,7 +16,10 @@ const videoFields = [
 ] as const;
 
 const queryBody = z.object({ filters: z.object({ video_ids: z.array(z.string()).min(1).max(20) }) });
-const listBody = z.object({ max_count: z.number().int().min(1).max(20).optional(), cursor: z.number().int().optional() });
+const listBody = z.object({
+  max_count: z.number().int().min(1).max(20).optional(),
+  cursor: z.number().int().optional(),
+});
 
 function fieldsOf(request: SimulatedRequest): string[] | SimulatedAnswer {
   const fields = (request.query.get('fields') ?? '').split(',').filter((field) => field !== '');
