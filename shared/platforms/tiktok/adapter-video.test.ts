@@ -184,8 +184,11 @@ describe('TikTok video posts, exactly once', () => {
 
   it('fails with TikTok\'s fail_reason in words; an internal failure is retried with a new publish', async () => {
     sim.publishing.failNextPublish('frame_rate_check_failed');
-    const bad = await platformFailure(adapter.publish(part('Too fast', [video(sampleMp4(40_000))])));
+    const tooFast = part('Too fast', [video(sampleMp4(40_000))]);
+    const bad = await platformFailure(adapter.publish(tooFast));
     expect(bad.kind).toBe('permanent');
+    // A FAILED publish can never become a post: a later try of the part starts afresh.
+    expect(tooFast.checkpoint.values.publishId).toBe('');
     expect(bad.message)
       .toBe('the video\'s frame rate is outside the 23 to 60 fps TikTok takes (frame_rate_check_failed)');
 

@@ -121,7 +121,7 @@ const stateValues = (state: PublishState): Record<string, string> => ({
  * the moment init answers, before any byte is sent; a retry with a saved publish_id reads its
  * status and carries on from there instead of starting again, except where TikTok cannot have
  * posted it: a video whose bytes never all arrived (status PROCESSING_UPLOAD with fewer
- * uploaded_bytes than the file), or a publish FAILED `internal`; then a new publish is made.
+ * uploaded_bytes than the file), or a FAILED publish; then a new publish is made.
  * A lost answer to a video init is safe to repeat: TikTok publishes nothing until it has the
  * bytes, which go only to the upload URL in that lost answer. A photo init is not: TikTok
  * fetches the photos by itself. So its sending is marked in the checkpoint first, and a retry
@@ -151,10 +151,11 @@ export function createTikTokAdapter(
     const awaitPublicId = state.mode === 'DIRECT_POST' && state.privacy === 'PUBLIC_TO_EVERYONE';
     const settled = await settle(api, publishId, first, tuning.polling, awaitPublicId);
     if (settled.kind === 'failed') {
-      if (settled.failReason !== 'internal') throw permanent(failReasonMessage(settled.failReason));
-      // Nothing was posted: the next attempt makes a new publish.
+      // A FAILED publish never becomes a post: whoever tries this part again starts a new one.
       await input.checkpoint.save({ [saved.publishId]: '' });
-      throw new PlatformError({ kind: 'retryable', provider, message: failReasonMessage(settled.failReason) });
+      const message = failReasonMessage(settled.failReason);
+      // TikTok's own trouble may pass; a refused file or a spam verdict would be refused again.
+      throw new PlatformError({ kind: settled.failReason === 'internal' ? 'retryable' : 'permanent', provider, message });
     }
     const postId = settled.kind === 'posted' ? settled.postId : null;
     if (postId === null) return { releaseId: publishId, releaseURL: profileUrl(state.username) };
