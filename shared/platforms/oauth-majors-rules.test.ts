@@ -48,7 +48,7 @@ describe('oauth-major platforms, shared facts', () => {
       ['instagram-standalone', 'social', 2200, 'comment'],
       ['threads', 'social', 500, 'thread'],
       ['youtube', 'video', 5000, 'none'],
-      ['tiktok', 'video', 2000, 'none'],
+      ['tiktok', 'video', 2200, 'none'],
     ]);
   });
 
@@ -290,8 +290,17 @@ describe('tiktok', () => {
     expect(problemsOf(check(tiktok, { privacy_level: 'SELF_ONLY', title: 'x' }, ['v', [video()]]))[0]).toMatch(/only to TikTok photo posts/);
   });
 
-  it('limits the text to 2000 characters and refuses more parts', () => {
-    expect(check(tiktok, { privacy_level: 'SELF_ONLY' }, ['a'.repeat(2001), [video()]]).problems[0]?.path).toBe('value.0.content');
-    expect(check(tiktok, { privacy_level: 'SELF_ONLY' }, ['a', [video()]], ['b', []]).problems[0]?.path).toBe('value.1');
+  it('limits a video caption to 2,200 UTF-16 units, a photo description to 4,000, and refuses more parts', () => {
+    const privacy = { privacy_level: 'SELF_ONLY' };
+    expect(check(tiktok, privacy, ['a'.repeat(2200), [video()]]).problems).toEqual([]);
+    expect(check(tiktok, privacy, ['a'.repeat(2201), [video()]]).problems).toEqual([
+      { path: 'value.0.content', message: 'has 2201 UTF-16 code units (emoji count 2); TikTok allows 2200' },
+    ]);
+    // An emoji is two UTF-16 units: 1,101 of them are over a caption's 2,200.
+    expect(check(tiktok, privacy, ['🎬'.repeat(1101), [video()]]).problems[0]?.path).toBe('value.0.content');
+    expect(check(tiktok, privacy, ['a'.repeat(4000), [image('image/jpeg')]]).problems).toEqual([]);
+    expect(check(tiktok, privacy, ['a'.repeat(4001), [image('image/jpeg')]]).problems[0]?.message)
+      .toBe('has 4001 UTF-16 code units (emoji count 2); TikTok allows 4000');
+    expect(check(tiktok, privacy, ['a', [video()]], ['b', []]).problems[0]?.path).toBe('value.1');
   });
 });

@@ -30,14 +30,15 @@ export function validatePlatformPost(
         problems.push({ path: ['settings', ...issue.path.map(String)].join('.'), message: issue.message });
   }
 
+  const textLimit = platform.textLimitFor?.(post.parts) ?? platform.textLimit;
   post.parts.forEach((part, index) => {
     const length = textLength(part.text, platform.textCounting);
-    if (length > platform.textLimit) {
+    if (length > textLimit) {
       problems.push({
         path: `value.${index}.content`,
         message:
           `has ${length} ${countingUnit[platform.textCounting]}; `
-          + `${platform.displayName} allows ${platform.textLimit}`,
+          + `${platform.displayName} allows ${textLimit}`,
       });
     }
   });
@@ -48,7 +49,7 @@ export function validatePlatformPost(
     });
   }
   if (problems.length === 0) {
-    for (const message of platform.checkPost({ settings, parts: post.parts, textLimit: platform.textLimit }))
+    for (const message of platform.checkPost({ settings, parts: post.parts, textLimit }))
       problems.push({ path: 'value', message });
   }
   post.parts.forEach((part, partIndex) => {

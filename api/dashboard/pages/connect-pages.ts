@@ -122,11 +122,15 @@ function connectSection(
 
 /** Said before connecting, not at the first failed post: this server's media cannot be fetched by the platform. */
 function mediaWarning(deps: DashboardDeps, module: PlatformModule): SafeHtml {
-  const { identifier, displayName } = module.definition;
+  const { identifier, displayName, mediaByUrl } = module.definition;
   if (deps.mediaReach(identifier)) return html``;
-  return html`<p class="notice" role="note">${displayName} fetches images and videos from their URL, and this
-    server serves them at a private address (UPLOADS_PUBLIC_URL). Posts with media to this channel will be
-    refused until the operator serves media at a public address; text posts work.</p>`;
+  // TikTok pulls only photos: its videos are uploaded and work from any address.
+  const words = mediaByUrl === 'images'
+    ? { pulled: 'images', refused: 'images', working: 'videos' }
+    : { pulled: 'images and videos', refused: 'media', working: 'text posts' };
+  return html`<p class="notice" role="note">${displayName} fetches ${words.pulled} from their URL, and this
+    server serves them at a private address (UPLOADS_PUBLIC_URL). Posts with ${words.refused} to this channel will
+    be refused until the operator serves media at a public address; ${words.working} work.</p>`;
 }
 
 function renderConnectPage(

@@ -87,20 +87,30 @@ export interface CheckOptions {
 function unreachableMedia(
   posts: ChannelPostInput[],
   channels: Map<string, { provider: string; name: string }>,
+  library: ReadonlyMap<string, Media>,
   reach: MediaReach,
 ): void {
   const details = posts.flatMap((post, index) => {
     const channel = channels.get(asObjectId(post.integration.id)?.toString() ?? '');
     if (channel === undefined || reach(channel.provider)) return [];
-    const withMedia = post.value.findIndex((part) => part.image.length > 0);
+    // Some platforms pull only some kinds (TikTok: photos by URL, videos uploaded).
+    const kindOf = (id: string) => {
+      const media = library.get(id);
+      return media === undefined ? undefined : mediaFacts(media).kind;
+    };
+    const withMedia = post.value.findIndex((part) =>
+      part.image.some((image) => !reach(channel.provider, kindOf(image.id))),
+    );
     if (withMedia === -1) return [];
-    const name = findPlatform(channel.provider)?.displayName ?? channel.provider;
+    const platform = findPlatform(channel.provider);
+    const name = platform?.displayName ?? channel.provider;
+    const pulled = platform?.mediaByUrl === 'images' ? 'images' : 'media';
     return [
       {
         path: `posts.${index}.value.${withMedia}.image`,
         message:
           `${name} channel "${channel.name}": ${name} ` +
-          'fetches media from their URL, and this server serves them at a private address',
+          `fetches ${pulled} from their URL, and this server serves them at a private address`,
       },
     ];
   });
@@ -166,7 +176,9 @@ export async function checkChannelPosts(
   posts = resolved.posts;
   const mediaById = resolved.library;
 
-  if (type !== 'draft' && options.mediaReach !== undefined) unreachableMedia(posts, byId, options.mediaReach);
+  if (type !== 'draft' && options.mediaReach !== undefined) {
+    unreachableMedia(posts, byId, mediaById, options.mediaReach);
+  }
   const problems: ErrorDetail[] = [];
   const checked = posts.map((post, index): CheckedChannelPost => {
     const channel = byId.get(channelIds[index]?.toString() ?? '');

@@ -57,6 +57,7 @@ async function threadMedia(
       fileName: media.originalName ?? media.name,
       alt: reference.alt ?? media.alt ?? null,
       url: deps.storage.publicUrl(key),
+      durationSeconds: media.durationSeconds ?? null,
       open: () => deps.storage.get(key),
     };
   };

@@ -21,6 +21,11 @@ export interface PublishMedia {
    * for platforms that pull media by URL (Instagram, Threads) instead of receiving the bytes.
    */
   url: string;
+  /**
+   * A video's length as the media worker measured it, null when unknown; for platforms that
+   * refuse videos longer than the account may post (TikTok's max_video_post_duration_sec).
+   */
+  durationSeconds?: number | null;
   open(): Promise<Readable>;
 }
 

@@ -9,9 +9,10 @@ export type PlatformGroup = (typeof platformGroups)[number];
  * - graphemes: user-perceived characters (Bluesky);
  * - x-weighted: X's weighting, URLs as 23 and CJK / emoji as 2 (twitter-text);
  * - utf8-bytes: bytes on the wire (Farcaster casts);
+ * - utf16-units: UTF-16 code units, as JavaScript's `length` (TikTok's captions);
  * - mastodon: graphemes, URLs as 23, `@user@domain` as `@user` (mastodon-text-length.ts).
  */
-export type TextCounting = 'code-points' | 'graphemes' | 'x-weighted' | 'utf8-bytes' | 'mastodon';
+export type TextCounting = 'code-points' | 'graphemes' | 'x-weighted' | 'utf8-bytes' | 'utf16-units' | 'mastodon';
 
 /** What the registry needs to know of one attached media item. */
 export interface MediaFacts {
@@ -52,6 +53,11 @@ interface PlatformFacts {
   group: PlatformGroup;
   /** Longest text of one post part, counted as `textCounting` says. */
   textLimit: number;
+  /**
+   * Where the limit depends on the post's media, the limit for these parts (TikTok: 2,200 for a
+   * video's caption, 4,000 for a photo post's description); `textLimit` otherwise.
+   */
+  textLimitFor?: (parts: PostPartFacts[]) => number;
   textCounting: TextCounting;
   /** What parts after the first become: a thread of own replies, comments, or nothing (refused). */
   replies: 'thread' | 'comment' | 'none';
@@ -60,8 +66,11 @@ interface PlatformFacts {
   /** A short paragraph of the platform's rules for API users. */
   rules: string;
   tools: ToolDefinition[];
-  /** The platform fetches attached files from their public URL instead of receiving the bytes. */
-  mediaByUrl?: true;
+  /**
+   * The platform fetches attached files from their public URL instead of receiving the bytes:
+   * all of them (true), or only images where videos are uploaded (TikTok pulls photos only).
+   */
+  mediaByUrl?: true | 'images';
 }
 
 /** How a platform file declares itself: its settings schema keeps its own type inside checkPost. */

@@ -38,6 +38,11 @@ export interface PlatformRequest {
   errorMessage?: (body: unknown) => string | undefined;
   /** Platform-specific classification; return undefined to fall back to the HTTP status. */
   classify?: (status: number, body: unknown) => PlatformErrorKind | undefined;
+  /**
+   * Integers in the answer beyond Number.MAX_SAFE_INTEGER come back as their digits (a string)
+   * instead of a rounded number: TikTok sends its int64 post ids as JSON numbers.
+   */
+  exactIntegers?: boolean;
   /** Answer `{status, body, headers}` instead of the body, where 200 and 202 mean different things. */
   withStatus?: boolean;
   /** Headers to hand back in `headers` of a `withStatus` answer (an upload session's Location...). */
@@ -89,10 +94,19 @@ function retryAfterHeader(_status: number, header: (name: string) => string | nu
   return parseRetryAfter(header('retry-after'), now);
 }
 
-function parseBody(text: string): unknown {
+/** A JSON string, or an integer of 16 digits or more standing on its own (not part of a decimal or exponent). */
+const stringOrLongInteger = /"(?:[^"\\]|\\.)*"|(?<![\w.+-])-?\d{16,}(?![\w.])/g;
+
+/** The answer's text with unsafe integers quoted, so JSON.parse keeps their digits. */
+function quoteLongIntegers(text: string): string {
+  return text.replace(stringOrLongInteger, (token) =>
+    token.startsWith('"') || Number.isSafeInteger(Number(token)) ? token : `"${token}"`);
+}
+
+function parseBody(text: string, exactIntegers = false): unknown {
   if (text === '') return null;
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(exactIntegers ? quoteLongIntegers(text) : text) as unknown;
   } catch {
     // Not JSON (an HTML error page, plain text): callers show its start as the platform's message.
     return text;
@@ -232,7 +246,7 @@ export async function platformRequest(request: PlatformRequest): Promise<unknown
     if (body instanceof Readable) body.destroy();
     throw networkFailure(request, error, signal);
   }
-  const parsed = parseBody(answer.text);
+  const parsed = parseBody(answer.text, request.exactIntegers);
   if ((answer.status >= 200 && answer.status < 300) || request.answerStatuses?.includes(answer.status) === true) {
     if (request.withStatus !== true) return parsed;
     const headers = Object.fromEntries((request.readHeaders ?? []).map((name) => [name, answer.header(name)]));

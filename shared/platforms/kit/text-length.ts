@@ -21,6 +21,8 @@ export function textLength(text: string, counting: TextCounting): number {
       return twitterText.parseTweet(text).weightedLength;
     case 'utf8-bytes':
       return Buffer.byteLength(text, 'utf8');
+    case 'utf16-units':
+      return text.length;
     case 'mastodon':
       return mastodonTextLength(text);
   }
@@ -31,5 +33,6 @@ export const countingUnit: Record<TextCounting, string> = {
   graphemes: 'characters',
   'x-weighted': 'weighted characters (URLs count 23, CJK and emoji 2)',
   'utf8-bytes': 'bytes',
+  'utf16-units': 'UTF-16 code units (emoji count 2)',
   mastodon: 'characters',
 };

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authorizeAndConnect, refreshWith } from '../../../test/simulators/kit/oauth-dance.ts';
 import { formBody } from '../../../test/simulators/kit/simulator-server.ts';
-import { startTikTokSimulator, type RunningTikTokSimulator } from '../../../test/simulators/tiktok/tiktok-simulator.ts';
+import {
+  startTikTokSimulator, type RunningTikTokSimulator,
+} from '../../../test/simulators/tiktok/tiktok-simulator.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext } from '../kit/platform-connect.ts';
@@ -41,7 +43,8 @@ describe('TikTok connect against the simulator', () => {
     expect(authorizeUrl.pathname).toBe('/v2/auth/authorize/');
     expect(authorizeUrl.searchParams.get('client_key')).toBe(tiktok.clientId);
     expect(authorizeUrl.searchParams.has('client_id')).toBe(false);
-    expect(authorizeUrl.searchParams.get('scope')).toBe('user.info.basic,user.info.profile,video.publish,video.upload');
+    expect(authorizeUrl.searchParams.get('scope'))
+      .toBe('user.info.basic,user.info.profile,user.info.stats,video.list,video.publish,video.upload');
     expect(authorizeUrl.searchParams.has('code_challenge')).toBe(false);
     const form = lastTokenForm(tiktok);
     expect(form.get('client_key')).toBe(tiktok.clientId);

@@ -3,14 +3,19 @@ import { readStandardTokens } from '../kit/oauth2.ts';
 import type { OAuthConnect, UserTokens } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { tiktokErrorMessage } from './tiktok-errors.ts';
 
 const provider = 'tiktok';
 
 /**
  * Profile (user.info.basic: open id, avatar, display name; user.info.profile: the username the
- * video URLs use) and both ways of publishing (direct post, upload to the creator's inbox).
+ * video URLs use), both ways of publishing (video.publish: direct post; video.upload: upload to
+ * the creator's inbox) and the analytics reads (user.info.stats: the account's counters;
+ * video.list: its posts' counters and the recent posts to pick a missing release from).
  */
-const scopes = ['user.info.basic', 'user.info.profile', 'video.publish', 'video.upload'] as const;
+const scopes = [
+  'user.info.basic', 'user.info.profile', 'user.info.stats', 'video.list', 'video.publish', 'video.upload',
+] as const;
 
 /** TikTok's OAuth refusal `{error, error_description, log_id}`, sent with HTTP 200 as well. */
 const tokenRefusal = z.object({ error: z.string().min(1), error_description: z.string().optional() });
@@ -44,16 +49,6 @@ const userInfo = z.object({
   }),
 });
 
-/** TikTok API v2 errors: `{error: {code, message, log_id}}`. */
-const apiError = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
-
-function apiErrorMessage(body: unknown): string | undefined {
-  const parsed = apiError.safeParse(body);
-  if (!parsed.success) return undefined;
-  const { code, message } = parsed.data.error;
-  return message === '' ? code : `${message} (${code})`;
-}
-
 export const tiktokConnect: OAuthConnect = {
   kind: 'oauth2',
 
@@ -83,7 +78,7 @@ export const tiktokConnect: OAuthConnect = {
       url: url.toString(),
       headers: { Authorization: `Bearer ${tokens.accessToken}` },
       timeoutMs: context.timeoutMs,
-      errorMessage: apiErrorMessage,
+      errorMessage: tiktokErrorMessage,
     });
     const parsed = userInfo.safeParse(body);
     if (!parsed.success) {

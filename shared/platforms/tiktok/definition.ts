@@ -1,7 +1,18 @@
 import { z } from 'zod';
-import { countMedia, definePlatform } from '../kit/platform-definition.ts';
+import { countMedia, definePlatform, type PostPartFacts } from '../kit/platform-definition.ts';
 
 const photoTypes = ['image/jpeg', 'image/webp'];
+
+/** TikTok counts captions in UTF-16 code units (oauth-majors.md 8.2). */
+export const videoCaptionLimit = 2200;
+export const photoDescriptionLimit = 4000;
+export const photoTitleLimit = 90;
+
+/** A post of photos only: its text goes to TikTok as the description, not as a caption. */
+export function isPhotoPost(parts: PostPartFacts[]): boolean {
+  const { images, videos } = countMedia(parts);
+  return images > 0 && videos === 0;
+}
 
 /** Fields of post_info (and post_mode) of TikTok's Content Posting API, under TikTok's names. */
 export const tiktokSettings = z.object({
@@ -11,8 +22,10 @@ export const tiktokSettings = z.object({
   disable_comment: z.boolean().optional().describe('Turn comments off'),
   disable_duet: z.boolean().optional().describe('For a video: turn Duet off'),
   disable_stitch: z.boolean().optional().describe('For a video: turn Stitch off'),
-  video_cover_timestamp_ms: z.number().int().min(0).optional().describe('For a video: the cover frame, in milliseconds from the start'),
-  title: z.string().max(90).optional().describe('For photos: the post title (the post text becomes the description)'),
+  video_cover_timestamp_ms: z.number().int().min(0).optional()
+    .describe('For a video: the cover frame, in milliseconds from the start'),
+  title: z.string().max(photoTitleLimit).optional()
+    .describe('For photos: the post title (the post text becomes the description)'),
   auto_add_music: z.boolean().optional().describe('For photos: let TikTok add music'),
   brand_content_toggle: z.boolean().optional().describe('Mark the post as a paid partnership promoting another brand'),
   brand_organic_toggle: z.boolean().optional().describe('Mark the post as promoting the creator\'s own business'),
@@ -28,17 +41,29 @@ export const tiktok = definePlatform({
   identifier: 'tiktok',
   displayName: 'TikTok',
   group: 'video',
-  textLimit: 2000,
-  textCounting: 'code-points',
+  // A video's caption (post_info.title); a photo post's text is its description, up to 4,000.
+  textLimit: videoCaptionLimit,
+  textLimitFor: (parts) => (isPhotoPost(parts) ? photoDescriptionLimit : videoCaptionLimit),
+  textCounting: 'utf16-units',
   replies: 'none',
-  mediaRules: 'Either exactly 1 video (up to 10 minutes) or 1 to 35 JPEG or WebP photos; no text-only posts and no mixing.',
+  // Photos are pulled by TikTok from their URL (PULL_FROM_URL); videos are uploaded (FILE_UPLOAD).
+  mediaByUrl: 'images',
+  mediaRules:
+    'Either exactly 1 video (up to 10 minutes) or 1 to 35 JPEG or WebP photos; no text-only posts and no mixing.',
   rules:
-    'A post is one video or a photo carousel; there are no text-only posts, threads or comments. privacy_level is required and must be one of the options the creator\'s account offers (see the creatorInfo tool); unaudited apps may only post privately (SELF_ONLY). Photo posts take a title of up to 90 characters and the text as description. The creator\'s maximum video length may be shorter than 10 minutes.',
+    'A post is one video or a photo carousel; there are no text-only posts, threads or comments. '
+    + 'privacy_level is required and must be one of the options the creator\'s account offers (see the '
+    + 'creatorInfo tool); unaudited apps may only post privately (SELF_ONLY). A video\'s text is its caption (up '
+    + 'to 2,200 UTF-16 units); photo posts take a title of up to 90 characters and the text as description (up to '
+    + '4,000). post_mode MEDIA_UPLOAD sends the post to the creator\'s TikTok inbox to finish in the app instead '
+    + 'of publishing it; TikTok takes no caption for an inbox video. TikTok pulls photos from their public URL; '
+    + 'videos are uploaded. The creator\'s maximum video length may be shorter than 10 minutes.',
   settings: tiktokSettings,
   tools: [
     {
       methodName: 'creatorInfo',
-      description: 'Reads the creator\'s privacy level options, whether comments, Duet and Stitch are off, and the longest video they may post.',
+      description: 'Reads the creator\'s privacy level options, whether comments, Duet and Stitch are off, '
+        + 'and the longest video they may post.',
       dataSchema: [],
     },
   ],
@@ -52,17 +77,23 @@ export const tiktok = definePlatform({
     }
     if (images > 35) problems.push(`part 1 has ${images} images; TikTok takes at most 35 photos`);
     for (const item of media) {
-      if (item.kind === 'image' && !photoTypes.includes(item.mimeType)) problems.push(`part 1 has a ${item.mimeType} photo; TikTok takes JPEG or WebP photos`);
+      if (item.kind === 'image' && !photoTypes.includes(item.mimeType)) {
+        problems.push(`part 1 has a ${item.mimeType} photo; TikTok takes JPEG or WebP photos`);
+      }
       if (item.kind === 'video' && item.durationSeconds !== null && item.durationSeconds > 600) {
         problems.push(`part 1 has a ${item.durationSeconds}-second video; TikTok takes videos of at most 10 minutes`);
       }
     }
-    const videoOnly = ['disable_duet', 'disable_stitch', 'video_cover_timestamp_ms'] as const;
+    const videoOnly = ['disable_duet', 'disable_stitch', 'video_cover_timestamp_ms', 'is_aigc'] as const;
     if (videos === 0 && images > 0) {
-      for (const key of videoOnly) if (settings[key] !== undefined) problems.push(`${key} applies only to a TikTok video, not to photos`);
+      for (const key of videoOnly) {
+        if (settings[key] !== undefined) problems.push(`${key} applies only to a TikTok video, not to photos`);
+      }
     }
     if (videos > 0) {
-      for (const key of ['title', 'auto_add_music'] as const) if (settings[key] !== undefined) problems.push(`${key} applies only to TikTok photo posts, not to a video`);
+      for (const key of ['title', 'auto_add_music'] as const) {
+        if (settings[key] !== undefined) problems.push(`${key} applies only to TikTok photo posts, not to a video`);
+      }
     }
     return problems;
   },

@@ -1,4 +1,5 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { createTikTokAdapter } from './adapter.ts';
 import { tiktokConnect } from './connect.ts';
 import { tiktok } from './definition.ts';
 
@@ -10,4 +11,5 @@ export const tiktokModule: PlatformModule = {
     tokenUrl: 'https://open.tiktokapis.com',
   },
   connect: tiktokConnect,
+  createAdapter: (options, app) => createTikTokAdapter(options, app),
 };

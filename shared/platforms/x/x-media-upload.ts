@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
+import { segments } from '../kit/byte-segments.ts';
 import type { PartCheckpoint, PublishMedia } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { provider, type XApi } from './x-api.ts';
@@ -78,27 +79,6 @@ export function mediaCategory(media: PublishMedia): 'tweet_image' | 'tweet_gif' 
 }
 
 const fileOf = (media: PublishMedia): string => `${media.fileName}:${String(media.size)}`;
-
-/** The file's bytes in segments of `size`, the last one shorter. */
-async function* segments(stream: Readable, size: number): AsyncGenerator<Buffer> {
-  let pending: Buffer[] = [];
-  let held = 0;
-  for await (const chunk of stream) {
-    let bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    while (held + bytes.length >= size) {
-      const take = size - held;
-      yield Buffer.concat([...pending, bytes.subarray(0, take)]);
-      bytes = bytes.subarray(take);
-      pending = [];
-      held = 0;
-    }
-    if (bytes.length > 0) {
-      pending.push(bytes);
-      held += bytes.length;
-    }
-  }
-  if (held > 0) yield Buffer.concat(pending);
-}
 
 export class PartMediaUploader {
   readonly #api: XApi;

@@ -1,3 +1,4 @@
+import { downloadMedia } from '../kit/media-download.ts';
 import type { SimulatedAnswer } from '../kit/simulator-server.ts';
 import { instagramRefusal } from './instagram-refusal.ts';
 
@@ -24,47 +25,8 @@ const maxImageBytes = 8 * 1024 * 1024;
 const maxVideoBytes = 300 * 1024 * 1024;
 const videoTypes = ['video/mp4', 'video/quicktime'];
 
-interface Download {
-  status: number;
-  contentType: string | null;
-  head: Buffer;
-  size: number;
-  tooLarge: boolean;
-}
-
-/** Reads the answer up to `limit` bytes, keeping the first few to look at. */
-async function download(url: string, limit: number): Promise<Download> {
-  let response: Response;
-  try {
-    response = await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: 'follow' });
-  } catch {
-    // Unreachable or too slow: Instagram says the download failed, which the caller reports.
-    return { status: 0, contentType: null, head: Buffer.alloc(0), size: 0, tooLarge: false };
-  }
-  const chunks: Buffer[] = [];
-  let headLength = 0;
-  let size = 0;
-  let tooLarge = false;
-  if (response.body !== null) {
-    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-      size += chunk.byteLength;
-      if (size > limit) {
-        tooLarge = true;
-        await response.body.cancel();
-        break;
-      }
-      if (headLength < 16) {
-        chunks.push(Buffer.from(chunk));
-        headLength += chunk.byteLength;
-      }
-    }
-  }
-  const contentType = response.headers.get('content-type');
-  return { status: response.status, contentType, head: Buffer.concat(chunks), size, tooLarge };
-}
-
 export async function fetchPulledMedia(url: string, kind: 'image' | 'video'): Promise<PulledMedia> {
-  const got = await download(url, kind === 'image' ? maxImageBytes : maxVideoBytes);
+  const got = await downloadMedia(url, kind === 'image' ? maxImageBytes : maxVideoBytes);
   const { status, contentType, size } = got;
   const base = { kind, url, status, contentType, size, refusal: null, problem: null };
   const type = (got.contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
