@@ -12,6 +12,11 @@ export interface MultipartBody {
   fields: Record<string, string>;
   fileField: string;
   file: PublishMedia;
+  /**
+   * Files sent after `file`, each under its own field (Discord's `files[1]`, `files[2]`...), each
+   * opened only when the body reaches it, so one message's several files are never held whole.
+   */
+  moreFiles?: readonly { field: string; file: PublishMedia }[];
 }
 
 export interface PlatformRequest {
@@ -161,21 +166,34 @@ async function sendWithFetch(request: PlatformRequest, { headers, body, signal }
 async function multipartStream(body: MultipartBody): Promise<{ stream: Readable; contentType: string; length: number }> {
   const boundary = `----sps${randomBytes(12).toString('hex')}`;
   const quote = (value: string) => value.replace(/["\r\n]/g, '_');
+  const fileHead = (field: string, file: PublishMedia): string =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${quote(field)}"; filename="${quote(file.fileName)}"`
+    + `\r\nContent-Type: ${file.mimeType}\r\n\r\n`;
   const head = Buffer.from([
     ...Object.entries(body.fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`),
-    `--${boundary}\r\nContent-Disposition: form-data; name="${quote(body.fileField)}"; filename="${quote(body.file.fileName)}"\r\nContent-Type: ${body.file.mimeType}\r\n\r\n`,
+    fileHead(body.fileField, body.file),
   ].join(''));
+  // Each further file starts after the CRLF that ends the one before it.
+  const more = (body.moreFiles ?? []).map(({ field, file }) => ({ head: Buffer.from(`\r\n${fileHead(field, file)}`), file }));
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const file = await body.file.open();
+  const first = await body.file.open();
+  const opened: Readable[] = [first];
   async function* parts(): AsyncGenerator<Buffer> {
     yield head;
-    for await (const chunk of file) yield chunk as Buffer;
+    for await (const chunk of first) yield chunk as Buffer;
+    for (const next of more) {
+      yield next.head;
+      const file = await next.file.open();
+      opened.push(file);
+      for await (const chunk of file) yield chunk as Buffer;
+    }
     yield tail;
   }
   const stream = Readable.from(parts());
-  // The file is open before the first byte is asked for: a request refused before sending must still close it.
-  stream.once('close', () => { file.destroy(); });
-  const length = head.length + body.file.size + tail.length;
+  // The first file is open before the first byte is asked for: a request refused before sending must still close it.
+  stream.once('close', () => { for (const file of opened) file.destroy(); });
+  const moreLength = more.reduce((sum, next) => sum + next.head.length + next.file.size, 0);
+  const length = head.length + body.file.size + moreLength + tail.length;
   return { stream, contentType: `multipart/form-data; boundary=${boundary}`, length };
 }
 
