@@ -35,7 +35,7 @@ describe('platformRequest multipart with several files', () => {
     await server.close();
   });
 
-  it('sends the fields, then every file under its own field with its bytes, and a matching Content-Length', async () => {
+  it('sends the fields, then each file under its own field, and a matching Content-Length', async () => {
     const one = file('one.png', Buffer.from([1, 2, 3, 4]));
     const two = file('twó.png', Buffer.from([0, 255, 13, 10, 0]));
     const three = file('three.png', Buffer.from('ab'));

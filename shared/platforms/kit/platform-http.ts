@@ -174,7 +174,9 @@ async function multipartStream(body: MultipartBody): Promise<{ stream: Readable;
     fileHead(body.fileField, body.file),
   ].join(''));
   // Each further file starts after the CRLF that ends the one before it.
-  const more = (body.moreFiles ?? []).map(({ field, file }) => ({ head: Buffer.from(`\r\n${fileHead(field, file)}`), file }));
+  const more = (body.moreFiles ?? []).map(({ field, file }) => (
+    { head: Buffer.from(`\r\n${fileHead(field, file)}`), file }
+  ));
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const first = await body.file.open();
   const opened: Readable[] = [first];
