@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mediaSizeProblems } from '../kit/media-size-limits.ts';
 import { countMedia, definePlatform } from '../kit/platform-definition.ts';
 
 /** Where and how the bot posts; the channel must be in the guild the bot was installed to. */
@@ -17,6 +18,19 @@ export const discordSettings = z.object({
 /** Files per message: widely cited, not on the pages the notes read. */
 const maxFiles = 10;
 
+/**
+ * Largest file a bot may attach in any server. Server boosts raise it (50 MiB at level 2, 100 MiB
+ * at level 3), but POST /posts cannot ask Discord, and a boost can lapse before the post is due:
+ * SPS holds every server to the limit all of them take.
+ */
+export const discordFileLimitBytes = 10 * 1024 * 1024;
+
+/** Largest request a message with files may be (open-and-community.md 8.3). */
+export const discordMessageLimitBytes = 25 * 1024 * 1024;
+
+/** Rounded up to a tenth, so a size just over a limit never reads as equal to it. */
+export const mebibytes = (bytes: number): string => `${(Math.ceil((bytes / (1024 * 1024)) * 10) / 10).toString()} MiB`;
+
 /** Facts: ../shared/platforms/open-and-community.md, section 8 (Discord). */
 export const discord = definePlatform({
   identifier: 'discord',
@@ -26,7 +40,7 @@ export const discord = definePlatform({
   textLimit: 1980,
   textCounting: 'code-points',
   replies: 'comment',
-  mediaRules: 'Up to 10 images or videos per message, attached as files (10 MiB each by default).',
+  mediaRules: 'Up to 10 images or videos per message, attached as files of up to 10 MiB each, 25 MiB in all.',
   rules:
     'The bot posts in the chosen channel of the connected server and needs permission to view it and send messages. Later parts are posted in a thread started from the first message. Mentions use Discord\'s <@id> and <@&role> forms.',
   settings: discordSettings,
@@ -48,9 +62,18 @@ export const discord = definePlatform({
     },
   ],
   checkPost({ parts }) {
-    return parts.flatMap((_, index) => {
+    const counts = parts.flatMap((_, index) => {
       const { total } = countMedia(parts, index);
       return total > maxFiles ? [`part ${index + 1} has ${total} media; Discord takes at most ${maxFiles} files per message`] : [];
     });
+    const limits = { image: discordFileLimitBytes, video: discordFileLimitBytes };
+    const totals = parts.flatMap((part, index) => {
+      const bytes = part.media.reduce((sum, item) => sum + (item.sizeBytes ?? 0), 0);
+      return bytes > discordMessageLimitBytes
+        ? [`part ${index + 1}: the files add up to ${mebibytes(bytes)}; Discord takes at most `
+          + `${mebibytes(discordMessageLimitBytes)} in one message`]
+        : [];
+    });
+    return [...counts, ...mediaSizeProblems(parts, limits, 'Discord'), ...totals];
   },
 });
