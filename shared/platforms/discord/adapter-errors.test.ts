@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adaChannels, adaGuild, adaGuildId, discordAdapterFor, memoryMedia, partOf, replyOf,
 } from '../../../test/simulators/discord/discord-fixture.ts';
-import { startDiscordSimulator, type RunningDiscordSimulator } from '../../../test/simulators/discord/discord-simulator.ts';
+import {
+  startDiscordSimulator, type RunningDiscordSimulator,
+} from '../../../test/simulators/discord/discord-simulator.ts';
 import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 import type { PlatformAdapter } from '../kit/platform-adapter.ts';
 
@@ -47,7 +49,8 @@ describe('discord adapter: refusals, classified on Discord\'s codes', () => {
 
   it('refuses files in a channel where the bot may not attach them, with Discord\'s code', async () => {
     const media = [memoryMedia('x.png', Buffer.alloc(10))];
-    const error = await platformFailure(adapter.publish(partOf('No files', { channel: adaChannels.noFiles }, { media })));
+    const part = partOf('No files', { channel: adaChannels.noFiles }, { media });
+    const error = await platformFailure(adapter.publish(part));
 
     expect(error.message).toMatch(/\(50013\)/);
   });
@@ -143,7 +146,7 @@ describe('discord adapter: refusals, classified on Discord\'s codes', () => {
     expect(error.retryAfterMs).toBe(1_500);
   });
 
-  it('waits for the reset of a bucket the bot spent, as Discord\'s buckets answer (one per route and channel)', async () => {
+  it('waits for the reset of a bucket the bot spent (one per route and channel, as Discord\'s)', async () => {
     discord.traffic.limit = 2;
     discord.traffic.windowMs = 5_000;
     try {

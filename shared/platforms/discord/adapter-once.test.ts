@@ -2,7 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   adaChannels, adaGuild, adaGuildId, discordAdapterFor, memoryMedia, partOf, replyOf,
 } from '../../../test/simulators/discord/discord-fixture.ts';
-import { startDiscordSimulator, type RunningDiscordSimulator } from '../../../test/simulators/discord/discord-simulator.ts';
+import {
+  startDiscordSimulator, type RunningDiscordSimulator,
+} from '../../../test/simulators/discord/discord-simulator.ts';
 import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 import type { PlatformAdapter } from '../kit/platform-adapter.ts';
 import { discordNonce, nonceTrustMs } from './discord-send-once.ts';

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adaChannels, adaCredentials, adaGuild, adaGuildId, discordAdapterFor, otherGuild, partOf,
 } from '../../../test/simulators/discord/discord-fixture.ts';
-import { startDiscordSimulator, type RunningDiscordSimulator } from '../../../test/simulators/discord/discord-simulator.ts';
+import {
+  startDiscordSimulator, type RunningDiscordSimulator,
+} from '../../../test/simulators/discord/discord-simulator.ts';
 import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 import type { PlatformAdapter, ToolHandler } from '../kit/platform-adapter.ts';
 import { discord as definition } from './definition.ts';

@@ -3,7 +3,9 @@ import {
   adaChannels, adaGuild, adaGuildId, discordAdapterFor, memoryMedia, otherChannel, otherGuild, otherGuildId, partOf,
   replyOf,
 } from '../../../test/simulators/discord/discord-fixture.ts';
-import { startDiscordSimulator, type RunningDiscordSimulator } from '../../../test/simulators/discord/discord-simulator.ts';
+import {
+  startDiscordSimulator, type RunningDiscordSimulator,
+} from '../../../test/simulators/discord/discord-simulator.ts';
 import { multipartParts } from '../../../test/simulators/x/x-multipart.ts';
 import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 import type { PlatformAdapter } from '../kit/platform-adapter.ts';
@@ -35,7 +37,8 @@ describe('discord adapter: the first part', () => {
     expect(message?.nonce).toBe(discordNonce(part.idempotencyKey));
     expect(message?.nonce).toHaveLength(25);
     expect(result.releaseId).toBe(`${adaChannels.general}_${message?.id ?? ''}`);
-    expect(result.releaseURL).toBe(`https://discord.com/channels/${adaGuildId}/${adaChannels.general}/${message?.id ?? ''}`);
+    const link = `https://discord.com/channels/${adaGuildId}/${adaChannels.general}/${message?.id ?? ''}`;
+    expect(result.releaseURL).toBe(link);
     const [sent] = discord.requestsTo('POST /channels/:id/messages').slice(-1);
     expect(sent?.headers.authorization).toBe(`Bot ${discord.botToken}`);
     expect(sent?.headers['user-agent']).toMatch(/^DiscordBot \(/);
@@ -52,7 +55,9 @@ describe('discord adapter: the first part', () => {
     await adapter.publish(partOf('With files', {}, { media: [first, second] }));
 
     const [message] = messagesIn(adaChannels.general).filter((item) => item.content === 'With files');
-    expect(message?.attachments.map((file) => [file.filename, file.size, file.contentType, file.description])).toEqual([
+    const described = message?.attachments
+      .map((file) => [file.filename, file.size, file.contentType, file.description]);
+    expect(described).toEqual([
       ['card.png', 300, 'image/png', 'A card'],
       ['clip.mp4', 500, 'video/mp4', null],
     ]);
@@ -82,7 +87,8 @@ describe('discord adapter: the first part', () => {
 
   it('makes a forum post named after the first line, with its files, in a forum channel', async () => {
     const media = [memoryMedia('sketch.png', png(40))];
-    const result = await adapter.publish(partOf('Idea: a bigger oven\nDetails follow.', { channel: adaChannels.ideas }, { media }));
+    const part = partOf('Idea: a bigger oven\nDetails follow.', { channel: adaChannels.ideas }, { media });
+    const result = await adapter.publish(part);
 
     const thread = discord.threads.all().find((item) => item.parentId === adaChannels.ideas);
     expect(thread).toMatchObject({ name: 'Idea: a bigger oven', type: 11, ownerId: discord.world.bot.id });

@@ -4,14 +4,20 @@ import { countMedia, definePlatform } from '../kit/platform-definition.ts';
 
 /** Where and how the bot posts; the channel must be in the guild the bot was installed to. */
 export const discordSettings = z.object({
-  channel: z.string().regex(/^\d{17,20}$/, 'must be a Discord channel id (a snowflake of 17 to 20 digits)').describe('Id of the text, announcement or forum channel to post in (see the channels tool)'),
+  channel: z
+    .string()
+    .regex(/^\d{17,20}$/, 'must be a Discord channel id (a snowflake of 17 to 20 digits)')
+    .describe('Id of the text, announcement or forum channel to post in (see the channels tool)'),
   thread_name: z
     .string()
     .trim()
     .min(1)
     .max(100)
     .optional()
-    .describe('Name of the thread that later parts go into; also the post title in a forum channel (defaults to the start of the text)'),
+    .describe(
+      'Name of the thread that later parts go into; also the post title in a forum channel '
+        + '(defaults to the start of the text)',
+    ),
   spoiler_media: z.boolean().optional().describe('Hide every attachment behind a spoiler'),
 });
 
@@ -42,7 +48,9 @@ export const discord = definePlatform({
   replies: 'comment',
   mediaRules: 'Up to 10 images or videos per message, attached as files of up to 10 MiB each, 25 MiB in all.',
   rules:
-    'The bot posts in the chosen channel of the connected server and needs permission to view it and send messages. Later parts are posted in a thread started from the first message. Mentions use Discord\'s <@id> and <@&role> forms.',
+    'The bot posts in the chosen channel of the connected server and needs permission to view it and send messages. '
+    + 'Later parts are posted in a thread started from the first message. '
+    + 'Mentions use Discord\'s <@id> and <@&role> forms.',
   settings: discordSettings,
   tools: [
     {
@@ -64,7 +72,9 @@ export const discord = definePlatform({
   checkPost({ parts }) {
     const counts = parts.flatMap((_, index) => {
       const { total } = countMedia(parts, index);
-      return total > maxFiles ? [`part ${index + 1} has ${total} media; Discord takes at most ${maxFiles} files per message`] : [];
+      return total > maxFiles
+        ? [`part ${index + 1} has ${total} media; Discord takes at most ${maxFiles} files per message`]
+        : [];
     });
     const limits = { image: discordFileLimitBytes, video: discordFileLimitBytes };
     const totals = parts.flatMap((part, index) => {

@@ -59,13 +59,17 @@ export function messageBody(
   const attachments = files.map(({ file }, index) => ({
     id: index,
     filename: file.fileName,
-    ...(file.alt === null || file.alt === '' ? {} : { description: Array.from(file.alt).slice(0, maxDescription).join('') }),
+    ...(file.alt === null || file.alt === ''
+      ? {}
+      : { description: Array.from(file.alt).slice(0, maxDescription).join('') }),
   }));
   const nested = payload[attachmentsAt ?? ''];
   const json = attachmentsAt === undefined
     ? { ...payload, attachments }
     : { ...payload, [attachmentsAt]: { ...(typeof nested === 'object' ? nested : {}), attachments } };
   return {
-    multipart: { fields: { payload_json: JSON.stringify(json) }, fileField: first.field, file: first.file, moreFiles: more },
+    multipart: {
+      fields: { payload_json: JSON.stringify(json) }, fileField: first.field, file: first.file, moreFiles: more,
+    },
   };
 }

@@ -72,7 +72,8 @@ export async function sendMessage(
 
 /** The bot's latest messages in a channel, newest first. */
 export async function botMessages(api: DiscordApi, channelId: string, botId: string): Promise<DiscordMessage[]> {
-  const recent = await api.call('GET', `/channels/${channelId}/messages`, messageList, 'messages', {}, { limit: '50' });
+  const path = `/channels/${channelId}/messages`;
+  const recent = await api.call('GET', path, messageList, 'messages', {}, { limit: '50' });
   return recent.filter((message) => message.author.id === botId);
 }
 

@@ -67,7 +67,8 @@ export function readMessageBody(
     return invalidFormBody(['files'], 'BASE_TYPE_REQUIRED', 'Each file needs a file name.');
   }
   if (fileParts.length > maxFilesPerMessage) {
-    return invalidFormBody(['files'], 'BASE_TYPE_MAX_LENGTH', `Must be ${String(maxFilesPerMessage)} or fewer in length.`);
+    const message = `Must be ${String(maxFilesPerMessage)} or fewer in length.`;
+    return invalidFormBody(['files'], 'BASE_TYPE_MAX_LENGTH', message);
   }
   if (fileParts.length > 0 && !options.mayAttach) return missingPermissions;
   if (fileParts.some((part) => part.data.length > options.fileLimitBytes)) return requestTooLarge;
@@ -75,8 +76,12 @@ export function readMessageBody(
   const listed = attachmentList.safeParse(
     typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>).attachments : undefined,
   );
-  if (!listed.success) return invalidFormBody(['attachments'], 'MODEL_TYPE_CONVERT', 'Could not interpret attachments.');
-  const entries = listed.data ?? fileParts.map((_, index) => ({ id: String(index), filename: undefined, description: undefined }));
+  if (!listed.success) {
+    return invalidFormBody(['attachments'], 'MODEL_TYPE_CONVERT', 'Could not interpret attachments.');
+  }
+  // Without `attachments`, files[n] are taken in order, named by their parts.
+  const entries = listed.data
+    ?? fileParts.map((_, index) => ({ id: String(index), filename: undefined, description: undefined }));
   const files: AttachmentRecord[] = [];
   for (const [index, entry] of entries.entries()) {
     const part = fileParts.find((candidate) => candidate.name === `files[${entry.id}]`);

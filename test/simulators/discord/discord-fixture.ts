@@ -61,7 +61,8 @@ export const otherGuildId = '51771983423143937';
 export const otherChannel = '1500000000000000001';
 
 export function otherGuild(): SimulatedGuild {
-  return { id: otherGuildId, name: 'Someone else’s server', icon: null, channels: [{ id: otherChannel, type: 0, name: 'general' }] };
+  const channels = [{ id: otherChannel, type: 0, name: 'general' }];
+  return { id: otherGuildId, name: 'Someone else’s server', icon: null, channels };
 }
 
 /** A file of the library as the publish engine hands it over, opened from bytes in memory. */
@@ -107,7 +108,7 @@ type PartExtras = Partial<Omit<PublishInput, 'checkpoint'>> & { checkpoint?: Mem
 
 let parts = 0;
 
-/** One post part with a key of its own and an empty checkpoint, posting to `settings.channel` (#general by default). */
+/** A post part with a key of its own and an empty checkpoint, posting in `settings.channel` (#general unless set). */
 export function partOf(content: string, settings: Record<string, unknown> = {}, extra: PartExtras = {}): TestPart {
   parts += 1;
   return {

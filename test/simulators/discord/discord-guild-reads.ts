@@ -29,7 +29,9 @@ export class DiscordGuildReads {
     const counts = request.query.get('with_counts') === 'true'
       ? { approximate_member_count: guild.memberCount ?? 0, approximate_presence_count: guild.onlineCount ?? 0 }
       : {};
-    const tier = (guild.fileLimitBytes ?? 0) >= 100 * 1024 * 1024 ? 3 : (guild.fileLimitBytes ?? 0) >= 50 * 1024 * 1024 ? 2 : 0;
+    // Boost levels 2 and 3 raise the file limit to 50 and 100 MiB.
+    const limit = guild.fileLimitBytes ?? 0;
+    const tier = limit >= 100 * 1024 * 1024 ? 3 : limit >= 50 * 1024 * 1024 ? 2 : 0;
     return { status: 200, body: { id: guild.id, name: guild.name, icon: guild.icon, premium_tier: tier, ...counts } };
   }
 
@@ -69,7 +71,8 @@ export class DiscordGuildReads {
     }
     const wanted = query.toLowerCase();
     const found = (guild.members ?? []).filter((member) =>
-      [member.username, member.globalName, member.nick].some((name) => name?.toLowerCase().startsWith(wanted) === true));
+      [member.username, member.globalName, member.nick]
+        .some((name) => name?.toLowerCase().startsWith(wanted) === true));
     const members = found.slice(0, limit).map((member) => ({
       user: { id: member.id, username: member.username, global_name: member.globalName ?? null, avatar: null },
       nick: member.nick ?? null,

@@ -39,9 +39,15 @@ export interface MessageDraft {
 }
 
 /** Checks a message's content and files as Discord does; `path` prefixes field names (forum: `message`). */
-export function draftOf(json: Record<string, unknown>, files: AttachmentRecord[], path: string[] = []): MessageDraft | SimulatedAnswer {
+export function draftOf(
+  json: Record<string, unknown>,
+  files: AttachmentRecord[],
+  path: string[] = [],
+): MessageDraft | SimulatedAnswer {
   const fields = messageFields.safeParse(json);
-  if (!fields.success) return invalidFormBody([...path, 'content'], 'MODEL_TYPE_CONVERT', 'Could not interpret the message.');
+  if (!fields.success) {
+    return invalidFormBody([...path, 'content'], 'MODEL_TYPE_CONVERT', 'Could not interpret the message.');
+  }
   const content = fields.data.content ?? '';
   if (textLength(content, 'code-points') > 2000) {
     return invalidFormBody([...path, 'content'], 'BASE_TYPE_MAX_LENGTH', 'Must be 2000 or fewer in length.');

@@ -42,7 +42,11 @@ export class DiscordTraffic {
    * Discord's 429 for a limit that resets in `seconds`: the route's bucket (scope `user`), or the
    * bot's global limit (no bucket headers, `X-RateLimit-Global`).
    */
-  throttled(seconds: number, scope: 'user' | 'global' = 'user', route = 'POST /channels/:id/messages'): SimulatedAnswer {
+  throttled(
+    seconds: number,
+    scope: 'user' | 'global' = 'user',
+    route = 'POST /channels/:id/messages',
+  ): SimulatedAnswer {
     const headers: Record<string, string> = {
       'retry-after': String(Math.ceil(seconds)),
       'x-ratelimit-scope': scope,
@@ -78,7 +82,8 @@ export class DiscordTraffic {
     }
     live.used += 1;
     const answer = await act();
-    const headers = { ...this.#bucketHeaders(route, this.limit - live.used, this.limit, live.resetAt), ...answer.headers };
+    const bucket = this.#bucketHeaders(route, this.limit - live.used, this.limit, live.resetAt);
+    const headers = { ...bucket, ...answer.headers };
     if (step === 'pass') return { ...answer, headers };
     this.lostAnswers += 1;
     return { ...answer, headers, lose: true };

@@ -114,7 +114,8 @@ export async function startDiscordSimulator(
     'GET /guilds/:id/threads/active': (request, [guild = '']) => threads.active(request, guild),
     'GET /channels/:id': (request, [channel = '']) => reads.channel(request, channel),
     'GET /channels/:id/messages': (request, [channel = '']) => messages.list(request, channel),
-    'GET /channels/:id/messages/:id': (request, [channel = '', message = '']) => messages.one(request, channel, message),
+    'GET /channels/:id/messages/:id': (request, [channel = '', message = '']) =>
+      messages.one(request, channel, message),
     'POST /channels/:id/messages': (request, [channel = '']) => messages.create(request, channel),
     'POST /channels/:id/messages/:id/threads': (request, [channel = '', message = '']) =>
       threads.fromMessage(request, channel, message),

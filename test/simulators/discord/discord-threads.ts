@@ -36,10 +36,13 @@ function checkStart(json: Record<string, unknown>): z.infer<typeof threadStart> 
   if (!start.success) return invalidFormBody(['name'], 'MODEL_TYPE_CONVERT', 'Could not interpret the thread.');
   const name = start.data.name?.trim() ?? '';
   if (name === '') return invalidFormBody(['name'], 'BASE_TYPE_REQUIRED', 'This field is required');
-  if (textLength(name, 'code-points') > 100) return invalidFormBody(['name'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+  if (textLength(name, 'code-points') > 100) {
+    return invalidFormBody(['name'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+  }
   const duration = start.data.auto_archive_duration;
   if (duration !== undefined && !archiveDurations.has(duration)) {
-    return invalidFormBody(['auto_archive_duration'], 'BASE_TYPE_CHOICES', 'Value must be one of {60, 1440, 4320, 10080}.');
+    const message = 'Value must be one of {60, 1440, 4320, 10080}.';
+    return invalidFormBody(['auto_archive_duration'], 'BASE_TYPE_CHOICES', message);
   }
   return { ...start.data, name };
 }
@@ -104,7 +107,9 @@ export class DiscordThreads {
     if (isAnswer(body)) return body;
     const start = checkStart(body.json);
     if (isAnswer(start)) return start;
-    if (start.message === undefined) return invalidFormBody(['message'], 'BASE_TYPE_REQUIRED', 'This field is required');
+    if (start.message === undefined) {
+      return invalidFormBody(['message'], 'BASE_TYPE_REQUIRED', 'This field is required');
+    }
     // A forum post's message carries no nonce: only a message send has one.
     const { nonce: _ignored, ...message } = start.message;
     const draft = draftOf(message, body.files, ['message']);

@@ -150,7 +150,11 @@ export class DiscordWorld {
    * The channel a bot route acts on, once the token, the bot's membership and the permissions the
    * route needs (beyond VIEW_CHANNEL, which every route needs) hold; else Discord's refusal.
    */
-  access(request: SimulatedRequest, channelId: string, needs: DiscordPermission[] = []): ChannelRecord | SimulatedAnswer {
+  access(
+    request: SimulatedRequest,
+    channelId: string,
+    needs: DiscordPermission[] = [],
+  ): ChannelRecord | SimulatedAnswer {
     const refused = this.authorized(request);
     if (refused !== null) return refused;
     const channel = this.channels.get(channelId);
