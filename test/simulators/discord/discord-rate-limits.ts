@@ -82,8 +82,8 @@ export class DiscordTraffic {
     }
     live.used += 1;
     const answer = await act();
-    const bucket = this.#bucketHeaders(route, this.limit - live.used, this.limit, live.resetAt);
-    const headers = { ...bucket, ...answer.headers };
+    const named = this.#bucketHeaders(route, this.limit - live.used, this.limit, live.resetAt);
+    const headers = { ...named, ...answer.headers };
     if (step === 'pass') return { ...answer, headers };
     this.lostAnswers += 1;
     return { ...answer, headers, lose: true };
