@@ -42,6 +42,8 @@ export interface RunningDiscordSimulator extends RunningSimulator {
   installBot(guildId: string): void;
   /** Takes permissions from the bot in one channel (and its threads). */
   deny(channelId: string, ...permissions: DiscordPermission[]): void;
+  /** The operator resets the bot's token in the developer portal: the old one gets 401 from then on. */
+  resetBotToken(): void;
   /** Members react to a message. */
   react(messageId: string, emoji: string, count: number): void;
   /** Requests received for one route (`POST /channels/:id/messages`), refused ones too. */
@@ -145,6 +147,7 @@ export async function startDiscordSimulator(
     threads,
     traffic,
     installBot: (guildId) => { world.botIn.add(guildId); },
+    resetBotToken: () => { world.botToken = `${botToken}.reset-${world.nextId()}`; },
     deny: (channelId, ...permissions) => {
       const channel = world.channels.get(channelId);
       if (channel === undefined) throw new Error(`no channel ${channelId}`);

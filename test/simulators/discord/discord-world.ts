@@ -107,7 +107,8 @@ export const isThread = (channel: ChannelRecord): boolean => threadTypes.has(cha
 
 export class DiscordWorld {
   readonly guilds: SimulatedGuild[];
-  readonly botToken: string;
+  /** The operator's bot token; resetting it in the developer portal voids the old one. */
+  botToken: string;
   readonly bot = { id: '1100000000000000001', username: 'SPS Bot', bot: true };
   /** Guilds the bot was added to (by the install, or `installBot`). */
   readonly botIn = new Set<string>();
