@@ -44,6 +44,7 @@ describe('discord adapter: tools', () => {
       { id: adaChannels.hidden, name: 'staff', type: 'text' },
       { id: adaChannels.noThreads, name: 'no-threads', type: 'text' },
       { id: adaChannels.noFiles, name: 'no-files', type: 'text' },
+      { id: adaChannels.noHistory, name: 'no-history', type: 'text' },
     ]);
     const [request] = discord.requestsTo('GET /guilds/:id/channels').slice(-1);
     expect(request?.path).toBe(`/api/v10/guilds/${adaGuildId}/channels`);

@@ -165,6 +165,14 @@ describe('discord adapter: later parts in a thread', () => {
     expect(discord.world.channels.get(first.releaseId.split('_')[1] ?? '')?.name).toBe('Release notes');
   });
 
+  it('names the thread after the part when the bot may not read the first message', async () => {
+    const settings = { channel: adaChannels.noHistory };
+    const first = await adapter.publish(partOf('Unreadable root', settings));
+    await adapter.comment(replyOf(first.releaseId, 'Second part names it', settings));
+
+    expect(discord.world.channels.get(first.releaseId.split('_')[1] ?? '')?.name).toBe('Second part names it');
+  });
+
   it('posts a forum post\'s later parts in the post', async () => {
     const settings = { channel: adaChannels.ideas };
     const first = await adapter.publish(partOf('Forum thread start', settings));

@@ -42,6 +42,21 @@ export function threadName(explicit: string | undefined, texts: string[], fallba
 }
 
 /**
+ * The text of the message a thread hangs from, which only Discord still holds, to name the thread
+ * after. A bot installed before SPS asked for Read Message History may not read it: the thread is
+ * then named after the part itself rather than failing the part.
+ */
+async function parentText(api: DiscordApi, parent: { channelId: string; messageId: string }): Promise<string> {
+  try {
+    return (await readMessage(api, parent.channelId, parent.messageId)).content;
+  } catch (error) {
+    const code = discordCodeOf(error);
+    if (code === discordCodes.missingAccess || code === discordCodes.missingPermissions) return '';
+    throw error;
+  }
+}
+
+/**
  * The thread later parts go into, started from the first part's message
  * (`POST /channels/{id}/messages/{id}/threads`), its id checkpointed before anything is posted
  * into it. A thread started from a message has the message's id, so when an earlier attempt
@@ -58,10 +73,7 @@ export async function threadFromMessage(
   if (saved !== undefined && saved !== '') return saved;
   let threadId: string;
   try {
-    // Named after the message it hangs from, which only Discord still holds.
-    const texts = explicitName === undefined
-      ? [(await readMessage(api, parent.channelId, parent.messageId)).content, partText]
-      : [];
+    const texts = explicitName === undefined ? [await parentText(api, parent), partText] : [];
     const name = threadName(explicitName, texts, 'Thread');
     const path = `/channels/${parent.channelId}/messages/${parent.messageId}/threads`;
     threadId = (await api.call('POST', path, discordChannel, 'a thread', { json: { name } })).id;

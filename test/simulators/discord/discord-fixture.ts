@@ -25,6 +25,7 @@ export const adaChannels = {
   hidden: '1200000000000000006',
   noThreads: '1200000000000000007',
   noFiles: '1200000000000000008',
+  noHistory: '1200000000000000009',
 } as const;
 
 export function adaGuild(): SimulatedGuild {
@@ -43,6 +44,7 @@ export function adaGuild(): SimulatedGuild {
       { id: adaChannels.hidden, type: 0, name: 'staff', denied: ['VIEW_CHANNEL'] },
       { id: adaChannels.noThreads, type: 0, name: 'no-threads', denied: ['CREATE_PUBLIC_THREADS'] },
       { id: adaChannels.noFiles, type: 0, name: 'no-files', denied: ['ATTACH_FILES'] },
+      { id: adaChannels.noHistory, type: 0, name: 'no-history', denied: ['READ_MESSAGE_HISTORY'] },
       { id: '1200000000000000010', type: 4, name: 'Text Channels' },
     ],
     roles: [
