@@ -25,9 +25,9 @@ export const discordSettings = z.object({
 const maxFiles = 10;
 
 /**
- * Largest file a bot may attach in any server. Server boosts raise it (50 MiB at level 2, 100 MiB
- * at level 3), but POST /posts cannot ask Discord, and a boost can lapse before the post is due:
- * SPS holds every server to the limit all of them take.
+ * Largest file a bot may attach in any server. Server boosts raise it, but POST /posts cannot ask
+ * Discord which server a post goes to and how boosted it is, and a boost can lapse before the post
+ * is due: SPS holds every server to the limit all of them take.
  */
 export const discordFileLimitBytes = 10 * 1024 * 1024;
 

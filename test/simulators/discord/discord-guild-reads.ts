@@ -29,7 +29,7 @@ export class DiscordGuildReads {
     const counts = request.query.get('with_counts') === 'true'
       ? { approximate_member_count: guild.memberCount ?? 0, approximate_presence_count: guild.onlineCount ?? 0 }
       : {};
-    // Boost levels 2 and 3 raise the file limit to 50 and 100 MiB.
+    // A server whose boosts raised its file limit shows a higher tier (levels 2 and 3 as commonly cited).
     const limit = guild.fileLimitBytes ?? 0;
     const tier = limit >= 100 * 1024 * 1024 ? 3 : limit >= 50 * 1024 * 1024 ? 2 : 0;
     return { status: 200, body: { id: guild.id, name: guild.name, icon: guild.icon, premium_tier: tier, ...counts } };
