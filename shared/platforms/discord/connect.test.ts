@@ -52,7 +52,8 @@ describe('Discord connect against the simulator', () => {
     expect(authorizeUrl.pathname).toBe('/oauth2/authorize');
     expect(authorizeUrl.searchParams.get('client_id')).toBe(discord.clientId);
     expect(authorizeUrl.searchParams.get('scope')).toBe('bot identify guilds');
-    expect(authorizeUrl.searchParams.get('permissions')).toBe('35840');
+    // View, send, attach, read history, create public threads, send in threads.
+    expect(authorizeUrl.searchParams.get('permissions')).toBe(String(309_237_746_688));
     expect(authorizeUrl.searchParams.get('integration_type')).toBe('0');
     const exchange = discord.received.find((request) => request.path === '/api/oauth2/token');
     const basic = Buffer.from(`${discord.clientId}:${discord.clientSecret}`).toString('base64');
@@ -86,11 +87,12 @@ describe('Discord connect against the simulator', () => {
     expect(error.message).toMatch(/DISCORD_BOT_TOKEN/);
   });
 
-  it('shows Discord’s refusal of a wrong bot token', async () => {
+  it('shows Discord’s refusal of a wrong bot token as the operator’s to fix', async () => {
     const error = await platformFailure(authorizeAndConnect(connect, withBotToken('wrong'), redirectUri));
 
     expect(error.kind).toBe('disconnected');
-    expect(error.message).toBe('401: Unauthorized (0)');
+    expect(error.message).toMatch(/^Discord refused the bot token of this SPS installation \(401: Unauthorized\)/);
+    expect(error.message).toContain('DISCORD_BOT_TOKEN');
   });
 
   it('shows Discord’s refusal of a wrong client secret', async () => {

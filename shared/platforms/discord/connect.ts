@@ -4,11 +4,17 @@ import type { ConnectContext, OAuthConnect, UserTokens } from '../kit/platform-c
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
 import { encodeDiscordCredential } from './credential.ts';
+import { discordUserAgent } from './discord-api.ts';
+import { classifyDiscordRefusal, discordErrorMessage, discordRetryAfterMs } from './discord-errors.ts';
 
 const provider = 'discord';
 
-/** VIEW_CHANNEL, SEND_MESSAGES and ATTACH_FILES: what posting with media needs of the bot. */
-const botPermissions = String((1n << 10n) | (1n << 11n) | (1n << 15n));
+/**
+ * What publishing needs of the bot: VIEW_CHANNEL (1 << 10), SEND_MESSAGES (11), ATTACH_FILES (15),
+ * READ_MESSAGE_HISTORY (16: a retry looks for a message whose answer was lost), CREATE_PUBLIC_THREADS
+ * (35) and SEND_MESSAGES_IN_THREADS (38) for the parts after the first.
+ */
+const botPermissions = String([10n, 11n, 15n, 16n, 35n, 38n].reduce((bits, bit) => bits | (1n << bit), 0n));
 
 /** Text and announcement channels take messages; voice, category and forum channels do not. */
 const postableTypes = new Set([0, 5]);
@@ -34,25 +40,17 @@ const installedGuild = z.object({ guild });
 
 const channelList = z.array(z.object({ id: z.string().min(1), type: z.number().int(), name: z.string().optional() }));
 
-/** Discord's error body: `{message, code}`. */
-const discordError = z.object({ message: z.string(), code: z.number().optional() });
-
-function discordErrorMessage(body: unknown): string | undefined {
-  const parsed = discordError.safeParse(body);
-  if (!parsed.success) return undefined;
-  const { message, code } = parsed.data;
-  return code === undefined ? message : `${message} (${String(code)})`;
-}
-
 async function guildChannels(guildId: string, botToken: string, context: ConnectContext) {
   const body = await platformRequest({
     provider,
     serverName: 'Discord',
     method: 'GET',
     url: `${context.app.apiUrl}/v10/guilds/${encodeURIComponent(guildId)}/channels`,
-    headers: { Authorization: `Bot ${botToken}` },
+    headers: { Authorization: `Bot ${botToken}`, 'User-Agent': discordUserAgent },
     timeoutMs: context.timeoutMs,
     errorMessage: discordErrorMessage,
+    classify: classifyDiscordRefusal,
+    retryAfterMs: discordRetryAfterMs,
   });
   const parsed = channelList.safeParse(body);
   if (!parsed.success) {

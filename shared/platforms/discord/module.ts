@@ -1,4 +1,5 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { createDiscordAdapter } from './adapter.ts';
 import { discordConnect } from './connect.ts';
 import { discord } from './definition.ts';
 
@@ -7,4 +8,5 @@ export const discordModule: PlatformModule = {
   urls: { apiUrl: 'https://discord.com/api', authUrl: 'https://discord.com', tokenUrl: 'https://discord.com/api' },
   requiredSettings: ['CLIENT_ID', 'CLIENT_SECRET', 'BOT_TOKEN'],
   connect: discordConnect,
+  createAdapter: createDiscordAdapter,
 };

@@ -13,8 +13,9 @@ export interface MultipartBody {
   fileField: string;
   file: PublishMedia;
   /**
-   * Files sent after `file`, each as its own part (Telegram's albums name them `attach://<field>`);
-   * each is opened only when the body reaches it, so one storage read is open at a time.
+   * Files sent after `file`, each as its own part (Telegram's albums name them `attach://<field>`,
+   * Discord's are `files[1]`, `files[2]`...); each is opened only when the body reaches it, so one
+   * storage read is open at a time.
    */
   moreFiles?: readonly { field: string; file: PublishMedia }[];
 }

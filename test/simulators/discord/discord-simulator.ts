@@ -1,45 +1,60 @@
 import { OAuthAuthority } from '../kit/oauth-authority.ts';
-import { startSimulatorServer, type RunningSimulator, type SimulatedAnswer } from '../kit/simulator-server.ts';
+import {
+  startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
+} from '../kit/simulator-server.ts';
+import { requestTooLarge } from './discord-attachments.ts';
+import { DiscordGuildReads } from './discord-guild-reads.ts';
+import { DiscordMessages } from './discord-messages.ts';
+import { DiscordTraffic, routeOf } from './discord-rate-limits.ts';
+import { DiscordThreads } from './discord-threads.ts';
+import { discordError, DiscordWorld, type DiscordPermission, type SimulatedGuild } from './discord-world.ts';
+
+export type { SimulatedDiscordChannel, SimulatedGuild } from './discord-world.ts';
 
 /**
- * A local stand-in for Discord's bot install and the channel list connecting reads:
+ * A local stand-in for Discord's bot install and the bot API SPS connects and publishes with:
  * - discord.com `GET /oauth2/authorize` (space-separated scopes, no PKCE);
  * - `POST /api/oauth2/token` with the client's id and secret as Basic or in the form; user
  *   tokens last a week and their refresh tokens rotate; the answer to a code exchange whose
  *   authorization held the `bot` scope carries the `guild` the bot was added to, which from
  *   then on counts the bot as a member; refusals are `{error[, error_description]}`;
- * - `GET /api/v10/guilds/{id}/channels` with `Authorization: Bot <token>`: 401
- *   `{message: "401: Unauthorized", code: 0}` for another token, 403 `Missing Access` (50001)
- *   for a server the bot is not in, 404 `Unknown Guild` (10004).
- * Facts: /work/shared/platforms/open-and-community.md 8.1, 8.5 and 8.8.
+ * - under `/api/v10`, with `Authorization: Bot <token>` (401 `{message: "401: Unauthorized",
+ *   code: 0}` for another token, 403 `Missing Access` (50001) where the bot is not a member or
+ *   cannot see the channel, 403 `Missing Permissions` (50013), 404 `Unknown Channel` (10003),
+ *   `Unknown Guild` (10004)): messages (discord-messages.ts), files (discord-attachments.ts),
+ *   threads and forum posts (discord-threads.ts), server reads (discord-guild-reads.ts), every
+ *   route behind its rate-limit bucket, with faults a test arranges (discord-rate-limits.ts).
+ *   A whole request over 25 MiB is refused with 413 (40005).
+ * Facts: /work/shared/platforms/open-and-community.md section 8.
  */
-export interface SimulatedDiscordChannel {
-  id: string;
-  /** 0 text, 2 voice, 4 category, 5 announcement, 15 forum. */
-  type: number;
-  name: string;
-}
-
-export interface SimulatedGuild {
-  id: string;
-  name: string;
-  icon: string | null;
-  channels: SimulatedDiscordChannel[];
-}
-
 export interface RunningDiscordSimulator extends RunningSimulator {
   authority: OAuthAuthority;
   clientId: string;
   clientSecret: string;
   botToken: string;
+  /** Guilds, channels, threads and messages as Discord holds them now. */
+  world: DiscordWorld;
+  messages: DiscordMessages;
+  threads: DiscordThreads;
+  /** Rate-limit buckets, and the faults a test arranges for a route's next requests. */
+  traffic: DiscordTraffic;
+  /** Adds the bot to a server without the install flow (adapter tests). */
+  installBot(guildId: string): void;
+  /** Takes permissions from the bot in one channel (and its threads). */
+  deny(channelId: string, ...permissions: DiscordPermission[]): void;
+  /** The operator resets the bot's token in the developer portal: the old one gets 401 from then on. */
+  resetBotToken(): void;
+  /** Members react to a message. */
+  react(messageId: string, emoji: string, count: number): void;
+  /** Requests received for one route (`POST /channels/:id/messages`), refused ones too. */
+  requestsTo(route: string): SimulatedRequest[];
 }
 
 const clientId = '1100000000000000001';
 const clientSecret = 'discord-simulated-secret';
 const botToken = 'MTEwMDAw.simulated.bot-token';
+const apiPrefix = '/api/v10';
 
-const discordError = (status: number, message: string, code: number): SimulatedAnswer =>
-  ({ status, body: { message, code } });
 const notFound = discordError(404, '404: Not Found', 0);
 
 /** The authority's refusals in Discord's words. */
@@ -51,11 +66,17 @@ function discordTokenError(error: string, description: string): SimulatedAnswer 
   return { status: 400, body: { error } };
 }
 
+type Route = (request: SimulatedRequest, ids: string[]) => SimulatedAnswer;
+
 /** Guilds are keyed by the id the authority hands out (`authority.consentingUser`): the server that user picks. */
 export async function startDiscordSimulator(
   guilds: Record<string, SimulatedGuild>,
 ): Promise<RunningDiscordSimulator> {
-  const botIn = new Set<string>();
+  const world = new DiscordWorld(Object.values(guilds), botToken);
+  const messages = new DiscordMessages(world);
+  const threads = new DiscordThreads(world, messages);
+  const reads = new DiscordGuildReads(world);
+  const traffic = new DiscordTraffic();
   let exchangesSeen = 0;
   const authority: OAuthAuthority = new OAuthAuthority({
     clientId,
@@ -79,25 +100,65 @@ export async function startDiscordSimulator(
       exchangesSeen = authority.grants.authorization_code;
       const guild = guilds[authority.userOf(tokens.accessToken) ?? ''];
       if (!exchange || guild === undefined || !tokens.scope.split(' ').includes('bot')) return answer;
-      botIn.add(guild.id);
+      world.botIn.add(guild.id);
       const installed = { id: guild.id, name: guild.name, icon: guild.icon, features: [] };
       return { ...answer, guild: { ...installed, owner_id: '80351110224678912' } };
     },
   });
 
-  const server = await startSimulatorServer((request) => {
+  /** Routes under /api/v10, by `routeOf` name; `ids` are the path's snowflakes in order. */
+  const routes: Record<string, Route> = {
+    'GET /users/@me': (request) => reads.me(request),
+    'GET /guilds/:id': (request, [guild = '']) => reads.guild(request, guild),
+    'GET /guilds/:id/channels': (request, [guild = '']) => reads.channels(request, guild),
+    'GET /guilds/:id/roles': (request, [guild = '']) => reads.roles(request, guild),
+    'GET /guilds/:id/members/search': (request, [guild = '']) => reads.searchMembers(request, guild),
+    'GET /guilds/:id/threads/active': (request, [guild = '']) => threads.active(request, guild),
+    'GET /channels/:id': (request, [channel = '']) => reads.channel(request, channel),
+    'GET /channels/:id/messages': (request, [channel = '']) => messages.list(request, channel),
+    'GET /channels/:id/messages/:id': (request, [channel = '', message = '']) =>
+      messages.one(request, channel, message),
+    'POST /channels/:id/messages': (request, [channel = '']) => messages.create(request, channel),
+    'POST /channels/:id/messages/:id/threads': (request, [channel = '', message = '']) =>
+      threads.fromMessage(request, channel, message),
+    'POST /channels/:id/threads': (request, [channel = '']) => threads.forumPost(request, channel),
+  };
+
+  const server = await startSimulatorServer(async (request) => {
     if (request.path === '/oauth2/authorize' && request.method === 'GET') return authority.authorize(request);
     if (request.path === '/api/oauth2/token') return authority.token(request);
-    const listing = /^\/api\/v10\/guilds\/([^/]+)\/channels$/.exec(request.path);
-    if (listing?.[1] === undefined || request.method !== 'GET') return notFound;
-    if (request.headers.authorization !== `Bot ${botToken}`) return discordError(401, '401: Unauthorized', 0);
-    const guild = Object.values(guilds).find((candidate) => candidate.id === listing[1]);
-    if (guild === undefined) return discordError(404, 'Unknown Guild', 10_004);
-    if (!botIn.has(guild.id)) return discordError(403, 'Missing Access', 50_001);
-    const channels = guild.channels.map((channel, position) => ({
-      id: channel.id, type: channel.type, name: channel.name, guild_id: guild.id, position, parent_id: null,
-    }));
-    return { status: 200, body: channels };
-  }, notFound);
-  return { ...server, authority, clientId, clientSecret, botToken };
+    if (!request.path.startsWith(`${apiPrefix}/`)) return notFound;
+    const path = request.path.slice(apiPrefix.length);
+    const route = routeOf(request.method, path);
+    const handle = routes[route];
+    if (handle === undefined) return notFound;
+    const ids = [...path.matchAll(/\/(\d{5,})(?=\/|$)/g)].map((match) => match[1] ?? '');
+    return traffic.run(route, ids[0] ?? '', () => handle(request, ids));
+  }, notFound, { maxBodyBytes: 25 * 1024 * 1024, tooLarge: requestTooLarge });
+
+  return {
+    ...server,
+    authority,
+    clientId,
+    clientSecret,
+    botToken,
+    world,
+    messages,
+    threads,
+    traffic,
+    installBot: (guildId) => { world.botIn.add(guildId); },
+    resetBotToken: () => { world.botToken = `${botToken}.reset-${world.nextId()}`; },
+    deny: (channelId, ...permissions) => {
+      const channel = world.channels.get(channelId);
+      if (channel === undefined) throw new Error(`no channel ${channelId}`);
+      channel.denied = [...(channel.denied ?? []), ...permissions];
+    },
+    react: (messageId, emoji, count) => {
+      const message = world.messages.find((candidate) => candidate.id === messageId);
+      if (message === undefined) throw new Error(`no message ${messageId}`);
+      message.reactions.push({ emoji, count });
+    },
+    requestsTo: (route) => server.received.filter((request) => request.path.startsWith(apiPrefix)
+      && routeOf(request.method, request.path.slice(apiPrefix.length)) === route),
+  };
 }
