@@ -1,6 +1,7 @@
 import { groupRoutes } from './groups/routes.ts';
 import { integrationRoutes } from './integrations/routes.ts';
-import { notYetAvailableRoutes } from './not-yet-available/routes.ts';
+import { analyticsRoutes } from './analytics/routes.ts';
+import { videoRoutes } from './video/routes.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import { postRoutes } from './posts/routes.ts';
 import type { PublicApiDeps } from './public-api-deps.ts';
@@ -9,5 +10,6 @@ import { uploadRoutes } from './uploads/routes.ts';
 
 /** Every public API v1 route: the router serves exactly these and the OpenAPI document lists exactly these. */
 export function publicRoutes(deps: PublicApiDeps): RouteDefinition[] {
-  return [...integrationRoutes(deps), ...groupRoutes(deps), ...postRoutes(deps), ...uploadRoutes(deps), ...notificationRoutes(deps), ...notYetAvailableRoutes()];
+  return [...integrationRoutes(deps), ...groupRoutes(deps), ...postRoutes(deps), ...uploadRoutes(deps), ...notificationRoutes(deps),
+    ...analyticsRoutes(), ...videoRoutes()];
 }
