@@ -67,7 +67,8 @@ function commonFields(settings: RedditSettings): Record<string, string> {
     spoiler: flag(settings.spoiler),
     sendreplies: flag(settings.send_replies),
   };
-  return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const given = Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return Object.fromEntries(given);
 }
 
 /** `POST /api/submit` fields for one kind, with the files the part's media became. */
@@ -141,11 +142,16 @@ export function createRedditAdapter(
     };
   }
 
-  async function submit(settings: RedditSettings, input: PublishInput, media: PartMedia): Promise<PublishResult | null> {
+  async function submit(
+    settings: RedditSettings,
+    input: PublishInput,
+    media: PartMedia,
+  ): Promise<PublishResult | null> {
     const token = input.channel.accessToken;
     if (settings.type === 'gallery') {
       const json = galleryBody(settings, input.content, media, input);
-      const made = await api.act(token, { method: 'POST', path: '/api/submit_gallery_post.json', json }, madeGallery, 'gallery');
+      const call = { method: 'POST' as const, path: '/api/submit_gallery_post.json', json };
+      const made = await api.act(token, call, madeGallery, 'gallery');
       const id = /\/comments\/(\w+)/.exec(made.url)?.[1] ?? '';
       return { releaseId: `t3_${id}`, releaseURL: made.url };
     }
@@ -226,7 +232,8 @@ export function createRedditAdapter(
 
       async post(channel, releaseId) {
         if (!fullname.test(releaseId)) {
-          throw new PlatformError({ kind: 'permanent', provider, message: `${releaseId} is not a Reddit post or comment` });
+          const message = `${releaseId} is not a Reddit post or comment`;
+          throw new PlatformError({ kind: 'permanent', provider, message });
         }
         const found = await api.read(channel.accessToken, {
           method: 'GET', path: '/api/info', query: { id: releaseId },

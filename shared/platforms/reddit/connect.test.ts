@@ -13,7 +13,9 @@ let context: ConnectContext;
 
 function contextWith(clientSecret: string): ConnectContext {
   return {
-    app: { clientId: sim.clientId, clientSecret, apiUrl: sim.url, authUrl: sim.url, tokenUrl: sim.url, botToken: null },
+    app: {
+      clientId: sim.clientId, clientSecret, apiUrl: sim.url, authUrl: sim.url, tokenUrl: sim.url, botToken: null,
+    },
     timeoutMs: 5_000,
     userHosts: connectionPolicyFor(true),
   };

@@ -98,7 +98,8 @@ async function posterOf(video: PublishMedia): Promise<PublishMedia> {
     size += bytes.length;
     if (size > maxPosterBytes) {
       stream.destroy();
-      throw new PlatformError({ kind: 'permanent', provider, message: `the poster of ${video.fileName} is too large` });
+      const message = `the poster of ${video.fileName} is too large`;
+      throw new PlatformError({ kind: 'permanent', provider, message });
     }
     chunks.push(bytes);
   }
@@ -120,15 +121,21 @@ export interface PartMedia {
   posterUrl: string | null;
 }
 
+/** What an earlier attempt stored under `name`, from the checkpoint. */
+function held(checkpoint: PartCheckpoint, name: string): UploadedAsset | null {
+  const url = checkpoint.values[`${name}Url`] ?? '';
+  const assetId = checkpoint.values[`${name}Asset`] ?? '';
+  return url === '' || assetId === '' ? null : { url, assetId };
+}
+
 /** A file, uploaded once: a retry takes what an earlier attempt stored from the checkpoint. */
 async function once(
   checkpoint: PartCheckpoint,
   name: string,
   upload: () => Promise<UploadedAsset>,
 ): Promise<UploadedAsset> {
-  const url = checkpoint.values[`${name}Url`];
-  const assetId = checkpoint.values[`${name}Asset`];
-  if (url !== undefined && url !== '' && assetId !== undefined && assetId !== '') return { url, assetId };
+  const earlier = held(checkpoint, name);
+  if (earlier !== null) return earlier;
   const asset = await upload();
   await checkpoint.save({ [`${name}Url`]: asset.url, [`${name}Asset`]: asset.assetId });
   return asset;
@@ -148,11 +155,13 @@ export async function uploadPartMedia(
   const assets: UploadedAsset[] = [];
   let posterUrl: string | null = null;
   for (const [index, item] of media.entries()) {
+    const needsPoster: boolean = item.kind === 'video' && posterUrl === null;
+    // Read before the video goes up: a video without a poster would only be refused after it.
+    const earlierPoster: UploadedAsset | null = needsPoster ? held(checkpoint, 'poster') : null;
+    const poster: PublishMedia | null = needsPoster && earlierPoster === null ? await posterOf(item) : null;
     assets.push(await once(checkpoint, `media${String(index)}`, () => uploadAsset(api, token, item)));
-    if (item.kind === 'video' && posterUrl === null) {
-      const poster = await once(checkpoint, 'poster', async () => uploadAsset(api, token, await posterOf(item)));
-      posterUrl = poster.url;
-    }
+    if (earlierPoster !== null) posterUrl = earlierPoster.url;
+    if (poster !== null) posterUrl = (await once(checkpoint, 'poster', () => uploadAsset(api, token, poster))).url;
   }
   return { assets, posterUrl };
 }
