@@ -126,5 +126,5 @@ export function isDefiniteRefusal(error: unknown): boolean {
 }
 
 export function unreadable(what: string): PlatformError {
-  return new PlatformError({ kind: 'permanent', provider, message: `Reddit answered ${what} SPS could not read` });
+  return new PlatformError({ kind: 'permanent', provider, message: `SPS could not read Reddit's answer: ${what}` });
 }

@@ -67,8 +67,9 @@ function notListedYet(step: OnceStep<unknown>, since: number, tuning: ListingTun
 /**
  * Sends a part so that a crash, or a lost answer, between Reddit's accept and SPS's write of the
  * release id cannot publish it twice. Reddit has no idempotency key, so:
- * - before sending, the attempt checkpoints when it submitted (`submittedAt`, kept from the
- *   first attempt); a definite refusal (`json.errors`, a 4xx) clears it again, as nothing was made;
+ * - the files go up first (`prepare`, each checkpointed by itself); only then, right before the
+ *   submission, the attempt checkpoints when it submitted (`submittedAt`, kept from the first
+ *   attempt); a definite refusal (`json.errors`, a 4xx) clears it again, as nothing was made;
  * - a later attempt that finds `submittedAt` first looks among the account's items made since
  *   then for this part (same subreddit and title; same parent and text for a comment) and takes it;
  * - not found, a self, link or gallery post or a comment is sent again: Reddit makes those
