@@ -226,15 +226,16 @@ describe('Reddit adapter: exactly once', () => {
 
   it('takes the post a lost answer left on Reddit instead of submitting again', async () => {
     const checkpoint = memoryCheckpoint();
-    const settings = { subreddit: 'typescript', title: 'Lost once', type: 'self' };
+    // Reddit escapes `&`, `<` and `>` in listings unless asked for raw JSON: the look-up must ask.
+    const settings = { subreddit: 'typescript', title: 'Lost once: <T> & co', type: 'self' };
     sim.failNext('POST /api/submit', 'lose');
     const lost = await failure(run('body', settings, checkpoint));
     expect(lost.kind).toBe('retryable');
     const submits = sim.requestsTo('POST /api/submit').length;
 
     const result = await run('body', settings, checkpoint);
-    expect(postsTitled('Lost once')).toHaveLength(1);
-    expect(result.releaseId).toBe(postsTitled('Lost once')[0]?.name);
+    expect(postsTitled('Lost once: <T> & co')).toHaveLength(1);
+    expect(result.releaseId).toBe(postsTitled('Lost once: <T> & co')[0]?.name);
     expect(sim.requestsTo('POST /api/submit')).toHaveLength(submits);
   });
 

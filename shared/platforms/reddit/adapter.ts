@@ -97,7 +97,8 @@ function galleryBody(settings: RedditSettings, content: string, media: PartMedia
     ...(content === '' ? {} : { text: content }),
     items: media.assets.map((asset, index) => ({
       media_id: asset.assetId,
-      caption: (input.media[index]?.alt ?? '').slice(0, 180),
+      // Whole characters: a cut through an emoji's surrogate pair would be refused as malformed.
+      caption: [...(input.media[index]?.alt ?? '')].slice(0, 180).join(''),
       outbound_url: '',
     })),
     ...(settings.flair_id === undefined ? {} : { flair_id: settings.flair_id }),
