@@ -84,6 +84,19 @@ function submitForm(settings: RedditSettings, content: string, media: PartMedia)
   return form;
 }
 
+const maxCaption = 180;
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** At most `max` UTF-16 units, cut between whole characters: half an emoji would be malformed text. */
+function clip(text: string, max: number): string {
+  let kept = '';
+  for (const { segment } of graphemes.segment(text)) {
+    if (kept.length + segment.length > max) break;
+    kept += segment;
+  }
+  return kept;
+}
+
 /**
  * Gallery captions are Reddit's alt text for each image, at most 180 characters.
  * `POST /api/submit_gallery_post.json` takes JSON where `/api/submit` takes a form.
@@ -97,8 +110,7 @@ function galleryBody(settings: RedditSettings, content: string, media: PartMedia
     ...(content === '' ? {} : { text: content }),
     items: media.assets.map((asset, index) => ({
       media_id: asset.assetId,
-      // Whole characters: a cut through an emoji's surrogate pair would be refused as malformed.
-      caption: [...(input.media[index]?.alt ?? '')].slice(0, 180).join(''),
+      caption: clip(input.media[index]?.alt ?? '', maxCaption),
       outbound_url: '',
     })),
     ...(settings.flair_id === undefined ? {} : { flair_id: settings.flair_id }),
