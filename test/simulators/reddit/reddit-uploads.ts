@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import busboy from 'busboy';
+import { multipartParts } from '../kit/multipart-form.ts';
 import { formBody, type SimulatedAnswer, type SimulatedRequest } from '../kit/simulator-server.ts';
 import type { RedditRecords, SimulatedAsset } from './reddit-records.ts';
 
@@ -31,31 +31,6 @@ function s3Error(status: number, code: string, message: string, extra = ''): Sim
     + `<Error><Code>${code}</Code><Message>${message}</Message>${extra}`
     + '<RequestId>4442587FB7D0A2F9</RequestId></Error>';
   return { status, body, headers: { 'content-type': 'application/xml' } };
-}
-
-/** One part of a form, in the order sent: a field's text or a file's bytes. */
-interface FormEntry {
-  name: string;
-  value: string | null;
-  bytes: Buffer | null;
-}
-
-function formEntries(request: SimulatedRequest): Promise<FormEntry[]> {
-  return new Promise((resolve, reject) => {
-    const entries: FormEntry[] = [];
-    const parser = busboy({ headers: request.headers });
-    parser.on('field', (name, value) => { entries.push({ name, value, bytes: null }); });
-    parser.on('file', (name, stream) => {
-      const entry: FormEntry = { name, value: null, bytes: null };
-      entries.push(entry);
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => { chunks.push(chunk); });
-      stream.on('end', () => { entry.bytes = Buffer.concat(chunks); });
-    });
-    parser.once('close', () => { resolve(entries); });
-    parser.once('error', reject);
-    parser.end(request.raw);
-  });
 }
 
 export class RedditUploads {
@@ -126,7 +101,7 @@ export class RedditUploads {
   }
 
   /** S3's POST object: fields first, the file last, each leased field exactly as handed out. */
-  async store(request: SimulatedRequest): Promise<SimulatedAnswer> {
+  store(request: SimulatedRequest): SimulatedAnswer {
     const type = request.headers['content-type'] ?? '';
     if (request.method !== 'POST' || !type.startsWith('multipart/form-data')) {
       return s3Error(412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold');
@@ -135,19 +110,18 @@ export class RedditUploads {
     if (request.headers['content-length'] === undefined) {
       return s3Error(411, 'MissingContentLength', 'You must provide the Content-Length HTTP header.');
     }
-    let entries: FormEntry[];
-    try {
-      entries = await formEntries(request);
-    } catch (error) {
-      const message = `The body of your POST request is not well-formed multipart/form-data. ${String(error)}`;
+    const entries = multipartParts(request);
+    if (entries === null) {
+      const message = 'The body of your POST request is not well-formed multipart/form-data.';
       return s3Error(400, 'MalformedPOSTRequest', message);
     }
     const last = entries.at(-1);
+    const files = entries.filter((entry) => entry.fileName !== null).length;
     // S3 ignores whatever follows the file, so a field sent after it is as good as missing.
-    if (last?.name !== 'file' || last.bytes === null || entries.filter((entry) => entry.bytes !== null).length !== 1) {
+    if (last?.name !== 'file' || last.fileName === null || files !== 1) {
       return s3Error(400, 'InvalidArgument', 'POST requires exactly one file upload per request.');
     }
-    const fields = new Map(entries.slice(0, -1).map((entry) => [entry.name, entry.value ?? '']));
+    const fields = new Map(entries.slice(0, -1).map((entry) => [entry.name, entry.data.toString('utf8')]));
     const asset = this.#records.assets.find((item) => item.key === fields.get('key'));
     if (asset === undefined) {
       return s3Error(403, 'AccessDenied', 'Invalid according to Policy: Policy Condition failed');
@@ -159,7 +133,7 @@ export class RedditUploads {
     if (this.#now() > asset.expiresAt) {
       return s3Error(403, 'AccessDenied', 'Invalid according to Policy: Policy expired.');
     }
-    const { bytes } = last;
+    const bytes = last.data;
     const max = asset.mimeType.startsWith('video/') ? this.limits.videoBytes : this.limits.imageBytes;
     if (bytes.length > max) {
       const sizes = `<ProposedSize>${String(bytes.length)}</ProposedSize>`
