@@ -54,7 +54,7 @@ describe('open and community platforms', () => {
       ['warpcast', 'social', 320, 'thread'],
       ['nostr', 'social', 100000, 'thread'],
       ['vk', 'social', 2048, 'thread'],
-      ['reddit', 'community', 10000, 'thread'],
+      ['reddit', 'community', 40000, 'thread'],
       ['lemmy', 'community', 50000, 'comment'],
       ['discord', 'community', 1980, 'comment'],
       ['slack', 'community', 40000, 'comment'],
@@ -187,8 +187,19 @@ describe('reddit', () => {
     expectMessage(reddit, { ...self, type: 'gallery' }, [part('', [image(), video()])], /images only/);
     expectMessage(reddit, self, [part('x'), part('y', [image()])], /Reddit comments take none/);
   });
-  it('caps text at 10000 characters', () => {
-    expectTooLong(reddit, self, 'a'.repeat(10001));
+  it('caps the self text at 40000 characters and each comment at 10000', () => {
+    expect(problemsOf(reddit, self, [part('a'.repeat(40000)), part('b'.repeat(10000))])).toEqual([]);
+    expectTooLong(reddit, self, 'a'.repeat(40001));
+    const long = [part('body'), part('b'.repeat(10001))];
+    expectMessage(reddit, self, long, /part 2 has 10001 characters; a Reddit comment takes up to 10000/);
+    expectMessage(reddit, self, [part('body'), part(' ')], /part 2 is empty/);
+  });
+  it('takes the image and video types and sizes the upload lease takes', () => {
+    const bmp = [part('', [image('image/bmp')])];
+    expectMessage(reddit, { ...self, type: 'image' }, bmp, /Reddit takes JPEG, PNG, GIF or WebP/);
+    expectMessage(reddit, { ...self, type: 'video' }, [part('', [video('video/webm')])], /Reddit takes MP4 or MOV/);
+    const big = { ...image(), sizeBytes: 20 * 1024 * 1024 + 1 };
+    expectMessage(reddit, { ...self, type: 'image' }, [part('', [big])], /Reddit takes images up to 20 MB/);
   });
 });
 

@@ -50,15 +50,25 @@ async function threadMedia(
       });
     }
     const mimeType = media.mimeType ?? 'application/octet-stream';
+    const fileName = media.originalName ?? media.name;
+    const posterKey = media.thumbnailKey ?? null;
     return {
       kind: mimeType.startsWith('video/') ? 'video' : 'image',
       mimeType,
       size: media.size ?? 0,
-      fileName: media.originalName ?? media.name,
+      fileName,
       alt: reference.alt ?? media.alt ?? null,
       url: deps.storage.publicUrl(key),
       durationSeconds: media.durationSeconds ?? null,
       open: () => deps.storage.get(key),
+      ...(posterKey === null ? {} : {
+        poster: {
+          mimeType: 'image/jpeg',
+          fileName: `${fileName.replace(/\.[^.]*$/, '')}-poster.jpg`,
+          url: deps.storage.publicUrl(posterKey),
+          open: () => deps.storage.get(posterKey),
+        },
+      }),
     };
   };
 }

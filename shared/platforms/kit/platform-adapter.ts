@@ -27,6 +27,11 @@ export interface PublishMedia {
    */
   durationSeconds?: number | null;
   open(): Promise<Readable>;
+  /**
+   * A video's poster: the JPEG frame the media worker took from it, for platforms that need a
+   * cover image with a video (Reddit's `video_poster_url`). Absent for images.
+   */
+  poster?: { mimeType: string; fileName: string; url: string; open(): Promise<Readable> };
 }
 
 /**

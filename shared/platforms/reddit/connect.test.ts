@@ -13,7 +13,9 @@ let context: ConnectContext;
 
 function contextWith(clientSecret: string): ConnectContext {
   return {
-    app: { clientId: sim.clientId, clientSecret, apiUrl: sim.url, authUrl: sim.url, tokenUrl: sim.url, botToken: null },
+    app: {
+      clientId: sim.clientId, clientSecret, apiUrl: sim.url, authUrl: sim.url, tokenUrl: sim.url, botToken: null,
+    },
     timeoutMs: 5_000,
     userHosts: connectionPolicyFor(true),
   };
@@ -42,7 +44,7 @@ describe('reddit connect', () => {
     expect(authorizeUrl.pathname).toBe('/api/v1/authorize');
     expect(authorizeUrl.searchParams.get('client_id')).toBe(sim.clientId);
     expect(authorizeUrl.searchParams.get('duration')).toBe('permanent');
-    expect(authorizeUrl.searchParams.get('scope')).toBe('identity submit read flair mysubreddits');
+    expect(authorizeUrl.searchParams.get('scope')).toBe('identity submit read flair mysubreddits history');
     expect(authorizeUrl.searchParams.get('code_challenge')).toBeNull();
     const exchange = sim.received.filter((request) => request.path === '/api/v1/access_token').at(-1);
     expect(exchange?.headers.authorization).toMatch(/^Basic /);

@@ -3,6 +3,7 @@ import { readStandardTokens } from '../kit/oauth2.ts';
 import type { OAuthConnect, UserTokens } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { redditUserAgent } from './reddit-api.ts';
 
 /**
  * Reddit connects a "web app" with the authorization-code flow: HTTP Basic at the token endpoint,
@@ -48,8 +49,9 @@ export const redditConnect: OAuthConnect = {
     authorizeUrl: `${app.authUrl}/api/v1/authorize`,
     tokenUrl: `${app.tokenUrl}/api/v1/access_token`,
     // identity: the profile; submit: posts and comments; read and flair: a subreddit's rules and
-    // flairs before posting; mysubreddits: the subreddits offered to post to.
-    scopes: ['identity', 'submit', 'read', 'flair', 'mysubreddits'],
+    // flairs before posting; mysubreddits: the subreddits offered to post to; history: the
+    // account's own posts and comments, where a retry looks for what an earlier attempt made.
+    scopes: ['identity', 'submit', 'read', 'flair', 'mysubreddits', 'history'],
     pkce: false,
     clientAuthentication: 'basic',
     authorizeParameters: { duration: 'permanent' },
@@ -64,8 +66,7 @@ export const redditConnect: OAuthConnect = {
       url: `${context.app.apiUrl}/api/v1/me`,
       headers: {
         Authorization: `bearer ${tokens.accessToken}`,
-        // Reddit throttles clients that do not name themselves as <platform>:<app id>:<version>.
-        'User-Agent': `web:${context.app.clientId ?? 'sps'}:0.1 (Social Publishing Service)`,
+        'User-Agent': redditUserAgent(context.app.clientId),
       },
       timeoutMs: context.timeoutMs,
       errorMessage: redditErrorMessage,

@@ -1,4 +1,5 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { createRedditAdapter } from './adapter.ts';
 import { redditConnect } from './connect.ts';
 import { reddit } from './definition.ts';
 
@@ -6,4 +7,6 @@ export const redditModule: PlatformModule = {
   definition: reddit,
   connect: redditConnect,
   urls: { apiUrl: 'https://oauth.reddit.com', authUrl: 'https://www.reddit.com', tokenUrl: 'https://www.reddit.com' },
+  // Submissions, comments, uploads and tools call oauth.reddit.com (REDDIT_API_URL).
+  createAdapter: (options, app) => createRedditAdapter(options, app),
 };
