@@ -51,9 +51,22 @@ describe('pinterest', () => {
   it('accepts a pin with 1 image and a board', () => { expect(check(pinterest, settings, [image()])).toEqual([]); });
   it('accepts a carousel of 5 images', () => { expect(check(pinterest, settings, Array.from({ length: 5 }, () => image()))).toEqual([]); });
   it('accepts a video with a cover frame', () => { expect(check(pinterest, { ...settings, cover_image_key_frame_time: 2 }, [video()])).toEqual([]); });
-  it('requires a numeric board', () => {
-    expect(paths(pinterest, {}, [image()])).toEqual(['settings.board_id']);
+  it('takes a numeric board, or none for the channel\'s own board', () => {
+    expect(check(pinterest, {}, [image()])).toEqual([]);
     expect(paths(pinterest, { board_id: 'my-board' }, [image()])).toEqual(['settings.board_id']);
+  });
+  it('takes PNG and JPEG images only', () => {
+    expect(check(pinterest, settings, [image(800, 600, 'image/jpeg'), image()])).toEqual([]);
+    expect(messages(pinterest, settings, [image(800, 600, 'image/gif'), image(800, 600, 'image/webp')]))
+      .toBe('Pinterest takes PNG or JPEG images only, not image/gif, image/webp');
+  });
+  it('takes a carousel of one image size', () => {
+    expect(messages(pinterest, settings, [image(800, 600), image(600, 800), image(null, null)]))
+      .toBe('the carousel\'s images have different sizes (800x600, 600x800); Pinterest takes images of one size');
+  });
+  it('refuses an image over 20 MB', () => {
+    const big = { ...image(), sizeBytes: 20 * 1024 * 1024 + 1 };
+    expect(messages(pinterest, settings, [big])).toContain('Pinterest takes images up to 20');
   });
   it('bounds the title', () => { expect(paths(pinterest, { ...settings, title: 'x'.repeat(101) }, [image()])).toEqual(['settings.title']); });
   it('needs 1 to 5 media', () => {
