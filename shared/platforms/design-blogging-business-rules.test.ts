@@ -92,12 +92,23 @@ describe('dribbble', () => {
   });
   it('requires a title', () => { expect(paths(dribbble, { title: ' ' }, [image()])).toEqual(['settings.title']); });
   it('takes at most 12 tags', () => { expect(paths(dribbble, { ...settings, tags: Array.from({ length: 13 }, (_, i) => `t${i}`) }, [image()])).toEqual(['settings.tags']); });
+  it('takes tags without commas', () => {
+    expect(paths(dribbble, { ...settings, tags: ['ui', 'dark, light'] }, [image()])).toEqual(['settings.tags.1']);
+  });
   it('needs exactly one image', () => {
     expect(messages(dribbble, settings)).toContain('Dribbble takes exactly 1');
     expect(messages(dribbble, settings, [image(), image()])).toContain('Dribbble takes exactly 1');
   });
   it('refuses video', () => { expect(messages(dribbble, settings, [video()])).toContain('no video'); });
   it('refuses other sizes', () => { expect(messages(dribbble, settings, [image(1600, 1200)])).toBe('the image is 1600x1200; Dribbble takes only 400x300 or 800x600'); });
+  it('takes GIF, JPG and PNG only: WebP, AVIF, BMP and TIFF are refused', () => {
+    expect(check(dribbble, settings, [image(800, 600, 'image/gif')])).toEqual([]);
+    expect(check(dribbble, settings, [image(400, 300, 'image/jpeg')])).toEqual([]);
+    for (const type of ['image/webp', 'image/avif', 'image/bmp', 'image/tiff']) {
+      expect(messages(dribbble, settings, [image(800, 600, type)]))
+        .toBe(`the image is ${type}; Dribbble takes only GIF, JPG or PNG images`);
+    }
+  });
   it('refuses an image of unknown size', () => { expect(messages(dribbble, settings, [image(null, null)])).toContain('size is unknown'); });
   it('refuses text over 40000 characters', () => {
     expect(check(dribbble, settings, [image()], 'x'.repeat(40001)).map((problem) => problem.path)).toEqual(['value.0.content']);

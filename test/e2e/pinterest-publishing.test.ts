@@ -9,6 +9,7 @@ import { createOrganization } from '../../shared/domain/organizations/organizati
 import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
 import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import { startPinterestSimulator, type PinterestSimulator } from '../simulators/pinterest/pinterest-simulator.ts';
+import { api } from '../support/fixtures.ts';
 import { finishedPublishJob } from '../support/finished-job.ts';
 import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
 import { makeSmallMedia } from '../support/small-media.ts';
@@ -33,6 +34,7 @@ describe('publishing to Pinterest through the whole stack', () => {
   const media = makeSmallMedia();
   // Pinterest takes videos of 4 seconds or more; the shared test clip lasts one.
   const video = path.join(path.dirname(media.mp4), 'pin.mp4');
+  const gif = path.join(path.dirname(media.mp4), 'pin.gif');
   let sim: PinterestSimulator;
   let ctx: TestContext;
   let stack: RunningStack;
@@ -44,6 +46,7 @@ describe('publishing to Pinterest through the whole stack', () => {
       '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '4',
       '-c:v', 'libx264', '-pix_fmt', 'yuv420p', video,
     ], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', media.png, gif], { stdio: ['ignore', 'ignore', 'inherit'] });
     sim = await startPinterestSimulator();
     sim.addUser({
       id: maker, username: 'maker', profile_image: 'https://i.pinimg.com/maker.jpg', account_type: 'BUSINESS',
@@ -122,6 +125,22 @@ describe('publishing to Pinterest through the whole stack', () => {
     expect(registered?.bytes?.equals(readFileSync(video))).toBe(true);
     expect(videoPin?.video?.cover).toEqual({ cover_image_key_frame_time: 1 });
     expect(videoPart?.checkpoint).toMatchObject({ videoMediaId: registered?.id, videoUploaded: '1' });
+  });
+
+  it('refuses at POST /posts a GIF, which pins do not take, and sends nothing', async () => {
+    const org = await connected();
+    const image = await uploadFile(stack.baseUrl, org.apiKey, gif);
+    const before = sim.received.length;
+    const response = await api(stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
+      method: 'POST',
+      body: {
+        type: 'now',
+        posts: [{ integration: { id: org.channelId }, settings: {}, value: [{ content: 'x', image: [image] }] }],
+      },
+    });
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(response.body)).toContain('Pinterest takes PNG or JPEG images only, not image/gif');
+    expect(sim.received.length).toBe(before);
   });
 
   it('pins once when Pinterest made the pin and the answer was lost: the retry finds it on the board', async () => {
