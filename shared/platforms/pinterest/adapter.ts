@@ -16,7 +16,7 @@ import { pinterestTools } from './pinterest-tools.ts';
 export const pinUrl = (id: string): string => `https://www.pinterest.com/pin/${id}/`;
 
 /** The user's token and the board a channel pins to (a channel is one board, picked at connect). */
-export function boardApi(
+function boardApi(
   channel: ChannelCredentials,
   app: Pick<PlatformApp, 'apiUrl'>,
   timeoutMs: number,
