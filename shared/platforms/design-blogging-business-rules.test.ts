@@ -51,9 +51,22 @@ describe('pinterest', () => {
   it('accepts a pin with 1 image and a board', () => { expect(check(pinterest, settings, [image()])).toEqual([]); });
   it('accepts a carousel of 5 images', () => { expect(check(pinterest, settings, Array.from({ length: 5 }, () => image()))).toEqual([]); });
   it('accepts a video with a cover frame', () => { expect(check(pinterest, { ...settings, cover_image_key_frame_time: 2 }, [video()])).toEqual([]); });
-  it('requires a numeric board', () => {
-    expect(paths(pinterest, {}, [image()])).toEqual(['settings.board_id']);
+  it('takes a numeric board, or none for the channel\'s own board', () => {
+    expect(check(pinterest, {}, [image()])).toEqual([]);
     expect(paths(pinterest, { board_id: 'my-board' }, [image()])).toEqual(['settings.board_id']);
+  });
+  it('takes PNG and JPEG images only', () => {
+    expect(check(pinterest, settings, [image(800, 600, 'image/jpeg'), image()])).toEqual([]);
+    expect(messages(pinterest, settings, [image(800, 600, 'image/gif'), image(800, 600, 'image/webp')]))
+      .toBe('Pinterest takes PNG or JPEG images only, not image/gif, image/webp');
+  });
+  it('takes a carousel of one image size', () => {
+    expect(messages(pinterest, settings, [image(800, 600), image(600, 800), image(null, null)]))
+      .toBe('the carousel\'s images have different sizes (800x600, 600x800); Pinterest takes images of one size');
+  });
+  it('refuses an image over 20 MB', () => {
+    const big = { ...image(), sizeBytes: 20 * 1024 * 1024 + 1 };
+    expect(messages(pinterest, settings, [big])).toContain('Pinterest takes images up to 20');
   });
   it('bounds the title', () => { expect(paths(pinterest, { ...settings, title: 'x'.repeat(101) }, [image()])).toEqual(['settings.title']); });
   it('needs 1 to 5 media', () => {
@@ -79,12 +92,23 @@ describe('dribbble', () => {
   });
   it('requires a title', () => { expect(paths(dribbble, { title: ' ' }, [image()])).toEqual(['settings.title']); });
   it('takes at most 12 tags', () => { expect(paths(dribbble, { ...settings, tags: Array.from({ length: 13 }, (_, i) => `t${i}`) }, [image()])).toEqual(['settings.tags']); });
+  it('takes tags without commas', () => {
+    expect(paths(dribbble, { ...settings, tags: ['ui', 'dark, light'] }, [image()])).toEqual(['settings.tags.1']);
+  });
   it('needs exactly one image', () => {
     expect(messages(dribbble, settings)).toContain('Dribbble takes exactly 1');
     expect(messages(dribbble, settings, [image(), image()])).toContain('Dribbble takes exactly 1');
   });
   it('refuses video', () => { expect(messages(dribbble, settings, [video()])).toContain('no video'); });
   it('refuses other sizes', () => { expect(messages(dribbble, settings, [image(1600, 1200)])).toBe('the image is 1600x1200; Dribbble takes only 400x300 or 800x600'); });
+  it('takes GIF, JPG and PNG only: WebP, AVIF, BMP and TIFF are refused', () => {
+    expect(check(dribbble, settings, [image(800, 600, 'image/gif')])).toEqual([]);
+    expect(check(dribbble, settings, [image(400, 300, 'image/jpeg')])).toEqual([]);
+    for (const type of ['image/webp', 'image/avif', 'image/bmp', 'image/tiff']) {
+      expect(messages(dribbble, settings, [image(800, 600, type)]))
+        .toBe(`the image is ${type}; Dribbble takes only GIF, JPG or PNG images`);
+    }
+  });
   it('refuses an image of unknown size', () => { expect(messages(dribbble, settings, [image(null, null)])).toContain('size is unknown'); });
   it('refuses text over 40000 characters', () => {
     expect(check(dribbble, settings, [image()], 'x'.repeat(40001)).map((problem) => problem.path)).toEqual(['value.0.content']);

@@ -1,4 +1,5 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { createDribbbleAdapter } from './adapter.ts';
 import { dribbbleConnect } from './connect.ts';
 import { dribbble } from './definition.ts';
 
@@ -6,4 +7,5 @@ export const dribbbleModule: PlatformModule = {
   definition: dribbble,
   connect: dribbbleConnect,
   urls: { apiUrl: 'https://api.dribbble.com', authUrl: 'https://dribbble.com', tokenUrl: 'https://dribbble.com' },
+  createAdapter: createDribbbleAdapter,
 };

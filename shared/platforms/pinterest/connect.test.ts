@@ -67,7 +67,8 @@ describe('pinterest connect', () => {
     const { authorizeUrl } = await authorizeAndConnect(pinterestConnect, context);
     expect(authorizeUrl.pathname).toBe('/oauth/');
     expect(authorizeUrl.searchParams.get('client_id')).toBe(sim.clientId);
-    expect(authorizeUrl.searchParams.get('scope')).toBe('boards:read,pins:read,pins:write,user_accounts:read');
+    expect(authorizeUrl.searchParams.get('scope'))
+      .toBe('boards:read,boards:write,pins:read,pins:write,user_accounts:read');
     const exchange = sim.received.filter((request) => request.path === '/v5/oauth/token').at(-1);
     expect(exchange?.headers.authorization).toMatch(/^Basic /);
   });

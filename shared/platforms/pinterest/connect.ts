@@ -5,6 +5,8 @@ import type { ConnectContext, OAuthConnect, PlatformApp, UserTokens } from '../k
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
 import { encodePinterestCredential, encodePinterestRefresh, readPinterestRefresh } from './credential.ts';
+import { pinterestErrorMessage } from './pinterest-errors.ts';
+import { everyPage } from './pinterest-pages.ts';
 
 /**
  * Pinterest (API v5): the authorization-code flow with HTTP Basic at the token endpoint and
@@ -16,23 +18,16 @@ function pinterestProvider(app: PlatformApp): OAuth2Provider {
     platform: 'pinterest',
     authorizeUrl: `${app.authUrl}/oauth/`,
     tokenUrl: `${app.tokenUrl}/v5/oauth/token`,
-    // boards:read lists the boards to pick; pins:read and pins:write create and check pins;
+    // boards:read lists the boards to pick; creating a pin takes boards:write with pins:read and
+    // pins:write (the spec's scopes of POST /v5/pins), and boards:write the createBoard tool;
     // user_accounts:read the profile (and its analytics).
-    scopes: ['boards:read', 'pins:read', 'pins:write', 'user_accounts:read'],
+    scopes: ['boards:read', 'boards:write', 'pins:read', 'pins:write', 'user_accounts:read'],
     scopeSeparator: ',',
     // Pinterest documents no PKCE for its v5 authorization-code flow.
     pkce: false,
     clientAuthentication: 'basic',
     refreshable: true,
   };
-}
-
-const errorBody = z.object({ message: z.string() }).loose();
-
-/** Pinterest's refusals: `{code, message}`. */
-function pinterestErrorMessage(body: unknown): string | undefined {
-  const parsed = errorBody.safeParse(body);
-  return parsed.success ? parsed.data.message : undefined;
 }
 
 const userAccount = z.object({
@@ -64,16 +59,13 @@ function read(path: string, accessToken: string, context: ConnectContext): Promi
 }
 
 async function allBoards(accessToken: string, context: ConnectContext): Promise<{ id: string; name: string }[]> {
-  const boards: { id: string; name: string }[] = [];
-  let bookmark: string | null = null;
-  do {
-    const query: string = bookmark === null ? '' : `&bookmark=${encodeURIComponent(bookmark)}`;
+  const boards = await everyPage(async (bookmark) => {
+    const query = bookmark === null ? '' : `&bookmark=${encodeURIComponent(bookmark)}`;
     const parsed = boardsPage.safeParse(await read(`/v5/boards?page_size=250${query}`, accessToken, context));
     if (!parsed.success) throw malformed('the boards');
-    boards.push(...parsed.data.items.map(({ id, name }) => ({ id, name })));
-    bookmark = parsed.data.bookmark ?? null;
-  } while (bookmark !== null && bookmark !== '');
-  return boards;
+    return parsed.data;
+  });
+  return boards.map(({ id, name }) => ({ id, name }));
 }
 
 export const pinterestConnect: OAuthConnect = {

@@ -1,4 +1,5 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { createPinterestAdapter } from './adapter.ts';
 import { pinterestConnect } from './connect.ts';
 import { pinterest } from './definition.ts';
 
@@ -10,4 +11,5 @@ export const pinterestModule: PlatformModule = {
     authUrl: 'https://www.pinterest.com',
     tokenUrl: 'https://api.pinterest.com',
   },
+  createAdapter: (options, app) => createPinterestAdapter(options, app),
 };

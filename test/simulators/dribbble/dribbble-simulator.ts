@@ -1,7 +1,9 @@
+import { FaultPlan, type FaultStep } from '../kit/fault-plan.ts';
 import { OAuthAuthority, type IssuedTokens } from '../kit/oauth-authority.ts';
 import {
-  bearerToken, startSimulatorServer, type RunningSimulator, type SimulatedAnswer,
+  bearerToken, startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
+import { DribbbleShots } from './dribbble-shots.ts';
 
 /**
  * A local stand-in for Dribbble's OAuth endpoints (dribbble.com/oauth) and `GET /v2/user` on
@@ -9,6 +11,10 @@ import {
  * `upload`), access tokens that never expire and no refresh token. Token refusals follow RFC
  * 6749 in Doorkeeper's words; the API answers an unknown token 401 `{"message": ...}` (the status
  * is documented, the exact words are not).
+ * Publishing (dribbble-shots.ts): `POST /v2/shots`, `GET /v2/user/shots` and `GET /v2/shots/{id}`;
+ * `upload` is needed to post. Every API answer carries X-RateLimit-Limit / -Remaining / -Reset
+ * (a Unix time); a spent window is refused 429 `{message}` (v2's throttle status and words are
+ * not documented: stand-ins). Routes can lose their answer after acting, or refuse (failNext).
  * Facts: ../shared/platforms/design-blogging-business.md, section 2 (Dribbble).
  */
 export interface SimulatedDribbbleUser {
@@ -17,6 +23,8 @@ export interface SimulatedDribbbleUser {
   login: string;
   avatar_url: string;
   can_upload_shot: boolean;
+  followers_count?: number;
+  teams?: { id: number; name: string; login: string }[];
 }
 
 export interface DribbbleSimulator extends RunningSimulator {
@@ -24,6 +32,16 @@ export interface DribbbleSimulator extends RunningSimulator {
   clientId: string;
   clientSecret: string;
   addUser(user: SimulatedDribbbleUser): void;
+  shots: DribbbleShots;
+  /** Requests a player may make per window; tests lower it. */
+  rateLimit: { limit: number; windowMs: number };
+  /** Queues what the next calls of a route do (`POST /v2/shots`...), in order. */
+  failNext(route: string, ...steps: FaultStep[]): void;
+  /** Dribbble's 429 for a window that reopens in `seconds`, for failNext. */
+  rateLimited(seconds: number): SimulatedAnswer;
+  /** Requests received for one route, refused ones too. */
+  requestsTo(route: string): SimulatedRequest[];
+  readonly lostResponses: number;
 }
 
 const clientId = 'dribbble-client-id';
@@ -45,6 +63,8 @@ function tokenError(error: string, description: string): SimulatedAnswer {
   return { status, body: { error, error_description: descriptions[error] ?? description } };
 }
 
+const notFound: SimulatedAnswer = { status: 404, body: { message: 'Not found.' } };
+
 function tokenAnswer(tokens: IssuedTokens): unknown {
   const createdAt = Math.floor(Date.now() / 1000);
   return { access_token: tokens.accessToken, token_type: 'bearer', scope: tokens.scope, created_at: createdAt };
@@ -63,18 +83,86 @@ export async function startDribbbleSimulator(): Promise<DribbbleSimulator> {
     tokenAnswer,
   });
   const users = new Map<string, SimulatedDribbbleUser>();
+  const faults = new FaultPlan();
+  const rateLimit = { limit: 60, windowMs: 60_000 };
+  const windows = new Map<number, { startedAt: number; count: number }>();
+  let origin = '';
+  const shots = new DribbbleShots(() => origin);
 
+  function rateLimited(seconds: number): SimulatedAnswer {
+    const reset = Math.ceil(Date.now() / 1000) + seconds;
+    const headers = {
+      'x-ratelimit-limit': String(rateLimit.limit), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset),
+    };
+    return { status: 429, body: { message: 'API rate limit exceeded.' }, headers };
+  }
+
+  /** Counts the call in the player's window: its headers, or a 429 once it is spent. */
+  function windowOf(userId: number): { headers: Record<string, string>; spent: boolean } {
+    const now = Date.now();
+    let window = windows.get(userId);
+    if (window === undefined || now - window.startedAt >= rateLimit.windowMs) {
+      window = { startedAt: now, count: 0 };
+      windows.set(userId, window);
+    }
+    window.count += 1;
+    const reset = Math.ceil((window.startedAt + rateLimit.windowMs) / 1000);
+    const headers = {
+      'x-ratelimit-limit': String(rateLimit.limit),
+      'x-ratelimit-remaining': String(Math.max(0, rateLimit.limit - window.count)),
+      'x-ratelimit-reset': String(reset),
+    };
+    return { headers, spent: window.count > rateLimit.limit };
+  }
+
+  function answer(request: SimulatedRequest, route: string, user: SimulatedDribbbleUser): SimulatedAnswer {
+    switch (route) {
+      case 'GET /v2/user': {
+        const htmlUrl = `https://dribbble.com/${user.login}`;
+        const teams = (user.teams ?? []).map((team) => ({
+          ...team, avatar_url: null, html_url: `https://dribbble.com/${team.login}`,
+        }));
+        const profile = { ...user, followers_count: user.followers_count ?? 0, teams };
+        return { status: 200, body: { ...profile, html_url: htmlUrl, bio: '', location: null, pro: false } };
+      }
+      case 'GET /v2/user/shots': return shots.ofPlayer(request, user.id);
+      case 'GET /v2/shots/:id': {
+        const shot = shots.items.find((item) => String(item.id) === request.path.split('/').at(-1));
+        return shot === undefined ? notFound : { status: 200, body: shots.shown(shot) };
+      }
+      case 'POST /v2/shots': {
+        const author = { id: user.id, canUpload: user.can_upload_shot, teamIds: (user.teams ?? []).map((t) => t.id) };
+        return shots.create(request, author);
+      }
+      default: return notFound;
+    }
+  }
+
+  const routeOf = (request: SimulatedRequest) =>
+    `${request.method} ${request.path.replace(/^\/v2\/shots\/\d+$/, '/v2/shots/:id')}`;
+
+  async function api(request: SimulatedRequest): Promise<SimulatedAnswer> {
+    const grant = authority.grantOf(bearerToken(request));
+    const user = users.get(grant?.user ?? '');
+    if (grant === null || user === undefined) return { status: 401, body: { message: 'Bad credentials.' } };
+    const route = routeOf(request);
+    if (route === 'POST /v2/shots' && !grant.scopes.includes('upload')) {
+      return { status: 403, body: { message: 'This action requires the upload scope.' } };
+    }
+    const window = windowOf(user.id);
+    if (window.spent) return rateLimited(Number(window.headers['x-ratelimit-reset']) - Math.ceil(Date.now() / 1000));
+    const answered = await faults.run(route, () => answer(request, route, user));
+    return { ...answered, headers: { ...window.headers, ...answered.headers } };
+  }
+
+  // Bodies up to 10 MB: Dribbble takes images of about 8 MB.
   const server = await startSimulatorServer((request) => {
     if (request.method === 'GET' && request.path === '/oauth/authorize') return authority.authorize(request);
     if (request.path === '/oauth/token') return authority.token(request);
-    if (request.method === 'GET' && request.path === '/v2/user') {
-      const user = users.get(authority.userOf(bearerToken(request)) ?? '');
-      if (user === undefined) return { status: 401, body: { message: 'Bad credentials.' } };
-      const htmlUrl = `https://dribbble.com/${user.login}`;
-      return { status: 200, body: { ...user, html_url: htmlUrl, bio: '', location: null, pro: false, teams: [] } };
-    }
+    if (request.path.startsWith('/v2/')) return api(request);
     return undefined;
-  }, { status: 404, body: { message: 'Not found.' } });
+  }, notFound, { maxBodyBytes: 10 * 1024 * 1024, tooLarge: { status: 413, body: { message: 'Request too large.' } } });
+  origin = server.url;
 
   return {
     ...server,
@@ -82,5 +170,11 @@ export async function startDribbbleSimulator(): Promise<DribbbleSimulator> {
     clientId,
     clientSecret,
     addUser: (user) => { users.set(String(user.id), user); },
+    shots,
+    rateLimit,
+    failNext: (route, ...steps) => { faults.failNext(route, ...steps); },
+    rateLimited,
+    requestsTo: (route) => server.received.filter((request) => routeOf(request) === route),
+    get lostResponses() { return faults.lostResponses; },
   };
 }
