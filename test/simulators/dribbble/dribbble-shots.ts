@@ -1,6 +1,6 @@
 import { imageFacts } from '../kit/image-facts.ts';
 import type { SimulatedAnswer, SimulatedRequest } from '../kit/simulator-server.ts';
-import { multipartParts } from '../x/x-multipart.ts';
+import { multipartParts } from '../kit/multipart-form.ts';
 
 /**
  * Shots as the simulator keeps them (design-blogging-business.md 2.2 and 2.3): `POST /v2/shots`

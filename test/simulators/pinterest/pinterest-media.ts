@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { jsonBody, type SimulatedAnswer, type SimulatedRequest } from '../kit/simulator-server.ts';
-import { multipartParts } from '../x/x-multipart.ts';
+import { multipartParts } from '../kit/multipart-form.ts';
 import { invalidParameters, invalidRequest, notFound } from './pinterest-answers.ts';
 
 /**
