@@ -22,6 +22,7 @@ import { newObjectKey } from '../shared/storage/object-key.ts';
 import { registerQueueDepth } from '../shared/metrics/queue-depth.ts';
 import { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
 import { QueueName } from '../shared/queue/queues.ts';
+import { AnalyticsQueue } from '../shared/queue/analytics-queue.ts';
 
 export interface ApiRuntime {
   app: Koa<AppState>;
@@ -41,7 +42,7 @@ export async function createApiRuntime(
   const userHosts = connectionPolicyFor(config.ALLOW_PRIVATE_NETWORK);
   const platforms = new PlatformApps(platformEnv, { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts });
   // The api never publishes, but it offers every declared tool: refuse to start with one unbuilt.
-  createAdapters(
+  const adapters = createAdapters(
     { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts },
     (identifier) => platforms.context(identifier).app,
   );
@@ -73,12 +74,16 @@ export async function createApiRuntime(
   const observedQueues = Object.values(QueueName).map(
     (name) => new Queue(name, { connection: producer, prefix: config.QUEUE_PREFIX }),
   );
+  const analytics = new AnalyticsQueue(producer, { prefix: config.QUEUE_PREFIX });
   const metrics = new SpsMetrics('api');
   registerQueueDepth(metrics.registry, observedQueues);
 
   const app = createApp({
     metrics,
     metricsToken: config.METRICS_TOKEN,
+    adapters,
+    analytics,
+    freshMs: config.ANALYTICS_FRESH_MS,
     queues: observedQueues,
     operatorEmails: config.OPERATOR_EMAILS,
     db,
@@ -119,6 +124,7 @@ export async function createApiRuntime(
       await mediaEvents.close();
       await publishQueue.close();
       await Promise.all(observedQueues.map((queue) => queue.close()));
+      await analytics.close();
       await producer.quit();
     },
   };

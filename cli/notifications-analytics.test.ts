@@ -56,15 +56,40 @@ describe('sps notifications:list and analytics:* against the api', () => {
     expect(refused.stderr).toMatch(/^Error: .*\(invalid_credentials, HTTP 401\)$/m);
   });
 
-  it.each([
-    [['analytics:platform', '000000000000000000000001'], 'Channel analytics'],
-    [['analytics:platform', '000000000000000000000001', '--days', '30'], 'Channel analytics'],
-    [['analytics:post', '000000000000000000000002', '--days', '7'], 'Post analytics'],
-  ])('%j exits 1 with the server\'s 501 message', async (args, feature) => {
-    const run = await sps(args);
+  it('analytics:platform and analytics:post print the stored series; --days reaches further back', async () => {
+    const organizationId = new Types.ObjectId((await ctx.db.organizations.findOne({ name: 'Notified' }).lean())?._id);
+    const channel = await ctx.db.channels.create({
+      organizationId, provider: 'mastodon', name: 'Counted', instanceUrl: 'https://mastodon.example',
+      tokenSealed: ctx.secrets.seal('token'),
+    });
+    const post = await ctx.db.posts.create({
+      organizationId, channelId: channel._id, group: 'g', position: 0, content: 'Counted post', state: 'PUBLISHED',
+      publishDate: new Date(), publishedAt: new Date(), releaseId: '110', releaseURL: 'https://mastodon.example/@a/110',
+    });
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    const reading = (subject: 'channel' | 'post', subjectId: Types.ObjectId, daysAgo: number, value: number) => ({
+      organizationId, channelId: channel._id, subject, subjectId, day: day(daysAgo),
+      counters: [{ label: subject === 'channel' ? 'Followers' : 'Favourites', value }], fetchedAt: new Date(),
+    });
+    await ctx.db.analyticsDays.insertMany([
+      reading('channel', channel._id, 20, 50), reading('channel', channel._id, 1, 100), reading('post', post._id, 0, 9),
+    ]);
+
+    const week = stdoutJson(await sps(['analytics:platform', channel._id.toString()]));
+    expect(week).toEqual([{ label: 'Followers', data: [{ total: 100, date: day(1) }], percentageChange: 0 }]);
+    const month = stdoutJson(await sps(['analytics:platform', channel._id.toString(), '--days', '30']));
+    expect(month).toEqual([{
+      label: 'Followers', data: [{ total: 50, date: day(20) }, { total: 100, date: day(1) }], percentageChange: 100,
+    }]);
+    const ofPost = stdoutJson(await sps(['analytics:post', post._id.toString(), '--days', '7']));
+    expect(ofPost).toEqual([{ label: 'Favourites', data: [{ total: 9, date: day(0) }], percentageChange: 0 }]);
+  });
+
+  it('analytics:platform exits 1 with the server\'s message for another organization\'s channel', async () => {
+    const run = await sps(['analytics:platform', '000000000000000000000001']);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain(`Error: ${feature} is not available on this server yet (not_implemented, HTTP 501)`);
+    expect(run.stderr).toMatch(/^Error: .*\(not_found, HTTP 404\)$/m);
   });
 
   it('analytics --days must be a whole number', async () => {

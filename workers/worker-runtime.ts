@@ -23,6 +23,9 @@ import { processMediaProcessor } from './processors/process-media.ts';
 import { publishPostProcessor, type PublishRetryLimits } from './processors/publish-post.ts';
 import { sweepPublicationsProcessor, type SweepSettings } from './processors/sweep-publications.ts';
 import { refreshTokensProcessor } from './processors/refresh-tokens.ts';
+import { gatherAnalyticsProcessor, type GatherLimits } from './processors/gather-analytics.ts';
+import { scheduleAnalyticsProcessor } from './processors/schedule-analytics.ts';
+import { AnalyticsQueue } from '../shared/queue/analytics-queue.ts';
 import { registerQueueDepth } from '../shared/metrics/queue-depth.ts';
 import { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
 import { countedRefresher } from './token-refresh-metrics.ts';
@@ -37,6 +40,7 @@ export interface WorkerSettings {
   publish: PublishSettings;
   sweep: SweepSettings & { everyMs: number };
   tokenSweep: TokenSweepSettings & { everyMs: number };
+  analytics: GatherLimits & { everyMs: number; concurrency: number; retentionDays: number };
 }
 
 /** How publish jobs are retried, taken over and recovered (config: PUBLISH_*). */
@@ -167,7 +171,15 @@ export async function startWorkers(
       concurrency: settings.mediaConcurrency,
     }));
   }
+  if (settings.queues.includes(QueueName.analytics)) {
+    workers.push(new Worker(QueueName.analytics, gatherAnalyticsProcessor(
+      { ...deps, sleep: (ms) => new Promise((resolve) => { setTimeout(resolve, ms); }) },
+      settings.analytics,
+      logger,
+    ), { connection, prefix: settings.prefix, concurrency: settings.analytics.concurrency }));
+  }
   let maintenanceQueue: Queue | null = null;
+  let analyticsRequests: AnalyticsQueue | null = null;
   let rescheduleOnReconnect: (() => void) | null = null;
   if (servesMaintenance && recovery !== null) {
     const queue = new Queue(QueueName.maintenance, { connection, prefix: settings.prefix });
@@ -183,6 +195,7 @@ export async function startWorkers(
       await every(jobs.cleanExpired, settings.maintenanceEveryMs);
       await every(jobs.sweepPublications, settings.sweep.everyMs);
       await every(jobs.refreshTokens, settings.tokenSweep.everyMs);
+      await every(jobs.scheduleAnalytics, settings.analytics.everyMs);
     };
     await upsertSchedulers();
     // A Redis that comes back without its data has forgotten the schedulers, and the sweep is
@@ -193,8 +206,14 @@ export async function startWorkers(
       });
     };
     connection.on('ready', rescheduleOnReconnect);
+    const requests = new AnalyticsQueue(connection, { prefix: settings.prefix });
+    analyticsRequests = requests;
     const processors: Record<string, (job: Job) => Promise<unknown>> = {
-      [jobs.cleanExpired.name]: cleanExpiredProcessor(deps, logger),
+      [jobs.cleanExpired.name]: cleanExpiredProcessor(
+        { ...deps, analyticsRetentionDays: settings.analytics.retentionDays },
+        logger,
+      ),
+      [jobs.scheduleAnalytics.name]: scheduleAnalyticsProcessor({ ...deps, analytics: requests }, logger),
       [jobs.sweepPublications.name]: sweepPublicationsProcessor(recovery, settings.sweep, logger),
       [jobs.refreshTokens.name]: refreshTokensProcessor(deps, settings.tokenSweep, logger),
     };
@@ -231,6 +250,7 @@ export async function startWorkers(
       await Promise.all(workers.map((worker) => closeWorker(worker, within(worker), logger)));
       await Promise.allSettled([...settling]);
       await maintenanceQueue?.close();
+      await analyticsRequests?.close();
       await publishQueue?.close();
       await Promise.all(depthQueues.map((queue) => queue.close()));
     },
@@ -308,6 +328,16 @@ export async function startConfiguredWorkers(
       everyMs: config.TOKEN_REFRESH_EVERY_MS,
       aheadMs: config.TOKEN_REFRESH_AHEAD_MS,
       batchSize: config.TOKEN_REFRESH_BATCH,
+    },
+    analytics: {
+      everyMs: config.ANALYTICS_EVERY_MS,
+      concurrency: config.ANALYTICS_CONCURRENCY,
+      retentionDays: config.ANALYTICS_RETENTION_DAYS,
+      postDays: config.ANALYTICS_POST_DAYS,
+      postsPerRun: config.ANALYTICS_POSTS_PER_RUN,
+      paceMs: config.ANALYTICS_PACE_MS,
+      maxRetryAfterMs: config.PUBLISH_MAX_RETRY_AFTER_MS,
+      maxRateLimitDelays: config.PUBLISH_MAX_RATE_LIMIT_DELAYS,
     },
   }, logger, metrics);
 }

@@ -2,6 +2,8 @@ import type { SecretBox } from '../../shared/crypto/secret-box.ts';
 import type { Database } from '../../shared/db/database.ts';
 import type { PlatformCaller } from '../../shared/domain/channels/platform-calls.ts';
 import type { PublishScheduler } from '../../shared/domain/posts/publish-scheduler.ts';
+import type { AdapterSet } from '../../shared/platforms/platforms.ts';
+import type { AnalyticsGathering } from '../../shared/queue/analytics-queue.ts';
 import type { IdempotencyStore } from '../../shared/idempotency/idempotency-store.ts';
 import type { MediaReach } from '../../shared/platforms/media-reach.ts';
 import type { PlatformApps } from '../../shared/platforms/platform-apps.ts';
@@ -33,4 +35,10 @@ export interface PublicApiDeps {
   mediaWaitMs: number;
   /** Whether a platform that pulls media by URL can reach where `storage` serves them. */
   mediaReach: MediaReach;
+  /** Which platforms have analytics reads (the api never calls a platform itself). */
+  adapters: AdapterSet;
+  /** Asks the analytics workers for a channel's fresh counters. */
+  analytics: AnalyticsGathering;
+  /** ANALYTICS_FRESH_MS: stored analytics older than this are answered with a refresh requested. */
+  freshMs: number;
 }

@@ -30,7 +30,7 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WORKER_QUEUES: z
     .string()
-    .default('publish,platform,media,maintenance')
+    .default('publish,platform,media,maintenance,analytics')
     .transform((list) => list.split(',').map((name) => name.trim()).filter(Boolean)),
   /** The workers' /health and /ready port (workers/worker-http.ts); unset: the workers serve no HTTP. */
   WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
@@ -42,6 +42,20 @@ export const configSchema = z.object({
     .string()
     .default('')
     .transform((list) => new Set(list.split(',').map((email) => email.trim().toLowerCase()).filter(Boolean))),
+  /** How often every channel's analytics are gathered (6 hours). */
+  ANALYTICS_EVERY_MS: positiveInt.default(6 * 3_600_000),
+  /** Stored analytics older than this are served with a refresh requested (12 hours). */
+  ANALYTICS_FRESH_MS: positiveInt.default(12 * 3_600_000),
+  /** Posts published within this many days get their counters read. */
+  ANALYTICS_POST_DAYS: positiveInt.default(30),
+  /** Posts per channel and gathering, newest first. */
+  ANALYTICS_POSTS_PER_RUN: positiveInt.default(100),
+  /** Least time between two analytics calls to one platform account. */
+  ANALYTICS_PACE_MS: z.coerce.number().int().min(0).default(1_000),
+  /** Days of analytics kept; the maintenance job removes older ones. */
+  ANALYTICS_RETENTION_DAYS: positiveInt.default(400),
+  /** Channels one worker process gathers at once. */
+  ANALYTICS_CONCURRENCY: positiveInt.default(2),
   /** When set, /metrics (api and workers) answers only `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.preprocess(
     // Compose passes `${METRICS_TOKEN:-}` through as an empty value: that means no token.

@@ -1,4 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
+import { analyticsDayModel, type AnalyticsDayModel } from './models/analytics-day.ts';
 import { channelModel, type ChannelModel } from './models/channel.ts';
 import { connectAttemptModel, type ConnectAttemptModel } from './models/connect-attempt.ts';
 import { customerModel, type CustomerModel } from './models/customer.ts';
@@ -29,6 +30,7 @@ export interface Database {
   oauthGrants: OAuthGrantModel;
   connectAttempts: ConnectAttemptModel;
   serverClients: ServerClientModel;
+  analyticsDays: AnalyticsDayModel;
   close(): Promise<void>;
 }
 
@@ -56,12 +58,13 @@ export async function openDatabase(url: string, options: { dbName?: string } = {
     oauthGrants: oauthGrantModel(connection),
     connectAttempts: connectAttemptModel(connection),
     serverClients: serverClientModel(connection),
+    analyticsDays: analyticsDayModel(connection),
     close: () => connection.close(),
   };
   const models = [
     database.organizations, database.channels, database.customers, database.posts, database.media, database.notifications,
     database.users, database.sessions, database.oauthApps, database.oauthCodes, database.oauthGrants,
-    database.connectAttempts, database.serverClients,
+    database.connectAttempts, database.serverClients, database.analyticsDays,
   ] as const;
   for (const model of models) {
     await model.createCollection().catch((error: unknown) => {

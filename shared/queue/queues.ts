@@ -17,6 +17,8 @@ export const QueueName = {
    * that re-queues due posts whose publish job was lost, and the renewal of expiring OAuth tokens.
    */
   maintenance: 'maintenance',
+  /** Reading each channel's and its recent posts' counters from the platforms (analytics). */
+  analytics: 'analytics',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
@@ -48,6 +50,16 @@ export type MediaJobPayload = z.infer<typeof mediaJobPayload>;
 /** One processing job per media record, whatever asks for it twice. */
 export const mediaJobId = (mediaId: string): string => `media-${mediaId}`;
 
+export const gatherAnalyticsPayload = z.object({
+  channelId: objectId,
+  /** Times the platform's rate limit delayed this gathering; bounded like publish jobs'. */
+  rateLimitDelays: z.number().int().min(0).optional(),
+});
+export type GatherAnalyticsPayload = z.infer<typeof gatherAnalyticsPayload>;
+
+/** One gathering per channel at a time: asking again while one waits or runs adds nothing. */
+export const gatherAnalyticsJobId = (channelId: string): string => `analytics-${channelId}`;
+
 export const jobs = {
   publishPost: { queue: QueueName.publish, name: 'publish-post', payload: publishPostPayload },
   platformCall: { queue: QueueName.platform, name: 'platform-call', payload: platformCallPayload },
@@ -55,6 +67,8 @@ export const jobs = {
   cleanExpired: { queue: QueueName.maintenance, name: 'clean-expired', payload: z.object({}) },
   sweepPublications: { queue: QueueName.maintenance, name: 'sweep-publications', payload: z.object({}) },
   refreshTokens: { queue: QueueName.maintenance, name: 'refresh-tokens', payload: z.object({}) },
+  scheduleAnalytics: { queue: QueueName.maintenance, name: 'schedule-analytics', payload: z.object({}) },
+  gatherAnalytics: { queue: QueueName.analytics, name: 'gather-analytics', payload: gatherAnalyticsPayload },
 } as const;
 
 /** Deterministic: enqueueing the same post twice finds the existing job instead of adding one. */

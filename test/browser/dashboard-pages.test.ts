@@ -62,6 +62,25 @@ describe('dashboard pages', () => {
     expect((await user.get('/channels')).html).toContain('No channels are connected');
   });
 
+  it('draws each channel\'s first counter over the last 30 days as a small SVG chart', async () => {
+    const channelId = await addChannel('Charted');
+    await addChannel('Not gathered yet');
+    const subjectId = new Types.ObjectId(channelId);
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    await ctx.db.analyticsDays.insertMany([40, 10, 0].map((daysAgo, index) => ({
+      organizationId: new Types.ObjectId(organizationId), channelId: subjectId, subject: 'channel', subjectId,
+      day: day(daysAgo), counters: [{ label: 'Followers', value: [5, 100, 150][index] ?? 0 }], fetchedAt: new Date(),
+    })));
+    const page = await user.get('/channels');
+    const row = (name: string) => page.html.split('<tr>').find((candidate) => candidate.includes(name)) ?? '';
+    const charted = row('Charted');
+    // The 40-day-old reading is outside the chart; the other two make the line and the +50% change.
+    expect(charted).toContain(`aria-label="Followers: ${day(10)}: 100, ${day(0)}: 150"`);
+    expect(charted).toMatch(/<polyline [^>]*points="3\.0,37\.0 157\.0,3\.0"/);
+    expect(charted).toContain('Followers 150 <span class="muted">(+50%)</span>');
+    expect(row('Not gathered yet')).toContain('none yet');
+  });
+
   it('asks a federated platform for the user\'s server, and 404s an unknown platform', async () => {
     const mastodon = await user.get('/channels/connect/mastodon');
     expect(mastodon.status).toBe(200);

@@ -68,6 +68,7 @@ export class MastodonSimulator {
   readonly #followers = new Map<string, number>();
   readonly #reactions = new Map<string, { favourites: number; reblogs: number }>();
   readonly #failures: (InjectedFailure | 'pass')[] = [];
+  readonly #throttledReads: number[] = [];
   readonly #limiter = new RateLimiter();
   readonly #rateLimits: RateLimits;
   readonly #host: string;
@@ -145,6 +146,11 @@ export class MastodonSimulator {
     this.#failures.push(...failures);
   }
 
+  /** The next GET calls, one per wait given, answer 429 with `X-RateLimit-Reset` that long after the call. */
+  throttleNextReads(...waitsMs: number[]): void {
+    this.#throttledReads.push(...waitsMs);
+  }
+
   statusesCreatedRequests(): ReceivedRequest[] {
     return this.requests.filter((request) => request.method === 'POST' && request.path === '/api/v1/statuses');
   }
@@ -188,6 +194,11 @@ export class MastodonSimulator {
     this.requests.push({ method: request.method ?? '', path: url.pathname, headers: request.headers, body });
     if (throttle !== null && !throttle.allowed) {
       reply(429, tooManyRequests);
+      return;
+    }
+    const throttledFor = request.method === 'GET' ? this.#throttledReads.shift() : undefined;
+    if (throttledFor !== undefined) {
+      reply(429, tooManyRequests, { 'X-RateLimit-Reset': new Date(Date.now() + throttledFor).toISOString() });
       return;
     }
     /** The caller's account, or null after answering 401 (no valid token) or 403 (scopes). */
@@ -432,6 +443,11 @@ export class MastodonSimulator {
     this.requests.push({ method: 'POST', path: '/api/v2/media', headers: request.headers, body: received });
     if (throttle !== null && !throttle.allowed) {
       reply(429, tooManyRequests);
+      return;
+    }
+    const throttledFor = request.method === 'GET' ? this.#throttledReads.shift() : undefined;
+    if (throttledFor !== undefined) {
+      reply(429, tooManyRequests, { 'X-RateLimit-Reset': new Date(Date.now() + throttledFor).toISOString() });
       return;
     }
     const refusal = authorizationRefusal(account, scopesFor.uploadMedia);

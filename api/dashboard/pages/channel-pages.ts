@@ -8,6 +8,8 @@ import { csrfField, renderPage } from '../layout.ts';
 import { requireSignIn } from '../session.ts';
 import { signedIn, type DashboardRouterContext, type DashboardState } from '../state.ts';
 import { connectBlocker } from './connect-pages.ts';
+import { analyticsChart } from '../analytics-chart.ts';
+import { channelCharts } from '../../../shared/domain/analytics/channel-charts.ts';
 
 function channelStatus(channel: ChannelView): string {
   if (channel.disabled) return 'Disabled';
@@ -15,13 +17,14 @@ function channelStatus(channel: ChannelView): string {
   return 'Active';
 }
 
-function channelRow(ctx: DashboardRouterContext, channel: ChannelView): SafeHtml {
+function channelRow(ctx: DashboardRouterContext, channel: ChannelView, chart: SafeHtml | null): SafeHtml {
   const picture = webUrl(channel.picture);
   return html`<tr>
   <td>${picture === null ? '' : html`<img src="${picture}" alt="" width="24" height="24"> `}${channel.name}${channel.profile === null ? '' : html` <span class="muted">${channel.profile}</span>`}</td>
   <td>${findPlatform(channel.identifier)?.displayName ?? channel.identifier}</td>
   <td>${channel.customer?.name ?? ''}</td>
   <td>${channelStatus(channel)}</td>
+  <td>${chart ?? html`<span class="muted">none yet</span>`}</td>
   <td><a href="/channels/connect/${channel.identifier}?refresh=${channel.id}"
     aria-label="Reconnect ${channel.name}">Reconnect</a>
   <form method="post" action="/channels/${channel.id}/disconnect" class="inline">${csrfField(ctx)}
@@ -41,11 +44,18 @@ function connectButton(deps: DashboardDeps, module: PlatformModule): SafeHtml {
 export function registerChannelPages(router: Router<DashboardState>, deps: DashboardDeps): void {
   router.get('/channels', requireSignIn(), async (ctx) => {
     const channels = await listChannels(deps.db, signedIn(ctx).organization.id);
+    // One chart per channel: its first counter (followers, usually) over the last 30 days.
+    const charts = await channelCharts(deps.db, channels.map((channel) => channel.id), deps.now(), 30);
     const table = channels.length === 0
       ? html`<p>No channels are connected to this organization yet.</p>`
       : html`<table><caption class="muted">Connected channels</caption>
-<thead><tr><th scope="col">Channel</th><th scope="col">Platform</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
-<tbody>${channels.map((channel) => channelRow(ctx, channel))}</tbody></table>
+<thead><tr><th scope="col">Channel</th><th scope="col">Platform</th><th scope="col">Customer</th>
+<th scope="col">Status</th><th scope="col">Last 30 days</th>
+<th scope="col"><span class="muted">Action</span></th></tr></thead>
+<tbody>${channels.map((channel) => {
+    const series = charts.get(channel.id);
+    return channelRow(ctx, channel, series === undefined ? null : analyticsChart(series));
+  })}</tbody></table>
 <p class="muted">Disconnecting a channel also deletes its unpublished posts.</p>`;
     const buttons = allPlatformModules().map((module) => connectButton(deps, module));
     const connect = html`<h2>Connect a channel</h2><ul class="connect">${buttons}</ul>`;
