@@ -171,8 +171,9 @@ describe('Google Business Profile local posts exactly once', () => {
     await adapter.publish(part('Daily special', { topicType: 'STANDARD' }));
     sim.store.now = Date.now;
     await adapter.publish(part('Daily special', { topicType: 'EVENT', event }));
-    const input = part('Daily special', { topicType: 'STANDARD' });
-    input.checkpoint.values.sentAt = new Date().toISOString();
+    const input = { ...part('Daily special', { topicType: 'STANDARD' }), checkpoint: memoryCheckpoint({
+      sentAt: new Date().toISOString(),
+    }) };
 
     const result = await adapter.publish(input);
     const standard = postsWith('Daily special').filter((post) => post.topicType === 'STANDARD');

@@ -32,9 +32,8 @@ describe('Google Business Profile tools', () => {
     expect(listed).toEqual([
       { ...ada, location: 'locations/a1', title: 'Ada Bakery', connected: false },
       { ...ada, location: 'locations/a2', title: 'Ada Cafe', connected: true },
-      {
-        account: 'accounts/200', accountName: 'Bea group', location: 'locations/b1', title: 'Bea Books', connected: false,
-      },
+      { account: 'accounts/200', accountName: 'Bea group', location: 'locations/b1', title: 'Bea Books',
+        connected: false },
     ]);
   });
 
