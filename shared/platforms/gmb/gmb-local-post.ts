@@ -74,7 +74,19 @@ export function photoOf(media: readonly PublishMedia[]): PublishMedia | null {
   return media[0] ?? null;
 }
 
-export function localPostBody(input: PublishInput, settings: GmbSettings): Record<string, unknown> {
+/** What SPS sends; `event.schedule` and the media as Google's create takes them. */
+export interface LocalPostBody {
+  languageCode: string;
+  summary?: string;
+  topicType: GmbSettings['topicType'];
+  callToAction?: GmbSettings['callToAction'];
+  event?: { title: string; schedule: Record<string, unknown> };
+  offer?: GmbSettings['offer'];
+  alertType?: GmbSettings['alertType'];
+  media?: { mediaFormat: 'PHOTO'; sourceUrl: string }[];
+}
+
+export function localPostBody(input: PublishInput, settings: GmbSettings): LocalPostBody {
   const summary = summaryOf(input.content);
   const photo = photoOf(input.media);
   const { topicType, callToAction, event, offer, alertType } = settings;

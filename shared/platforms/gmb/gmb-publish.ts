@@ -5,7 +5,7 @@ import { sendOnce } from '../kit/send-once.ts';
 import type { GmbCredential } from './credential.ts';
 import { provider, unreadable, type GmbApi } from './gmb-api.ts';
 import {
-  localPost, localPostBody, readGmbSettings, refusedByPolicy, type LocalPost,
+  localPost, localPostBody, readGmbSettings, refusedByPolicy, type LocalPost, type LocalPostBody,
 } from './gmb-local-post.ts';
 
 /**
@@ -13,8 +13,8 @@ import {
  * Google takes no idempotency key for it, so (kit/send-once.ts) the attempt checkpoints when it
  * sent before the create; an attempt that finds that mark lists the location's local posts,
  * newest first, and takes the one with the same summary and topic type (and event title) made
- * since then. Google lists a post as soon as its create answers, so a miss means the earlier
- * attempt made nothing, and only then is the post sent again.
+ * since then. A miss is taken to mean the earlier attempt made nothing (Google documents no
+ * delay between a create's answer and the post's listing), and only then is the post sent again.
  */
 
 /** Google's clock and ours may differ: a post this much older than the mark still counts. */
@@ -55,15 +55,9 @@ function unconfirmedList(cause: unknown): PlatformError {
   return new PlatformError({ kind: 'unconfirmed', provider, message, cause });
 }
 
-interface Sent {
-  summary?: unknown;
-  topicType?: unknown;
-  event?: { title?: unknown };
-}
-
-function sameAsSent(post: LocalPost, sent: Sent): boolean {
-  const summary = typeof sent.summary === 'string' ? sent.summary : '';
-  return (post.summary ?? '').trim() === summary.trim() && post.topicType === sent.topicType
+/** Google leaves `summary` out of a post that has none. */
+function sameAsSent(post: LocalPost, sent: LocalPostBody): boolean {
+  return (post.summary ?? '').trim() === (sent.summary ?? '').trim() && post.topicType === sent.topicType
     && (sent.event === undefined || post.event?.title === sent.event.title);
 }
 
@@ -71,7 +65,7 @@ const createdSince = (post: LocalPost, from: number): boolean =>
   post.createTime !== undefined && Date.parse(post.createTime) >= from;
 
 /** The post an unanswered earlier attempt made, among the location's posts made since `from`. */
-async function findSent(api: GmbApi, path: string, sent: Sent, from: number): Promise<LocalPost | null> {
+async function findSent(api: GmbApi, path: string, sent: LocalPostBody, from: number): Promise<LocalPost | null> {
   let pageToken: string | undefined;
   for (let page = 0; page < maxPages; page += 1) {
     const listed = await localPostsPage(api, { path, size: pageSize, pageToken }, unconfirmedList);
