@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startGoogleSimulator, type RunningGoogleSimulator } from '../../../test/simulators/google/google-simulator.ts';
+import {
+  startGoogleSimulator, type RunningGoogleSimulator,
+} from '../../../test/simulators/google/google-simulator.ts';
 import { authorizeAndConnect } from '../../../test/simulators/kit/oauth-dance.ts';
 import { formBody } from '../../../test/simulators/kit/simulator-server.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';

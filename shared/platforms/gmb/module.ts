@@ -1,10 +1,13 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
 import { googleUrls } from '../youtube/google-oauth.ts';
-import { gmbApiUrl, gmbConnect } from './connect.ts';
+import { createGmbAdapter } from './adapter.ts';
+import { gmbConnect } from './connect.ts';
 import { gmb } from './definition.ts';
+import { gmbApiUrl } from './gmb-api.ts';
 
 export const gmbModule: PlatformModule = {
   definition: gmb,
   urls: { apiUrl: gmbApiUrl, ...googleUrls },
   connect: gmbConnect,
+  createAdapter: (options, app) => createGmbAdapter(options, app),
 };
