@@ -63,7 +63,9 @@ async function sql(statements: string): Promise<void> {
 /** MariaDB as the machines run it; started with the machines' own command when it is installed but stopped. */
 async function ensureMariaDb(log: (line: string) => void): Promise<void> {
   if (await portIsOpen('127.0.0.1', 3306)) return;
-  if (!existsSync('/usr/sbin/mariadbd')) throw new Error('MariaDB does not answer on 127.0.0.1:3306 and is not installed');
+  if (!existsSync('/usr/sbin/mariadbd')) {
+    throw new Error('MariaDB does not answer on 127.0.0.1:3306 and is not installed');
+  }
   log('starting MariaDB...');
   execFileSync('start-stop-daemon', ['--start', '--oknodo', '--background', '--exec', '/usr/sbin/mariadbd']);
   await waitForPort('127.0.0.1', 3306, { timeoutMs: 30_000, what: 'MariaDB' });
@@ -102,8 +104,8 @@ export interface WordpressSiteOptions {
   /** `/%postname%/` permalinks, so the REST API answers at /wp-json/ too; otherwise ?rest_route= only. */
   prettyPermalinks?: boolean;
   /**
-   * A post meta key to expose in the REST API the way a site exposes its SEO plugin's canonical
-   * field (register_post_meta with show_in_rest), from a must-use plugin of the site's own.
+   * A post meta key to expose in the REST API for posts (not pages) the way a site exposes its
+   * SEO plugin's canonical field (register_post_meta with show_in_rest), from a must-use plugin.
    */
   canonicalMetaKey?: string;
 }
@@ -178,9 +180,11 @@ export async function startWordpress(
     writeFileSync(path.join(contentDir, 'mu-plugins', 'canonical-field.php'), [
       '<?php',
       "add_action('init', function () {",
-      `  register_post_meta('', '${options.canonicalMetaKey}', [`,
+      `  register_post_meta('post', '${options.canonicalMetaKey}', [`,
       "    'show_in_rest' => true, 'single' => true, 'type' => 'string',",
-      "    'auth_callback' => function ($allowed, $key, $post_id) { return current_user_can('edit_post', $post_id); },",
+      "    'auth_callback' => function ($allowed, $key, $post_id) {",
+      "      return current_user_can('edit_post', $post_id);",
+      '    },',
       '  ]);',
       '});',
       '',
@@ -197,7 +201,8 @@ export async function startWordpress(
   let serverOutput = '';
   let stopServer = (): Promise<void> => Promise.resolve();
   try {
-    const installed = await chore('install', { title: 'SPS test site', prettyPermalinks: options.prettyPermalinks ?? true });
+    const prettyPermalinks = options.prettyPermalinks ?? true;
+    const installed = await chore('install', { title: 'SPS test site', prettyPermalinks });
     const adminPassword = (installed as { adminPassword: string }).adminPassword;
     // Its own process group: the server forks workers, and stopping the group stops them all.
     const server = spawn('php', [
@@ -217,7 +222,9 @@ export async function startWordpress(
       if (server.pid !== undefined && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
       await exited;
     };
-    await waitForPort('127.0.0.1', port, { timeoutMs: 10_000, what: 'PHP\'s built-in server', isAlive: () => server.exitCode === null });
+    await waitForPort('127.0.0.1', port, {
+      timeoutMs: 10_000, what: 'PHP\'s built-in server', isAlive: () => server.exitCode === null,
+    });
     const startedInMs = Date.now() - started;
     return {
       url,
