@@ -41,6 +41,8 @@ export interface TestWordpress {
   get(route: string, query?: Record<string, string>): Promise<unknown>;
   /** A REST POST as the administrator. */
   post(route: string, body: unknown): Promise<unknown>;
+  /** Users → Profile → Application Passwords → Revoke all, done by the administrator. */
+  revokeApplicationPasswords(user: WordpressUser): Promise<void>;
   /** Every entry of the post type (REST base) in any status, newest first. */
   entries(restBase?: string): Promise<SitePost[]>;
   setPrettyPermalinks(pretty: boolean): Promise<void>;
@@ -54,7 +56,12 @@ export async function startTestWordpress(options: WordpressSiteOptions = {}): Pr
   const site: RunningWordpress = await startWordpress(options, log);
   const admin = `Basic ${Buffer.from(`admin:${site.adminPassword}`).toString('base64')}`;
 
-  async function call(method: 'GET' | 'POST', route: string, query: Record<string, string>, body?: unknown) {
+  async function call(
+    method: 'GET' | 'POST' | 'DELETE',
+    route: string,
+    query: Record<string, string>,
+    body?: unknown,
+  ): Promise<unknown> {
     const search = new URLSearchParams({ rest_route: route, ...query });
     const response = await fetch(`${site.url}/?${search.toString()}`, {
       method,
@@ -77,6 +84,9 @@ export async function startTestWordpress(options: WordpressSiteOptions = {}): Pr
     },
     get: (route, query = {}) => call('GET', route, query),
     post: (route, body) => call('POST', route, {}, body),
+    async revokeApplicationPasswords(user) {
+      await call('DELETE', `/wp/v2/users/${String(user.id)}/application-passwords`, {});
+    },
     async entries(restBase = 'posts') {
       const query = { context: 'edit', status: 'publish,future,draft,pending,private', per_page: '100' };
       return z.array(sitePost).parse(await call('GET', `/wp/v2/${restBase}`, query));
