@@ -50,7 +50,7 @@ export function wordpressErrorMessage(body: unknown): string | undefined {
   if (error === null) return undefined;
   const status = error.data?.status;
   if (error.code === 'rest_not_logged_in' || (status === 401 && error.code.startsWith('rest_'))) {
-    return `${error.message} (WordPress signed no one in with the channel's application password: it may be `
+    return `${error.message} (WordPress signed no one in with the application password: it may be `
       + 'wrong or revoked, the server may strip the Authorization header, or application passwords may be turned off)';
   }
   return error.message;

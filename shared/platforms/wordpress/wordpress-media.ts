@@ -29,7 +29,9 @@ const extensions: Record<string, string> = {
 /** A name Content-Disposition carries as it is: ASCII letters, digits, dots, dashes and underscores. */
 export function uploadFileName(media: PublishMedia): string {
   const parsed = path.parse(media.fileName);
-  const stem = parsed.name.normalize('NFKD').replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'media';
+  // Accents come off their letters (NFKD, then the marks dropped) before anything else becomes a dash.
+  const ascii = parsed.name.normalize('NFKD').replace(/\p{M}+/gu, '');
+  const stem = ascii.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'media';
   const extension = /^\.[A-Za-z0-9]{1,5}$/.test(parsed.ext)
     ? parsed.ext.toLowerCase()
     : extensions[media.mimeType] ?? '';
@@ -80,6 +82,10 @@ export async function uploadPartMedia(
   return uploaded;
 }
 
+/** One ASCII character as a URL's percent escape (encodeURIComponent leaves parentheses as they are). */
+const percent = (character: string): string =>
+  `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+
 /** Markdown takes no `[`, `]` or `\` unescaped inside an image's alt text. */
 const altText = (text: string): string => text.replace(/[[\]\\]/g, '').replace(/\s+/g, ' ').trim();
 
@@ -93,9 +99,9 @@ export function mediaAfterText(shown: readonly LibraryMedia[]): { markdown: stri
   return {
     // A space or parenthesis would end a Markdown link's address early: they go percent-encoded.
     markdown: images
-      .map(({ media, url }) => `![${altText(media.alt ?? '')}](${url.replace(/[\s()<>]/g, encodeURIComponent)})`)
+      .map(({ media, url }) => `![${altText(media.alt ?? '')}](${url.replace(/[\s()<>]/g, percent)})`)
       .join('\n\n'),
     // A quote, bracket or space would end the shortcode's attribute early: they go percent-encoded.
-    shortcodes: videos.map(({ url }) => `[video src="${url.replace(/["[\]\s]/g, encodeURIComponent)}"]`).join('\n\n'),
+    shortcodes: videos.map(({ url }) => `[video src="${url.replace(/["[\]\s]/g, percent)}"]`).join('\n\n'),
   };
 }
