@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import type { ConnectContext, CredentialsConnect, VerifiedAccount } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
-import { platformRequest } from '../kit/platform-http.ts';
-import { encodeWordpressCredential, type WordpressCredential } from './credential.ts';
 import { userServerUrl } from '../kit/user-server-url.ts';
-
-const provider = 'wordpress';
-const serverName = 'the WordPress site';
+import { encodeWordpressCredential, type WordpressCredential } from './credential.ts';
+import { provider, serverName, wordpressRest } from './wordpress-rest.ts';
 
 /** GET /wp/v2/users/me?context=edit: the edit context adds the login, roles and capabilities. */
 const currentUser = z.object({
@@ -21,69 +18,21 @@ const currentUser = z.object({
 
 type CurrentUser = z.infer<typeof currentUser>;
 
-/** WordPress's own error body: `{code, message, data: {status}}`. */
-const errorBody = z.object({ code: z.string(), message: z.string() });
-
 /** Core roles that carry publish_posts, for sites that hide the capabilities map. */
 const publishingRoles = new Set(['administrator', 'editor', 'author']);
 
-function errorMessage(body: unknown): string | undefined {
-  const parsed = errorBody.safeParse(body);
-  if (!parsed.success) return undefined;
-  // The credentials were sent, yet WordPress saw none: a host or plugin dropped the header.
-  if (parsed.data.code === 'rest_not_logged_in') {
-    return `${parsed.data.message} (WordPress did not receive the credentials: the server may strip the `
-      + 'Authorization header, or application passwords may be turned off)';
-  }
-  return parsed.data.message;
-}
-
-function basicAuth(credential: WordpressCredential): string {
-  return `Basic ${Buffer.from(`${credential.username}:${credential.applicationPassword}`).toString('base64')}`;
-}
-
-async function getCurrentUser(
-  url: string,
-  credential: WordpressCredential,
-  context: ConnectContext,
-): Promise<unknown> {
-  return platformRequest({
-    provider,
-    serverName,
-    method: 'GET',
-    url,
-    headers: { Authorization: basicAuth(credential) },
-    timeoutMs: context.timeoutMs,
-    errorMessage,
-    userHost: context.userHosts,
-  });
-}
-
-const isNotFound = (error: unknown): boolean => error instanceof PlatformError && error.httpStatus === 404;
-
 /**
- * The REST API is at /wp-json/ with pretty permalinks; without them only `?rest_route=` reaches
- * it, and /wp-json/ is an ordinary 404 page.
+ * The signed-in user; the REST helper finds the API at /wp-json/ or, on sites without pretty
+ * permalinks, at ?rest_route=.
  */
 async function readCurrentUser(
   site: string,
   credential: WordpressCredential,
   context: ConnectContext,
 ): Promise<CurrentUser> {
-  let body: unknown;
-  try {
-    body = await getCurrentUser(`${site}/wp-json/wp/v2/users/me?context=edit`, credential, context);
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-    try {
-      body = await getCurrentUser(`${site}/?rest_route=/wp/v2/users/me&context=edit`, credential, context);
-    } catch (fallbackError) {
-      if (!isNotFound(fallbackError)) throw fallbackError;
-      const message = `no WordPress REST API answers at ${site} (tried /wp-json/ and ?rest_route=); `
-        + 'check the site address';
-      throw new PlatformError({ kind: 'permanent', provider, httpStatus: 404, message, cause: fallbackError });
-    }
-  }
+  const rest = wordpressRest({ timeoutMs: context.timeoutMs, userHosts: context.userHosts });
+  const call = { method: 'GET', route: '/wp/v2/users/me', query: { context: 'edit' } } as const;
+  const body = await rest.call({ site, credential }, call);
   const parsed = currentUser.safeParse(body);
   if (!parsed.success) {
     const message = `${site} did not answer like a WordPress REST API; check the site address`;
@@ -133,7 +82,7 @@ export const wordpressConnect: CredentialsConnect = {
   async verify(values, context): Promise<VerifiedAccount> {
     const site = userServerUrl(values.siteUrl ?? '', context.userHosts, {
       provider,
-      serverName: 'the WordPress site',
+      serverName,
       // Where users often copy the address from; the site is the folder before it.
       strip: /\/(wp-json|wp-admin|wp-login\.php|index\.php|xmlrpc\.php)(\/.*)?$/,
     });

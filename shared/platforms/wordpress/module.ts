@@ -1,8 +1,10 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { createWordpressAdapter } from './adapter.ts';
 import { wordpressConnect } from './connect.ts';
 import { wordpress } from './definition.ts';
 
 export const wordpressModule: PlatformModule = {
   definition: wordpress,
   connect: wordpressConnect,
+  createAdapter: createWordpressAdapter,
 };

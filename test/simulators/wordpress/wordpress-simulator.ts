@@ -10,7 +10,9 @@ import {
  * WordPress core does: its `{code, message, data: {status}}` bodies, 401 for unknown users and
  * wrong application passwords, rest_not_logged_in when no credentials arrive, rest_invalid_param
  * for a bad `context`, rest_no_route for other methods, and an HTML 404 page for unknown paths.
- * Facts: /work/shared/platforms/design-blogging-business.md, section 6.
+ * Facts: /work/shared/platforms/design-blogging-business.md, section 6. Publishing is tested
+ * against a real WordPress instead (test/support/wordpress-server.ts), with the fault proxy for
+ * lost answers and throttling.
  */
 export interface SimulatedWordpressUser {
   id: number;
