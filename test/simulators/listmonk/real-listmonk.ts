@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -22,6 +22,8 @@ export interface RealListmonk {
   smtp: SmtpSink;
   /** Runs SQL on the instance's own database, for a test to set up what the API cannot. */
   sql(text: string, values?: unknown[]): Promise<pg.QueryResult>;
+  /** The admin's password changed in the config and the instance restarted: the old login stops working. */
+  changePassword(password: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,34 @@ function settings(url: string, uploads: string, smtpPort: number): Record<string
       tls_enabled: false, tls_skip_verify: false, email_headers: [],
     }],
   };
+}
+
+interface Instance {
+  stop(): Promise<void>;
+}
+
+/** Starts the binary from its folder (it reads its SQL and i18n files there) and waits for its port. */
+async function launch(binary: string, config: string, port: number): Promise<Instance> {
+  const output: string[] = [];
+  const child = spawn(binary, ['--config', config], { cwd: path.dirname(binary), stdio: ['ignore', 'pipe', 'pipe'] });
+  const keep = (chunk: Buffer) => {
+    output.push(chunk.toString('utf8'));
+    if (output.length > 50) output.shift();
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise<void>((resolve) => { child.once('exit', () => { resolve(); }); });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    await waitForPort('127.0.0.1', port, { timeoutMs: 15_000, what: 'listmonk', isAlive: () => child.exitCode === null });
+  } catch (error) {
+    await stop();
+    throw new Error(`${String(error)}\n${output.join('')}`);
+  }
+  return { stop };
 }
 
 /**
@@ -61,15 +91,19 @@ export async function startRealListmonk(log: (line: string) => void = () => unde
   const config = path.join(work, 'config.toml');
   // listmonk v1 joins the settings into "key=value" pairs: an empty password would swallow the
   // next pair (dbname) and connect to the default database, so one is given though trust auth ignores it.
-  await writeFile(config, [
-    '[app]', `address = "127.0.0.1:${String(port)}"`, `admin_username = "${user}"`, `admin_password = "${password}"`,
+  const writeConfig = (adminPassword: string) => writeFile(config, [
+    '[app]', `address = "127.0.0.1:${String(port)}"`, `admin_username = "${user}"`,
+    `admin_password = "${adminPassword}"`,
     '[db]', `host = "${db.hostname}"`, `port = ${db.port === '' ? '5432' : db.port}`,
     `user = "${decodeURIComponent(db.username)}"`, 'password = "unused-with-trust-auth"',
     `database = "${db.pathname.slice(1)}"`, 'ssl_mode = "disable"', 'max_open = 5', 'max_idle = 2',
     'max_lifetime = "300s"', '',
   ].join('\n'));
+  await writeConfig(password);
+  // The filesystem store writes into its folder but does not make it.
+  await mkdir(path.join(work, 'uploads'));
   const client = new pg.Client({ connectionString: database.url });
-  let child: ReturnType<typeof spawn> | null = null;
+  let running: Instance;
   const cleanup = async () => {
     await client.end().catch(() => undefined);
     await database.drop();
@@ -82,36 +116,24 @@ export async function startRealListmonk(log: (line: string) => void = () => unde
     for (const [key, value] of Object.entries(settings(url, path.join(work, 'uploads'), smtp.port))) {
       await client.query('UPDATE settings SET value = $2 WHERE key = $1', [key, JSON.stringify(value)]);
     }
-    const output: string[] = [];
-    const started = spawn(path.join(dir, 'listmonk'), ['--config', config], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    child = started;
-    const keep = (chunk: Buffer) => { output.push(chunk.toString('utf8')); if (output.length > 50) output.shift(); };
-    started.stdout.on('data', keep);
-    started.stderr.on('data', keep);
-    await waitForPort('127.0.0.1', port, {
-      timeoutMs: 15_000, what: 'listmonk', isAlive: () => started.exitCode === null,
-    }).catch((error: unknown) => {
-      throw new Error(`${String(error)}\n${output.join('')}`);
-    });
+    running = await launch(path.join(dir, 'listmonk'), config, port);
   } catch (error) {
-    child?.kill('SIGKILL');
     await cleanup();
     throw error;
   }
-  const running = child;
-  const exited = new Promise<void>((resolve) => {
-    if (running.exitCode !== null) resolve();
-    else running.once('exit', () => { resolve(); });
-  });
   return {
     url,
     user,
     password,
     smtp,
     sql: (text, values) => client.query(text, values),
+    changePassword: async (newPassword) => {
+      await running.stop();
+      await writeConfig(newPassword);
+      running = await launch(path.join(dir, 'listmonk'), config, port);
+    },
     close: async () => {
-      running.kill('SIGTERM');
-      await exited;
+      await running.stop();
       await cleanup();
     },
   };

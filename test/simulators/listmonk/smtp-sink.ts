@@ -89,18 +89,43 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   };
 }
 
-/** A received message's header and body, the body decoded from quoted-printable when it was sent so. */
-export function readMail(mail: ReceivedMail): { header: (name: string) => string | null; body: string } {
-  const split = mail.data.indexOf('\r\n\r\n');
-  const head = mail.data.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
-  const raw = mail.data.slice(split + 4);
+interface MailEntity {
+  header: (name: string) => string | null;
+  body: string;
+}
+
+/**
+ * Headers (folded lines unfolded) and the body of one entity, the body decoded from
+ * quoted-printable; lines end in CRLF on the wire and in LF here, as tests write text.
+ */
+function entity(raw: string): MailEntity {
+  const unix = (text: string) => text.replace(/\r\n/g, '\n');
+  const whole = unix(raw);
+  const split = whole.indexOf('\n\n');
+  const lines = whole.slice(0, split).replace(/\n[ \t]+/g, ' ').split('\n');
+  const body = whole.slice(split + 2);
   const header = (name: string): string | null => {
-    const line = head.split('\r\n').find((entry) => entry.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+    const line = lines.find((entry) => entry.toLowerCase().startsWith(`${name.toLowerCase()}:`));
     return line === undefined ? null : line.slice(name.length + 1).trim();
   };
-  const quoted = /quoted-printable/i.test(header('content-transfer-encoding') ?? '');
-  if (!quoted) return { header, body: raw };
-  const bytes = raw.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_match, hex: string) =>
+  if (!/quoted-printable/i.test(header('content-transfer-encoding') ?? '')) return { header, body };
+  const bytes = body.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/g, (_match, hex: string) =>
     String.fromCharCode(parseInt(hex, 16)));
   return { header, body: Buffer.from(bytes, 'latin1').toString('utf8') };
+}
+
+/**
+ * A received message's headers and its HTML and plain-text bodies: the body itself, or the parts
+ * of a multipart/alternative message (listmonk sends one when a campaign has an `altbody`).
+ */
+export function readMail(mail: ReceivedMail): { header: (name: string) => string | null; html: string; text: string } {
+  const message = entity(mail.data);
+  const type = message.header('content-type') ?? '';
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  const parts = boundary === undefined || !/^multipart\//i.test(type)
+    ? [message]
+    : message.body.split(`--${boundary}`).slice(1, -1).map((part) => entity(part.replace(/^\n/, '')));
+  const ofType = (wanted: string) =>
+    parts.find((part) => (part.header('content-type') ?? 'text/plain').toLowerCase().startsWith(wanted))?.body ?? '';
+  return { header: message.header, html: ofType('text/html'), text: ofType('text/plain') };
 }
