@@ -90,7 +90,8 @@ describe('publishing to a real listmonk through the whole stack', () => {
     return campaignPage.parse(await response.json()).data.results.filter((item) => item.subject === subject);
   }
 
-  const creates = () => proxy.requests.filter((request) => request.method === 'POST' && request.path === '/api/campaigns');
+  const creates = () =>
+    proxy.requests.filter((request) => request.method === 'POST' && request.path === '/api/campaigns');
 
   it('sends a campaign with HTML from the Markdown and the image from listmonk\'s media store', async () => {
     const org = await organization();
@@ -120,7 +121,7 @@ describe('publishing to a real listmonk through the whole stack', () => {
     expect(text).toContain(`Hello John,\n\nOur autumn issue.\n\n${imageUrl}`);
   });
 
-  it('makes one campaign when listmonk created it and the answer was lost: the retry finds it by its tag', async () => {
+  it('makes one campaign when listmonk made it and the answer was lost: the retry finds it by its tag', async () => {
     const org = await organization();
     proxy.failNext('/api/campaigns', { kind: 'lose-response' });
     const before = creates().length;
@@ -133,7 +134,9 @@ describe('publishing to a real listmonk through the whole stack', () => {
     const made = await campaignsWithSubject('Lost answer issue');
     expect(made.map((item) => [String(item.id), item.status === 'draft'])).toEqual([[part?.releaseId, false]]);
     expect(creates().slice(before).map((request) => request.fault)).toEqual(['lose-response']);
-    expect(part?.checkpoint).toMatchObject({ campaignId: part?.releaseId, campaignSentAt: expect.any(String) as unknown });
+    expect(part?.checkpoint).toMatchObject({
+      campaignId: part?.releaseId, campaignSentAt: expect.any(String) as unknown,
+    });
     // The lost answer was a failed attempt: the second one found the campaign instead of making another.
     const job = await finishedPublishJob(stack.publishQueue, postId);
     expect(job).toMatchObject({ state: 'completed', attemptsMade: 2 });
@@ -145,7 +148,8 @@ describe('publishing to a real listmonk through the whole stack', () => {
       kind: 'answer', status: 429, body: { message: 'Too Many Requests' }, headers: { 'retry-after': '1' },
     });
     const before = creates().length;
-    const postId = await publishNow(stack.baseUrl, org, ['After the wait'], { lists: [1], subject: 'Throttled issue' });
+    const settings = { lists: [1], subject: 'Throttled issue' };
+    const postId = await publishNow(stack.baseUrl, org, ['After the wait'], settings);
     const [part] = await settledParts(ctx.db, postId);
     expect(part?.state).toBe('PUBLISHED');
     expect(await campaignsWithSubject('Throttled issue')).toHaveLength(1);
@@ -156,7 +160,8 @@ describe('publishing to a real listmonk through the whole stack', () => {
 
   it('fails with listmonk\'s own words when it cannot compile the body, and keeps the channel', async () => {
     const org = await organization();
-    const postId = await publishNow(stack.baseUrl, org, ['Hi {{ Nickname }}'], { lists: [1], subject: 'Broken issue' });
+    const settings = { lists: [1], subject: 'Broken issue' };
+    const postId = await publishNow(stack.baseUrl, org, ['Hi {{ Nickname }}'], settings);
     const [part] = await settledParts(ctx.db, postId);
     expect(part?.state).toBe('ERROR');
     expect(part?.error).toBe('listmonk: Error compiling campaign body: error compiling message: template: content:1: '

@@ -69,12 +69,19 @@ function png(bytes: Buffer, alt: string | null): PublishMedia {
 
 const campaign = (id: string) => listmonk.state.campaigns.find((item) => String(item.id) === id);
 const tagged = (key: string) => listmonk.state.campaigns.filter((item) => item.name.includes(partTag(key)));
-const lastCreate = () => jsonBody(listmonk.requestsTo('POST /api/campaigns').at(-1) ?? listmonk.received[0]!);
+/** The last request to a route, which the test expects to have been sent. */
+function lastTo(route: string) {
+  const request = listmonk.requestsTo(route).at(-1);
+  if (request === undefined) throw new Error(`nothing was sent to ${route}`);
+  return request;
+}
+const lastCreate = () => jsonBody(lastTo('POST /api/campaigns'));
 
 describe('listmonk adapter: campaigns', () => {
   it('creates the campaign with HTML from the Markdown and starts it, signed in with Basic auth', async () => {
     const settings = { lists: [1, 2], subject: 'October news', template_id: 2, tags: ['monthly'] };
-    const result = await publish({ content: 'Hello {{ .Subscriber.FirstName }},\n\nWhat is **new**.', settings, key: 'k-html' });
+    const content = 'Hello {{ .Subscriber.FirstName }},\n\nWhat is **new**.';
+    const result = await publish({ content, settings, key: 'k-html' });
 
     const made = campaign(result.releaseId);
     expect(result.releaseURL).toBe(`${listmonk.rootUrl}/admin/campaigns/${result.releaseId}`);
@@ -91,10 +98,10 @@ describe('listmonk adapter: campaigns', () => {
       tags: ['monthly'],
     });
     expect(made).toMatchObject({ status: 'running', toSend: 150 });
-    const start = listmonk.requestsTo('PUT /api/campaigns/:id/status').at(-1);
-    expect(start?.path).toBe(`/api/campaigns/${result.releaseId}/status`);
-    expect(jsonBody(start ?? listmonk.received[0]!)).toEqual({ status: 'running' });
-    expect(start?.headers.authorization).toBe(`Basic ${Buffer.from(`sps:${admin.token}`).toString('base64')}`);
+    const start = lastTo('PUT /api/campaigns/:id/status');
+    expect(start.path).toBe(`/api/campaigns/${result.releaseId}/status`);
+    expect(jsonBody(start)).toEqual({ status: 'running' });
+    expect(start.headers.authorization).toBe(`Basic ${Buffer.from(`sps:${admin.token}`).toString('base64')}`);
   });
 
   it('takes the subject from the first line when the settings give none', async () => {
@@ -103,15 +110,18 @@ describe('listmonk adapter: campaigns', () => {
   });
 
   it('sends Markdown as written, or plain text, as the content type says', async () => {
-    await publish({ content: 'Some **bold** text', settings: { lists: [1], subject: 'md', content_type: 'markdown' } });
-    expect(lastCreate()).toMatchObject({ content_type: 'markdown', body: 'Some **bold** text', altbody: 'Some bold text' });
+    const markdown = { lists: [1], subject: 'md', content_type: 'markdown' };
+    await publish({ content: 'Some **bold** text', settings: markdown });
+    expect(lastCreate()).toMatchObject({
+      content_type: 'markdown', body: 'Some **bold** text', altbody: 'Some bold text',
+    });
     await publish({ content: 'Some **bold** text', settings: { lists: [1], subject: 'pl', content_type: 'plain' } });
     const plain = lastCreate();
     expect(plain).toMatchObject({ content_type: 'plain', body: 'Some bold text' });
     expect(plain).not.toHaveProperty('altbody');
   });
 
-  it('uploads images to the media store under the part\'s name and shows them by URL, checkpointed first', async () => {
+  it('uploads images to the media store under the part\'s name, shows them by URL, checkpointed first', async () => {
     const bytes = samplePng();
     const checkpoint = memoryCheckpoint();
     const result = await publish({
@@ -127,7 +137,7 @@ describe('listmonk adapter: campaigns', () => {
     expect(checkpoint.saves.map((save) => Object.keys(save))).toEqual([
       ['image0Sent'], ['image0Id', 'image0Url'], ['campaignSentAt'], ['campaignId'],
     ]);
-    const upload = multipartParts(listmonk.requestsTo('POST /api/media').at(-1) ?? listmonk.received[0]!);
+    const upload = multipartParts(lastTo('POST /api/media'));
     expect(upload?.map((part) => [part.name, part.fileName, part.contentType])).toEqual([
       ['file', `${partTag('k-image')}-1.png`, 'image/png'],
     ]);
@@ -164,7 +174,8 @@ describe('listmonk adapter: exactly once', () => {
   it('starts a checkpointed draft, and leaves a campaign someone paused alone', async () => {
     const checkpoint = memoryCheckpoint();
     listmonk.failNext('PUT /api/campaigns/:id/status', { status: 503, body: { message: 'maintenance' } });
-    expect((await platformFailure(publish({ content: 'Draft kept', checkpoint, key: 'k-draft' }))).kind).toBe('retryable');
+    const failed = await platformFailure(publish({ content: 'Draft kept', checkpoint, key: 'k-draft' }));
+    expect(failed.kind).toBe('retryable');
     const result = await publish({ content: 'Draft kept', checkpoint, key: 'k-draft' });
     expect(campaign(result.releaseId)?.status).toBe('running');
 
@@ -190,24 +201,29 @@ describe('listmonk adapter: exactly once', () => {
 describe('listmonk adapter: refusals', () => {
   it('flags the channel when listmonk refuses the token', async () => {
     const error = await platformFailure(publish({ content: 'x', channel: channelOf(admin, 'revoked') }));
-    expect(error).toMatchObject({ kind: 'disconnected', httpStatus: 403, message: 'listmonk: invalid API credentials' });
+    expect(error).toMatchObject({
+      kind: 'disconnected', httpStatus: 403, message: 'listmonk: invalid API credentials',
+    });
   });
 
   it('names the permission a role lacks, without flagging the channel', async () => {
     const error = await platformFailure(publish({ content: 'x', channel: channelOf(drafter), key: 'k-perm' }));
     expect(error.kind).toBe('permanent');
-    expect(error.message).toBe('listmonk: permission denied: campaigns:send (give the API user\'s role campaigns:send)');
+    expect(error.message)
+      .toBe('listmonk: permission denied: campaigns:send (give the API user\'s role campaigns:send)');
     expect(tagged('k-perm')[0]?.status).toBe('draft');
   });
 
   it('passes listmonk\'s own words for a body it cannot compile', async () => {
     const error = await platformFailure(publish({ content: 'Hi {{ Nickname }}', key: 'k-tpl' }));
     expect(error).toMatchObject({ kind: 'permanent', httpStatus: 400 });
-    expect(error.message).toBe('listmonk: Error compiling campaign body: template: content:1: function "Nickname" not defined');
+    expect(error.message)
+      .toBe('listmonk: Error compiling campaign body: template: content:1: function "Nickname" not defined');
   });
 
   it('waits as a proxy\'s 429 says, and retries a server error', async () => {
-    listmonk.failNext('POST /api/campaigns', { status: 429, body: { message: 'slow down' }, headers: { 'retry-after': '7' } });
+    const proxyLimit = { status: 429, body: { message: 'slow down' }, headers: { 'retry-after': '7' } };
+    listmonk.failNext('POST /api/campaigns', proxyLimit);
     const throttled = await platformFailure(publish({ content: 'x' }));
     expect(throttled).toMatchObject({ kind: 'retryable', retryAfterMs: 7000, message: 'listmonk: slow down' });
     listmonk.failNext('GET /api/lists', { status: 502, body: '<html>Bad Gateway</html>' });

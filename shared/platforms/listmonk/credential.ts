@@ -12,9 +12,10 @@ const listmonkCredential = z.object({
 
 export type ListmonkCredential = z.infer<typeof listmonkCredential>;
 
-export const { encode: encodeListmonkCredential, read: readListmonkCredential } = storedCredential(listmonkCredential, {
+const stored = storedCredential(listmonkCredential, {
   provider: 'listmonk', what: 'listmonk credential', reconnect: 'connect the instance again',
 });
+export const { encode: encodeListmonkCredential, read: readListmonkCredential } = stored;
 
 /**
  * Basic auth: v4 and later take it for an API user as well as their own `token user:token`

@@ -46,7 +46,11 @@ export const listmonk = definePlatform({
     + 'one part only.',
   settings: listmonkSettings,
   tools: [
-    { methodName: 'lists', description: 'Lists the active mailing lists with their ids and subscriber counts.', dataSchema: [] },
+    {
+      methodName: 'lists',
+      description: 'Lists the active mailing lists with their ids and subscriber counts.',
+      dataSchema: [],
+    },
     { methodName: 'templates', description: 'Lists the campaign templates with their ids.', dataSchema: [] },
   ],
   checkPost({ parts }) {

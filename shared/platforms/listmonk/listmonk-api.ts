@@ -18,7 +18,8 @@ export function rootOf(channel: ChannelCredentials): string {
 }
 
 export function unreadable(what: string): PlatformError {
-  return new PlatformError({ kind: 'permanent', provider, message: `listmonk answered with ${what} SPS could not read` });
+  const message = `listmonk answered with ${what} SPS could not read`;
+  return new PlatformError({ kind: 'permanent', provider, message });
 }
 
 /** Every answer is `{data: …}`; this reads the data with its own schema. */

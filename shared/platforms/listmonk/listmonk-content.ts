@@ -68,7 +68,7 @@ export function campaignName(settings: ListmonkSettings, subject: string, tag: s
   return `${cutToBytes(settings.name ?? subject, smallestLimitBytes - Buffer.byteLength(label))}${label}`;
 }
 
-/** Markdown's link syntax: brackets and backslashes in the alt text escaped, the URL's parentheses and spaces encoded. */
+/** Markdown's image: brackets and backslashes in the alt text escaped, the URL's parentheses and spaces encoded. */
 function imageMarkdown(image: HostedImage): string {
   const alt = image.alt.replace(/\s+/g, ' ').trim().replace(/[[\]\\]/g, '\\$&');
   const url = image.url.replace(/[()\s]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
@@ -87,7 +87,11 @@ export interface CampaignBody {
  * for plain. Images follow the text, by the URL the instance hosts them at. HTML emails get a
  * plain-text alternative unless the settings give one.
  */
-export function campaignBody(settings: ListmonkSettings, content: string, images: readonly HostedImage[]): CampaignBody {
+export function campaignBody(
+  settings: ListmonkSettings,
+  content: string,
+  images: readonly HostedImage[],
+): CampaignBody {
   const contentType = settings.content_type ?? 'richtext';
   const withImages = [content.trimEnd(), ...images.map(imageMarkdown)].filter((piece) => piece !== '').join('\n\n');
   const plain = [markdownToPlainText(content), ...images.map((image) => image.url)]

@@ -16,12 +16,18 @@ import type { HostedImage } from './listmonk-content.ts';
 
 const stored = z.object({ id: z.number().int(), filename: z.string(), url: z.string().min(1) });
 /** v4 and later page the store (`query` filters by name); earlier versions answer every file, newest first. */
-const storeListing = z.union([z.array(stored), z.object({ results: z.array(stored) }).transform((page) => page.results)]);
+const storeListing = z.union([
+  z.array(stored),
+  z.object({ results: z.array(stored) }).transform((page) => page.results),
+]);
 const uploadAnswer = z.union([stored, z.literal(true)]);
 
 const extensions: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif' };
 
-const keys = (index: number) => ({ sent: `image${String(index)}Sent`, id: `image${String(index)}Id`, url: `image${String(index)}Url` });
+const keys = (index: number) => {
+  const image = `image${String(index)}`;
+  return { sent: `${image}Sent`, id: `${image}Id`, url: `${image}Url` };
+};
 
 async function findStored(api: ListmonkApi, channel: ChannelCredentials, fileName: string) {
   const answer = await api.call(channel, {

@@ -35,7 +35,8 @@ const sentKey = 'campaignSentAt';
 const idKey = 'campaignId';
 
 export async function readCampaign(api: ListmonkApi, channel: ChannelCredentials, id: number): Promise<Campaign> {
-  const answer = await api.call(channel, { method: 'GET', path: `/api/campaigns/${String(id)}`, query: { no_body: 'true' } });
+  const path = `/api/campaigns/${String(id)}`;
+  const answer = await api.call(channel, { method: 'GET', path, query: { no_body: 'true' } });
   return dataOf(campaignSchema, answer, 'the campaign');
 }
 

@@ -48,7 +48,8 @@ function parseInput(tool: string, data: Record<string, unknown>): void {
 
 /** The active lists (archived ones are hidden from pickers, as listmonk's own admin does). */
 export async function activeLists(api: ListmonkApi, channel: ChannelCredentials): Promise<ListEntry[]> {
-  const answer = await api.call(channel, { method: 'GET', path: '/api/lists', query: { per_page: 'all', status: 'active' } });
+  const query = { per_page: 'all', status: 'active' };
+  const answer = await api.call(channel, { method: 'GET', path: '/api/lists', query });
   return dataOf(listPage, answer, 'its lists').results
     .filter((entry) => entry.status !== 'archived')
     .map((entry) => ({
@@ -73,7 +74,9 @@ export function listmonkTools(api: ListmonkApi): Record<string, ToolHandler> {
       const answer = await api.call(channel, { method: 'GET', path: '/api/templates', query: { no_body: 'true' } });
       return dataOf(z.array(template), answer, 'its templates')
         .filter((entry) => entry.type === undefined || entry.type === 'campaign' || entry.type === 'campaign_visual')
-        .map((entry) => ({ id: entry.id, name: entry.name, type: entry.type ?? 'campaign', isDefault: entry.is_default }));
+        .map((entry) => ({
+          id: entry.id, name: entry.name, type: entry.type ?? 'campaign', isDefault: entry.is_default,
+        }));
     },
   };
 }

@@ -50,7 +50,11 @@ function legacyAuthenticate(request: SimulatedRequest, users: SimulatedListmonkA
   return user === undefined || match === null ? { refusal: unauthorized } : { user };
 }
 
-export function authenticate(request: SimulatedRequest, users: SimulatedListmonkApiUser[], legacy: boolean): Authenticated {
+export function authenticate(
+  request: SimulatedRequest,
+  users: SimulatedListmonkApiUser[],
+  legacy: boolean,
+): Authenticated {
   if (legacy) return legacyAuthenticate(request, users);
   const header = (request.headers.authorization ?? '').trim();
   if (header === '') return { refusal: forbidden('invalid session') };

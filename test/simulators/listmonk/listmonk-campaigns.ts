@@ -154,7 +154,11 @@ const transitionRefusals: Record<string, string> = {
 };
 
 /** Starting counts the lists' subscribers as `to_send` and, in this stand-in, sends to them at once. */
-export function updateStatus(state: ListmonkState, campaign: SimulatedCampaign, request: SimulatedRequest): SimulatedAnswer {
+export function updateStatus(
+  state: ListmonkState,
+  campaign: SimulatedCampaign,
+  request: SimulatedRequest,
+): SimulatedAnswer {
   const body = jsonBody(request);
   const status = typeof body === 'object' && body !== null && 'status' in body ? String(body.status) : '';
   const from = allowedFrom[status];

@@ -46,7 +46,8 @@ export interface RunningListmonkSimulator extends RunningSimulator {
 const notFound: SimulatedAnswer = { status: 404, body: { message: 'Not Found' } };
 
 /** The route with numeric ids as `:id`, as faults and request filters name it. */
-const routeOf = (request: SimulatedRequest): string => `${request.method} ${request.path.replace(/\/\d+(?=\/|$)/g, '/:id')}`;
+const routeOf = (request: SimulatedRequest): string =>
+  `${request.method} ${request.path.replace(/\/\d+(?=\/|$)/g, '/:id')}`;
 
 /** The permission each route needs (cmd/handlers.go); the connect routes need none but settings:get. */
 const permissions: Record<string, string> = {
@@ -112,7 +113,8 @@ export async function startListmonkSimulator(options: ListmonkSimulatorOptions):
       case 'GET /api/campaigns/:id': {
         const campaign = findCampaign(state, id);
         if (!('uuid' in campaign)) return campaign;
-        return { status: 200, body: { data: presentCampaign(state, campaign, request.query.get('no_body') === 'true') } };
+        const noBody = request.query.get('no_body') === 'true';
+        return { status: 200, body: { data: presentCampaign(state, campaign, noBody) } };
       }
       case 'PUT /api/campaigns/:id/status': {
         const campaign = findCampaign(state, id);

@@ -54,7 +54,10 @@ export interface SimulatedMedia {
 export const defaultLists = (): SimulatedList[] => [
   { id: 1, name: 'Newsletter', type: 'public', optin: 'single', status: 'active', subscriberCount: 120, tags: [] },
   { id: 2, name: 'Members', type: 'private', optin: 'double', status: 'active', subscriberCount: 30, tags: ['paid'] },
-  { id: 3, name: 'Old announcements', type: 'private', optin: 'single', status: 'archived', subscriberCount: 5, tags: [] },
+  {
+    id: 3, name: 'Old announcements', type: 'private', optin: 'single', status: 'archived', subscriberCount: 5,
+    tags: [],
+  },
 ];
 
 export const defaultTemplates = (): SimulatedTemplate[] => [
@@ -69,7 +72,13 @@ export class ListmonkState {
   private nextCampaign = 1;
   private nextMedia = 1;
 
-  constructor(public lists: SimulatedList[], public templates: SimulatedTemplate[]) {}
+  lists: SimulatedList[];
+  templates: SimulatedTemplate[];
+
+  constructor(lists: SimulatedList[], templates: SimulatedTemplate[]) {
+    this.lists = lists;
+    this.templates = templates;
+  }
 
   addCampaign(fields: Omit<SimulatedCampaign, 'id' | 'uuid' | 'status' | 'sent' | 'views' | 'clicks' | 'bounces'
     | 'createdAt'>): SimulatedCampaign {

@@ -62,10 +62,11 @@ async function launch(binary: string, config: string, port: number): Promise<Ins
     await exited;
   };
   try {
-    await waitForPort('127.0.0.1', port, { timeoutMs: 15_000, what: 'listmonk', isAlive: () => child.exitCode === null });
+    const isAlive = () => child.exitCode === null;
+    await waitForPort('127.0.0.1', port, { timeoutMs: 15_000, what: 'listmonk', isAlive });
   } catch (error) {
     await stop();
-    throw new Error(`${String(error)}\n${output.join('')}`);
+    throw new Error(`${String(error)}\n${output.join('')}`, { cause: error });
   }
   return { stop };
 }
