@@ -42,8 +42,8 @@ function png(bytes: Buffer): PublishMedia {
   };
 }
 
-const stored = async (name: string) =>
-  (await listmonk.sql('SELECT id FROM media WHERE filename = $1', [name])).rows;
+const stored = async (name: string): Promise<number> =>
+  (await listmonk.sql('SELECT id FROM media WHERE filename = $1', [name])).rowCount ?? 0;
 
 describe('listmonk adapter against a real listmonk before v4', () => {
   it('reads the lists, the templates and the account\'s counters', async () => {
@@ -69,10 +69,10 @@ describe('listmonk adapter against a real listmonk before v4', () => {
       idempotencyKey: 'real-media', checkpoint,
     };
     expect((await platformFailure(adapter.publish(part))).kind).toBe('retryable');
-    expect(await stored(name)).toHaveLength(1);
+    expect(await stored(name)).toBe(1);
 
     const result = await adapter.publish(part);
-    expect(await stored(name)).toHaveLength(1);
+    expect(await stored(name)).toBe(1);
     expect(checkpoint.values.image0Url).toBe(`${listmonk.url}/uploads/${name}`);
     expect(result.releaseURL).toBe(`${proxy.url}/admin/campaigns/${result.releaseId}`);
     const uploads = proxy.requests.filter((request) => request.method === 'POST' && request.path === '/api/media');
