@@ -227,7 +227,15 @@ describe('listmonk', () => {
   it('accepts a campaign with a subject and lists', () => {
     expect(check(listmonk, { ...settings, content_type: 'html', template_id: 3 }, [image()], '<p>Hello {{ .Subscriber.FirstName }}</p>')).toEqual([]);
   });
-  it('requires a subject', () => { expect(paths(listmonk, { lists: [1] })).toEqual(['settings.subject']); });
+  it('takes the post\'s first line when no subject is set, but refuses an empty one', () => {
+    expect(paths(listmonk, { lists: [1] })).toEqual([]);
+    expect(paths(listmonk, { lists: [1], subject: ' ' })).toEqual(['settings.subject']);
+  });
+  it('takes PNG, JPEG and GIF images, no video', () => {
+    expect(check(listmonk, settings, [image(), image(800, 600, 'image/jpeg'), image(800, 600, 'image/gif')])).toEqual([]);
+    expect(messages(listmonk, settings, [video()])).toContain('images only');
+    expect(messages(listmonk, settings, [image(800, 600, 'image/webp')])).toContain('not image/webp');
+  });
   it('requires at least one list', () => {
     expect(paths(listmonk, { subject: 'Hi' })).toEqual(['settings.lists']);
     expect(paths(listmonk, { subject: 'Hi', lists: [] })).toEqual(['settings.lists']);

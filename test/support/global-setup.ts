@@ -13,6 +13,7 @@ import { ensureRedis } from '../../scripts/local/redis.ts';
 import { buildS3Server } from '../../scripts/local/s3-server.ts';
 import { installBlueskyPds } from '../../scripts/local/bluesky-pds.ts';
 import { ensureDebianPackage } from '../../scripts/local/system-package.ts';
+import { buildListmonk } from '../simulators/listmonk/listmonk-build.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -36,10 +37,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Media tests make their files with ffmpeg and inspect them with ffprobe.
   ensureDebianPackage('ffprobe', 'ffmpeg', log);
   ensureDebianPackage('chromium', 'chromium', log); // the browser tests drive Debian's chromium (test/browser/chromium.ts)
-  // Built or installed here, where no hook timeout applies; the S3, Nostr and Bluesky tests start their own
-  // instances (the Bluesky PDS: test/support/bluesky-pds.ts).
+  // Built or installed here, where no hook timeout applies; the S3, Nostr, listmonk and Bluesky tests start their
+  // own instances (the Bluesky PDS: test/support/bluesky-pds.ts).
   buildS3Server(log);
   buildNostrRelay(log);
+  buildListmonk(log);
   installBlueskyPds(log);
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   await ensureRedis(redisUrl, log);

@@ -4,8 +4,8 @@ import pg from 'pg';
 /** The machine's PostgreSQL (trust auth); tests make a database of their own and drop it after. */
 export const postgresAdminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `sps_auth_test_${randomBytes(5).toString('hex')}`;
+export async function createTestDatabase(prefix = 'sps_auth_test'): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: postgresAdminUrl });
   await admin.connect();
   try {

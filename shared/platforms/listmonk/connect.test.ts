@@ -64,7 +64,9 @@ describe('listmonk connect against the simulator', () => {
     });
     expect(readListmonkCredential(account.accessToken)).toEqual({ apiUser: 'sps', token: admin.token });
     expect(listmonk.received.slice(-2).map((request) => request.path)).toEqual(['/api/profile', '/api/settings']);
-    expect(listmonk.received.at(-2)?.headers.authorization).toBe(`token sps:${admin.token}`);
+    // Basic auth: v4 and later take it for API users, and earlier versions know no other scheme.
+    const basic = Buffer.from(`sps:${admin.token}`).toString('base64');
+    expect(listmonk.received.at(-2)?.headers.authorization).toBe(`Basic ${basic}`);
   });
 
   it('connects a user that may not read the settings, without the instance name', async () => {
@@ -83,12 +85,29 @@ describe('listmonk connect against the simulator', () => {
     expect(error.message).toBe('invalid API credentials');
   });
 
-  it('says so when the instance is older than v4', async () => {
+  it('connects an instance older than v4 with the admin login, checked on its settings', async () => {
     const values = { url: legacy.rootUrl, apiUser: 'sps', token: admin.token };
+    const account = await listmonkConnect.verify(values, privateNetworkAllowed);
+
+    expect(account).toMatchObject({ accountId: `sps@${legacy.rootUrl}`, name: 'sps', instanceUrl: legacy.rootUrl });
+    expect(legacy.received.slice(-2).map((request) => request.path)).toEqual(['/api/profile', '/api/settings']);
+  });
+
+  it('shows the 401 of an instance older than v4 for a wrong admin password', async () => {
+    const values = { url: legacy.rootUrl, apiUser: 'sps', token: 'wrong' };
+    const error = await platformFailure(listmonkConnect.verify(values, privateNetworkAllowed));
+
+    expect(error.kind).toBe('disconnected');
+    expect(error.httpStatus).toBe(401);
+    expect(error.message).toBe('Unauthorized');
+  });
+
+  it('says so when the address answers neither listmonk route', async () => {
+    const values = { url: `${listmonk.rootUrl}/elsewhere`, apiUser: 'sps', token: admin.token };
     const error = await platformFailure(listmonkConnect.verify(values, privateNetworkAllowed));
 
     expect(error.kind).toBe('permanent');
-    expect(error.message).toContain(`no listmonk v4 or later answers at ${legacy.rootUrl}`);
+    expect(error.message).toContain(`no listmonk answers at ${listmonk.rootUrl}/elsewhere`);
   });
 
   it('calls an unreachable instance a passing failure', async () => {

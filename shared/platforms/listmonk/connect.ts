@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { ConnectContext, CredentialsConnect, VerifiedAccount } from '../kit/platform-connect.ts';
-import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
+import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
 import { encodeListmonkCredential, listmonkAuthorization, type ListmonkCredential } from './credential.ts';
 import { userServerUrl } from '../kit/user-server-url.ts';
+import { classifyListmonkRefusal, listmonkMessage } from './listmonk-errors.ts';
 
 const provider = 'listmonk';
 const serverName = 'the listmonk instance';
@@ -26,19 +27,6 @@ const settingsAnswer = z.object({
   }),
 });
 
-/** listmonk's error body: `{message}`. */
-const errorBody = z.object({ message: z.string() });
-
-function errorMessage(body: unknown): string | undefined {
-  const parsed = errorBody.safeParse(body);
-  return parsed.success ? parsed.data.message : undefined;
-}
-
-/** listmonk answers bad credentials with 403, not 401: the user must fix them, so the channel is disconnected. */
-function classify(status: number, body: unknown): PlatformErrorKind | undefined {
-  return status === 403 && errorMessage(body) === 'invalid API credentials' ? 'disconnected' : undefined;
-}
-
 function callInstance(url: string, credential: ListmonkCredential, context: ConnectContext): Promise<unknown> {
   return platformRequest({
     provider,
@@ -47,23 +35,44 @@ function callInstance(url: string, credential: ListmonkCredential, context: Conn
     url,
     headers: { Authorization: listmonkAuthorization(credential) },
     timeoutMs: context.timeoutMs,
-    errorMessage,
-    classify,
+    errorMessage: listmonkMessage,
+    classify: classifyListmonkRefusal,
     userHost: context.userHosts,
   });
 }
 
+/** The signed-in API user; null before v4, which has no API users (and no /api/profile). */
 async function readProfile(root: string, credential: ListmonkCredential, context: ConnectContext) {
   let body: unknown;
   try {
     body = await callInstance(`${root}/api/profile`, credential, context);
   } catch (error) {
-    // Before v4 listmonk had no API users (and no /api/profile); neither has a server that is not listmonk.
-    if (!(error instanceof PlatformError) || error.httpStatus !== 404) throw error;
-    const message = `no listmonk v4 or later answers at ${root} (no /api/profile); check the address and the version`;
-    throw new PlatformError({ kind: 'permanent', provider, httpStatus: 404, message, cause: error });
+    if (error instanceof PlatformError && error.httpStatus === 404) return null;
+    throw error;
   }
   const parsed = profileAnswer.safeParse(body);
+  if (!parsed.success) {
+    const message = `${root} did not answer like listmonk's API; check the address`;
+    throw new PlatformError({ kind: 'permanent', provider, message, cause: parsed.error });
+  }
+  return parsed.data.data;
+}
+
+/**
+ * Before v4 the only login is the admin's (Basic auth with the user name and password of the
+ * instance's config), which reads the settings: an answer there is the check that the address is
+ * listmonk and the login is right. A server that has neither route is not listmonk.
+ */
+async function readLegacySettings(root: string, credential: ListmonkCredential, context: ConnectContext) {
+  let body: unknown;
+  try {
+    body = await callInstance(`${root}/api/settings`, credential, context);
+  } catch (error) {
+    if (!(error instanceof PlatformError) || error.httpStatus !== 404) throw error;
+    const message = `no listmonk answers at ${root} (neither /api/profile nor /api/settings); check the address`;
+    throw new PlatformError({ kind: 'permanent', provider, httpStatus: 404, message, cause: error });
+  }
+  const parsed = settingsAnswer.safeParse(body);
   if (!parsed.success) {
     const message = `${root} did not answer like listmonk's API; check the address`;
     throw new PlatformError({ kind: 'permanent', provider, message, cause: parsed.error });
@@ -96,20 +105,21 @@ export const listmonkConnect: CredentialsConnect = {
       key: 'url',
       label: 'listmonk address',
       kind: 'url',
-      help: 'The address of your listmonk instance, such as https://lists.example.com (listmonk v4 or later).',
+      help: 'The address of your listmonk instance, such as https://lists.example.com.',
     },
     {
       key: 'apiUser',
       label: 'API user',
       kind: 'text',
-      help: 'The name of an API user created in listmonk under Admin → Users (type: API).',
+      help: 'The name of an API user created in listmonk under Admin → Users (type: API). Before listmonk v4: '
+        + 'the admin user name from its config.',
     },
     {
       key: 'token',
       label: 'API token',
       kind: 'secret',
       help: 'The token listmonk showed when the API user was created. Its role needs campaigns:manage, '
-        + 'campaigns:send and access to the lists you send to.',
+        + 'campaigns:send, media:manage and access to the lists you send to. Before v4: the admin password.',
     },
   ],
 
@@ -122,10 +132,12 @@ export const listmonkConnect: CredentialsConnect = {
     });
     const credential = { apiUser: values.apiUser ?? '', token: values.token ?? '' };
     const profile = await readProfile(root, credential, context);
-    const settings = await readSettings(root, credential, context);
+    const settings = profile === null
+      ? await readLegacySettings(root, credential, context)
+      : await readSettings(root, credential, context);
     const siteName = settings?.['app.site_name']?.trim() ?? '';
-    const user = profile.username;
-    const picture = [profile.avatar, settings?.['app.logo_url']].find(isWebAddress) ?? null;
+    const user = profile?.username ?? credential.apiUser;
+    const picture = [profile?.avatar, settings?.['app.logo_url']].find(isWebAddress) ?? null;
     return {
       // User names are unique per instance only.
       accountId: `${user}@${root}`,

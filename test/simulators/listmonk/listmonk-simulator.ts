@@ -1,110 +1,79 @@
 import {
   startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
+import {
+  authenticate, forbidden, hasPermission, presentProfile, type SimulatedListmonkApiUser,
+} from './listmonk-auth.ts';
+import { createCampaign, findCampaign, presentCampaign, queryCampaigns, updateStatus } from './listmonk-campaigns.ts';
+import { queryMedia, uploadMedia } from './listmonk-media.ts';
+import {
+  defaultLists, defaultTemplates, ListmonkState, type SimulatedList, type SimulatedTemplate,
+} from './listmonk-state.ts';
+
+export type { SimulatedListmonkApiUser } from './listmonk-auth.ts';
 
 /**
- * A local stand-in for a listmonk instance (v4 and later) as far as connecting goes: GET
- * /api/profile and GET /api/settings for an API user. Authentication follows listmonk's
- * internal/auth: `Authorization: token user:token` or Basic; an unknown scheme or a malformed
- * pair is 403 with echo's "code=400, message=…" text; a wrong pair is 403 "invalid API
- * credentials" (never 401); no header is 403 "invalid session". /api/settings needs the
- * settings:get permission (Super Admin has all): 403 "permission denied: settings:get" without
- * it. Errors are `{message}`, answers `{data}`. `legacy` plays a listmonk before v4, which has
- * no /api/profile.
+ * A local stand-in for a listmonk instance (v5, or before v4 with `legacy`): the connect routes
+ * (GET /api/profile, GET /api/settings), campaigns (listmonk-campaigns.ts), the media store
+ * (listmonk-media.ts), lists and templates, behind listmonk's authentication and per-route
+ * permissions (listmonk-auth.ts). Errors are `{message}`, answers `{data}`. listmonk has no rate
+ * limiter; `failNext` plays a proxy in front of it (a 429 with Retry-After) or a connection that
+ * breaks after listmonk acted (`lose`).
  * Facts: /work/shared/platforms/design-blogging-business.md, section 8.
  */
-export interface SimulatedListmonkApiUser {
-  id: number;
-  username: string;
-  name: string;
-  token: string;
-  /** Super Admin skips permission checks, as listmonk's SuperAdminRoleID does. */
-  role: { id: number; name: string; permissions: string[] };
-}
-
 export interface ListmonkSimulatorOptions {
   users: SimulatedListmonkApiUser[];
   siteName: string;
   logoUrl?: string;
-  /** Before v4: no API users, so no /api/profile. */
+  /** Before v4: no API users (the admin's Basic auth, 401 when wrong), so no /api/profile. */
   legacy?: boolean;
+  lists?: SimulatedList[];
+  templates?: SimulatedTemplate[];
 }
+
+/** An injected answer, or `lose`: listmonk acts, then the connection breaks before its answer. */
+export type ListmonkFault = SimulatedAnswer | 'lose';
 
 export interface RunningListmonkSimulator extends RunningSimulator {
   /** The instance's root as a user types it. */
   rootUrl: string;
+  state: ListmonkState;
+  /** The next requests to `METHOD /path` (ids as `:id`) meet these faults, in order. */
+  failNext(route: string, ...faults: ListmonkFault[]): void;
+  requestsTo(route: string): SimulatedRequest[];
 }
-
-const superAdminRoleId = 1;
 
 const notFound: SimulatedAnswer = { status: 404, body: { message: 'Not Found' } };
 
-const forbidden = (message: string): SimulatedAnswer => ({ status: 403, body: { message } });
+/** The route with numeric ids as `:id`, as faults and request filters name it. */
+const routeOf = (request: SimulatedRequest): string =>
+  `${request.method} ${request.path.replace(/\/\d+(?=\/|$)/g, '/:id')}`;
 
-type Authenticated = { user: SimulatedListmonkApiUser } | { refusal: SimulatedAnswer };
-
-/** parseAuthHeader: its 400s reach the client as 403 carrying the inner error's text. */
-function credentialPair(header: string): [string, string] | SimulatedAnswer {
-  let pair: string[];
-  if (header.startsWith('token')) {
-    pair = header.slice('token'.length).trim().split(':');
-  } else if (header.startsWith('Basic')) {
-    pair = Buffer.from(header.slice('Basic'.length).trim(), 'base64').toString('utf8').split(':');
-  } else {
-    return forbidden('code=400, message=unknown Authorization scheme');
-  }
-  const [key, ...rest] = pair;
-  if (key === undefined || rest.length === 0) return forbidden('code=400, message=api_key:token missing');
-  const token = rest.join(':');
-  if (key === '' || token === '') return forbidden('code=400, message=empty `api_key` or `token`');
-  return [key, token];
-}
-
-function authenticate(request: SimulatedRequest, users: SimulatedListmonkApiUser[]): Authenticated {
-  const header = (request.headers.authorization ?? '').trim();
-  if (header === '') return { refusal: forbidden('invalid session') };
-  const pair = credentialPair(header);
-  if (!Array.isArray(pair)) return { refusal: pair };
-  const [username, token] = pair;
-  const user = users.find((candidate) => candidate.username === username && candidate.token === token);
-  return user === undefined ? { refusal: forbidden('invalid API credentials') } : { user };
-}
-
-function hasPermission(user: SimulatedListmonkApiUser, permission: string): boolean {
-  return user.role.id === superAdminRoleId || user.role.permissions.includes(permission);
-}
-
-function presentProfile(user: SimulatedListmonkApiUser): Record<string, unknown> {
-  return {
-    id: user.id,
-    username: user.username,
-    email: `${user.username}@api`,
-    name: user.name,
-    type: 'api',
-    status: 'enabled',
-    avatar: null,
-    loggedin_at: null,
-    user_role: { id: user.role.id, name: user.role.name, permissions: user.role.permissions },
-    list_role: null,
-  };
-}
+/** The permission each route needs (cmd/handlers.go); the connect routes need none but settings:get. */
+const permissions: Record<string, string> = {
+  'GET /api/settings': 'settings:get',
+  'GET /api/campaigns': 'campaigns:get',
+  'GET /api/campaigns/:id': 'campaigns:get',
+  'POST /api/campaigns': 'campaigns:manage',
+  'PUT /api/campaigns/:id/status': 'campaigns:send',
+  'GET /api/media': 'media:get',
+  'POST /api/media': 'media:manage',
+  'GET /api/lists': 'lists:get_all',
+  'GET /api/templates': 'templates:get',
+};
 
 export async function startListmonkSimulator(options: ListmonkSimulatorOptions): Promise<RunningListmonkSimulator> {
   let rootUrl = '';
-  const simulator = await startSimulatorServer((request) => {
-    const route = `${request.method} ${request.path}`;
-    if (route !== 'GET /api/profile' && route !== 'GET /api/settings') return notFound;
-    if (options.legacy === true && route === 'GET /api/profile') return notFound;
-    const authenticated = authenticate(request, options.users);
-    if ('refusal' in authenticated) return authenticated.refusal;
-    const { user } = authenticated;
-    if (route === 'GET /api/profile') return { status: 200, body: { data: presentProfile(user) } };
-    if (!hasPermission(user, 'settings:get')) return forbidden('permission denied: settings:get');
+  const legacy = options.legacy === true;
+  const state = new ListmonkState(options.lists ?? defaultLists(), options.templates ?? defaultTemplates());
+  const faults = new Map<string, ListmonkFault[]>();
+
+  function settings(): SimulatedAnswer {
     return {
       status: 200,
       body: {
         data: {
-          'app.site_name': options.siteName,
+          ...(legacy ? {} : { 'app.site_name': options.siteName }),
           'app.root_url': rootUrl,
           'app.logo_url': options.logoUrl ?? '',
           'app.favicon_url': '',
@@ -112,7 +81,75 @@ export async function startListmonkSimulator(options: ListmonkSimulatorOptions):
         },
       },
     };
-  }, notFound);
+  }
+
+  function lists(request: SimulatedRequest): SimulatedAnswer {
+    const status = request.query.get('status');
+    const shown = state.lists.filter((list) => status === null || list.status === status);
+    const results = shown.map((list) => ({
+      id: list.id, uuid: `list-${String(list.id)}`, name: list.name, type: list.type, optin: list.optin,
+      status: list.status, tags: list.tags, subscriber_count: list.subscriberCount,
+    }));
+    return { status: 200, body: { data: { results, total: results.length, per_page: 0, page: 1 } } };
+  }
+
+  function templates(request: SimulatedRequest): SimulatedAnswer {
+    const noBody = request.query.get('no_body') === 'true';
+    const data = state.templates.map((template) => ({
+      id: template.id, name: template.name, type: template.type, is_default: template.isDefault,
+      subject: '', body: noBody ? '' : '<html>{{ template "content" . }}</html>',
+    }));
+    return { status: 200, body: { data } };
+  }
+
+  function route(request: SimulatedRequest, name: string): SimulatedAnswer {
+    const id = /\/api\/campaigns\/(\d+)/.exec(request.path)?.[1] ?? '';
+    switch (name) {
+      case 'GET /api/settings': return settings();
+      case 'GET /api/lists': return lists(request);
+      case 'GET /api/templates': return templates(request);
+      case 'GET /api/campaigns': return queryCampaigns(state, request);
+      case 'POST /api/campaigns': return createCampaign(state, request);
+      case 'GET /api/campaigns/:id': {
+        const campaign = findCampaign(state, id);
+        if (!('uuid' in campaign)) return campaign;
+        const noBody = request.query.get('no_body') === 'true';
+        return { status: 200, body: { data: presentCampaign(state, campaign, noBody) } };
+      }
+      case 'PUT /api/campaigns/:id/status': {
+        const campaign = findCampaign(state, id);
+        return 'uuid' in campaign ? updateStatus(state, campaign, request) : campaign;
+      }
+      case 'GET /api/media': return queryMedia(state, rootUrl, request);
+      case 'POST /api/media': return uploadMedia(state, rootUrl, request);
+      default: return notFound;
+    }
+  }
+
+  const simulator = await startSimulatorServer((request) => {
+    const name = routeOf(request);
+    const fault = faults.get(name)?.shift();
+    if (fault !== undefined && fault !== 'lose') return fault;
+    if (legacy && name === 'GET /api/profile') return notFound;
+    const authenticated = authenticate(request, options.users, legacy);
+    if ('refusal' in authenticated) return authenticated.refusal;
+    const { user } = authenticated;
+    if (name === 'GET /api/profile') return { status: 200, body: { data: presentProfile(user) } };
+    const permission = permissions[name];
+    if (permission !== undefined && !hasPermission(user, permission, legacy)) {
+      return forbidden(`permission denied: ${permission}`);
+    }
+    const answer = route(request, name);
+    return fault === 'lose' && answer.status < 300 ? { ...answer, lose: true } : answer;
+  }, notFound, { tooLarge: { status: 413, body: { message: 'Request Entity Too Large' } } });
   rootUrl = simulator.url;
-  return { ...simulator, rootUrl };
+  return {
+    ...simulator,
+    rootUrl,
+    state,
+    failNext(routeName, ...more) {
+      faults.set(routeName, [...(faults.get(routeName) ?? []), ...more]);
+    },
+    requestsTo: (routeName) => simulator.received.filter((request) => routeOf(request) === routeName),
+  };
 }
