@@ -72,11 +72,8 @@ describe('channel routes that reach the platform or the calendar: integration-tr
     it('answers 501 not_implemented for a tool of a platform without an adapter, without queueing a call', async () => {
       const org = await mastodonOrg();
       const mediumChannel = await insertChannel(org.organizationId, 'medium');
-      const pinterestChannel = await insertChannel(org.organizationId, 'pinterest');
       const publications = { method: 'POST', body: { methodName: 'publications' } };
       expectError(await call(org.apiKey, `/integration-trigger/${mediumChannel}`, publications), 501, 'not_implemented');
-      const boards = { method: 'POST', body: { methodName: 'boards' } };
-      expectError(await call(org.apiKey, `/integration-trigger/${pinterestChannel}`, boards), 501, 'not_implemented');
     });
 
     it('answers 400 for a missing, empty or too long methodName, a data that is not an object, and a body that is not JSON', async () => {
