@@ -35,6 +35,15 @@ describe('content formats for blogging and newsletter platforms', () => {
     expect(cleaned).toBe('Text  and b');
   });
 
+  it('keeps Markdown autolinks in every output', () => {
+    const text = 'Docs: <https://example.com/docs?a=1&b=2> or <mailto:team@example.com>.';
+    const html = markdownToHtml(text);
+    expect(html).toContain('<a href="https://example.com/docs?a=1&amp;b=2" rel="noopener noreferrer">');
+    expect(html).toContain('<a href="mailto:team@example.com" rel="noopener noreferrer">');
+    expect(normalizeMarkdown(`${text} <script>x()</script>`)).toBe(`${text} `);
+    expect(markdownToPlainText(text)).toBe('Docs: https://example.com/docs?a=1&b=2 or mailto:team@example.com.');
+  });
+
   it('gives the text without markup for subjects and summaries', () => {
     expect(markdownToPlainText('# Big news\n\nWe **shipped** it & [read](https://e.com).\n\n- a\n- b'))
       .toBe('Big news\n\nWe shipped it & read.\n\na\nb');

@@ -34,7 +34,8 @@ const articleHtml: sanitizeHtml.IOptions = {
 
 /** The post as safe HTML: Markdown rendered (GFM: tables, strikethrough, autolinks), then sanitized. */
 export function markdownToHtml(markdown: string): string {
-  const rendered = marked.parse(normalizeMarkdown(markdown), { async: false, gfm: true, breaks: false });
+  // marked reads autolinks (`<https://...>`) and raw HTML itself; its output is what gets sanitized.
+  const rendered = marked.parse(unixLines(markdown), { async: false, gfm: true, breaks: false });
   return sanitizeHtml(rendered, articleHtml).trim();
 }
 
@@ -44,14 +45,25 @@ export function markdownToHtml(markdown: string): string {
  * output, so a post cannot smuggle a script or an iframe through a Markdown platform either.
  */
 export function normalizeMarkdown(markdown: string): string {
-  const unix = markdown.replace(/\r\n?/g, '\n').trim();
+  const unix = unixLines(markdown);
   if (!/<[a-zA-Z!/]/.test(unix)) return unix;
-  return sanitizeHtml(unix, { ...articleHtml, textFilter: undefined, parser: { decodeEntities: false } });
+  // Markdown's autolinks look like tags to the sanitizer: set them aside, sanitize, put them back.
+  const autolinks: string[] = [];
+  const guarded = unix.replace(autolink, (link) => `\uE000${String(autolinks.push(link) - 1)}\uE000`);
+  const cleaned = sanitizeHtml(guarded, { ...articleHtml, parser: { decodeEntities: false } });
+  return cleaned.replace(/\uE000(\d+)\uE000/g, (_match, index: string) => autolinks[Number(index)] ?? '');
+}
+
+/** `<https://example.com>` and `<mailto:a@b.c>`: a URL between angle brackets, no spaces. */
+const autolink = /<(?:https?:\/\/|mailto:)[^\s<>]+>/g;
+
+function unixLines(text: string): string {
+  return text.replace(/\r\n?/g, '\n').trim();
 }
 
 /** The post as plain text (subjects, summaries, text-only e-mail parts): Markdown rendered, every tag dropped. */
 export function markdownToPlainText(markdown: string): string {
-  const html = marked.parse(normalizeMarkdown(markdown), { async: false, gfm: true, breaks: false });
+  const html = marked.parse(unixLines(markdown), { async: false, gfm: true, breaks: false });
   // Paragraphs and headings end in a blank line; list items and rows already end in a line break.
   const blocksAsLines = html.replace(/<\/(p|h[1-6]|blockquote|pre)>/g, '$&\n').replace(/<br\s*\/?>/g, '\n');
   const text = sanitizeHtml(blocksAsLines, { allowedTags: [], allowedAttributes: {} });
