@@ -5,8 +5,8 @@ import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
 import { devtoConnect } from '../../shared/platforms/devto/connect.ts';
 import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import { startDevtoSimulator, type RunningDevtoSimulator } from '../simulators/devto/devto-simulator.ts';
-import { api } from '../support/fixtures.ts';
 import { finishedPublishJob } from '../support/finished-job.ts';
+import { expectImageRefusedAsPrivate } from '../support/media-not-public.ts';
 import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
 import { makeSmallMedia } from '../support/small-media.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
@@ -148,35 +148,6 @@ describe('publishing to Dev.to through the whole stack', () => {
   });
 
   it('refuses at POST /posts an image dev.to could not fetch from a private address', async () => {
-    const local = await createTestContext({ UPLOADS_PUBLIC_URL: 'http://127.0.0.1:5999/uploads' });
-    const localStack = await startStack(local, { workers: false });
-    try {
-      const org = await createOrganization(local.db, local.secrets, { name: 'Private media' });
-      const channel = await local.db.channels.create({
-        organizationId: org.organizationId, provider: 'devto', name: 'Ada', accountId: '1234',
-        tokenSealed: local.secrets.seal('ada-key'),
-      });
-      const stored = await local.db.media.create({
-        organizationId: org.organizationId, name: 'cover.png', status: 'ready', storageKey: 'cover.png',
-        path: 'http://127.0.0.1:5999/uploads/cover.png', mimeType: 'image/png', size: 2_000, width: 64, height: 48,
-      });
-      const image = { id: stored._id.toString(), path: stored.path };
-      const response = await api(localStack.baseUrl, org.apiKey, '/api/public/v1/posts', {
-        method: 'POST',
-        body: {
-          type: 'now',
-          posts: [{
-            integration: { id: channel._id.toString() }, settings: { title: 'Private' },
-            value: [{ content: 'With a cover', image: [image] }],
-          }],
-        },
-      });
-      expect(response.status).toBe(422);
-      expect(response.body).toMatchObject({ error: 'media_not_public', details: [{ path: 'posts.0.value.0.image' }] });
-      expect((response.body as { message: string }).message).toContain('Dev.to fetches media from their URL');
-    } finally {
-      await localStack.close();
-      await local.cleanup();
-    }
+    await expectImageRefusedAsPrivate('devto', 'Dev.to', { title: 'Private' });
   });
 });
