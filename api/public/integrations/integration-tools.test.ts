@@ -71,10 +71,10 @@ describe('channel routes that reach the platform or the calendar: integration-tr
 
     it('answers 501 not_implemented for a tool of a platform without an adapter, without queueing a call', async () => {
       const org = await mastodonOrg();
-      const mediumChannel = await insertChannel(org.organizationId, 'medium');
+      const dribbbleChannel = await insertChannel(org.organizationId, 'dribbble');
       const listmonkChannel = await insertChannel(org.organizationId, 'listmonk');
-      const publications = { method: 'POST', body: { methodName: 'publications' } };
-      expectError(await call(org.apiKey, `/integration-trigger/${mediumChannel}`, publications), 501, 'not_implemented');
+      const teams = { method: 'POST', body: { methodName: 'teams' } };
+      expectError(await call(org.apiKey, `/integration-trigger/${dribbbleChannel}`, teams), 501, 'not_implemented');
       const lists = { method: 'POST', body: { methodName: 'lists' } };
       expectError(await call(org.apiKey, `/integration-trigger/${listmonkChannel}`, lists), 501, 'not_implemented');
     });
