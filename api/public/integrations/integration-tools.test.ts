@@ -69,13 +69,6 @@ describe('channel routes that reach the platform or the calendar: integration-tr
       expectError(await call(org.apiKey, `/integration-trigger/${redditChannel}`, { method: 'POST', body: { methodName: 'instanceLimits' } }), 404, 'tool_not_found');
     });
 
-    it('answers 501 not_implemented for a tool of a platform without an adapter, without queueing a call', async () => {
-      const org = await mastodonOrg();
-      const mediumChannel = await insertChannel(org.organizationId, 'medium');
-      const publications = { method: 'POST', body: { methodName: 'publications' } };
-      expectError(await call(org.apiKey, `/integration-trigger/${mediumChannel}`, publications), 501, 'not_implemented');
-    });
-
     it('answers 400 for a missing, empty or too long methodName, a data that is not an object, and a body that is not JSON', async () => {
       const org = await mastodonOrg();
       const trigger = (init: { body?: unknown; rawBody?: string; headers?: Record<string, string> }) => call(org.apiKey, `/integration-trigger/${org.channelId}`, { method: 'POST', ...init });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CredentialsConnect, VerifiedAccount } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { devtoErrorMessage as errorMessage, foremV1 } from './devto-api.ts';
 
 const provider = 'devto';
 
@@ -12,16 +13,6 @@ const me = z.object({
   name: z.string().nullable().optional(),
   profile_image: z.string().nullable().optional(),
 });
-
-/** Forem's error body: `{error, status}`, the error being a sentence or a word such as "unauthorized". */
-const errorBody = z.object({ error: z.string(), status: z.number().optional() });
-
-function errorMessage(body: unknown): string | undefined {
-  const parsed = errorBody.safeParse(body);
-  if (!parsed.success) return undefined;
-  // "unauthorized" alone does not tell the user which value was wrong.
-  return parsed.data.status === 401 ? `${parsed.data.error}: dev.to did not accept the API key` : parsed.data.error;
-}
 
 export const devtoConnect: CredentialsConnect = {
   kind: 'credentials',
@@ -41,8 +32,7 @@ export const devtoConnect: CredentialsConnect = {
       serverName: 'dev.to',
       method: 'GET',
       url: `${context.app.apiUrl}/users/me`,
-      // Without the version header Forem answers with its deprecated v0 API.
-      headers: { 'api-key': apiKey, Accept: 'application/vnd.forem.api-v1+json' },
+      headers: { 'api-key': apiKey, ...foremV1 },
       timeoutMs: context.timeoutMs,
       errorMessage,
     });

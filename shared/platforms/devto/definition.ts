@@ -10,9 +10,11 @@ export const devtoSettings = z.object({
     .optional()
     .describe('Up to 4 tags, letters and digits only'),
   series: z.string().trim().min(1).optional().describe('Name of the series the article belongs to'),
-  main_image: z.url({ protocol: /^https?$/ }).optional().describe('Address of the cover image'),
+  main_image: z.url({ protocol: /^https?$/ }).optional()
+    .describe('Address of the cover image; the first attached image is the cover when absent'),
   canonical_url: z.url({ protocol: /^https?$/ }).optional().describe('Original address when the article was first published elsewhere; must be unique on the site'),
   description: z.string().trim().min(1).optional().describe('Short summary shown in feeds and previews'),
+  published: z.boolean().optional().describe('false keeps the article as a draft on dev.to; published unless said'),
   organization_id: z.number().int().positive().optional().describe('Publish under this organization (the user must be a member; ids from the organizations tool)'),
 });
 
@@ -24,6 +26,8 @@ export const devto = definePlatform({
   textLimit: 100000,
   textCounting: 'code-points',
   replies: 'none',
+  // The cover and the images in the text are addresses dev.to fetches.
+  mediaByUrl: true,
   mediaRules: 'Images only, placed in the article by URL; no video upload.',
   rules: 'Each post is one Markdown article on dev.to (or another Forem site); a title is required and at most 4 tags are allowed. A canonical URL already used on the site is refused. Comments cannot be written through the API, so send one part only.',
   settings: devtoSettings,

@@ -1,4 +1,5 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { createDevtoAdapter } from './adapter.ts';
 import { devtoConnect } from './connect.ts';
 import { devto } from './definition.ts';
 
@@ -6,4 +7,5 @@ export const devtoModule: PlatformModule = {
   definition: devto,
   urls: { apiUrl: 'https://dev.to/api' },
   connect: devtoConnect,
+  createAdapter: createDevtoAdapter,
 };

@@ -1,18 +1,14 @@
 import { z } from 'zod';
 import type { CredentialsConnect, VerifiedAccount } from '../kit/platform-connect.ts';
-import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
+import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { hashnodeErrorCode, hashnodeErrorMessage as errorMessage, kindForCode } from './hashnode-graphql.ts';
 
 const provider = 'hashnode';
 
 const meQuery = 'query Me { me { id username name profilePicture } }';
 
-const graphqlError = z.object({
-  message: z.string(),
-  extensions: z.object({ code: z.string().optional() }).optional(),
-});
-
-const graphqlErrors = z.object({ errors: z.array(graphqlError).min(1) });
+const graphqlErrors = z.object({ errors: z.array(z.unknown()).min(1) });
 
 const meAnswer = z.object({
   data: z.object({
@@ -24,18 +20,6 @@ const meAnswer = z.object({
     }).nullable(),
   }).nullable().optional(),
 });
-
-function errorMessage(body: unknown): string | undefined {
-  const parsed = graphqlErrors.safeParse(body);
-  return parsed.success ? parsed.data.errors.map((error) => error.message).join('; ') : undefined;
-}
-
-/** Hashnode answers most failures with HTTP 200 and GraphQL errors; their code says what they mean. */
-function kindForCode(code: string | undefined): PlatformErrorKind {
-  if (code === 'UNAUTHENTICATED') return 'disconnected';
-  if (code === 'INTERNAL_SERVER_ERROR') return 'retryable';
-  return 'permanent';
-}
 
 export const hashnodeConnect: CredentialsConnect = {
   kind: 'credentials',
@@ -61,9 +45,9 @@ export const hashnodeConnect: CredentialsConnect = {
       timeoutMs: context.timeoutMs,
       errorMessage,
     });
-    const errors = graphqlErrors.safeParse(body);
-    if (errors.success) {
-      const kind = kindForCode(errors.data.errors[0]?.extensions?.code);
+    // Hashnode answers most failures with HTTP 200 and GraphQL errors; their code says what they mean.
+    if (graphqlErrors.safeParse(body).success) {
+      const kind = kindForCode(hashnodeErrorCode(body));
       throw new PlatformError({ kind, provider, httpStatus: 200, message: errorMessage(body) ?? 'Hashnode refused' });
     }
     const parsed = meAnswer.safeParse(body);

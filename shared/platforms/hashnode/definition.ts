@@ -17,7 +17,8 @@ export const hashnodeSettings = z.object({
     .describe('1 to 15 tags'),
   subtitle: z.string().trim().min(1).optional().describe('Subtitle shown under the title'),
   slug: z.string().regex(/^[a-z0-9-]+$/, 'use lowercase letters, digits and hyphens').optional().describe('URL slug; derived from the title when absent'),
-  coverImage: z.url({ protocol: /^https?$/ }).optional().describe('Address of the cover image'),
+  coverImage: z.url({ protocol: /^https?$/ }).optional()
+    .describe('Address of the cover image; the first attached image is the cover when absent'),
   originalArticleURL: z.url({ protocol: /^https?$/ }).optional().describe('Canonical address when the post was first published elsewhere'),
   metaTitle: z.string().trim().min(1).optional().describe('Title for search engines'),
   metaDescription: z.string().trim().min(1).optional().describe('Description for search engines'),
@@ -35,6 +36,8 @@ export const hashnode = definePlatform({
   textLimit: 10000,
   textCounting: 'code-points',
   replies: 'none',
+  // The cover and the images in the text are addresses Hashnode fetches.
+  mediaByUrl: true,
   mediaRules: 'Images only (no SVG, up to 8 MB each); no video.',
   rules: 'Each post is one Markdown article in a publication: title, publicationId and at least 1 tag are required. Publishing through the API needs the publication to be on a Pro plan, and contributors cannot publish directly. There are no comments or threads, so send one part only.',
   settings: hashnodeSettings,

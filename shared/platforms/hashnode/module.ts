@@ -1,9 +1,13 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { createHashnodeAdapter } from './adapter.ts';
 import { hashnodeConnect } from './connect.ts';
 import { hashnode } from './definition.ts';
 
 export const hashnodeModule: PlatformModule = {
   definition: hashnode,
-  urls: { apiUrl: 'https://gql.hashnode.com' },
+  // The endpoint Hashnode's own gql-skill calls production: its PublishPostInput (tags by slug, a
+  // coverImage address) is the schema the settings follow; gql.hashnode.com still has the older one.
+  urls: { apiUrl: 'https://gql-beta.hashnode.com' },
   connect: hashnodeConnect,
+  createAdapter: createHashnodeAdapter,
 };

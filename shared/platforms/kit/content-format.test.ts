@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownToHtml, markdownToPlainText, normalizeMarkdown } from './content-format.ts';
+import { markdownToHtml, markdownToPlainText, normalizeMarkdown, withMarkdownImages } from './content-format.ts';
 
 describe('content formats for blogging and newsletter platforms', () => {
   it('renders Markdown as HTML: headings, emphasis, lists, code with its language, tables, links', () => {
@@ -47,5 +47,17 @@ describe('content formats for blogging and newsletter platforms', () => {
   it('gives the text without markup for subjects and summaries', () => {
     expect(markdownToPlainText('# Big news\n\nWe **shipped** it & [read](https://e.com).\n\n- a\n- b'))
       .toBe('Big news\n\nWe shipped it & read.\n\na\nb');
+  });
+
+  it('appends images as Markdown images that cannot end early or break out of their line', () => {
+    const text = withMarkdownImages('Body <script>x</script>\r\n', [
+      { url: 'https://cdn.example/a (1).png', alt: 'A [nice]\nchart' },
+      { url: 'https://cdn.example/b.png', alt: null },
+    ]);
+    expect(text).toBe(
+      'Body \n\n![A nice chart](https://cdn.example/a%20%281%29.png)\n\n![](https://cdn.example/b.png)',
+    );
+    expect(markdownToHtml(text)).toContain('<img src="https://cdn.example/a%20%281%29.png" alt="A nice chart" />');
+    expect(withMarkdownImages('Only words', [])).toBe('Only words');
   });
 });

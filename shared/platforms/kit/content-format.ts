@@ -76,3 +76,26 @@ const entities: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>
 function decodeEntities(text: string): string {
   return text.replace(/&(amp|lt|gt|quot|#39);/g, (entity) => entities[entity] ?? entity);
 }
+
+/** An image a Markdown platform fetches by its address, with the text readers without it get. */
+export interface LinkedImage {
+  url: string;
+  alt: string | null;
+}
+
+const escapedInAddress: Record<string, string> = { '(': '%28', ')': '%29', ' ': '%20' };
+
+/**
+ * The post's Markdown followed by its images, each a Markdown image of its own paragraph, for
+ * platforms that take images only as addresses in the text (Dev.to, Hashnode, Medium fetch them).
+ * Alt text loses brackets and line breaks, and the address its spaces and parentheses, which
+ * would end the image early.
+ */
+export function withMarkdownImages(markdown: string, images: readonly LinkedImage[]): string {
+  const lines = images.map(({ url, alt }) => {
+    const text = (alt ?? '').replace(/[[\]\\]/g, '').replace(/\s+/g, ' ').trim();
+    const address = url.replace(/[\s()]/g, (found) => escapedInAddress[found] ?? encodeURIComponent(found));
+    return `![${text}](${address})`;
+  });
+  return [normalizeMarkdown(markdown), ...lines].filter((piece) => piece !== '').join('\n\n');
+}

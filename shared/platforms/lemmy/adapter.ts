@@ -6,7 +6,8 @@ import { PlatformError } from '../kit/platform-error.ts';
 import { lemmySettings } from './definition.ts';
 import { lemmyApi, provider, sessionOf, unreadable, type LemmySession } from './lemmy-api.ts';
 import { hostPartMedia, withEmbeds, type HostedMedia } from './lemmy-media.ts';
-import { ownItems, sendOnce } from './lemmy-send-once.ts';
+import { sendOnce } from '../kit/send-once.ts';
+import { ownItems } from './lemmy-send-once.ts';
 import { communityTools } from './lemmy-tools.ts';
 
 const createdPost = z.object({ post_view: z.object({ post: z.object({ id: z.number().int() }) }) });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CredentialsConnect, VerifiedAccount } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { mediumErrorMessage as errorMessage } from './medium-api.ts';
 
 const provider = 'medium';
 
@@ -15,14 +16,6 @@ const me = z.object({
     imageUrl: z.string().nullable().optional(),
   }),
 });
-
-/** Medium's error body: `{errors: [{message, code}]}`, e.g. 6003 "Token was invalid.". */
-const errorBody = z.object({ errors: z.array(z.object({ message: z.string(), code: z.number().optional() })).min(1) });
-
-function errorMessage(body: unknown): string | undefined {
-  const parsed = errorBody.safeParse(body);
-  return parsed.success ? parsed.data.errors.map((error) => error.message).join('; ') : undefined;
-}
 
 export const mediumConnect: CredentialsConnect = {
   kind: 'credentials',

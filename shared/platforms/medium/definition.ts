@@ -25,6 +25,8 @@ export const medium = definePlatform({
   textLimit: 100000,
   textCounting: 'code-points',
   replies: 'none',
+  // Medium fetches the images the story's text links.
+  mediaByUrl: true,
   mediaRules: 'Images only (JPEG, PNG, GIF or TIFF), placed in the story by URL; no video.',
   rules: 'Each post is one story on the author\'s profile or in a publication; a title is required. Medium\'s API is no longer maintained: stories can be created but never edited or deleted through it, and publishing is capped at about 10 stories a day. There are no comments or threads, so send one part only.',
   settings: mediumSettings,

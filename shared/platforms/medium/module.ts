@@ -1,4 +1,5 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
+import { createMediumAdapter } from './adapter.ts';
 import { mediumConnect } from './connect.ts';
 import { medium } from './definition.ts';
 
@@ -6,4 +7,5 @@ export const mediumModule: PlatformModule = {
   definition: medium,
   urls: { apiUrl: 'https://api.medium.com/v1' },
   connect: mediumConnect,
+  createAdapter: createMediumAdapter,
 };
