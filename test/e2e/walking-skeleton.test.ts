@@ -105,7 +105,8 @@ describe('walking skeleton: org:create → connect → POST /posts → Mastodon 
 
     const notifications = await waitFor(async () => {
       const page = (await api(baseUrl, apiKey, '/api/public/v1/notifications')).body as { notifications: { content: string; link: string | null }[]; total: number };
-      return page.total > 0 ? page : undefined;
+      // Wait for the listed row, not the count: the page's count and rows are two reads.
+      return page.notifications.length > 0 ? page : undefined;
     }, { what: 'the success notification' });
     expect(notifications.notifications[0]).toMatchObject({ content: `Your post was published on Mastodon at ${root?.url ?? ''}`, link: root?.url });
   });
