@@ -1,8 +1,8 @@
-import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { PartCheckpoint, PublishMedia } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { provider, unreadable, type YoutubeApi } from './youtube-api.ts';
+import { segments } from '../kit/byte-segments.ts';
 
 /**
  * One video uploaded once with YouTube's resumable protocol (../shared/platforms/oauth-majors.md,
@@ -76,33 +76,6 @@ const answer = z.object({
   body: z.unknown(),
   headers: z.record(z.string(), z.string().nullable()),
 });
-
-/** The file's bytes from `skip` on, in chunks of `size`, the last one shorter. */
-async function* chunksFrom(stream: Readable, skip: number, size: number): AsyncGenerator<Buffer> {
-  let skipping = skip;
-  let pending: Buffer[] = [];
-  let held = 0;
-  for await (const read of stream) {
-    let bytes = Buffer.isBuffer(read) ? read : Buffer.from(read as Uint8Array);
-    if (skipping > 0) {
-      const dropped = Math.min(skipping, bytes.length);
-      bytes = bytes.subarray(dropped);
-      skipping -= dropped;
-    }
-    while (held + bytes.length >= size) {
-      const take = size - held;
-      yield Buffer.concat([...pending, bytes.subarray(0, take)]);
-      bytes = bytes.subarray(take);
-      pending = [];
-      held = 0;
-    }
-    if (bytes.length > 0) {
-      pending.push(bytes);
-      held += bytes.length;
-    }
-  }
-  if (held > 0) yield Buffer.concat(pending);
-}
 
 export class ResumableUpload {
   readonly #api: YoutubeApi;
@@ -218,7 +191,7 @@ export class ResumableUpload {
     const stream = await video.open();
     try {
       let position = offset;
-      for await (const chunk of chunksFrom(stream, offset, this.#tuning.chunkBytes)) {
+      for await (const chunk of segments(stream, this.#tuning.chunkBytes, offset)) {
         const last = position + chunk.length - 1;
         const sent = answer.safeParse(await this.#api.request({
           method: 'PUT',
