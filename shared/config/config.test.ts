@@ -9,7 +9,8 @@ describe('loadConfig', () => {
     expect(config.PORT).toBe(5000);
     expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
     expect(config.ALLOW_PRIVATE_NETWORK).toBe(false);
-    expect(config.WORKER_QUEUES).toEqual(['publish', 'platform', 'media', 'maintenance']);
+    expect(config.WORKER_QUEUES).toEqual(['publish', 'platform', 'media', 'maintenance', 'webhook']);
+    expect(config.WEBHOOK_RETRY_SCHEDULE_MS).toEqual([60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000]);
     expect(config.PUBLIC_API_RATE_LIMIT).toBe(30);
     expect(config.PUBLIC_API_RATE_WINDOW_SECONDS).toBe(3600);
     expect(config.SECRETS_KEY).toHaveLength(32);

@@ -12,6 +12,8 @@ import { postModel, type PostModel } from './models/post.ts';
 import { serverClientModel, type ServerClientModel } from './models/server-client.ts';
 import { sessionModel, type SessionModel } from './models/session.ts';
 import { userModel, type UserModel } from './models/user.ts';
+import { webhookDeliveryModel, type WebhookDeliveryModel } from './models/webhook-delivery.ts';
+import { webhookEndpointModel, type WebhookEndpointModel } from './models/webhook-endpoint.ts';
 
 /** The models bound to one connection, so each test file can own a database of its own. */
 export interface Database {
@@ -29,6 +31,8 @@ export interface Database {
   oauthGrants: OAuthGrantModel;
   connectAttempts: ConnectAttemptModel;
   serverClients: ServerClientModel;
+  webhookEndpoints: WebhookEndpointModel;
+  webhookDeliveries: WebhookDeliveryModel;
   close(): Promise<void>;
 }
 
@@ -56,12 +60,14 @@ export async function openDatabase(url: string, options: { dbName?: string } = {
     oauthGrants: oauthGrantModel(connection),
     connectAttempts: connectAttemptModel(connection),
     serverClients: serverClientModel(connection),
+    webhookEndpoints: webhookEndpointModel(connection),
+    webhookDeliveries: webhookDeliveryModel(connection),
     close: () => connection.close(),
   };
   const models = [
     database.organizations, database.channels, database.customers, database.posts, database.media, database.notifications,
     database.users, database.sessions, database.oauthApps, database.oauthCodes, database.oauthGrants,
-    database.connectAttempts, database.serverClients,
+    database.connectAttempts, database.serverClients, database.webhookEndpoints, database.webhookDeliveries,
   ] as const;
   for (const model of models) {
     await model.createCollection().catch((error: unknown) => {
