@@ -26,6 +26,9 @@ import { refreshTokensProcessor } from './processors/refresh-tokens.ts';
 import { registerQueueDepth } from '../shared/metrics/queue-depth.ts';
 import { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
 import { countedRefresher } from './token-refresh-metrics.ts';
+import type { WebhookDeliveryDeps } from '../shared/domain/webhooks/deliver-webhook.ts';
+import { WebhookOutbox } from '../shared/domain/webhooks/webhook-outbox.ts';
+import { startWebhookWorker, type RunningWebhookWorker, type WebhookWorkerSettings } from './webhook-worker.ts';
 
 export interface WorkerSettings {
   queues: readonly string[];
@@ -37,6 +40,7 @@ export interface WorkerSettings {
   publish: PublishSettings;
   sweep: SweepSettings & { everyMs: number };
   tokenSweep: TokenSweepSettings & { everyMs: number };
+  webhook: Omit<WebhookWorkerSettings, 'prefix'>;
 }
 
 /** How publish jobs are retried, taken over and recovered (config: PUBLISH_*). */
@@ -49,7 +53,7 @@ export interface PublishSettings extends PublishRetryLimits {
   maxRecoveries: number;
 }
 
-export type WorkerDeps = PublishDeps & MediaProcessingDeps;
+export type WorkerDeps = PublishDeps & MediaProcessingDeps & WebhookDeliveryDeps;
 
 export interface RunningWorkers {
   workers: Worker[];
@@ -204,6 +208,11 @@ export async function startWorkers(
       return processor(job);
     }, { connection, prefix: settings.prefix, concurrency: 1 }));
   }
+  let webhook: RunningWebhookWorker | null = null;
+  if (settings.queues.includes(QueueName.webhook)) {
+    webhook = await startWebhookWorker(deps, connection, { ...settings.webhook, prefix: settings.prefix }, logger);
+    workers.push(webhook.worker);
+  }
   if (settings.queues.includes(QueueName.platform)) {
     workers.push(new Worker(QueueName.platform, platformCallProcessor(deps, logger), {
       connection,
@@ -231,6 +240,7 @@ export async function startWorkers(
       await Promise.all(workers.map((worker) => closeWorker(worker, within(worker), logger)));
       await Promise.allSettled([...settling]);
       await maintenanceQueue?.close();
+      await webhook?.close();
       await publishQueue?.close();
       await Promise.all(depthQueues.map((queue) => queue.close()));
     },
@@ -251,6 +261,7 @@ export async function startConfiguredWorkers(
   const metrics = new SpsMetrics('workers');
   const userHosts = connectionPolicyFor(config.ALLOW_PRIVATE_NETWORK);
   const platforms = new PlatformApps(platformEnv, { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts });
+  const webhooks = new WebhookOutbox({ db, logger, now });
   const tokens = new ChannelTokens({
     db,
     secrets,
@@ -260,9 +271,13 @@ export async function startConfiguredWorkers(
     refreshAheadMs: config.TOKEN_REFRESH_AHEAD_MS,
     refreshTimeoutMs: config.PLATFORM_TIMEOUT_MS,
     now,
+    webhooks,
   });
   const deps: WorkerDeps = {
     db,
+    secrets,
+    userHosts,
+    webhooks,
     adapters: createAdapters(
       { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts },
       (identifier) => platforms.context(identifier).app,
@@ -308,6 +323,12 @@ export async function startConfiguredWorkers(
       everyMs: config.TOKEN_REFRESH_EVERY_MS,
       aheadMs: config.TOKEN_REFRESH_AHEAD_MS,
       batchSize: config.TOKEN_REFRESH_BATCH,
+    },
+    webhook: {
+      concurrency: config.WEBHOOK_CONCURRENCY,
+      dispatchEveryMs: config.WEBHOOK_DISPATCH_EVERY_MS,
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      retryScheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,
     },
   }, logger, metrics);
 }
