@@ -4,6 +4,7 @@ import type { PlatformCaller } from '../../shared/domain/channels/platform-calls
 import type { PublishScheduler } from '../../shared/domain/posts/publish-scheduler.ts';
 import type { IdempotencyStore } from '../../shared/idempotency/idempotency-store.ts';
 import type { MediaReach } from '../../shared/platforms/media-reach.ts';
+import type { ConnectionPolicy } from '../../shared/net/connection-policy.ts';
 import type { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import type { MediaSizeLimits } from '../../shared/media/media-types.ts';
 import type { MediaQueue } from '../../shared/queue/media-queue.ts';
@@ -33,4 +34,6 @@ export interface PublicApiDeps {
   mediaWaitMs: number;
   /** Whether a platform that pulls media by URL can reach where `storage` serves them. */
   mediaReach: MediaReach;
+  /** The deployment's connection policy (ALLOW_PRIVATE_NETWORK): which webhook URLs may be registered. */
+  userHosts: ConnectionPolicy;
 }
