@@ -1,3 +1,8 @@
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookOutbox } from '../../shared/domain/webhooks/webhook-outbox.ts';
 import type { WebhookEventType } from '../../shared/domain/webhooks/webhook-events.ts';
@@ -12,6 +17,27 @@ import { verifySignature, WebhookReceiver } from '../support/webhook-receiver.ts
 const prefix = '/api/public/v1';
 /** Short waits so the schedule runs within a test: two retries, 400 ms apart. */
 const retryWaitMs = 400;
+
+type Verifier = (signatureHeader: string, rawBody: string, secret: string) => boolean;
+
+/** The README's verification snippet (section "Webhooks") run as written: the documented check is the one tested. */
+async function readmeVerifier(): Promise<Verifier> {
+  const readme = readFileSync(path.join(import.meta.dirname, '../../README.md'), 'utf8');
+  const code = /```js\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('\n## Webhooks')))?.[1];
+  if (code === undefined) throw new Error('the README has no verification snippet under "Webhooks"');
+  const folder = mkdtempSync(path.join(tmpdir(), 'sps-readme-'));
+  try {
+    const file = path.join(folder, 'verify.mjs');
+    writeFileSync(file, `${code}\nexport { isFromSps };\n`);
+    const loaded = await import(pathToFileURL(file).href) as { isFromSps?: unknown };
+    if (typeof loaded.isFromSps !== 'function') throw new Error('the snippet defines no isFromSps');
+    // A module written at run time has no types: the check above and the snippet's text are the contract.
+    const verify = loaded.isFromSps as Verifier;
+    return (header, body, secret) => verify(header, body, secret);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
 
 interface LoggedAttempt {
   at: string;
@@ -113,8 +139,21 @@ describe('webhook deliveries: signed, retried on a schedule, logged, resent', ()
     expect(target.received).toHaveLength(1);
     const [request] = target.received;
     expect(request?.signatureValid).toBe(true);
-    expect(verifySignature(request?.headers['sps-signature'] as string, `${request?.body ?? ''} `, target.secret))
-      .toBe(false);
+    const header = request?.headers['sps-signature'] as string;
+    expect(verifySignature(header, `${request?.body ?? ''} `, target.secret)).toBe(false);
+    // The README's few lines accept it too, and refuse it tampered, under another secret, or replayed late.
+    const isFromSps = await readmeVerifier();
+    expect(isFromSps(header, request?.body ?? '', target.secret)).toBe(true);
+    expect(isFromSps(header, `${request?.body ?? ''} `, target.secret)).toBe(false);
+    expect(isFromSps(header, request?.body ?? '', `${target.secret}x`)).toBe(false);
+    // Signed here, correctly, at other times: accepted within 5 minutes, refused past them.
+    const signedAt = (secondsAgo: number) => {
+      const t = Math.floor(Date.now() / 1000) - secondsAgo;
+      const v1 = createHmac('sha256', target.secret).update(`${t}.${request?.body ?? ''}`).digest('hex');
+      return `t=${t},v1=${v1}`;
+    };
+    expect(isFromSps(signedAt(240), request?.body ?? '', target.secret)).toBe(true);
+    expect(isFromSps(signedAt(320), request?.body ?? '', target.secret)).toBe(false);
     expect(Math.abs((request?.timestamp ?? 0) - Date.now() / 1000)).toBeLessThan(300);
     expect(request?.headers).toMatchObject({
       'content-type': 'application/json',
