@@ -31,6 +31,15 @@ describe('loadConfig', () => {
     expect(problems).not.toContain('short'); // the secret itself is never echoed
   });
 
+  it('reads the webhook retry schedule as a list of waits, and refuses one that is not', () => {
+    expect(loadConfig({ SECRETS_KEY: key, WEBHOOK_RETRY_SCHEDULE_MS: ' 500, 1000 ' }).WEBHOOK_RETRY_SCHEDULE_MS)
+      .toEqual([500, 1_000]);
+    for (const schedule of ['1000,soon', '1000,,2000', '0', '']) {
+      expect(() => loadConfig({ SECRETS_KEY: key, WEBHOOK_RETRY_SCHEDULE_MS: schedule }), schedule)
+        .toThrow(/^ {2}- WEBHOOK_RETRY_SCHEDULE_MS: /m);
+    }
+  });
+
   it('says when a required variable is missing', () => {
     expect(() => loadConfig({})).toThrow(/SECRETS_KEY: .*it is not set/);
   });

@@ -98,7 +98,10 @@ function attemptList(delivery: DeliveryView): SafeHtml {
     const code = attempt.statusCode === null ? 'no answer' : `HTTP ${attempt.statusCode}`;
     const duration = attempt.durationMs === null ? '' : ` in ${attempt.durationMs} ms`;
     const error = attempt.error === null ? '' : html`<br><span class="muted">${attempt.error}</span>`;
-    return html`<li><time datetime="${attempt.at}">${shortTime(attempt.at)}</time>: ${code}${duration}${error}</li>`;
+    // The receiver's own words (at most 500 characters) are often what explains a refusal.
+    const answer = attempt.response === null ? '' : html`<br><code class="muted">${attempt.response}</code>`;
+    const time = html`<time datetime="${attempt.at}">${shortTime(attempt.at)}</time>`;
+    return html`<li>${time}: ${code}${duration}${error}${answer}</li>`;
   })}</ol>`;
 }
 
