@@ -258,7 +258,7 @@ export async function failThread(deps: PublishDeps, postId: string, failure: Err
     (failure.kind === 'disconnected' || failure.kind === 'refresh_token') &&
     channel !== null
   ) {
-    // Flagged once: the channel's endpoints hear of it when it changes, not on every failed post.
+    // Flagged once: the organization's endpoints hear of it when it changes, not on every failed post.
     const flagged = await db.channels.updateOne(
       { _id: channel._id, refreshNeeded: false },
       { $set: { refreshNeeded: true } },
