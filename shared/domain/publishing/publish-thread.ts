@@ -224,6 +224,10 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
   }
 
   // Told at least once: a crash before `notifiedAt` repeats the event and the notification, never loses them.
+  await notify(db, root.organizationId.toString(), {
+    content: `Your post was published on ${displayName(channel.provider)} at ${releaseURL}`,
+    link: releaseURL === '' ? null : releaseURL,
+  });
   await deps.webhooks.emit(root.organizationId.toString(), 'post.published', {
     postId: root._id.toString(),
     group: root.group,
@@ -231,10 +235,6 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
     provider: channel.provider,
     releaseURL,
     publishedAt: (rootPublishedAt ?? deps.now()).toISOString(),
-  });
-  await notify(db, root.organizationId.toString(), {
-    content: `Your post was published on ${displayName(channel.provider)} at ${releaseURL}`,
-    link: releaseURL === '' ? null : releaseURL,
   });
   await db.posts.updateOne({ _id: root._id }, { $set: { notifiedAt: deps.now() } });
   return { kind: 'published', releaseURL, provider: channel.provider };
@@ -263,6 +263,8 @@ export async function failThread(deps: PublishDeps, postId: string, failure: Err
       { _id: channel._id, refreshNeeded: false },
       { $set: { refreshNeeded: true } },
     );
+    // Told at once: a run of this function again (the job retried after a later write failed) finds
+    // the channel flagged already and would not tell it.
     if (flagged.modifiedCount === 1) {
       await deps.webhooks.emit(root.organizationId.toString(), 'channel.disconnected', {
         channelId: channel._id.toString(), provider, name: channel.name, reason: message,
