@@ -105,6 +105,7 @@ export async function createApiRuntime(
     backendUrl: config.BACKEND_URL.replace(/\/+$/, ''),
     storage,
     mediaReach: mediaReachFor(storage.publicUrl(newObjectKey('jpg')), platforms),
+    userHosts,
     uploadsPath: new URL(config.UPLOADS_PUBLIC_URL).pathname,
     environment: config.NODE_ENV,
     proxyHops: config.TRUST_PROXY_HOPS,

@@ -29,6 +29,9 @@ import { AnalyticsQueue } from '../shared/queue/analytics-queue.ts';
 import { registerQueueDepth } from '../shared/metrics/queue-depth.ts';
 import { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
 import { countedRefresher } from './token-refresh-metrics.ts';
+import type { WebhookDeliveryDeps } from '../shared/domain/webhooks/deliver-webhook.ts';
+import { WebhookOutbox } from '../shared/domain/webhooks/webhook-outbox.ts';
+import { startWebhookWorker, type RunningWebhookWorker, type WebhookWorkerSettings } from './webhook-worker.ts';
 
 export interface WorkerSettings {
   queues: readonly string[];
@@ -41,6 +44,7 @@ export interface WorkerSettings {
   sweep: SweepSettings & { everyMs: number };
   tokenSweep: TokenSweepSettings & { everyMs: number };
   analytics: GatherLimits & { everyMs: number; concurrency: number; retentionDays: number };
+  webhook: Omit<WebhookWorkerSettings, 'prefix'>;
 }
 
 /** How publish jobs are retried, taken over and recovered (config: PUBLISH_*). */
@@ -53,7 +57,7 @@ export interface PublishSettings extends PublishRetryLimits {
   maxRecoveries: number;
 }
 
-export type WorkerDeps = PublishDeps & MediaProcessingDeps;
+export type WorkerDeps = PublishDeps & MediaProcessingDeps & WebhookDeliveryDeps;
 
 export interface RunningWorkers {
   workers: Worker[];
@@ -223,6 +227,11 @@ export async function startWorkers(
       return processor(job);
     }, { connection, prefix: settings.prefix, concurrency: 1 }));
   }
+  let webhook: RunningWebhookWorker | null = null;
+  if (settings.queues.includes(QueueName.webhook)) {
+    webhook = await startWebhookWorker(deps, connection, { ...settings.webhook, prefix: settings.prefix }, logger);
+    workers.push(webhook.worker);
+  }
   if (settings.queues.includes(QueueName.platform)) {
     workers.push(new Worker(QueueName.platform, platformCallProcessor(deps, logger), {
       connection,
@@ -251,6 +260,7 @@ export async function startWorkers(
       await Promise.allSettled([...settling]);
       await maintenanceQueue?.close();
       await analyticsRequests?.close();
+      await webhook?.close();
       await publishQueue?.close();
       await Promise.all(depthQueues.map((queue) => queue.close()));
     },
@@ -271,6 +281,7 @@ export async function startConfiguredWorkers(
   const metrics = new SpsMetrics('workers');
   const userHosts = connectionPolicyFor(config.ALLOW_PRIVATE_NETWORK);
   const platforms = new PlatformApps(platformEnv, { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts });
+  const webhooks = new WebhookOutbox({ db, logger, now });
   const tokens = new ChannelTokens({
     db,
     secrets,
@@ -280,9 +291,13 @@ export async function startConfiguredWorkers(
     refreshAheadMs: config.TOKEN_REFRESH_AHEAD_MS,
     refreshTimeoutMs: config.PLATFORM_TIMEOUT_MS,
     now,
+    webhooks,
   });
   const deps: WorkerDeps = {
     db,
+    secrets,
+    userHosts,
+    webhooks,
     adapters: createAdapters(
       { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts },
       (identifier) => platforms.context(identifier).app,
@@ -338,6 +353,12 @@ export async function startConfiguredWorkers(
       paceMs: config.ANALYTICS_PACE_MS,
       maxRetryAfterMs: config.PUBLISH_MAX_RETRY_AFTER_MS,
       maxRateLimitDelays: config.PUBLISH_MAX_RATE_LIMIT_DELAYS,
+    },
+    webhook: {
+      concurrency: config.WEBHOOK_CONCURRENCY,
+      dispatchEveryMs: config.WEBHOOK_DISPATCH_EVERY_MS,
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      retryScheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,
     },
   }, logger, metrics);
 }

@@ -4,6 +4,7 @@ import type { Database } from '../../shared/db/database.ts';
 import type { MediaReach } from '../../shared/platforms/media-reach.ts';
 import type { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import type { PublishScheduler } from '../../shared/domain/posts/publish-scheduler.ts';
+import type { ConnectionPolicy } from '../../shared/net/connection-policy.ts';
 
 /** What the dashboard pages are built from (a subset of the app's dependencies). */
 export interface DashboardDeps {
@@ -24,4 +25,6 @@ export interface DashboardDeps {
   operatorEmails: ReadonlySet<string>;
   /** Whether a platform that pulls media by URL can reach this server's media (warned on its connect page). */
   mediaReach: MediaReach;
+  /** The deployment's connection policy (ALLOW_PRIVATE_NETWORK): which webhook URLs may be registered. */
+  userHosts: ConnectionPolicy;
 }

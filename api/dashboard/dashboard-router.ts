@@ -15,6 +15,7 @@ import { registerNotificationPages } from './pages/notification-pages.ts';
 import { registerOAuthAppPages } from './pages/oauth-app-pages.ts';
 import { registerPostPages } from './pages/post-pages.ts';
 import { registerSettingsPages } from './pages/settings-pages.ts';
+import { registerWebhookPages } from './pages/webhook-pages.ts';
 import { loadSession } from './session.ts';
 import type { DashboardState } from './state.ts';
 
@@ -43,6 +44,7 @@ export function dashboard(deps: DashboardDeps): DashboardMiddleware {
   registerConnectPages(router, deps);
   registerPostPages(router, deps);
   registerNotificationPages(router, deps);
+  registerWebhookPages(router, deps);
   registerOAuthAppPages(router, deps);
   registerApprovedAppPages(router, deps);
   registerConsentPages(router, deps);

@@ -33,3 +33,12 @@ export function formField(ctx: { request: { body?: unknown } }, name: string, op
   if (typeof value !== 'string') return '';
   return options.trim === false ? value : value.trim();
 }
+
+/** Every value of a field the form may repeat (checkboxes), trimmed; [] when absent. */
+export function formValues(ctx: { request: { body?: unknown } }, name: string): string[] {
+  const body = ctx.request.body;
+  if (typeof body !== 'object' || body === null) return [];
+  const value: unknown = (body as Record<string, unknown>)[name];
+  const values: unknown[] = Array.isArray(value) ? value : [value];
+  return values.filter((entry) => typeof entry === 'string').map((entry) => entry.trim());
+}

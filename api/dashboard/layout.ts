@@ -60,6 +60,7 @@ const navigation = [
   ['/channels', 'Channels'],
   ['/posts', 'Posts'],
   ['/notifications', 'Notifications'],
+  ['/webhooks', 'Webhooks'],
   ['/oauth-app', 'OAuth app'],
   ['/approved-apps', 'Approved apps'],
 ] as const;

@@ -6,6 +6,7 @@ import type { AdapterSet } from '../../shared/platforms/platforms.ts';
 import type { AnalyticsGathering } from '../../shared/queue/analytics-queue.ts';
 import type { IdempotencyStore } from '../../shared/idempotency/idempotency-store.ts';
 import type { MediaReach } from '../../shared/platforms/media-reach.ts';
+import type { ConnectionPolicy } from '../../shared/net/connection-policy.ts';
 import type { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import type { MediaSizeLimits } from '../../shared/media/media-types.ts';
 import type { MediaQueue } from '../../shared/queue/media-queue.ts';
@@ -41,4 +42,6 @@ export interface PublicApiDeps {
   analytics: AnalyticsGathering;
   /** ANALYTICS_FRESH_MS: stored analytics older than this are answered with a refresh requested. */
   freshMs: number;
+  /** The deployment's connection policy (ALLOW_PRIVATE_NETWORK): which webhook URLs may be registered. */
+  userHosts: ConnectionPolicy;
 }

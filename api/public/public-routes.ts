@@ -7,9 +7,12 @@ import { postRoutes } from './posts/routes.ts';
 import type { PublicApiDeps } from './public-api-deps.ts';
 import type { RouteDefinition } from './route-definition.ts';
 import { uploadRoutes } from './uploads/routes.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 
 /** Every public API v1 route: the router serves exactly these and the OpenAPI document lists exactly these. */
 export function publicRoutes(deps: PublicApiDeps): RouteDefinition[] {
-  return [...integrationRoutes(deps), ...groupRoutes(deps), ...postRoutes(deps), ...uploadRoutes(deps), ...notificationRoutes(deps),
-    ...analyticsRoutes(deps), ...videoRoutes()];
+  return [
+    ...integrationRoutes(deps), ...groupRoutes(deps), ...postRoutes(deps), ...uploadRoutes(deps),
+    ...notificationRoutes(deps), ...webhookRoutes(deps), ...analyticsRoutes(deps), ...videoRoutes(),
+  ];
 }

@@ -4,7 +4,8 @@ import type { AuthenticatedOrganization } from '../../shared/domain/organization
 import type { ErrorCode } from '../../shared/errors.ts';
 
 /** The spec's API tags. */
-export type ApiTag = 'Integrations' | 'Posts' | 'Uploads' | 'Notifications' | 'Analytics' | 'Video Generation';
+export type ApiTag =
+  | 'Integrations' | 'Posts' | 'Uploads' | 'Notifications' | 'Analytics' | 'Video Generation' | 'Webhooks';
 
 /** A handler's answer when the status depends on the outcome (201 or 202, say). */
 export class Reply {

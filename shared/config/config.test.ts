@@ -9,7 +9,8 @@ describe('loadConfig', () => {
     expect(config.PORT).toBe(5000);
     expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
     expect(config.ALLOW_PRIVATE_NETWORK).toBe(false);
-    expect(config.WORKER_QUEUES).toEqual(['publish', 'platform', 'media', 'maintenance', 'analytics']);
+    expect(config.WORKER_QUEUES).toEqual(['publish', 'platform', 'media', 'maintenance', 'analytics', 'webhook']);
+    expect(config.WEBHOOK_RETRY_SCHEDULE_MS).toEqual([60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000]);
     expect(config.PUBLIC_API_RATE_LIMIT).toBe(30);
     expect(config.PUBLIC_API_RATE_WINDOW_SECONDS).toBe(3600);
     expect(config.SECRETS_KEY).toHaveLength(32);
@@ -28,6 +29,15 @@ describe('loadConfig', () => {
     expect(problems).toMatch(/^PORT: .*"eighty"/m);
     expect(problems).toMatch(/^ALLOW_PRIVATE_NETWORK: .*"yes"/m);
     expect(problems).not.toContain('short'); // the secret itself is never echoed
+  });
+
+  it('reads the webhook retry schedule as a list of waits, and refuses one that is not', () => {
+    expect(loadConfig({ SECRETS_KEY: key, WEBHOOK_RETRY_SCHEDULE_MS: ' 500, 1000 ' }).WEBHOOK_RETRY_SCHEDULE_MS)
+      .toEqual([500, 1_000]);
+    for (const schedule of ['1000,soon', '1000,,2000', '0', '']) {
+      expect(() => loadConfig({ SECRETS_KEY: key, WEBHOOK_RETRY_SCHEDULE_MS: schedule }), schedule)
+        .toThrow(/^ {2}- WEBHOOK_RETRY_SCHEDULE_MS: /m);
+    }
   });
 
   it('says when a required variable is missing', () => {

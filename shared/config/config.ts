@@ -30,7 +30,7 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WORKER_QUEUES: z
     .string()
-    .default('publish,platform,media,maintenance,analytics')
+    .default('publish,platform,media,maintenance,analytics,webhook')
     .transform((list) => list.split(',').map((name) => name.trim()).filter(Boolean)),
   /** The workers' /health and /ready port (workers/worker-http.ts); unset: the workers serve no HTTP. */
   WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
@@ -129,6 +129,21 @@ export const configSchema = z.object({
    */
   HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(15 * 60 * 1000),
   MAINTENANCE_EVERY_MS: positiveInt.default(10 * 60 * 1000),
+  /** How often the webhook dispatcher looks for deliveries that are due (the outbox in MongoDB). */
+  WEBHOOK_DISPATCH_EVERY_MS: positiveInt.default(1_000),
+  /**
+   * Waits between a failed webhook attempt and the next, comma-separated: one retry per entry,
+   * then the delivery is failed. The default spreads 7 attempts over about 21 hours.
+   */
+  WEBHOOK_RETRY_SCHEDULE_MS: z
+    .string()
+    .regex(/^\s*\d+\s*(,\s*\d+\s*)*$/, 'a comma-separated list of milliseconds, e.g. 60000,300000')
+    .default('60000,300000,1800000,7200000,21600000,43200000')
+    .transform((list) => list.split(',').map((entry) => Number(entry.trim())))
+    .refine((waits) => waits.every((wait) => wait > 0 && Number.isSafeInteger(wait)), 'every wait must be above 0'),
+  /** Time limit of one webhook attempt: connecting, sending and the receiver's answer. */
+  WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
+  WEBHOOK_CONCURRENCY: positiveInt.default(10),
   PUBLIC_API_RATE_LIMIT: positiveInt.default(30),
   PUBLIC_API_RATE_WINDOW_SECONDS: positiveInt.default(3600),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),

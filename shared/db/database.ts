@@ -13,6 +13,8 @@ import { postModel, type PostModel } from './models/post.ts';
 import { serverClientModel, type ServerClientModel } from './models/server-client.ts';
 import { sessionModel, type SessionModel } from './models/session.ts';
 import { userModel, type UserModel } from './models/user.ts';
+import { webhookDeliveryModel, type WebhookDeliveryModel } from './models/webhook-delivery.ts';
+import { webhookEndpointModel, type WebhookEndpointModel } from './models/webhook-endpoint.ts';
 
 /** The models bound to one connection, so each test file can own a database of its own. */
 export interface Database {
@@ -31,6 +33,8 @@ export interface Database {
   connectAttempts: ConnectAttemptModel;
   serverClients: ServerClientModel;
   analyticsDays: AnalyticsDayModel;
+  webhookEndpoints: WebhookEndpointModel;
+  webhookDeliveries: WebhookDeliveryModel;
   close(): Promise<void>;
 }
 
@@ -59,12 +63,15 @@ export async function openDatabase(url: string, options: { dbName?: string } = {
     connectAttempts: connectAttemptModel(connection),
     serverClients: serverClientModel(connection),
     analyticsDays: analyticsDayModel(connection),
+    webhookEndpoints: webhookEndpointModel(connection),
+    webhookDeliveries: webhookDeliveryModel(connection),
     close: () => connection.close(),
   };
   const models = [
     database.organizations, database.channels, database.customers, database.posts, database.media, database.notifications,
     database.users, database.sessions, database.oauthApps, database.oauthCodes, database.oauthGrants,
     database.connectAttempts, database.serverClients, database.analyticsDays,
+    database.connectAttempts, database.serverClients, database.webhookEndpoints, database.webhookDeliveries,
   ] as const;
   for (const model of models) {
     await model.createCollection().catch((error: unknown) => {

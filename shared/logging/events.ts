@@ -32,6 +32,16 @@ export const LogEvent = {
   serviceBusy: 'service.busy',
   /** The auth server deleted expired device requests and throttle windows. */
   authSweep: 'auth.sweep',
+  /** An event could not be written to the webhook outbox: its deliveries will not be made. */
+  webhookNotRecorded: 'webhook.not_recorded',
+  /** A webhook attempt got a 2xx. */
+  webhookDelivered: 'webhook.delivered',
+  /** A webhook attempt failed; another follows on the retry schedule. */
+  webhookRetrying: 'webhook.retrying',
+  /** A webhook delivery failed its last attempt. */
+  webhookFailed: 'webhook.failed',
+  /** The dispatcher's round: deliveries queued, and attempts whose worker stopped. */
+  webhookDispatch: 'webhook.dispatch',
 } as const;
 
 export type LogEvent = (typeof LogEvent)[keyof typeof LogEvent];

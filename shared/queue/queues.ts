@@ -19,6 +19,11 @@ export const QueueName = {
   maintenance: 'maintenance',
   /** Reading each channel's and its recent posts' counters from the platforms (analytics). */
   analytics: 'analytics',
+  /**
+   * Signed webhook deliveries: a repeatable dispatcher that finds due deliveries in MongoDB (the
+   * outbox) and one job per delivery attempt, apart from publishing so a slow receiver delays no post.
+   */
+  webhook: 'webhook',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
@@ -47,6 +52,16 @@ export const mediaJobPayload = z.object({
 });
 export type MediaJobPayload = z.infer<typeof mediaJobPayload>;
 
+export const deliverWebhookPayload = z.object({
+  deliveryId: objectId,
+  /** Attempts the delivery had when the job was added: the job claims only that state of it. */
+  attempt: z.number().int().min(0),
+});
+export type DeliverWebhookPayload = z.infer<typeof deliverWebhookPayload>;
+
+/** One job per delivery attempt: the dispatcher adding it again on its next round adds nothing. */
+export const webhookJobId = (deliveryId: string, attempt: number): string => `webhook-${deliveryId}-${attempt}`;
+
 /** One processing job per media record, whatever asks for it twice. */
 export const mediaJobId = (mediaId: string): string => `media-${mediaId}`;
 
@@ -69,6 +84,8 @@ export const jobs = {
   refreshTokens: { queue: QueueName.maintenance, name: 'refresh-tokens', payload: z.object({}) },
   scheduleAnalytics: { queue: QueueName.maintenance, name: 'schedule-analytics', payload: z.object({}) },
   gatherAnalytics: { queue: QueueName.analytics, name: 'gather-analytics', payload: gatherAnalyticsPayload },
+  dispatchWebhooks: { queue: QueueName.webhook, name: 'dispatch-webhooks', payload: z.object({}) },
+  deliverWebhook: { queue: QueueName.webhook, name: 'deliver-webhook', payload: deliverWebhookPayload },
 } as const;
 
 /** Deterministic: enqueueing the same post twice finds the existing job instead of adding one. */

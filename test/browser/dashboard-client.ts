@@ -37,10 +37,20 @@ export class DashboardClient {
     return this.#send(path, { method: 'GET' });
   }
 
-  /** Posts a form; `_csrf` is the last page's token unless `csrf` says otherwise (null: none). */
-  async post(path: string, fields: Record<string, string>, options: { csrf?: string | null } = {}): Promise<PageAnswer> {
+  /**
+   * Posts a form; `_csrf` is the last page's token unless `csrf` says otherwise (null: none). A
+   * list sends the field once per value, as checkboxes do.
+   */
+  async post(
+    path: string,
+    fields: Record<string, string | readonly string[]>,
+    options: { csrf?: string | null } = {},
+  ): Promise<PageAnswer> {
     const csrf = options.csrf === undefined ? this.csrf : options.csrf;
-    const form = new URLSearchParams(fields);
+    const form = new URLSearchParams();
+    for (const [name, value] of Object.entries(fields)) {
+      for (const one of typeof value === 'string' ? [value] : value) form.append(name, one);
+    }
     if (csrf !== null) form.set('_csrf', csrf);
     return this.#send(path, { method: 'POST', body: form.toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
   }

@@ -82,6 +82,14 @@ function publicExamples(facts: FuzzFacts, random: Random): Record<string, Public
     'POST /upload-from-url': { body: json({ url: 'https://media.example.invalid/picture.png' }) },
     'GET /media/:id': { params: { id: facts.mediaId } },
     'GET /notifications': { query: [['page', '0']] },
+    'GET /webhooks': {},
+    'POST /webhooks': {
+      body: json({ url: 'https://hooks.example.invalid/fuzz', events: ['post.published', 'media.ready'] }),
+    },
+    'DELETE /webhooks/:id': { params: { id: '000000000000000000000000' } },
+    'POST /webhooks/:id/secret': { params: { id: facts.webhookId } },
+    'GET /webhooks/:id/deliveries': { params: { id: facts.webhookId }, query: [['limit', '20']] },
+    'POST /webhooks/deliveries/:id/resend': { params: { id: facts.webhookDeliveryId } },
     'GET /analytics/post/:id': { params: { id: facts.postId }, query: [['date', '7']] },
     'GET /analytics/:id': { params: { id: facts.channelId }, query: [['date', '7']] },
     'POST /generate-video': { body: json({ type: 'slides', output: 'vertical', customParams: {} }) },
@@ -169,6 +177,13 @@ function dashboardTargets(facts: FuzzFacts): FuzzTarget[] {
     page('/posts', [['from', '2025-01-01'], ['to', '2025-01-31']]), page('/oauth-app', [['saved', '1']]),
     page('/oauth-app/delete'),
     page('/approved-apps', [['revoked', '1']]), page('/oauth/authorize', authorize),
+    page('/webhooks', [['deleted', '1']]), page('/webhooks/:id', [['resent', '1']], { id: facts.dashboardWebhookId }),
+    form('/webhooks', [
+      ['url', 'https://hooks.example.invalid/form'], ['events', 'post.failed'], ['events', 'media.ready'],
+    ]),
+    form('/webhooks/:id/rotate', [], { id: facts.dashboardWebhookId }),
+    form('/webhooks/:id/delete', [], { id: '000000000000000000000000' }),
+    form('/webhooks/deliveries/:id/resend', [], { id: '000000000000000000000000' }),
     form('/login', [['email', 'fuzz@example.com'], ['password', 'not the password'], ['return_to', '/settings']]),
     form('/signup', [
       ['email', 'someone@example.com'], ['password', 'short'], ['organization', 'Org'], ['return_to', '/settings'],

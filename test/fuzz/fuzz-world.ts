@@ -5,6 +5,9 @@ import { registerApp } from '../../shared/domain/oauth/oauth-apps.ts';
 import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
 import { addTokenChannel } from '../../shared/domain/channels/channels.ts';
 import { notify } from '../../shared/domain/notifications/notifications.ts';
+import { registerEndpoint } from '../../shared/domain/webhooks/webhook-endpoints.ts';
+import { WebhookOutbox } from '../../shared/domain/webhooks/webhook-outbox.ts';
+import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
 import { createStorage } from '../../shared/storage/create-storage.ts';
 import { newObjectKey } from '../../shared/storage/object-key.ts';
 import { DashboardClient } from '../browser/dashboard-client.ts';
@@ -43,6 +46,11 @@ export interface FuzzFacts {
   dashboardOrganizationId: string;
   /** A session of its own for POST /logout, which ends it at the first valid request. */
   leavingDashboard: DashboardClient;
+  /** A webhook endpoint of the API's organization and one of its deliveries (no webhook worker sends it). */
+  webhookId: string;
+  webhookDeliveryId: string;
+  /** A webhook endpoint of the dashboard's organization. */
+  dashboardWebhookId: string;
 }
 
 async function signedUpClient(baseUrl: string, email: string): Promise<DashboardClient> {
@@ -136,6 +144,23 @@ export class FuzzWorld {
       name: 'Fuzz app', description: 'fuzzed', redirectUrl: 'http://127.0.0.1:1/callback',
     });
 
+    const endpointDeps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true) };
+    const webhook = await registerEndpoint(endpointDeps, organization.organizationId, {
+      url: 'https://hooks.example.invalid/sps', events: ['post.published'],
+    });
+    const dashboardWebhook = await registerEndpoint(endpointDeps, dashboardOrganizationId, {
+      url: 'https://hooks.example.invalid/dashboard', events: ['media.ready'],
+    });
+    await new WebhookOutbox({ db: ctx.db, logger: ctx.logger, now: () => new Date() }).emit(
+      organization.organizationId,
+      'post.published',
+      {
+        postId: postIds[0] ?? '', group: 'fuzz', channelId, provider: 'mastodon',
+        releaseURL: 'https://mastodon.example.invalid/1', publishedAt: new Date().toISOString(),
+      },
+    );
+    const delivery = await ctx.db.webhookDeliveries.findOne({ endpointId: webhook.endpoint.id }).lean();
+
     const authPort = await this.#startAuthServer(ctx, organization.organizationId);
     this.#facts = {
       apiPort, authPort, apiKey: organization.apiKey, channelId, spareChannelId,
@@ -144,6 +169,8 @@ export class FuzzWorld {
       mediaPath: stored.url,
       uploadPath: new URL(stored.url).pathname, png, clientId: registered.app.clientId,
       appId: registered.app._id.toString(), dashboard, dashboardOrganizationId, leavingDashboard,
+      webhookId: webhook.endpoint.id, webhookDeliveryId: delivery?._id.toString() ?? '',
+      dashboardWebhookId: dashboardWebhook.endpoint.id,
     };
   }
 

@@ -90,7 +90,8 @@ export function openApiDocument(routes: readonly RouteDefinition[], serverUrl: s
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
-    tags: ['Integrations', 'Posts', 'Uploads', 'Notifications', 'Analytics', 'Video Generation'].map((name) => ({ name })),
+    tags: ['Integrations', 'Posts', 'Uploads', 'Notifications', 'Analytics', 'Video Generation', 'Webhooks']
+      .map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'API key or OAuth access token' } },

@@ -10,6 +10,8 @@ import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { PlatformApps } from '../../platforms/platform-apps.ts';
 import { xConnect } from '../../platforms/x/connect.ts';
 import { createOrganization } from '../organizations/organizations.ts';
+import { registerEndpoint } from '../webhooks/webhook-endpoints.ts';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.ts';
 import { ChannelTokens, type StoredChannel } from './channel-tokens.ts';
 import { listChannels } from './channels.ts';
 import { refreshExpiringTokens } from './refresh-expiring-tokens.ts';
@@ -43,6 +45,7 @@ describe('channel tokens: refreshed before expiry, once per channel, kept when t
       refreshAheadMs: aheadMs,
       refreshTimeoutMs: 3_000,
       now,
+      webhooks: new WebhookOutbox({ db: ctx.db, logger: ctx.logger, now }),
     });
   }
 
@@ -188,8 +191,12 @@ describe('channel tokens: refreshed before expiry, once per channel, kept when t
     });
   });
 
-  it('marks the channel to reconnect, once, with one notification, when X refuses the refresh token', async () => {
+  it('marks the channel to reconnect, once, with one notice and one event, when X refuses the refresh', async () => {
     const channel = await connectedChannel();
+    const endpointDeps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true) };
+    await registerEndpoint(endpointDeps, channel.organizationId.toString(), {
+      url: 'https://receiver.example/sps', events: ['channel.disconnected'],
+    });
     sim.authority.revokeAll();
     clock += 3 * 60 * minute;
     const tokens = tokensWith(envFor());
@@ -206,6 +213,14 @@ describe('channel tokens: refreshed before expiry, once per channel, kept when t
     );
     const notices = await ctx.db.notifications.find({ organizationId: channel.organizationId }).lean();
     expect(notices.map((notice) => notice.content)).toEqual([expect.stringContaining('must be reconnected')]);
+    const deliveries = await ctx.db.webhookDeliveries.find({ organizationId: channel.organizationId }).lean();
+    const told = deliveries.map((delivery) => [delivery.event, delivery.status]);
+    expect(told).toEqual([['channel.disconnected', 'pending']]);
+    expect(JSON.parse(deliveries[0]?.body ?? '{}')).toMatchObject({
+      type: 'channel.disconnected',
+      organizationId: channel.organizationId.toString(),
+      data: { channelId: channel._id.toString(), provider: 'x', name: channel.name },
+    });
     const listed = await listChannels(ctx.db, channel.organizationId.toString());
     expect(listed[0]?.refreshNeeded).toBe(true);
     // The sweep no longer picks it up.

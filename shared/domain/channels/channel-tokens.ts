@@ -7,6 +7,7 @@ import type { ChannelCredentials } from '../../platforms/kit/platform-adapter.ts
 import { PlatformError } from '../../platforms/kit/platform-error.ts';
 import { MutexTimeoutError, withRedisMutex } from '../../queue/redis-mutex.ts';
 import { notify } from '../notifications/notifications.ts';
+import type { WebhookEvents } from '../webhooks/webhook-outbox.ts';
 
 export interface RefreshedTokens {
   accessToken: string;
@@ -41,6 +42,8 @@ export interface ChannelTokenDeps {
   /** Longest a platform's refresh call may take (its HTTP timeout); the lock outlives it. */
   refreshTimeoutMs: number;
   now: () => Date;
+  /** Where channel.disconnected is told when the platform refuses a channel's refresh. */
+  webhooks: WebhookEvents;
 }
 
 export type StoredChannel = Channel & { _id: Types.ObjectId };
@@ -210,6 +213,9 @@ export class ChannelTokens {
     await notify(db, channel.organizationId.toString(), {
       content: `Your channel "${channel.name}" must be reconnected: ${reason}`,
       link: null,
+    });
+    await this.#deps.webhooks.emit(channel.organizationId.toString(), 'channel.disconnected', {
+      channelId: channel._id.toString(), provider: channel.provider, name: channel.name, reason,
     });
   }
 }

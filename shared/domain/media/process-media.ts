@@ -10,7 +10,8 @@ import type { Storage } from '../../storage/storage.ts';
 import { DomainError } from '../../errors.ts';
 import { notify } from '../notifications/notifications.ts';
 import { streamIntoStorage } from './store-media.ts';
-import type { StoredMedia } from './media-view.ts';
+import { mediaView, type StoredMedia } from './media-view.ts';
+import type { WebhookEvents } from '../webhooks/webhook-outbox.ts';
 
 export interface MediaProcessingDeps {
   db: Database;
@@ -21,6 +22,8 @@ export interface MediaProcessingDeps {
   mediaToolTimeoutMs: number;
   /** FFPROBE_PATH and FFMPEG_PATH. */
   mediaTools: MediaToolCommands;
+  /** media.ready and media.failed are told to the organization's endpoints. */
+  webhooks: WebhookEvents;
 }
 
 /** The reason of a media the server could not inspect (a tool missing): the operator's to fix, not the user's. */
@@ -132,5 +135,13 @@ export async function processMedia(deps: MediaProcessingDeps, mediaId: string, k
     const what = media.sourceUrl === null || media.sourceUrl === undefined ? `the upload of ${media.originalName ?? media.name}` : `the upload from ${media.sourceUrl}`;
     await notify(deps.db, media.organizationId.toString(), { content: `Media could not be added: ${what} failed: ${error.message}`, link: null });
   }
-  return deps.db.media.findOneAndUpdate({ _id: media._id }, { $set: changes }, { returnDocument: 'after' }).lean();
+  const settled = await deps.db.media
+    .findOneAndUpdate({ _id: media._id }, { $set: changes }, { returnDocument: 'after' })
+    .lean();
+  // After the state it reports: a receiver that asks for the media finds it ready (or failed).
+  if (settled?.status === 'ready' || settled?.status === 'failed') {
+    const type = settled.status === 'ready' ? 'media.ready' : 'media.failed';
+    await deps.webhooks.emit(settled.organizationId.toString(), type, mediaView(settled));
+  }
+  return settled;
 }

@@ -16,6 +16,7 @@ import { ChannelTokens } from '../channels/channel-tokens.ts';
 import { createOrganization } from '../organizations/organizations.ts';
 import { changePostStatus } from '../posts/post-changes.ts';
 import type { PublishScheduler } from '../posts/publish-scheduler.ts';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.ts';
 import { failThread, publishThread, type PublishDeps } from './publish-thread.ts';
 
 type Step = (input: PublishInput) => Promise<PublishResult>;
@@ -72,6 +73,7 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
     ctx = await createTestContext();
     redis = new Redis(ctx.config.REDIS_URL);
     const platforms = new PlatformApps({}, { timeoutMs: 1_000, userHosts: connectionPolicyFor(true) });
+    const webhooks = new WebhookOutbox({ db: ctx.db, logger: ctx.logger, now: () => new Date() });
     deps = {
       db: ctx.db,
       adapters: new Map([['mastodon', platform]]),
@@ -84,9 +86,11 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
         refreshAheadMs: 60_000,
         refreshTimeoutMs: 1_000,
         now: () => new Date(),
+        webhooks,
       }),
       storage: await createStorage(ctx.config),
       now: () => new Date(),
+      webhooks,
     };
     const org = await createOrganization(ctx.db, ctx.secrets, { name: 'Scripted' });
     organizationId = org.organizationId;

@@ -11,6 +11,7 @@ import { notify } from '../notifications/notifications.ts';
 import { missingReleaseId } from '../posts/post-changes.ts';
 import { importedMediaState } from '../posts/post-media.ts';
 import { assertCheckpointKeys } from '../../platforms/kit/checkpoint-keys.ts';
+import type { WebhookEvents } from '../webhooks/webhook-outbox.ts';
 
 export interface PublishDeps {
   db: Database;
@@ -20,6 +21,8 @@ export interface PublishDeps {
   /** Where attached media are read from when an adapter uploads them to the platform. */
   storage: Storage;
   now: () => Date;
+  /** post.published, post.failed and channel.disconnected are told to the organization's endpoints. */
+  webhooks: WebhookEvents;
 }
 
 type MediaReference = { id: string; alt?: string | null };
@@ -174,6 +177,7 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
   }
 
   let releaseURL = root.releaseURL ?? '';
+  let rootPublishedAt = root.publishedAt ?? null;
   let previous: { releaseId: string; publishedAt: Date } | null = null;
   for (const part of parts) {
     if (part.releaseId !== null && part.releaseId !== undefined) {
@@ -224,13 +228,24 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
       },
     );
     previous = { releaseId: result.releaseId, publishedAt };
-    if (part.position === 0) releaseURL = result.releaseURL;
+    if (part.position === 0) {
+      releaseURL = result.releaseURL;
+      rootPublishedAt = publishedAt;
+    }
   }
 
-  // Told at least once: a crash between these two writes repeats the notification, never loses it.
+  // Told at least once: a crash before `notifiedAt` repeats the event and the notification, never loses them.
   await notify(db, root.organizationId.toString(), {
     content: `Your post was published on ${displayName(channel.provider)} at ${releaseURL}`,
     link: releaseURL === '' ? null : releaseURL,
+  });
+  await deps.webhooks.emit(root.organizationId.toString(), 'post.published', {
+    postId: root._id.toString(),
+    group: root.group,
+    channelId: channel._id.toString(),
+    provider: channel.provider,
+    releaseURL,
+    publishedAt: (rootPublishedAt ?? deps.now()).toISOString(),
   });
   await db.posts.updateOne({ _id: root._id }, { $set: { notifiedAt: deps.now() } });
   return { kind: 'published', releaseURL, provider: channel.provider };
@@ -254,7 +269,18 @@ export async function failThread(deps: PublishDeps, postId: string, failure: Err
     (failure.kind === 'disconnected' || failure.kind === 'refresh_token') &&
     channel !== null
   ) {
-    await db.channels.updateOne({ _id: channel._id }, { $set: { refreshNeeded: true } });
+    // Flagged once: the organization's endpoints hear of it when it changes, not on every failed post.
+    const flagged = await db.channels.updateOne(
+      { _id: channel._id, refreshNeeded: false },
+      { $set: { refreshNeeded: true } },
+    );
+    // Told at once: a run of this function again (the job retried after a later write failed) finds
+    // the channel flagged already and would not tell it.
+    if (flagged.modifiedCount === 1) {
+      await deps.webhooks.emit(root.organizationId.toString(), 'channel.disconnected', {
+        channelId: channel._id.toString(), provider, name: channel.name, reason: message,
+      });
+    }
   }
   const unconfirmed = failure instanceof PlatformError && failure.kind === 'unconfirmed';
   const content = unconfirmed
@@ -265,4 +291,8 @@ export async function failThread(deps: PublishDeps, postId: string, failure: Err
   // The state last: a post in ERROR has its notification and its flagged channel. A crash before
   // this write runs the job again, which at worst tells the organization twice.
   await updateThread(db.posts, root._id, { releaseId: null }, { $set: { state: 'ERROR', error: message } });
+  // After the state it reports, so a receiver that reads the post finds it failed.
+  await deps.webhooks.emit(root.organizationId.toString(), 'post.failed', {
+    postId: root._id.toString(), group: root.group, channelId: root.channelId.toString(), provider, error: message,
+  });
 }
