@@ -3,7 +3,8 @@ import { DomainError } from '../errors.ts';
 /**
  * Free-form JSON that callers send (post settings, tool input) ends up in a MongoDB document or
  * a Redis job. MongoDB refuses nesting past 100 levels, keys starting with `$` or holding `.` or
- * NUL, and documents over 16 MB; JSON.stringify and the BSON encoder recurse and overflow the
+ * NUL, and documents over 16 MB; FerretDB (our embedded default) stores no array directly inside
+ * another array; JSON.stringify and the BSON encoder recurse and overflow the
  * stack on deep nesting. This walk finds all of that without recursing itself, so a caller gets
  * a 400 naming the place instead of a 500.
  */
@@ -47,6 +48,11 @@ export function measureJson(value: unknown, limits: JsonShapeLimits): JsonShape 
       // The top object is level 0; each object or array inside it is one level deeper.
       if (path.length > limits.maxDepth) {
         return { bytes, problem: { path: pathOf(path), message: `nested more than ${limits.maxDepth} levels deep` } };
+      }
+      if (Array.isArray(current) && current.some((item) => Array.isArray(item))) {
+        const at = current.findIndex((item) => Array.isArray(item));
+        const message = 'an array cannot hold another array directly; wrap the inner one in an object';
+        return { bytes, problem: { path: pathOf([...path, at]), message } };
       }
       const entries: [string | number, unknown][] = Array.isArray(current)
         ? current.map((item, index) => [index, item])

@@ -148,7 +148,8 @@ describe('analytics gathered by workers and served from MongoDB', () => {
   it('waits for the platform\'s rate-limit reset without spending an attempt, then reads', async () => {
     await organization();
     const throttledAt = Date.now();
-    world.simulator.throttleNextReads(1_500);
+    // Long enough that a busy machine still sees the job waiting before it runs again.
+    world.simulator.throttleNextReads(4_000);
     const redis = new Redis(world.ctx.config.REDIS_URL);
     const queue = new Queue(QueueName.analytics, { connection: redis, prefix: world.ctx.config.QUEUE_PREFIX });
     try {
@@ -165,7 +166,7 @@ describe('analytics gathered by workers and served from MongoDB', () => {
       const day = await waitFor(
         async () => {
           const found = await world.ctx.db.analyticsDays.findOne({ subjectId: throttledChannel }).lean();
-          return found !== null && found.fetchedAt.getTime() >= throttledAt + 1_000 ? found : undefined;
+          return found !== null && found.fetchedAt.getTime() >= throttledAt + 3_500 ? found : undefined;
         },
         { what: 'the reading after the reset', timeoutMs: 20_000 },
       );

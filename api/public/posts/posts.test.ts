@@ -159,7 +159,19 @@ describe('POST /posts (workers stopped, so jobs stay queued)', () => {
       [
         'nested arrays 200 000 deep',
         `{"a":${'['.repeat(200_000)}${']'.repeat(200_000)}}`,
-        /^posts\.0\.settings\.a(\.0)+$/,
+        /^posts\.0\.settings\.a\.0$/,
+        'an array cannot hold another array directly; wrap the inner one in an object',
+      ],
+      [
+        'an array inside an array, which FerretDB cannot store',
+        '{"list":[[0,0],"0000-01-01"]}',
+        /^posts\.0\.settings\.list\.0$/,
+        'an array cannot hold another array directly; wrap the inner one in an object',
+      ],
+      [
+        'arrays and objects alternating 1 000 deep',
+        `{"a":${'[{"a":'.repeat(500)}1${'}]'.repeat(500)}}`,
+        /^posts\.0\.settings\.a(\.0\.a)+/,
         'nested more than 16 levels deep',
       ],
       [
