@@ -11,5 +11,5 @@ import { uploadRoutes } from './uploads/routes.ts';
 /** Every public API v1 route: the router serves exactly these and the OpenAPI document lists exactly these. */
 export function publicRoutes(deps: PublicApiDeps): RouteDefinition[] {
   return [...integrationRoutes(deps), ...groupRoutes(deps), ...postRoutes(deps), ...uploadRoutes(deps), ...notificationRoutes(deps),
-    ...analyticsRoutes(), ...videoRoutes()];
+    ...analyticsRoutes(), ...videoRoutes(deps)];
 }
