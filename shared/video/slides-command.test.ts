@@ -7,7 +7,8 @@ import {
 const render: SlidesRender = {
   scenes: [
     {
-      seconds: 1.25, captionFile: '/work/caption-0.txt', imageFile: '/work/library-0.png', narrationFile: '/work/n-0.wav',
+      seconds: 1.25, captionFile: '/work/caption-0.txt', imageFile: '/work/library-0.png',
+      narrationFile: '/work/n-0.wav',
     },
     { seconds: 2, captionFile: '/work/caption-1.txt', imageFile: null, narrationFile: '/work/n-1.wav' },
   ],
