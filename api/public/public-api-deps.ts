@@ -37,7 +37,7 @@ export interface PublicApiDeps {
   mediaReach: MediaReach;
   /** The video types this server makes and the bounds of a request (VIDEO_*, AI_*). */
   videoCatalog: VideoCatalog;
-  videoQueue: Pick<VideoQueue, 'generateAndWait'>;
+  videoQueue: Pick<VideoQueue, 'generateAndWait' | 'add'>;
   /** How long POST /generate-video waits for the video worker before answering 202. */
   videoWaitMs: number;
 }

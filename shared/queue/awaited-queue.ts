@@ -1,4 +1,4 @@
-import { Queue, QueueEvents, type DefaultJobOptions } from 'bullmq';
+import { Queue, QueueEvents, type DefaultJobOptions, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 import { awaitJob, type AwaitedJob } from './awaited-job.ts';
@@ -35,9 +35,13 @@ export class AwaitedQueue<Payload> {
 
   /** Queues the job (or finds it queued) and waits up to `timeoutMs` for its result. */
   async addAndWait(payload: Payload, timeoutMs: number): Promise<AwaitedJob> {
+    return awaitJob(await this.add(payload), this.#events, timeoutMs);
+  }
+
+  /** Queues the job (or finds it queued) without waiting for it. */
+  async add(payload: Payload): Promise<Job> {
     const data = this.#spec.payload.parse(payload);
-    const job = await this.#queue.add(this.#spec.name, data, { jobId: this.#spec.jobId(data) });
-    return awaitJob(job, this.#events, timeoutMs);
+    return this.#queue.add(this.#spec.name, data, { jobId: this.#spec.jobId(data) });
   }
 
   async close(): Promise<void> {

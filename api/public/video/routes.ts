@@ -20,15 +20,20 @@ export function videoRoutes(deps: PublicApiDeps): RouteDefinition[] {
         + 'this server) and `ai-slides` (an AI provider writes the script from a prompt, and where configured '
         + 'makes the images and the narration). MP4, H.264 Main, AAC, 30 fps, 1080x1920 or 1920x1080. Answers 201 '
         + 'with the media when the video worker finishes within the wait (VIDEO_WAIT_MS), else 202 with a status '
-        + 'URL: GET /media/:id shows `progress` while it is pending.',
+        + 'URL: GET /media/:id shows `progress` while it is pending. `Prefer: respond-async` answers 202 at once.',
       body: generateVideoBody,
       response: z.union([mediaSchema, pendingMediaSchema]),
-      handle: async ({ organization, body }) => {
+      handle: async ({ organization, body, ctx }) => {
         const media = await recordVideoRequest({ db: deps.db, catalog: deps.videoCatalog }, organization.id, body);
         const mediaId = media._id.toString();
         const job = { organizationId: organization.id, mediaId };
-        const outcome = await deps.videoQueue.generateAndWait(job, deps.videoWaitMs);
-        return mediaJobAnswer(outcome, mediaId, mediaStatusUrl(deps.backendUrl, mediaId));
+        const statusUrl = mediaStatusUrl(deps.backendUrl, mediaId);
+        // RFC 7240: a client that follows the progress itself (the CLI) asks not to be kept waiting.
+        if (/\brespond-async\b/i.test(ctx.get('prefer'))) {
+          await deps.videoQueue.add(job);
+          return mediaJobAnswer({ finished: false }, mediaId, statusUrl);
+        }
+        return mediaJobAnswer(await deps.videoQueue.generateAndWait(job, deps.videoWaitMs), mediaId, statusUrl);
       },
     }),
     defineRoute({
