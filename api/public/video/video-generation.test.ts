@@ -100,6 +100,7 @@ describe('POST /generate-video with the built-in slides generator', () => {
   it('refuses bad requests with a code before anything is recorded or queued', async () => {
     const other = await createOrganization(world.ctx.db, world.ctx.secrets, { name: 'Another org' });
     const theirs = await uploadFile(world.stack.baseUrl, other.apiKey, small.png);
+    const clip = await uploadFile(world.stack.baseUrl, org.apiKey, small.mp4);
     const mediaCount = () => world.ctx.db.media.countDocuments({ organizationId: org.organizationId });
     const before = { media: await mediaCount(), jobs: await videoQueue.count() };
     const slides = (customParams: unknown) => ({ type: 'slides', output: 'vertical', customParams });
@@ -112,6 +113,9 @@ describe('POST /generate-video with the built-in slides generator', () => {
       // Within the characters allowed, but far longer to narrate than the 3 seconds allowed.
       [slides({ text: 'word '.repeat(40) }), 400, 'validation_failed', 'customParams.text'],
       [slides({ text: 'Hi.', images: [theirs.id] }), 400, 'unknown_media', 'customParams.images.0'],
+      [slides({ text: 'Hi.', images: [clip.id] }), 400, 'unknown_media', 'customParams.images.0'],
+      // More images than the text has scenes.
+      [slides({ text: 'Hi.\n\nHo.', images: [theirs.id, theirs.id, theirs.id] }), 400, 'validation_failed'],
       [slides({ text: 'Hi.', voice: 'klingon' }), 400, 'validation_failed', 'customParams.voice'],
       [{ type: 'ai-slides', output: 'vertical', customParams: { prompt: 'Tea' } }, 422, 'provider_not_configured'],
     ];

@@ -110,9 +110,15 @@ async function makeVideo(
     // No progress write may overlap the next ones: FerretDB rewrites the whole document on update,
     // so two at once can lose one of them (the stored file's key, here).
     await progress.settled();
-    await deps.db.media.updateOne({ _id: media._id }, {
-      $set: { storageKey: stored.key, path: stored.url, mimeType: stored.type.mimeType, size: stored.size, name },
-    });
+    try {
+      await deps.db.media.updateOne({ _id: media._id }, {
+        $set: { storageKey: stored.key, path: stored.url, mimeType: stored.type.mimeType, size: stored.size, name },
+      });
+    } catch (error) {
+      // Not recorded, the file would belong to nothing: remove it before the error goes on.
+      await deps.storage.delete(stored.key);
+      throw error;
+    }
     return await processMedia(deps, media._id.toString(), 'inspect');
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -5,9 +5,15 @@ import { asObjectId } from '../../db/object-id.ts';
 import { DomainError, type ErrorDetail } from '../../errors.ts';
 import type { StoredMedia } from '../media/media-view.ts';
 
+/** Still formats ffmpeg loops as a scene's picture; a GIF or an AVIF is not read that way. */
+const sceneImageTypes: Record<string, string> = {
+  'image/jpeg': 'JPEG', 'image/png': 'PNG', 'image/webp': 'WebP', 'image/bmp': 'BMP', 'image/tiff': 'TIFF',
+};
+
 /**
  * The library images a slideshow names, in the order named: each must be the organization's,
- * ready, and an image. Anything else is 400 `unknown_media` naming each one, as POST /posts does.
+ * ready, and a still image ffmpeg can loop. Anything else is 400 `unknown_media` naming each
+ * one, as POST /posts does.
  */
 export async function findSceneImages(
   db: Database,
@@ -23,8 +29,10 @@ export async function findSceneImages(
     const path = `customParams.images.${index}`;
     if (media === undefined) problems.push({ path, message: `media ${id} is not in your library` });
     else if (media.status !== 'ready') problems.push({ path, message: `media ${id} is ${media.status}, not ready` });
-    else if (media.mimeType?.startsWith('image/') !== true) {
-      problems.push({ path, message: `media ${id} is not an image` });
+    else if (sceneImageTypes[media.mimeType ?? ''] === undefined) {
+      const accepted = Object.values(sceneImageTypes).join(', ');
+      const type = media.mimeType ?? 'of no known type';
+      problems.push({ path, message: `media ${id} is ${type}; scenes take ${accepted}` });
     }
     else return [media];
     return [];
