@@ -24,6 +24,8 @@ export type VideoTypeId = (typeof videoTypeIds)[number];
 const mediaId = z.string().regex(/^[0-9a-fA-F]{24}$/, 'must be the id of a media of your library');
 const styleParam = z.enum(captionStyleIds).default(defaultCaptionStyle)
   .describe(`caption style: ${captionStyleIds.join(', ')}`);
+const espeakVoiceParam = z.enum(espeakVoices.map((voice) => voice.id) as [string, ...string[]])
+  .default(defaultEspeakVoice);
 
 function slidesParams(limits: VideoLimits) {
   return z.strictObject({
@@ -31,14 +33,14 @@ function slidesParams(limits: VideoLimits) {
       .describe('what the video says and shows: one scene per paragraph (blank lines between them)'),
     images: z.array(mediaId).max(limits.maxImages).default([])
       .describe('images of the library shown behind the scenes, in order'),
-    voice: z.enum(espeakVoices.map((voice) => voice.id) as [string, ...string[]]).default(defaultEspeakVoice),
+    voice: espeakVoiceParam,
     style: styleParam,
   });
 }
 
 function aiSlidesParams(limits: VideoLimits, voices: readonly string[] | null) {
   const voice = voices === null || voices.length === 0
-    ? z.enum(espeakVoices.map((choice) => choice.id) as [string, ...string[]]).default(defaultEspeakVoice)
+    ? espeakVoiceParam
     : z.enum(voices as [string, ...string[]]).default(voices[0] ?? '');
   return z.strictObject({
     prompt: z.string().trim().min(1).max(limits.maxTextChars).describe('what the video is about'),
