@@ -18,7 +18,8 @@ describe('loadConfig', () => {
   });
 
   it('reads an empty AI setting (compose passes an unset one so) as not given, and the voices as a list', () => {
-    const config = loadConfig({ SECRETS_KEY: key, AI_API_KEY: '', AI_IMAGE_MODEL: '', AI_SPEECH_VOICES: 'alloy,nova ' });
+    const env = { SECRETS_KEY: key, AI_API_KEY: '', AI_IMAGE_MODEL: '', AI_SPEECH_VOICES: 'alloy,nova ' };
+    const config = loadConfig(env);
     const read = [config.AI_API_KEY, config.AI_IMAGE_MODEL, config.AI_SPEECH_VOICES];
     expect(read).toEqual([undefined, undefined, ['alloy', 'nova']]);
     const tooLong = { SECRETS_KEY: key, VIDEO_MAX_DURATION_SECONDS: '3600' };
