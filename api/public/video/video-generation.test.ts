@@ -43,11 +43,14 @@ describe('POST /generate-video with the built-in slides generator', () => {
     small.remove();
   });
 
-  const generate = (apiKey: string, body: unknown) =>
-    api(world.stack.baseUrl, apiKey, '/api/public/v1/generate-video', { method: 'POST', body });
+  const generate = (apiKey: string, body: unknown, headers: Record<string, string> = {}) =>
+    api(world.stack.baseUrl, apiKey, '/api/public/v1/generate-video', { method: 'POST', body, headers });
 
-  async function generated(body: unknown): Promise<{ media: ShownMedia; progress: MediaProgress[] }> {
-    const answer = await generate(org.apiKey, body);
+  async function generated(
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ media: ShownMedia; progress: MediaProgress[] }> {
+    const answer = await generate(org.apiKey, body, headers);
     expect(answer.status, JSON.stringify(answer.body)).toBe(202);
     const pending = answer.body as { id: string; status: string; statusUrl: string };
     expect(pending.status).toBe('pending');
@@ -81,11 +84,18 @@ describe('POST /generate-video with the built-in slides generator', () => {
     expect(sent?.bytes.equals(readFileSync(file))).toBe(true);
   });
 
-  it('makes a horizontal video from text alone, and both sizes suit every platform\'s video rules', async () => {
-    const customParams = { text: 'Hello there.', voice: 'en-gb' };
-    const { media } = await generated({ type: 'slides', output: 'horizontal', customParams });
+  it('makes a horizontal video from text alone, once per Idempotency-Key, fit for every platform', async () => {
+    const request = { type: 'slides', output: 'horizontal', customParams: { text: 'Hello there.', voice: 'en-gb' } };
+    const key = { 'Idempotency-Key': 'horizontal-hello' };
+    const { media } = await generated(request, key);
     const shown = { status: 'ready', width: 1920, height: 1080, audioCodec: 'aac' };
     expect(media, JSON.stringify(media)).toMatchObject(shown);
+    const mediaCount = () => world.ctx.db.media.countDocuments({ organizationId: org.organizationId });
+    const before = await mediaCount();
+    const again = await generate(org.apiKey, request, key);
+    expect([again.status, (again.body as { id: string }).id]).toEqual([202, media.id]);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await mediaCount()).toBe(before);
     const facts = await storedFileFacts(world.ctx, media.id);
     expectPlatformReadyVideo(facts, { width: 1920, height: 1080 }, maxSeconds);
     // At the default cap (60 s), in either orientation, no platform's video rules refuse what is generated.
