@@ -1,7 +1,10 @@
 # One image for the api, the workers and the auth server; docker-compose.yml picks the entry point.
 FROM node:24-bookworm-slim
-# ffprobe and ffmpeg inspect media and make poster frames in the media worker.
-RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*
+# ffprobe and ffmpeg inspect media and make poster frames in the media worker; the video worker
+# also narrates with espeak-ng and draws captions in DejaVu Sans.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends ffmpeg espeak-ng fonts-dejavu-core \
+  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./

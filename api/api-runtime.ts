@@ -8,6 +8,8 @@ import type { Database } from '../shared/db/database.ts';
 import { LogEvent } from '../shared/logging/events.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import { MediaQueue } from '../shared/queue/media-queue.ts';
+import { VideoQueue } from '../shared/queue/video-queue.ts';
+import { videoCatalogFor } from '../shared/video/video-settings.ts';
 import { BullPlatformCaller } from '../shared/queue/platform-call-queue.ts';
 import { connectionPolicyFor } from '../shared/net/connection-policy.ts';
 import { PlatformApps } from '../shared/platforms/platform-apps.ts';
@@ -52,10 +54,12 @@ export async function createApiRuntime(
   const eventConnections = [
     createRedis(config.REDIS_URL, 'worker', logger),
     createRedis(config.REDIS_URL, 'worker', logger),
+    createRedis(config.REDIS_URL, 'worker', logger),
   ] as const;
   const events = BullPlatformCaller.events(eventConnections[0], config.QUEUE_PREFIX);
   const mediaEvents = MediaQueue.events(eventConnections[1], config.QUEUE_PREFIX);
-  for (const emitter of [events, mediaEvents]) {
+  const videoEvents = VideoQueue.events(eventConnections[2], config.QUEUE_PREFIX);
+  for (const emitter of [events, mediaEvents, videoEvents]) {
     // Without a listener BullMQ prints each connection error while Redis is away.
     emitter.on('error', (error) => {
       logger.warn({ event: LogEvent.workerError, queue: emitter.name, err: error }, 'queue events error');
@@ -66,8 +70,11 @@ export async function createApiRuntime(
     { prefix: config.QUEUE_PREFIX, attempts: config.PUBLISH_ATTEMPTS, backoffMs: config.PUBLISH_BACKOFF_MS },
     logger,
   );
-  await Promise.all([publishQueue.waitUntilReady(), events.waitUntilReady(), mediaEvents.waitUntilReady()]);
+  await Promise.all([
+    publishQueue.waitUntilReady(), events.waitUntilReady(), mediaEvents.waitUntilReady(), videoEvents.waitUntilReady(),
+  ]);
   const mediaQueue = new MediaQueue(producer, mediaEvents, { prefix: config.QUEUE_PREFIX });
+  const videoQueue = new VideoQueue(producer, videoEvents, { prefix: config.QUEUE_PREFIX });
   const platformCaller = new BullPlatformCaller(producer, events, { prefix: config.QUEUE_PREFIX, timeoutMs: config.PLATFORM_CALL_WAIT_MS });
 
   // One handle per queue for operators (depth metrics, Bull Board), on the producer's connection.
@@ -96,8 +103,8 @@ export async function createApiRuntime(
     idempotency: new IdempotencyStore(producer, {
       keyPrefix: `${config.QUEUE_PREFIX}:idempotency`,
       rememberMs: 24 * 60 * 60 * 1000,
-      // Longer than any request holds it: upload-from-url waits up to MEDIA_WAIT_MS for the media worker.
-      leaseMs: Math.max(120_000, config.MEDIA_WAIT_MS + 60_000),
+      // Longer than any request holds it: upload-from-url and generate-video wait for their workers.
+      leaseMs: Math.max(120_000, Math.max(config.MEDIA_WAIT_MS, config.VIDEO_WAIT_MS) + 60_000),
     }),
     now: () => new Date(),
     frontendUrl: config.FRONTEND_URL.replace(/\/+$/, ''),
@@ -113,6 +120,9 @@ export async function createApiRuntime(
     mediaQueue,
     mediaLimits: { maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES, maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES },
     mediaWaitMs: config.MEDIA_WAIT_MS,
+    videoCatalog: videoCatalogFor(config),
+    videoQueue,
+    videoWaitMs: config.VIDEO_WAIT_MS,
   });
 
   return {
@@ -121,8 +131,10 @@ export async function createApiRuntime(
     async close() {
       await platformCaller.close();
       await mediaQueue.close();
+      await videoQueue.close();
       await events.close();
       await mediaEvents.close();
+      await videoEvents.close();
       await publishQueue.close();
       await Promise.all(observedQueues.map((queue) => queue.close()));
       await analytics.close();

@@ -8,6 +8,8 @@ export interface ApiRequest {
   path: string;
   query?: Record<string, string | undefined>;
   body?: unknown;
+  /** Extra request headers, e.g. `Prefer: respond-async`. */
+  headers?: Record<string, string>;
 }
 
 export interface ApiAnswer {
@@ -67,7 +69,9 @@ export function interpretAnswer(status: number, text: string, retryAfter: string
 
 export async function callApi(credential: ActiveCredential, request: ApiRequest): Promise<ApiAnswer> {
   const url = publicApiUrl(credential.apiUrl, request.path, request.query);
-  const headers: Record<string, string> = { Authorization: credential.token, Accept: 'application/json' };
+  const headers: Record<string, string> = {
+    ...request.headers, Authorization: credential.token, Accept: 'application/json',
+  };
   let body: string | undefined;
   if (request.body !== undefined) {
     headers['Content-Type'] = 'application/json';

@@ -139,10 +139,30 @@ describe('sps upload, upload:url, media:get and video:generate against the api',
     expect(run.stderr).toMatch(/^Error: .*\(not_found, HTTP 404\)$/m);
   });
 
-  it('video:generate exits 1 with the server\'s "not implemented" message; a wrong --output is refused locally', async () => {
+  it('video:generate follows the generation with a progress bar on stderr and prints the ready video', async () => {
+    const run = await sps('video:generate', '--type', 'slides', '--output', 'vertical', '--params', '{"text":"Tea."}');
+    const video = stdoutJson(run) as Media & { width: number; height: number };
+    expect(video).toMatchObject({ status: 'ready', mimeType: 'video/mp4', videoCodec: 'h264', width: 1080 });
+    expect(run.stderr).toContain(`Generating video ${video.id} (stop waiting at any time`);
+    const bar = run.stderr.split('\n').filter((line) => line.startsWith('Generating ['));
+    expect(bar.length).toBeGreaterThanOrEqual(2);
+    expect(bar.at(-1)).toMatch(/\] 100% done$/);
+    const percents = bar.map((line) => Number(/(\d+)%/.exec(line)?.[1]));
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+  });
+
+  it('video:generate --no-wait prints the pending media; refusals exit 1; a bad --output fails locally', async () => {
+    const params = '{"text": "Hi."}';
+    const args = ['--type', 'slides', '--output', 'horizontal', '--params', params, '--no-wait'];
+    const pending = await sps('video:generate', ...args);
+    const statusUrl = expect.stringContaining('/public/v1/media/') as unknown;
+    expect(stdoutJson(pending)).toMatchObject({ status: 'pending', statusUrl });
+    expect(pending.stderr).toMatch(/^Still generating; check with `sps media:get [0-9a-f]{24}`\.$/m);
     const run = await sps('video:generate', '--type', 'slideshow', '--output', 'vertical', '--params', '{"prompt": "teaser"}');
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('Error: Video generation is not available on this server yet (not_implemented, HTTP 501)');
+    const refusal = 'Error: there is no video type "slideshow"; the types are slides, ai-slides '
+      + '(unknown_video_type, HTTP 400)';
+    expect(run.stderr.split('\n')).toContain(refusal);
     const wrong = await sps('video:generate', '--type', 'slideshow', '--output', 'square');
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/Allowed choices are vertical, horizontal/);

@@ -7,6 +7,11 @@ function megabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
+/** What follows the percentage: the amount done of the total (bytes unless the bar counts something else). */
+export type DescribeAmount = (done: number, total: number) => string;
+
+const bytesSent: DescribeAmount = (done, total) => `${megabytes(done)} / ${megabytes(total)}`;
+
 export interface ProgressBar {
   update(sentBytes: number): void;
   finish(): void;
@@ -16,7 +21,12 @@ export interface ProgressBar {
  * A bar on stderr. On a terminal it redraws one line; elsewhere (logs, CI, tests) it prints a
  * line at every tenth so the output stays short.
  */
-export function progressBar(label: string, totalBytes: number, stream: NodeJS.WriteStream = process.stderr): ProgressBar {
+export function progressBar(
+  label: string,
+  totalBytes: number,
+  stream: NodeJS.WriteStream = process.stderr,
+  describe: DescribeAmount = bytesSent,
+): ProgressBar {
   const interactive = stream.isTTY;
   let lastTenth = -1;
   let lastPercent = -1;
@@ -26,7 +36,8 @@ export function progressBar(label: string, totalBytes: number, stream: NodeJS.Wr
     const fraction = totalBytes === 0 ? 1 : Math.min(1, sent / totalBytes);
     const filled = Math.round(fraction * barWidth);
     const percent = Math.floor(fraction * 100);
-    return `${label} [${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}] ${String(percent).padStart(3)}% ${megabytes(sent)} / ${megabytes(totalBytes)}`;
+    const bar = `${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}`;
+    return `${label} [${bar}] ${String(percent).padStart(3)}% ${describe(sent, totalBytes)}`;
   }
 
   return {

@@ -10,7 +10,7 @@ import { prepareLocalEnvironment, projectRoot } from './local/local-environment.
 import { apiNodeFlags } from './local/node-flags.ts';
 import { ensureLocalPostgres, localAuthDatabaseUrl } from './local/postgres.ts';
 import { logToStderr } from './local/run-script.ts';
-import { ensureDebianPackage } from './local/system-package.ts';
+import { ensureDebianFile, ensureDebianPackage } from './local/system-package.ts';
 
 const env = await prepareLocalEnvironment(process.env, logToStderr);
 const config = loadConfig(env); // fail here, once, before starting anything
@@ -19,6 +19,9 @@ const config = loadConfig(env); // fail here, once, before starting anything
 if (env.FFPROBE_PATH === undefined && env.FFMPEG_PATH === undefined) {
   ensureDebianPackage('ffprobe', 'ffmpeg', logToStderr);
 }
+// The video worker narrates with espeak-ng and draws captions in a DejaVu font: brought the same way.
+if (env.ESPEAK_PATH === undefined) ensureDebianPackage('espeak-ng', 'espeak-ng', logToStderr);
+if (env.VIDEO_FONT_FILE === undefined) ensureDebianFile(config.VIDEO_FONT_FILE, 'fonts-dejavu-core', logToStderr);
 
 // The auth server's own settings: the local PostgreSQL and an OAuth app registered for it.
 const authPort = Number(env.AUTH_SERVER_PORT ?? 3111);

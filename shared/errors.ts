@@ -8,6 +8,8 @@ export const errorStatus = {
   invalid_state: 400,
   invalid_json: 400,
   unknown_media: 400,
+  /** POST /generate-video or /video/function named a video type this server does not make. */
+  unknown_video_type: 400,
   missing_credentials: 401,
   invalid_credentials: 401,
   not_found: 404,
@@ -38,13 +40,21 @@ export const errorStatus = {
   media_not_public: 422,
   /** An Idempotency-Key sent again with another method, path or body. */
   idempotency_key_reused: 422,
+  /** An AI video type was asked for and the operator has not given SPS an AI provider (AI_API_KEY). */
+  provider_not_configured: 422,
+  /** The video could not be made from what was asked (an encode that failed or ran out of time). */
+  video_generation_failed: 422,
   rate_limited: 429,
   internal_error: 500,
   not_implemented: 501,
   platform_error: 502,
+  /** The AI provider refused, failed or did not answer in time while making a video; the message is its own. */
+  provider_failed: 502,
   service_unavailable: 503,
   /** The media worker's server has no ffprobe or ffmpeg: nothing is wrong with the user's file. */
   media_inspection_unavailable: 503,
+  /** The video worker's server lacks ffmpeg, espeak-ng or the caption font: the operator's to fix. */
+  video_generation_unavailable: 503,
   /** Redis (queues, rate limits) cannot be reached. */
   queue_unavailable: 503,
   /** MongoDB cannot be reached. */

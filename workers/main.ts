@@ -22,10 +22,11 @@ const http = config.WORKER_HTTP_PORT === undefined ? null : await startWorkerHtt
     db,
     redis,
     storage: await createStorage(config),
-    // Only the workers that inspect media need the media tools to be ready.
-    mediaTools: config.WORKER_QUEUES.includes(QueueName.media)
+    // Only the workers that inspect media or make videos need the media tools to be ready.
+    mediaTools: config.WORKER_QUEUES.includes(QueueName.media) || config.WORKER_QUEUES.includes(QueueName.video)
       ? { ffprobe: config.FFPROBE_PATH, ffmpeg: config.FFMPEG_PATH }
       : null,
+    speechEngine: config.WORKER_QUEUES.includes(QueueName.video) ? config.ESPEAK_PATH : null,
     timeoutMs: readinessTimeoutMs,
   },
   logger,

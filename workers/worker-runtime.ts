@@ -7,7 +7,7 @@ import type { PublishDeps } from '../shared/domain/publishing/publish-thread.ts'
 import { ChannelTokens } from '../shared/domain/channels/channel-tokens.ts';
 import type { TokenSweepSettings } from '../shared/domain/channels/refresh-expiring-tokens.ts';
 import { recoverPublication, type RecoveryDeps } from '../shared/domain/publishing/recover-publications.ts';
-import type { MediaProcessingDeps } from '../shared/domain/media/process-media.ts';
+import type { VideoGenerationDeps } from '../shared/domain/video/generate-video.ts';
 import { connectionPolicyFor } from '../shared/net/connection-policy.ts';
 import { publicAddressesOnly } from '../shared/net/safe-fetch.ts';
 import { PlatformApps } from '../shared/platforms/platform-apps.ts';
@@ -20,6 +20,8 @@ import { jobs, publishPostPayload, QueueName } from '../shared/queue/queues.ts';
 import { cleanExpiredProcessor } from './processors/clean-expired.ts';
 import { platformCallProcessor } from './processors/platform-call.ts';
 import { processMediaProcessor } from './processors/process-media.ts';
+import { generateVideoProcessor } from './processors/generate-video.ts';
+import { videoGenerationSettings } from './video-generation-settings.ts';
 import { publishPostProcessor, type PublishRetryLimits } from './processors/publish-post.ts';
 import { sweepPublicationsProcessor, type SweepSettings } from './processors/sweep-publications.ts';
 import { refreshTokensProcessor } from './processors/refresh-tokens.ts';
@@ -39,6 +41,7 @@ export interface WorkerSettings {
   publishConcurrency: number;
   platformConcurrency: number;
   mediaConcurrency: number;
+  videoConcurrency: number;
   maintenanceEveryMs: number;
   publish: PublishSettings;
   sweep: SweepSettings & { everyMs: number };
@@ -57,7 +60,7 @@ export interface PublishSettings extends PublishRetryLimits {
   maxRecoveries: number;
 }
 
-export type WorkerDeps = PublishDeps & MediaProcessingDeps & WebhookDeliveryDeps;
+export type WorkerDeps = PublishDeps & VideoGenerationDeps & WebhookDeliveryDeps;
 
 export interface RunningWorkers {
   workers: Worker[];
@@ -181,6 +184,13 @@ export async function startWorkers(
       settings.analytics,
       logger,
     ), { connection, prefix: settings.prefix, concurrency: settings.analytics.concurrency }));
+  }
+  if (settings.queues.includes(QueueName.video)) {
+    workers.push(new Worker(QueueName.video, generateVideoProcessor(deps, logger), {
+      connection,
+      prefix: settings.prefix,
+      concurrency: settings.videoConcurrency,
+    }));
   }
   let maintenanceQueue: Queue | null = null;
   let analyticsRequests: AnalyticsQueue | null = null;
@@ -316,6 +326,7 @@ export async function startConfiguredWorkers(
     },
     mediaToolTimeoutMs: config.FFPROBE_TIMEOUT_MS,
     mediaTools: { ffprobe: config.FFPROBE_PATH, ffmpeg: config.FFMPEG_PATH },
+    video: videoGenerationSettings(config),
   };
   return startWorkers(deps, connection, {
     queues: config.WORKER_QUEUES,
@@ -323,6 +334,7 @@ export async function startConfiguredWorkers(
     publishConcurrency: config.PUBLISH_CONCURRENCY,
     platformConcurrency: config.PLATFORM_CONCURRENCY,
     mediaConcurrency: config.MEDIA_CONCURRENCY,
+    videoConcurrency: config.VIDEO_CONCURRENCY,
     maintenanceEveryMs: config.MAINTENANCE_EVERY_MS,
     publish: {
       attempts: config.PUBLISH_ATTEMPTS,

@@ -16,7 +16,7 @@ import { createTestContext, type TestContext } from '../../test/support/test-con
 // Handlers are never called while listing routes, so no real dependencies are needed here.
 const routes = publicRoutes({} as PublicApiDeps);
 // Only the features not built yet may answer 501; the upload routes are built and answer 4xx.
-const notBuiltYet = new Set(['/analytics/:id', '/analytics/post/:id', '/generate-video']);
+const notBuiltYet = new Set(['/analytics/:id', '/analytics/post/:id']);
 
 const hostileValues: unknown[] = [null, true, -1, 1.5, 1e308, -1e308, '', 'x'.repeat(5000), [], [1, 2], {}, { $gt: '' }, '💥'.repeat(100)];
 const hostileBodies: { raw: string; label: string }[] = [

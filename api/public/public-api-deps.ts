@@ -12,6 +12,8 @@ import type { MediaSizeLimits } from '../../shared/media/media-types.ts';
 import type { MediaQueue } from '../../shared/queue/media-queue.ts';
 import type { FixedWindowLimiter } from '../../shared/rate-limit/fixed-window-limiter.ts';
 import type { Storage } from '../../shared/storage/storage.ts';
+import type { VideoQueue } from '../../shared/queue/video-queue.ts';
+import type { VideoCatalog } from '../../shared/video/video-catalog.ts';
 
 /** What the public API's routes are built from. */
 export interface PublicApiDeps {
@@ -44,4 +46,9 @@ export interface PublicApiDeps {
   freshMs: number;
   /** The deployment's connection policy (ALLOW_PRIVATE_NETWORK): which webhook URLs may be registered. */
   userHosts: ConnectionPolicy;
+  /** The video types this server makes and the bounds of a request (VIDEO_*, AI_*). */
+  videoCatalog: VideoCatalog;
+  videoQueue: Pick<VideoQueue, 'generateAndWait' | 'add'>;
+  /** How long POST /generate-video waits for the video worker before answering 202. */
+  videoWaitMs: number;
 }

@@ -13,6 +13,6 @@ import { webhookRoutes } from './webhooks/routes.ts';
 export function publicRoutes(deps: PublicApiDeps): RouteDefinition[] {
   return [
     ...integrationRoutes(deps), ...groupRoutes(deps), ...postRoutes(deps), ...uploadRoutes(deps),
-    ...notificationRoutes(deps), ...webhookRoutes(deps), ...analyticsRoutes(deps), ...videoRoutes(),
+    ...notificationRoutes(deps), ...webhookRoutes(deps), ...analyticsRoutes(deps), ...videoRoutes(deps),
   ];
 }

@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 /** True when `command` is on PATH. */
 export function hasCommand(command: string): boolean {
@@ -10,10 +11,24 @@ export function hasCommand(command: string): boolean {
  * when we are root (our machines and CI are); otherwise says exactly what to install.
  */
 export function ensureDebianPackage(command: string, debianPackage: string, log: (line: string) => void): void {
-  if (hasCommand(command)) return;
+  ensureInstalled({ what: command, present: () => hasCommand(command) }, debianPackage, log);
+}
+
+/** The same for a package that brings files rather than a command (a font). */
+export function ensureDebianFile(file: string, debianPackage: string, log: (line: string) => void): void {
+  ensureInstalled({ what: file, present: () => existsSync(file) }, debianPackage, log);
+}
+
+function ensureInstalled(
+  wanted: { what: string; present: () => boolean },
+  debianPackage: string,
+  log: (line: string) => void,
+): void {
+  if (wanted.present()) return;
   const isRoot = process.getuid?.() === 0;
   if (!isRoot || !hasCommand('apt-get')) {
-    throw new Error(`${command} is not installed; install the "${debianPackage}" package (e.g. sudo apt-get install -y ${debianPackage})`);
+    const install = `sudo apt-get install -y ${debianPackage}`;
+    throw new Error(`${wanted.what} is not installed; install the "${debianPackage}" package (e.g. ${install})`);
   }
   log(`installing ${debianPackage} with apt-get (one time)...`);
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
@@ -21,5 +36,5 @@ export function ensureDebianPackage(command: string, debianPackage: string, log:
     stdio: 'inherit',
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });
-  if (!hasCommand(command)) throw new Error(`installed ${debianPackage} but ${command} is still not on PATH`);
+  if (!wanted.present()) throw new Error(`installed ${debianPackage} but ${wanted.what} is still missing`);
 }

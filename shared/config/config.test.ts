@@ -9,11 +9,22 @@ describe('loadConfig', () => {
     expect(config.PORT).toBe(5000);
     expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
     expect(config.ALLOW_PRIVATE_NETWORK).toBe(false);
-    expect(config.WORKER_QUEUES).toEqual(['publish', 'platform', 'media', 'maintenance', 'analytics', 'webhook']);
+    expect(config.WORKER_QUEUES).toEqual(['publish', 'platform', 'media', 'video', 'maintenance', 'analytics', 'webhook']);
     expect(config.WEBHOOK_RETRY_SCHEDULE_MS).toEqual([60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000]);
+    expect(config.VIDEO_MAX_DURATION_SECONDS).toBe(60);
+    expect(config.AI_API_KEY).toBeUndefined();
     expect(config.PUBLIC_API_RATE_LIMIT).toBe(30);
     expect(config.PUBLIC_API_RATE_WINDOW_SECONDS).toBe(3600);
     expect(config.SECRETS_KEY).toHaveLength(32);
+  });
+
+  it('reads an empty AI setting (compose passes an unset one so) as not given, and the voices as a list', () => {
+    const env = { SECRETS_KEY: key, AI_API_KEY: '', AI_IMAGE_MODEL: '', AI_SPEECH_VOICES: 'alloy,nova ' };
+    const config = loadConfig(env);
+    const read = [config.AI_API_KEY, config.AI_IMAGE_MODEL, config.AI_SPEECH_VOICES];
+    expect(read).toEqual([undefined, undefined, ['alloy', 'nova']]);
+    const tooLong = { SECRETS_KEY: key, VIDEO_MAX_DURATION_SECONDS: '3600' };
+    expect(() => loadConfig(tooLong)).toThrow(/VIDEO_MAX_DURATION_SECONDS/);
   });
 
   it('names every wrong variable, not just the first', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { deprecatedTrustProxySchema, trustProxyHopsSchema, withTrustProxyAlias } from './proxy-hops.ts';
+import { videoConfigShape } from './video-config.ts';
 
 /** Booleans in the environment are spelled out; anything else is a typo worth stopping on. */
 const envBoolean = z.enum(['true', 'false']).transform((value) => value === 'true');
@@ -30,7 +31,7 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WORKER_QUEUES: z
     .string()
-    .default('publish,platform,media,maintenance,analytics,webhook')
+    .default('publish,platform,media,video,maintenance,analytics,webhook')
     .transform((list) => list.split(',').map((name) => name.trim()).filter(Boolean)),
   /** The workers' /health and /ready port (workers/worker-http.ts); unset: the workers serve no HTTP. */
   WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
@@ -147,6 +148,7 @@ export const configSchema = z.object({
   PUBLIC_API_RATE_LIMIT: positiveInt.default(30),
   PUBLIC_API_RATE_WINDOW_SECONDS: positiveInt.default(3600),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  ...videoConfigShape,
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { Readable } from 'node:stream';
 import type { Database } from '../db/database.ts';
-import { runMediaTool, type MediaToolCommands, type MediaToolName } from '../media/media-tool.ts';
+import { runMediaTool, runTool, type MediaToolCommands, type MediaToolName } from '../media/media-tool.ts';
 import { newObjectKey } from '../storage/object-key.ts';
 import type { Storage } from '../storage/storage.ts';
 
@@ -12,6 +12,8 @@ export interface ReadinessDeps {
   storage: Storage;
   /** The media tools this process runs (the workers that inspect media); none for the api. */
   mediaTools: MediaToolCommands | null;
+  /** The speech engine's command (ESPEAK_PATH) where this process generates videos; absent elsewhere. */
+  speechEngine?: string | null;
   /** Longest any one check may take before it counts as failed. */
   timeoutMs: number;
 }
@@ -58,6 +60,12 @@ async function toolRuns(tool: MediaToolName, tools: MediaToolCommands, timeoutMs
   await run.exited;
 }
 
+async function speechEngineRuns(command: string, timeoutMs: number): Promise<void> {
+  const run = runTool('espeak-ng', command, ['--version'], timeoutMs);
+  run.stdout.resume();
+  await run.exited;
+}
+
 /**
  * Whether this process can serve requests or jobs now: MongoDB and Redis answer, storage takes a
  * write, and the media tools it runs start. All checks run together, each within `timeoutMs`.
@@ -77,6 +85,8 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
       checks.push([tool, () => toolRuns(tool, tools, deps.timeoutMs)]);
     }
   }
+  const speechEngine = deps.speechEngine ?? null;
+  if (speechEngine !== null) checks.push(['espeak-ng', () => speechEngineRuns(speechEngine, deps.timeoutMs)]);
   const outcomes = await Promise.all(
     checks.map(async ([name, check]) => [name, await timed(check, deps.timeoutMs)] as const),
   );

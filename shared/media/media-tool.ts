@@ -3,6 +3,12 @@ import type { Readable } from 'node:stream';
 
 export type MediaToolName = 'ffprobe' | 'ffmpeg';
 
+/** Every external program SPS runs on media: the media tools, and the speech engine video generation narrates with. */
+export type ToolName = MediaToolName | 'espeak-ng';
+
+/** The Debian package that brings each tool, for the message of a tool that is missing. */
+const debianPackageOf: Record<ToolName, string> = { ffprobe: 'ffmpeg', ffmpeg: 'ffmpeg', 'espeak-ng': 'espeak-ng' };
+
 /** The commands run for each tool: names looked up on PATH, or paths (FFPROBE_PATH, FFMPEG_PATH). */
 export type MediaToolCommands = Readonly<Record<MediaToolName, string>>;
 
@@ -13,9 +19,10 @@ export const mediaToolsOnPath: MediaToolCommands = { ffprobe: 'ffprobe', ffmpeg:
  * must never be reported as a file the user should fix.
  */
 export class MediaToolMissing extends Error {
-  readonly tool: MediaToolName;
-  constructor(tool: MediaToolName, command: string, options?: { cause?: unknown }) {
-    super(`${tool} is not installed on this server (looked for "${command}"; install the ffmpeg package)`, options);
+  readonly tool: ToolName;
+  constructor(tool: ToolName, command: string, options?: { cause?: unknown }) {
+    const install = `install the ${debianPackageOf[tool]} package`;
+    super(`${tool} is not installed on this server (looked for "${command}"; ${install})`, options);
     this.name = 'MediaToolMissing';
     this.tool = tool;
   }
@@ -28,9 +35,9 @@ export function isMissingCommand(error: unknown): boolean {
 
 /** The tool ran past its time limit and was killed. */
 export class MediaToolTimeout extends Error {
-  readonly tool: MediaToolName;
+  readonly tool: ToolName;
   readonly timeoutMs: number;
-  constructor(tool: MediaToolName, timeoutMs: number) {
+  constructor(tool: ToolName, timeoutMs: number) {
     super(`${tool} did not finish within ${timeoutMs} ms and was stopped`);
     this.name = 'MediaToolTimeout';
     this.tool = tool;
@@ -40,8 +47,8 @@ export class MediaToolTimeout extends Error {
 
 /** The tool exited with an error (the input is not media it can read), or could not be started. */
 export class MediaToolFailure extends Error {
-  readonly tool: MediaToolName;
-  constructor(tool: MediaToolName, message: string, options?: { cause?: unknown }) {
+  readonly tool: ToolName;
+  constructor(tool: ToolName, message: string, options?: { cause?: unknown }) {
     super(`${tool} failed: ${message}`, options);
     this.name = 'MediaToolFailure';
     this.tool = tool;
@@ -70,8 +77,12 @@ export function runMediaTool(
   timeoutMs: number,
   commands: MediaToolCommands = mediaToolsOnPath,
 ): MediaToolRun {
-  const command = commands[tool];
-  const child = spawn(command, ['-hide_banner', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return runTool(tool, commands[tool], ['-hide_banner', ...args], timeoutMs);
+}
+
+/** Runs any tool as `runMediaTool` runs the media tools: the same time limit, SIGKILL and errors. */
+export function runTool(tool: ToolName, command: string, args: readonly string[], timeoutMs: number): MediaToolRun {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text: string) => { stderr = (stderr + text).slice(-stderrKeptBytes); });

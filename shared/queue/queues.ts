@@ -12,6 +12,8 @@ export const QueueName = {
   platform: 'platform',
   /** Fetching remote media and inspecting stored media (ffprobe, poster frames). */
   media: 'media',
+  /** Generating videos (POST /generate-video): scripts, narration, ffmpeg encodes; slow and CPU-heavy. */
+  video: 'video',
   /**
    * Repeatable jobs: expired OAuth codes and dashboard sessions (no TTL indexes, rule 7), the sweep
    * that re-queues due posts whose publish job was lost, and the renewal of expiring OAuth tokens.
@@ -75,10 +77,18 @@ export type GatherAnalyticsPayload = z.infer<typeof gatherAnalyticsPayload>;
 /** One gathering per channel at a time: asking again while one waits or runs adds nothing. */
 export const gatherAnalyticsJobId = (channelId: string): string => `analytics-${channelId}`;
 
+/** The generated video's media record holds what to make; the job names it only. */
+export const videoJobPayload = z.object({ organizationId: objectId, mediaId: objectId });
+export type VideoJobPayload = z.infer<typeof videoJobPayload>;
+
+/** One generation per media record. */
+export const videoJobId = (mediaId: string): string => `video-${mediaId}`;
+
 export const jobs = {
   publishPost: { queue: QueueName.publish, name: 'publish-post', payload: publishPostPayload },
   platformCall: { queue: QueueName.platform, name: 'platform-call', payload: platformCallPayload },
   processMedia: { queue: QueueName.media, name: 'process-media', payload: mediaJobPayload },
+  generateVideo: { queue: QueueName.video, name: 'generate-video', payload: videoJobPayload },
   cleanExpired: { queue: QueueName.maintenance, name: 'clean-expired', payload: z.object({}) },
   sweepPublications: { queue: QueueName.maintenance, name: 'sweep-publications', payload: z.object({}) },
   refreshTokens: { queue: QueueName.maintenance, name: 'refresh-tokens', payload: z.object({}) },

@@ -53,7 +53,7 @@ const environmentOf = (name: string): Record<string, string> => Object.fromEntri
 describe('docker-compose.yml', () => {
   it('runs every SPS service from a script the image contains', () => {
     expect(built.map(([name]) => name).sort()).toEqual(
-      ['api', 'auth-server', 'workers-media', 'workers-platform', 'workers-publish'],
+      ['api', 'auth-server', 'workers-media', 'workers-platform', 'workers-publish', 'workers-video'],
     );
     for (const [name, spec] of built) {
       const script = spec.command?.find((part) => part.endsWith('.ts'));
@@ -92,7 +92,7 @@ describe('docker-compose.yml', () => {
     const probe = (name: string) => compose.services[name]?.healthcheck?.test.join(' ') ?? '';
     expect(probe('api')).toContain('http://127.0.0.1:5000/ready');
     expect(probe('auth-server')).toContain('http://127.0.0.1:3111/health');
-    for (const name of ['workers-publish', 'workers-media', 'workers-platform']) {
+    for (const name of ['workers-publish', 'workers-media', 'workers-platform', 'workers-video']) {
       const port = environmentOf(name).WORKER_HTTP_PORT;
       expect(probe(name), name).toContain(`http://127.0.0.1:${port ?? '-'}/ready`);
     }
@@ -102,7 +102,7 @@ describe('docker-compose.yml', () => {
 
   it('passes the operator settings (Bull Board, metrics) through to the api and the workers', () => {
     expect(Object.keys(environmentOf('api'))).toEqual(expect.arrayContaining(['OPERATOR_EMAILS', 'METRICS_TOKEN']));
-    for (const name of ['workers-publish', 'workers-media', 'workers-platform']) {
+    for (const name of ['workers-publish', 'workers-media', 'workers-platform', 'workers-video']) {
       expect(Object.keys(environmentOf(name)), name).toContain('METRICS_TOKEN');
     }
   });

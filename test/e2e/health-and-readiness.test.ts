@@ -75,6 +75,24 @@ describe('health and readiness', () => {
     }
   });
 
+
+  it('a video worker is ready only when espeak-ng runs too, and names it when it does not', async () => {
+    const at = { host: '127.0.0.1', port: 0 };
+    const video = await startWorkerHttp(at, { ...deps, speechEngine: 'espeak-ng' }, ctx.logger);
+    const mute = await startWorkerHttp(at, { ...deps, speechEngine: '/nonexistent/espeak-ng' }, ctx.logger);
+    try {
+      const ready = await get(`http://127.0.0.1:${String(video.port)}/ready`);
+      expect(ready.status).toBe(200);
+      const checks = ['espeak-ng', 'ffmpeg', 'ffprobe', 'mongodb', 'redis', 'storage'];
+      expect(Object.keys(ready.body.checks).sort()).toEqual(checks);
+      const notReady = await get(`http://127.0.0.1:${String(mute.port)}/ready`);
+      expect(notReady.status).toBe(503);
+      expect(notReady.body.checks['espeak-ng']?.error).toContain('install the espeak-ng package');
+    } finally {
+      await video.close();
+      await mute.close();
+    }
+  });
   it('is not ready while Redis does not answer, and says so after its time limit instead of hanging', async () => {
     // Nothing listens there: the client keeps reconnecting and the ping never gets an answer.
     const deadRedis = new Redis(`redis://127.0.0.1:${String(await freePort())}`, { maxRetriesPerRequest: null });

@@ -57,7 +57,7 @@ describe('Prometheus metrics', () => {
     const created = { method: 'POST', route: '/api/public/v1/posts', status: '201' };
     expect(sample(text, 'sps_http_request_duration_seconds_count', created)).toBe(1);
     expect(sample(text, 'sps_queue_jobs', { queue: 'publish', state: 'delayed' })).toBeGreaterThanOrEqual(1);
-    for (const queue of ['publish', 'platform', 'media', 'maintenance']) {
+    for (const queue of ['publish', 'platform', 'media', 'video', 'maintenance']) {
       for (const state of ['waiting', 'active', 'delayed', 'failed']) {
         expect(sample(text, 'sps_queue_jobs', { queue, state }), `${queue} ${state}`).toBeTypeOf('number');
       }

@@ -26,7 +26,7 @@ interface PublicExample {
 }
 
 /** Routes of features not built yet: they answer 501 `not_implemented` by design. */
-const notBuiltYet = new Set(['GET /analytics/post/:id', 'GET /analytics/:id', 'POST /generate-video']);
+const notBuiltYet = new Set(['GET /analytics/post/:id', 'GET /analytics/:id']);
 const weights: Record<string, number> = {
   'POST /posts': 6, 'POST /integration-trigger/:id': 2, 'POST /upload': 2, 'POST /upload-from-url': 2,
 };
@@ -92,7 +92,9 @@ function publicExamples(facts: FuzzFacts, random: Random): Record<string, Public
     'POST /webhooks/deliveries/:id/resend': { params: { id: facts.webhookDeliveryId } },
     'GET /analytics/post/:id': { params: { id: facts.postId }, query: [['date', '7']] },
     'GET /analytics/:id': { params: { id: facts.channelId }, query: [['date', '7']] },
+    // No text: refused before anything is queued (the fuzz world runs no video worker).
     'POST /generate-video': { body: json({ type: 'slides', output: 'vertical', customParams: {} }) },
+    'POST /video/function': { body: json({ functionName: 'voices', identifier: 'slides', params: {} }) },
   };
 }
 

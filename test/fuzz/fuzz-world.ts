@@ -89,7 +89,7 @@ export class FuzzWorld {
   async start(): Promise<void> {
     await this.simulator.start();
     const ctx = await createTestContext({
-      WORKER_QUEUES: 'platform', MEDIA_WAIT_MS: '200', PLATFORM_CALL_WAIT_MS: '15000',
+      WORKER_QUEUES: 'platform', MEDIA_WAIT_MS: '200', VIDEO_WAIT_MS: '200', PLATFORM_CALL_WAIT_MS: '15000',
     });
     this.#ctx = ctx;
     const stack = await startStack(ctx);

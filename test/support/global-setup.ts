@@ -12,7 +12,8 @@ import { ensureLocalPostgres } from '../../scripts/local/postgres.ts';
 import { ensureRedis } from '../../scripts/local/redis.ts';
 import { buildS3Server } from '../../scripts/local/s3-server.ts';
 import { installBlueskyPds } from '../../scripts/local/bluesky-pds.ts';
-import { ensureDebianPackage } from '../../scripts/local/system-package.ts';
+import { ensureDebianFile, ensureDebianPackage } from '../../scripts/local/system-package.ts';
+import { defaultCaptionFont } from '../../shared/config/video-config.ts';
 import { buildListmonk } from '../simulators/listmonk/listmonk-build.ts';
 
 declare module 'vitest' {
@@ -37,6 +38,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Media tests make their files with ffmpeg and inspect them with ffprobe.
   ensureDebianPackage('ffprobe', 'ffmpeg', log);
   ensureDebianPackage('chromium', 'chromium', log); // the browser tests drive Debian's chromium (test/browser/chromium.ts)
+  // Video generation narrates with espeak-ng and draws captions in a DejaVu font.
+  ensureDebianPackage('espeak-ng', 'espeak-ng', log);
+  ensureDebianFile(defaultCaptionFont, 'fonts-dejavu-core', log);
   // Built or installed here, where no hook timeout applies; the S3, Nostr, listmonk and Bluesky tests start their
   // own instances (the Bluesky PDS: test/support/bluesky-pds.ts).
   buildS3Server(log);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { idParams } from '../common-schemas.ts';
-import { defineRoute, Reply, type RouteDefinition } from '../route-definition.ts';
+import { defineRoute, type Reply, type RouteDefinition } from '../route-definition.ts';
 import type { PublicApiDeps } from '../public-api-deps.ts';
-import { failedMediaCode, mediaView, type MediaView } from '../../../shared/domain/media/media-view.ts';
+import { mediaView } from '../../../shared/domain/media/media-view.ts';
 import { findOwnedMedia, recordRemoteMedia, recordUploadedMedia, streamIntoStorage } from '../../../shared/domain/media/store-media.ts';
 import { DomainError } from '../../../shared/errors.ts';
 import { parseRemoteMediaUrl } from '../../../shared/domain/media/remote-media-url.ts';
@@ -10,24 +10,17 @@ import { LogEvent } from '../../../shared/logging/events.ts';
 import { describeBytes } from '../../../shared/media/media-types.ts';
 import { multipartFile } from './multipart-file.ts';
 import { drainRefusedUpload } from './refused-upload-drain.ts';
+import { mediaJobAnswer, mediaStatusUrl } from './media-answer.ts';
 import { mediaSchema, pendingMediaSchema, uploadFromUrlBody } from './schema.ts';
 
 /** Multipart framing around the file: boundaries and part headers. */
 const multipartOverheadBytes = 64 * 1024;
 
 export function uploadRoutes(deps: PublicApiDeps): RouteDefinition[] {
-  const statusUrl = (id: string) => `${deps.backendUrl}/public/v1/media/${id}`;
-
   /** 201 with the media once the worker is done, 202 with where to look while it is not. */
   async function processAndAnswer(organizationId: string, mediaId: string, kind: 'import' | 'inspect'): Promise<Reply> {
     const outcome = await deps.mediaQueue.processAndWait({ organizationId, mediaId, kind }, deps.mediaWaitMs);
-    if (!outcome.finished) return new Reply(202, { id: mediaId, status: 'pending', statusUrl: statusUrl(mediaId) });
-    const media = outcome.result as MediaView;
-    if (media.status === 'failed') {
-      const code = failedMediaCode(media.reason);
-      throw new DomainError(code, media.error ?? 'the media could not be processed', media.reason === undefined ? undefined : [{ path: 'reason', message: media.reason }]);
-    }
-    return new Reply(201, media);
+    return mediaJobAnswer(outcome, mediaId, mediaStatusUrl(deps.backendUrl, mediaId));
   }
 
   return [

@@ -17,6 +17,8 @@ export const mediaSchema = z.object({
   status: z.enum(['pending', 'ready', 'failed']),
   error: z.string().optional(),
   reason: z.string().optional().describe('Machine-readable cause of a failure, e.g. fetch_failed:timeout'),
+  progress: z.object({ stage: z.string(), percent: z.number().min(0).max(100) }).optional()
+    .describe('While a generated video is pending: the stage it is at (script, images, narration, render, inspect)'),
 });
 
 export const pendingMediaSchema = z.object({ id: z.string(), status: z.literal('pending'), statusUrl: z.string() });

@@ -2,6 +2,26 @@ import { Schema, Types, type Connection, type InferSchemaType, type Model } from
 
 export const mediaStatuses = ['pending', 'ready', 'failed'] as const;
 
+/** What a generated video was asked to be (POST /generate-video): the video worker makes it from this. */
+const generationSchema = new Schema(
+  {
+    videoType: { type: String, required: true },
+    output: { type: String, enum: ['vertical', 'horizontal'], required: true },
+    /** The parameters as the video catalog accepted them; read again through it by the worker. */
+    params: { type: Schema.Types.Mixed, required: true },
+  },
+  { _id: false },
+);
+
+/** How far a generation has got, for GET /media/:id while it is pending. */
+const progressSchema = new Schema(
+  {
+    stage: { type: String, required: true },
+    percent: { type: Number, required: true, min: 0, max: 100 },
+  },
+  { _id: false },
+);
+
 /** A file in an organization's media library. */
 const mediaSchema = new Schema(
   {
@@ -30,6 +50,9 @@ const mediaSchema = new Schema(
     error: { type: String, default: null },
     /** Machine-readable cause of a failure, e.g. `fetch_failed:timeout`. */
     errorReason: { type: String, default: null },
+    /** Set on videos SPS generates instead of receiving. */
+    generation: { type: generationSchema, default: null },
+    progress: { type: progressSchema, default: null },
   },
   { timestamps: true, collection: 'media' },
 );

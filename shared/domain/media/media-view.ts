@@ -21,6 +21,8 @@ export interface MediaView {
   status: 'pending' | 'ready' | 'failed';
   error?: string;
   reason?: string;
+  /** While a generated video is being made: the stage it is at and how much is done. */
+  progress?: { stage: string; percent: number };
 }
 
 export function mediaView(media: StoredMedia): MediaView {
@@ -42,18 +44,27 @@ export function mediaView(media: StoredMedia): MediaView {
     status: media.status,
     ...optional('error', media.error),
     ...optional('reason', media.errorReason),
+    ...(media.status === 'pending' && media.progress !== null && media.progress !== undefined
+      ? { progress: { stage: media.progress.stage, percent: media.progress.percent } }
+      : {}),
   };
 }
 
+/** Reasons whose code is the reason itself, or its part before the colon (`provider_failed:timeout`). */
+const codedReasons = [
+  'fetch_failed', 'media_inspection_unavailable', 'provider_failed', 'video_generation_failed',
+  'video_generation_unavailable',
+] as const;
+
+export type FailedMediaCode = (typeof codedReasons)[number] | 'unreadable_media';
+
 /**
  * The error code a request answers with for a media the worker failed, from its reason: the
- * source could not be fetched, the server cannot inspect media (503: the operator's to fix), or
- * the file itself could not be read.
+ * source could not be fetched, the server cannot inspect media or make videos (503: the
+ * operator's to fix), the AI provider failed, the video could not be made, or the file itself
+ * could not be read.
  */
-export function failedMediaCode(
-  reason: string | undefined,
-): 'fetch_failed' | 'media_inspection_unavailable' | 'unreadable_media' {
-  if (reason?.startsWith('fetch_failed') === true) return 'fetch_failed';
-  if (reason === 'media_inspection_unavailable') return 'media_inspection_unavailable';
-  return 'unreadable_media';
+export function failedMediaCode(reason: string | undefined): FailedMediaCode {
+  const code = reason?.split(':')[0];
+  return codedReasons.find((candidate) => candidate === code) ?? 'unreadable_media';
 }

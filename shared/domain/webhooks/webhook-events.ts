@@ -26,7 +26,7 @@ export const webhookEventDescriptions: Record<WebhookEventType, string> = {
   'channel.disconnected': 'a channel\'s platform no longer accepts its authorization: reconnect it',
   'media.ready': 'an upload or an import by URL was stored and inspected',
   'media.failed': 'an upload or an import by URL could not be fetched or read',
-  'video.ready': 'a generated video is ready (video generation is not available yet)',
+  'video.ready': 'a video made by POST /generate-video is ready',
 };
 
 export interface PostEventData {
@@ -45,7 +45,7 @@ export interface WebhookEventData {
   'channel.disconnected': { channelId: string; provider: string; name: string; reason: string };
   'media.ready': MediaView;
   'media.failed': MediaView;
-  'video.ready': Record<string, unknown>;
+  'video.ready': MediaView;
 }
 
 /** The JSON body every delivery of an event carries, byte for byte the same on each attempt and resend. */

@@ -63,6 +63,12 @@ export function bearerToken(request: SimulatedRequest): string | null {
 }
 
 function send(response: ServerResponse, answer: SimulatedAnswer): void {
+  // Bytes (audio, images) go out as they are, typed by the answer's own headers.
+  if (Buffer.isBuffer(answer.body)) {
+    response.writeHead(answer.status, { 'content-type': 'application/octet-stream', ...answer.headers });
+    response.end(answer.body);
+    return;
+  }
   const isText = typeof answer.body === 'string';
   const body = answer.body === undefined ? '' : isText ? answer.body : JSON.stringify(answer.body);
   const type = isText ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
