@@ -10,7 +10,7 @@ export const webhookEventTypes = [
   'channel.disconnected',
   'media.ready',
   'media.failed',
-  /** Reserved for video generation (not built yet): endpoints may subscribe, nothing emits it so far. */
+  /** A video made by POST /generate-video is ready (sent besides its media.ready). */
   'video.ready',
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
