@@ -9,7 +9,9 @@ describe('loadConfig', () => {
     expect(config.PORT).toBe(5000);
     expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
     expect(config.ALLOW_PRIVATE_NETWORK).toBe(false);
-    expect(config.WORKER_QUEUES).toEqual(['publish', 'platform', 'media', 'video', 'maintenance', 'analytics', 'webhook']);
+    expect(config.WORKER_QUEUES).toEqual([
+      'publish', 'platform', 'media', 'video', 'maintenance', 'analytics', 'webhook',
+    ]);
     expect(config.WEBHOOK_RETRY_SCHEDULE_MS).toEqual([60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000]);
     expect(config.VIDEO_MAX_DURATION_SECONDS).toBe(60);
     expect(config.AI_API_KEY).toBeUndefined();

@@ -232,7 +232,8 @@ describe('listmonk', () => {
     expect(paths(listmonk, { lists: [1], subject: ' ' })).toEqual(['settings.subject']);
   });
   it('takes PNG, JPEG and GIF images, no video', () => {
-    expect(check(listmonk, settings, [image(), image(800, 600, 'image/jpeg'), image(800, 600, 'image/gif')])).toEqual([]);
+    const images = [image(), image(800, 600, 'image/jpeg'), image(800, 600, 'image/gif')];
+    expect(check(listmonk, settings, images)).toEqual([]);
     expect(messages(listmonk, settings, [video()])).toContain('images only');
     expect(messages(listmonk, settings, [image(800, 600, 'image/webp')])).toContain('not image/webp');
   });

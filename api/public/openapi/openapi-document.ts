@@ -41,7 +41,11 @@ const idempotencyParameter: JsonSchema = {
 
 function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {
   const keyed = route.idempotent === true ? idempotencyErrors : [];
-  const codes = [...new Set<ErrorCode>([...route.errors, ...keyed, ...commonErrors, ...(route.body === undefined ? [] : ['validation_failed', 'invalid_json', 'payload_too_large', 'unsupported_media_type'] as ErrorCode[]), ...(route.query === undefined && route.params === undefined ? [] : ['validation_failed'] as ErrorCode[])])];
+  const bodyErrors: ErrorCode[] = route.body === undefined
+    ? []
+    : ['validation_failed', 'invalid_json', 'payload_too_large', 'unsupported_media_type'];
+  const inputErrors: ErrorCode[] = route.query === undefined && route.params === undefined ? [] : ['validation_failed'];
+  const codes = [...new Set<ErrorCode>([...route.errors, ...keyed, ...commonErrors, ...bodyErrors, ...inputErrors])];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
   return Object.fromEntries([...byStatus.entries()].sort(([a], [b]) => a - b).map(([status, statusCodes]) => [

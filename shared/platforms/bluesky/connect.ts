@@ -81,7 +81,9 @@ async function readProfile(server: XrpcServer, context: ConnectContext, did: str
     if (!found.success) throw unreadable('getProfile');
     return { displayName: found.data.displayName, avatar: found.data.avatar };
   } catch (error) {
-    if (!(error instanceof PlatformError) || error.httpStatus === null || error.kind === 'disconnected' || error.kind === 'refresh_token') throw error;
+    const answeredRefusal = error instanceof PlatformError && error.httpStatus !== null
+      && error.kind !== 'disconnected' && error.kind !== 'refresh_token';
+    if (!answeredRefusal) throw error;
     return readProfileRecord(server, context, did, error);
   }
 }

@@ -155,7 +155,8 @@ export function createTikTokAdapter(
       await input.checkpoint.save({ [saved.publishId]: '' });
       const message = failReasonMessage(settled.failReason);
       // TikTok's own trouble may pass; a refused file or a spam verdict would be refused again.
-      throw new PlatformError({ kind: settled.failReason === 'internal' ? 'retryable' : 'permanent', provider, message });
+      const kind = settled.failReason === 'internal' ? 'retryable' : 'permanent';
+      throw new PlatformError({ kind, provider, message });
     }
     const postId = settled.kind === 'posted' ? settled.postId : null;
     if (postId === null) return { releaseId: publishId, releaseURL: profileUrl(state.username) };
