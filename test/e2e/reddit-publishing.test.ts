@@ -4,11 +4,11 @@ import { createOrganization } from '../../shared/domain/organizations/organizati
 import { ada, addTestSubreddits } from '../simulators/reddit/reddit-channel.ts';
 import { startRedditSimulator, type RedditSimulator } from '../simulators/reddit/reddit-simulator.ts';
 import { finishedPublishJob } from '../support/finished-job.ts';
-import { api } from '../support/fixtures.ts';
 import { publishNow, settledParts, uploadFile, type ThreadPart } from '../support/publish-now.ts';
 import { makeSmallMedia, type SmallMedia } from '../support/small-media.ts';
 import { startStack, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
+import { connectThroughConsent } from '../support/connect-through-consent.ts';
 
 interface Org {
   apiKey: string;
@@ -63,17 +63,7 @@ describe('publishing to Reddit through the whole stack', () => {
   async function organization(): Promise<Org> {
     organizations += 1;
     const org = await createOrganization(ctx.db, ctx.secrets, { name: `Reddit org ${String(organizations)}` });
-    const started = await api(stack.baseUrl, org.apiKey, '/api/public/v1/social/reddit');
-    expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const consent = await fetch((started.body as { url: string }).url, { redirect: 'manual' });
-    expect(consent.status).toBe(302);
-    const back = new URL(consent.headers.get('location') ?? '');
-    const page = await fetch(`${stack.baseUrl}${back.pathname}${back.search}`, { redirect: 'manual' });
-    const html = await page.text();
-    const channelId = /channel <code>([0-9a-f]{24})<\/code>/.exec(html)?.[1];
-    if (page.status !== 200 || channelId === undefined) {
-      throw new Error(`the callback answered ${String(page.status)}: ${html.slice(0, 300)}`);
-    }
+    const channelId = await connectThroughConsent(stack.baseUrl, org.apiKey, 'reddit');
     return { apiKey: org.apiKey, channelId };
   }
 

@@ -3,17 +3,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
 import { refusals } from '../simulators/tiktok/tiktok-answers.ts';
 import type { RunningTikTokSimulator } from '../simulators/tiktok/tiktok-simulator.ts';
 import { startTikTokWithCreators } from '../simulators/tiktok/tiktok-test-accounts.ts';
 import { finishedPublishJob } from '../support/finished-job.ts';
-import { api } from '../support/fixtures.ts';
 import { freePort } from '../support/free-port.ts';
 import { publishNow, settledParts, uploadFile, type UploadedMedia } from '../support/publish-now.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
+import { connectThroughConsent } from '../support/connect-through-consent.ts';
 
 const videoInit = 'POST /v2/post/publish/video/init/';
 
@@ -82,18 +81,8 @@ describe('publishing to TikTok through the whole stack', () => {
   async function organization(user = 'ada'): Promise<Org> {
     organizations += 1;
     const org = await createOrganization(ctx.db, ctx.secrets, { name: `TikTok org ${String(organizations)}` });
-    const started = await api(stack.baseUrl, org.apiKey, '/api/public/v1/social/tiktok');
-    expect(started.status, JSON.stringify(started.body)).toBe(200);
     sim.authority.consentingUser = user;
-    const consent = await fetch(z.object({ url: z.url() }).parse(started.body).url, { redirect: 'manual' });
-    expect(consent.status).toBe(302);
-    const back = new URL(consent.headers.get('location') ?? '');
-    const page = await fetch(`${stack.baseUrl}${back.pathname}${back.search}`, { redirect: 'manual' });
-    const html = await page.text();
-    const channelId = /channel <code>([0-9a-f]{24})<\/code>/.exec(html)?.[1];
-    if (page.status !== 200 || channelId === undefined) {
-      throw new Error(`the callback answered ${String(page.status)}: ${html}`);
-    }
+    const channelId = await connectThroughConsent(stack.baseUrl, org.apiKey, 'tiktok');
     return { apiKey: org.apiKey, channelId };
   }
 

@@ -10,6 +10,7 @@ import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { makeTestMedia } from '../support/test-media.ts';
 import { finishedPublishJob } from '../support/finished-job.ts';
+import { connectThroughConsent } from '../support/connect-through-consent.ts';
 
 const ada = { id: '2244994945', name: 'Ada on X', username: 'ada', profile_image_url: 'https://pbs.twimg.com/a.jpg' };
 const media = makeTestMedia();
@@ -66,17 +67,7 @@ describe('publishing to X through the whole stack', () => {
   async function organization(): Promise<Org> {
     organizations += 1;
     const org = await createOrganization(ctx.db, ctx.secrets, { name: `X org ${String(organizations)}` });
-    const started = await api(stack.baseUrl, org.apiKey, '/api/public/v1/social/x');
-    expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const consent = await fetch((started.body as { url: string }).url, { redirect: 'manual' });
-    expect(consent.status).toBe(302);
-    const back = new URL(consent.headers.get('location') ?? '');
-    const page = await fetch(`${stack.baseUrl}${back.pathname}${back.search}`, { redirect: 'manual' });
-    const html = await page.text();
-    const channelId = /channel <code>([0-9a-f]{24})<\/code>/.exec(html)?.[1];
-    if (page.status !== 200 || channelId === undefined) {
-      throw new Error(`the callback answered ${String(page.status)}: ${html}`);
-    }
+    const channelId = await connectThroughConsent(stack.baseUrl, org.apiKey, 'x');
     return { apiKey: org.apiKey, channelId };
   }
 

@@ -10,6 +10,7 @@ import { publishNow, settledParts, uploadFile, type UploadedMedia } from '../sup
 import { makeSmallMedia, type SmallMedia } from '../support/small-media.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
+import { connectThroughConsent } from '../support/connect-through-consent.ts';
 
 const channelId = 'UCadafilms00000000000001';
 const thumbnail = 'https://yt3.ggpht.com/a.jpg';
@@ -71,18 +72,8 @@ describe('publishing to YouTube through the whole stack', () => {
   async function organization(): Promise<Org> {
     organizations += 1;
     const org = await createOrganization(ctx.db, ctx.secrets, { name: `YouTube org ${String(organizations)}` });
-    const started = await api(stack.baseUrl, org.apiKey, '/api/public/v1/social/youtube');
-    expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const consent = await fetch((started.body as { url: string }).url, { redirect: 'manual' });
-    expect(consent.status).toBe(302);
-    const back = new URL(consent.headers.get('location') ?? '');
-    const page = await fetch(`${stack.baseUrl}${back.pathname}${back.search}`, { redirect: 'manual' });
-    const html = await page.text();
-    const id = /channel <code>([0-9a-f]{24})<\/code>/.exec(html)?.[1];
-    if (page.status !== 200 || id === undefined) {
-      throw new Error(`the callback answered ${String(page.status)}: ${html}`);
-    }
-    return { apiKey: org.apiKey, channelId: id };
+    const channelId = await connectThroughConsent(stack.baseUrl, org.apiKey, 'youtube');
+    return { apiKey: org.apiKey, channelId };
   }
 
   /** Posts one video now with `title`; returns the post id. */
