@@ -6,7 +6,7 @@ import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import { neynarIdem } from '../../shared/platforms/warpcast/adapter.ts';
 import { warpcastConnect } from '../../shared/platforms/warpcast/connect.ts';
 import { startNeynarSimulator, type NeynarSimulator } from '../simulators/warpcast/neynar-simulator.ts';
-import { startStack, type RunningStack } from '../support/stack.ts';
+import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
 import { makeSmallMedia } from '../support/small-media.ts';
@@ -82,8 +82,12 @@ describe('publishing to Warpcast through the whole stack', () => {
     expect(casts.map((cast) => cast.idem)).toEqual(idems);
 
     const link = parts[0]?.releaseURL ?? '-';
-    const notification = await ctx.db.notifications.findOne({ link }).lean();
-    expect(notification?.content).toContain('published on Warpcast');
+    // The notification is written after the parts are: wait for it rather than read once.
+    const notification = await waitFor(
+      async () => (await ctx.db.notifications.findOne({ link }).lean()) ?? undefined,
+      { what: 'the success notification' },
+    );
+    expect(notification.content).toContain('published on Warpcast');
   });
 
   it('embeds a thread part\'s image and video by the URLs the api serves them at', async () => {
