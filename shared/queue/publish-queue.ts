@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { LogEvent } from '../logging/events.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { CancelOutcome, PublishScheduler } from '../domain/posts/publish-scheduler.ts';
+import type { CancelOutcome, PublishScheduler, ScheduledPublication } from '../domain/posts/publish-scheduler.ts';
 import type { PublishJobPresence, PublishJobs } from '../domain/publishing/publish-jobs.ts';
 import { defaultJobOptions, jobs, publishJobId, publishPostPayload } from './queues.ts';
 
@@ -38,8 +38,9 @@ export class BullPublishScheduler implements PublishScheduler, PublishJobs {
     this.#now = now;
   }
 
-  async schedule(job: { organizationId: string; postId: string; publishAt: Date }): Promise<void> {
-    const payload = publishPostPayload.parse({ organizationId: job.organizationId, postId: job.postId });
+  async schedule(job: ScheduledPublication): Promise<void> {
+    const { organizationId, postId, channelId } = job;
+    const payload = publishPostPayload.parse({ organizationId, postId, ...(channelId === undefined ? {} : { channelId }) });
     await this.#queue.add(jobs.publishPost.name, payload, {
       jobId: publishJobId(job.postId),
       delay: Math.max(0, job.publishAt.getTime() - this.#now().getTime()),

@@ -35,6 +35,8 @@ export const publishPostPayload = z.object({
   organizationId: objectId,
   /** The root part of the post on one channel; its thread parts are loaded from it. */
   postId: objectId,
+  /** The post's channel (posts never change channel): the worker reads it together with the post. */
+  channelId: objectId.optional(),
   /** Times this job was delayed by a platform's rate limit (429 with a reset time); bounded by config. */
   rateLimitDelays: z.number().int().min(0).optional(),
 });

@@ -46,11 +46,11 @@ export function publishPostProcessor(
       log.error({ event: LogEvent.jobFailed, issues: payload.error.issues }, 'publish job has an invalid payload');
       throw new UnrecoverableError(`invalid payload: ${payload.error.message}`);
     }
-    const { postId } = payload.data;
+    const { postId, organizationId, channelId } = payload.data;
     log.info({ event: LogEvent.jobStarted, postId }, 'publishing post');
 
     try {
-      const outcome = await publishThread(deps, postId);
+      const outcome = await publishThread(deps, postId, { organizationId, channelId });
       switch (outcome.kind) {
         case 'published':
           log.info({ event: LogEvent.postPublished, postId, releaseURL: outcome.releaseURL }, 'post published');

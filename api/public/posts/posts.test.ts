@@ -44,7 +44,9 @@ describe('POST /posts (workers stopped, so jobs stay queued)', () => {
     expect(parts[0]?.settings).toEqual({ visibility: 'unlisted', __type: 'mastodon' });
 
     const job = await stack.publishQueue.getJob(publishJobId(postId));
-    expect(job?.data).toEqual({ organizationId: parts[0]?.organizationId.toString(), postId });
+    expect(job?.data).toEqual({
+      organizationId: parts[0]?.organizationId.toString(), postId, channelId: parts[0]?.channelId.toString(),
+    });
     expect(await job?.getState()).toBe('delayed');
     expect(job?.opts.delay).toBeGreaterThan(3_500_000);
   });

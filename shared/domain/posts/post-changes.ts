@@ -114,7 +114,7 @@ export async function changePostStatus(deps: PostChangeDeps, organizationId: str
   const publishAt = root.publishDate > deps.now() ? root.publishDate : deps.now();
   // A failed post keeps its finished job under the same id: clear it so the new one is added.
   await cancelOrRefuse(deps.scheduler, id);
-  await deps.scheduler.schedule({ organizationId, postId: id, publishAt });
+  await deps.scheduler.schedule({ organizationId, postId: id, channelId: root.channelId.toString(), publishAt });
   return { id, state: 'QUEUE' };
 }
 

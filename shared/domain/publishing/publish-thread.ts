@@ -1,6 +1,7 @@
 import { Types } from 'mongoose';
 import type { Database } from '../../db/database.ts';
 import { findEachById, updateThread } from '../../db/equality-queries.ts';
+import { asObjectId } from '../../db/object-id.ts';
 import type { AdapterSet } from '../../platforms/platforms.ts';
 import { PlatformError } from '../../platforms/kit/platform-error.ts';
 import type { PartCheckpoint, PublishMedia, PublishResult } from '../../platforms/kit/platform-adapter.ts';
@@ -26,6 +27,15 @@ export interface PublishDeps {
 }
 
 type MediaReference = { id: string; alt?: string | null };
+
+/**
+ * What the job knows ahead (its payload): the organization and the post's channel, so they are
+ * read together with the post. Only hints: the post's own fields decide.
+ */
+export interface PublishHints {
+  organizationId?: string;
+  channelId?: string;
+}
 
 /**
  * The files the parts refer to, from the organization's library, in one round trip; a missing
@@ -116,13 +126,21 @@ const displayName = (provider: string): string => findPlatform(provider)?.displa
  * accepts it, so running this again (a retry, a stalled job taken over by another worker)
  * resumes after the last published part instead of publishing it twice.
  */
-export async function publishThread(deps: PublishDeps, postId: string): Promise<PublishOutcome> {
+export async function publishThread(
+  deps: PublishDeps,
+  postId: string,
+  hints: PublishHints = {},
+): Promise<PublishOutcome> {
   const { db } = deps;
   const rootId = new Types.ObjectId(postId);
-  // The root and its replies together: two indexed equality queries, one round trip.
-  const [root, replies] = await Promise.all([
+  const hintedChannel = asObjectId(hints.channelId ?? '');
+  // One round trip before the platform is called: the root, its replies, the channel the job
+  // names (a post never changes channel) and the organization's webhook endpoints, together.
+  const [root, replies, channelRead, endpoints] = await Promise.all([
     db.posts.findOne({ _id: rootId, rootPostId: null, deletedAt: null }).lean(),
     db.posts.find({ rootPostId: rootId, deletedAt: null }).sort({ position: 1 }).lean(),
+    hintedChannel === null ? null : db.channels.findOne({ _id: hintedChannel, deletedAt: null }).lean(),
+    hints.organizationId === undefined ? null : deps.webhooks.endpointsOf(hints.organizationId),
   ]);
   if (root === null) return { kind: 'skipped', reason: 'the post was deleted' };
   if (root.state === 'DRAFT') return { kind: 'skipped', reason: 'the post is a draft' };
@@ -152,8 +170,12 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
   if (imports.kind === 'failed') {
     throw new PlatformError({ kind: 'permanent', provider: 'sps', message: imports.message });
   }
+  const owned = (candidate: typeof channelRead) =>
+    candidate !== null && candidate.organizationId.equals(root.organizationId) && candidate._id.equals(root.channelId);
   const [channel, mediaOf] = await Promise.all([
-    db.channels.findOne({ _id: root.channelId, organizationId: root.organizationId, deletedAt: null }).lean(),
+    owned(channelRead)
+      ? channelRead
+      : db.channels.findOne({ _id: root.channelId, organizationId: root.organizationId, deletedAt: null }).lean(),
     threadMedia(
       deps,
       root.organizationId,
@@ -234,19 +256,22 @@ export async function publishThread(deps: PublishDeps, postId: string): Promise<
     }
   }
 
-  // Told at least once: a crash before `notifiedAt` repeats the event and the notification, never loses them.
-  await notify(db, root.organizationId.toString(), {
-    content: `Your post was published on ${displayName(channel.provider)} at ${releaseURL}`,
-    link: releaseURL === '' ? null : releaseURL,
-  });
-  await deps.webhooks.emit(root.organizationId.toString(), 'post.published', {
-    postId: root._id.toString(),
-    group: root.group,
-    channelId: channel._id.toString(),
-    provider: channel.provider,
-    releaseURL,
-    publishedAt: (rootPublishedAt ?? deps.now()).toISOString(),
-  });
+  // Told at least once: a crash before `notifiedAt` repeats the event and the notification, never
+  // loses them. The two are independent writes: sent together.
+  await Promise.all([
+    notify(db, root.organizationId.toString(), {
+      content: `Your post was published on ${displayName(channel.provider)} at ${releaseURL}`,
+      link: releaseURL === '' ? null : releaseURL,
+    }),
+    deps.webhooks.emit(root.organizationId.toString(), 'post.published', {
+      postId: root._id.toString(),
+      group: root.group,
+      channelId: channel._id.toString(),
+      provider: channel.provider,
+      releaseURL,
+      publishedAt: (rootPublishedAt ?? deps.now()).toISOString(),
+    }, endpoints),
+  ]);
   await db.posts.updateOne({ _id: root._id }, { $set: { notifiedAt: deps.now() } });
   return { kind: 'published', releaseURL, provider: channel.provider };
 }
