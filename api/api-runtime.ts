@@ -25,10 +25,16 @@ import { registerQueueDepth } from '../shared/metrics/queue-depth.ts';
 import { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
 import { QueueName } from '../shared/queue/queues.ts';
 import { AnalyticsQueue } from '../shared/queue/analytics-queue.ts';
+import { InvalidationBus, type CacheInvalidation } from '../shared/cache/invalidation-bus.ts';
+import { InvalidatedCache } from '../shared/cache/invalidated-cache.ts';
+import { CredentialLookup } from './caches/credential-lookup.ts';
+import { cachedChannelFinder } from './caches/channel-lookup.ts';
 
 export interface ApiRuntime {
   app: Koa<AppState>;
   publishQueue: Queue;
+  /** This process's cache invalidation: a change told here is seen by its next request. */
+  caches: CacheInvalidation;
   /** Closes queues and Redis connections (the caller closes the HTTP server first). */
   close(): Promise<void>;
 }
@@ -84,6 +90,15 @@ export async function createApiRuntime(
   const analytics = new AnalyticsQueue(producer, { prefix: config.QUEUE_PREFIX });
   const metrics = new SpsMetrics('api');
   registerQueueDepth(metrics.registry, observedQueues);
+  // Publishing goes through the fail-fast producer; subscribing needs a connection of its own.
+  const caches = new InvalidationBus({
+    publisher: producer, subscriber: createRedis(config.REDIS_URL, 'worker', logger), prefix: config.QUEUE_PREFIX, logger,
+  });
+  await caches.start();
+  const secrets = new SecretBox(config.SECRETS_KEY);
+  const cacheOptions = { ttlMs: config.API_CACHE_TTL_MS, maxEntries: 10_000 };
+  const credentials = new CredentialLookup({ db, secrets, cache: new InvalidatedCache(caches, cacheOptions) });
+  const findChannels = cachedChannelFinder(db, new InvalidatedCache(caches, cacheOptions));
 
   const app = createApp({
     metrics,
@@ -96,7 +111,10 @@ export async function createApiRuntime(
     db,
     redis: producer,
     logger,
-    secrets: new SecretBox(config.SECRETS_KEY),
+    secrets,
+    credentials,
+    caches,
+    findChannels,
     scheduler: new BullPublishScheduler(publishQueue),
     platformCaller,
     limiter: new FixedWindowLimiter(producer, { limit: config.PUBLIC_API_RATE_LIMIT, windowSeconds: config.PUBLIC_API_RATE_WINDOW_SECONDS, keyPrefix: `${config.QUEUE_PREFIX}:rate-limit` }),
@@ -128,6 +146,7 @@ export async function createApiRuntime(
   return {
     app,
     publishQueue,
+    caches,
     async close() {
       await platformCaller.close();
       await mediaQueue.close();
@@ -138,6 +157,7 @@ export async function createApiRuntime(
       await publishQueue.close();
       await Promise.all(observedQueues.map((queue) => queue.close()));
       await analytics.close();
+      await caches.close();
       await producer.quit();
     },
   };

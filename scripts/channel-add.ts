@@ -1,12 +1,14 @@
 // Connects a channel of a platform that signs in with typed credentials and prints {"id", "created"}:
 // the same checks as the dashboard's form (the platform verifies the values, the profile is read).
 import { parseArgs } from 'node:util';
+import { InvalidationPublisher } from '../shared/cache/invalidation-bus.ts';
 import { SecretBox } from '../shared/crypto/secret-box.ts';
 import { openDatabase } from '../shared/db/database.ts';
 import { connectModule } from '../shared/domain/channels/connect-channel.ts';
 import { connectWithCredentials } from '../shared/domain/channels/connect-with-credentials.ts';
 import { connectionPolicyFor } from '../shared/net/connection-policy.ts';
 import { PlatformApps } from '../shared/platforms/platform-apps.ts';
+import { createRedis } from '../shared/queue/redis.ts';
 import { runScript } from './local/run-script.ts';
 
 const usage = 'usage: npm run channel:add -- --org <organization id> --provider <platform> --field <key>=<value> ...'
@@ -43,11 +45,13 @@ await runScript(async (config) => {
     throw new Error(`${displayName} has no field ${unknown.join(', ')}; its fields: ${[...known].join(', ')}`);
   }
   const db = await openDatabase(config.MONGO_URL);
+  // A reconnect renames the channel or changes its text limit: running api processes hear of it.
+  const redis = createRedis(config.REDIS_URL, 'producer');
   try {
     const userHosts = connectionPolicyFor(config.ALLOW_PRIVATE_NETWORK);
     const platforms = new PlatformApps(process.env, { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts });
     const connected = await connectWithCredentials(
-      { db, secrets: new SecretBox(config.SECRETS_KEY) },
+      { db, secrets: new SecretBox(config.SECRETS_KEY), caches: new InvalidationPublisher(redis, config.QUEUE_PREFIX) },
       connect,
       platforms.context(identifier),
       {
@@ -60,6 +64,7 @@ await runScript(async (config) => {
     );
     return { id: connected.id, created: connected.created, name: connected.account.name };
   } finally {
+    redis.disconnect();
     await db.close();
   }
 });

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { SecretBox } from '../../shared/crypto/secret-box.ts';
+import type { CacheInvalidation } from '../../shared/cache/invalidation-bus.ts';
 import type { Database } from '../../shared/db/database.ts';
 import type { MediaReach } from '../../shared/platforms/media-reach.ts';
 import type { PlatformApps } from '../../shared/platforms/platform-apps.ts';
@@ -10,6 +11,8 @@ import type { ConnectionPolicy } from '../../shared/net/connection-policy.ts';
 export interface DashboardDeps {
   db: Database;
   secrets: SecretBox;
+  /** Revokes, key rotations and deletions are told to every api process's caches. */
+  caches: CacheInvalidation;
   /** Login throttling counters. */
   redis: Redis;
   /** QUEUE_PREFIX: the login throttle's Redis keys live under it, like the queues'. */

@@ -73,7 +73,9 @@ describe('public API authentication', () => {
     const orphaned = await grantFor(new Types.ObjectId().toString());
     expect(await answer(orphaned)).toMatchObject(refused);
 
+    // Removed as deleteApp removes it: the record, and every api process told to forget its tokens.
     await ctx.db.oauthApps.deleteOne({ _id: app._id });
+    await stack.caches.changed([`app:${app._id.toString()}`]);
     expect(await answer(live)).toMatchObject(refused);
   });
 

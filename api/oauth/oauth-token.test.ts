@@ -244,7 +244,7 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
     const mine = tokenOf(await exchangeCode(await codeFor()));
     const theirs = tokenOf(await exchangeCode(await codeFor(third)));
     expect((await approvedApps(ctx.db, member.user._id)).map((entry) => entry.name)).toContain('Scheduler Pro');
-    expect(await revokeApp(ctx.db, member.user._id, app._id.toString(), new Date())).toBeGreaterThanOrEqual(1);
+    expect(await revokeApp(ctx.db, stack.caches, member.user._id, app._id.toString(), new Date())).toBeGreaterThanOrEqual(1);
     await expectDead(mine);
     expect(await integrations(theirs)).toMatchObject({ status: 200, body: [] });
     expect((await approvedApps(ctx.db, member.user._id)).map((entry) => entry.name)).not.toContain('Scheduler Pro');
@@ -258,7 +258,7 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
     });
     const approvedJustBefore = await codeFor();
     const theirs = await codeFor(third);
-    await revokeApp(ctx.db, member.user._id, app._id.toString(), new Date());
+    await revokeApp(ctx.db, stack.caches, member.user._id, app._id.toString(), new Date());
     expect(await exchangeCode(approvedJustBefore)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     const memberGrants = { userId: member.user._id, appId: app._id, revokedAt: null };
     expect(await ctx.db.oauthGrants.countDocuments(memberGrants)).toBe(0);
@@ -276,8 +276,9 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
     const code = await codeFor(member, new Date(), fleeting.app);
     const token = tokenOf(await exchangeCode(code, fleeting.clientSecret, fleeting.app.clientId));
     await expectLive(token);
-    // As if a delete had removed the app but not (yet) reached this grant.
+    // As if a delete had removed the app (and told the caches) but not (yet) reached this grant.
     await ctx.db.oauthApps.deleteOne({ _id: fleeting.app._id });
+    await stack.caches.changed([`app:${fleeting.app._id.toString()}`]);
     const unrevoked = { tokenDigest: ctx.secrets.digest(token), revokedAt: null };
     expect(await ctx.db.oauthGrants.countDocuments(unrevoked)).toBe(1);
     await expectDead(token);
@@ -296,7 +297,7 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
     );
     const unused = await codeFor(member, new Date(), doomed.app);
     for (const token of tokens) expect(await integrations(token)).toMatchObject({ status: 200, body: [] });
-    await deleteApp(ctx.db, owner.organizationId, doomed.app._id.toString(), new Date());
+    await deleteApp(ctx.db, stack.caches, owner.organizationId, doomed.app._id.toString(), new Date());
     for (const token of tokens) await expectDead(token);
     expect(await ctx.db.oauthGrants.countDocuments({ appId: doomed.app._id, revokedAt: null })).toBe(0);
     for (const user of [member, owner])

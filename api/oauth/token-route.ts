@@ -3,6 +3,7 @@ import { koaBody } from 'koa-body';
 import { z } from 'zod';
 import type { AppState } from '../context.ts';
 import type { SecretBox } from '../../shared/crypto/secret-box.ts';
+import type { CacheInvalidation } from '../../shared/cache/invalidation-bus.ts';
 import type { Database } from '../../shared/db/database.ts';
 import { exchangeCode, type TokenRequest } from '../../shared/domain/oauth/authorization.ts';
 import { OAuthError } from '../../shared/domain/oauth/oauth-error.ts';
@@ -17,7 +18,9 @@ const tokenBody = z.record(z.string(), z.unknown()).catch({});
  * the client's credentials in the body or in an HTTP Basic header (client-authentication.ts).
  * Errors use RFC 6749's `{error, error_description}`, not the public API's error shape.
  */
-export function oauthTokenRouter(deps: { db: Database; secrets: SecretBox; now: () => Date }): Router<AppState> {
+export function oauthTokenRouter(
+  deps: { db: Database; secrets: SecretBox; caches: CacheInvalidation; now: () => Date },
+): Router<AppState> {
   const router = new Router<AppState>();
   const parse = koaBody({ json: true, urlencoded: true, multipart: false, text: false, jsonLimit: '64kb', formLimit: '64kb' });
   router.post('/api/oauth/token', async (ctx) => {
@@ -33,7 +36,7 @@ export function oauthTokenRouter(deps: { db: Database; secrets: SecretBox; now: 
       }
       const body: TokenRequest = tokenBody.parse(ctx.request.body);
       const request = withClientCredentials(ctx.get('Authorization'), body);
-      ctx.body = await exchangeCode(deps.db, deps.secrets, request, deps.now());
+      ctx.body = await exchangeCode(deps.db, deps.secrets, deps.caches, request, deps.now());
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
       if (error.reusedCode !== null) {

@@ -1,7 +1,10 @@
+import type { CacheInvalidation } from '../../shared/cache/invalidation-bus.ts';
 import type { SecretBox } from '../../shared/crypto/secret-box.ts';
+import type { CredentialLookup } from '../caches/credential-lookup.ts';
 import type { Database } from '../../shared/db/database.ts';
 import type { PlatformCaller } from '../../shared/domain/channels/platform-calls.ts';
 import type { PublishScheduler } from '../../shared/domain/posts/publish-scheduler.ts';
+import type { ChannelFinder } from '../../shared/domain/posts/check-channel-posts.ts';
 import type { AdapterSet } from '../../shared/platforms/platforms.ts';
 import type { AnalyticsGathering } from '../../shared/queue/analytics-queue.ts';
 import type { IdempotencyStore } from '../../shared/idempotency/idempotency-store.ts';
@@ -19,6 +22,12 @@ import type { VideoCatalog } from '../../shared/video/video-catalog.ts';
 export interface PublicApiDeps {
   db: Database;
   secrets: SecretBox;
+  /** Credential to organization, cached in this process (api/caches/credential-lookup.ts). */
+  credentials: CredentialLookup;
+  /** Tells every api process that something it may have cached changed. */
+  caches: CacheInvalidation;
+  /** The channels a post names, cached in this process (api/caches/channel-lookup.ts). */
+  findChannels: ChannelFinder;
   scheduler: PublishScheduler;
   platformCaller: PlatformCaller;
   limiter: FixedWindowLimiter;

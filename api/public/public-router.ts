@@ -10,7 +10,7 @@ import type { RouteDefinition } from './route-definition.ts';
 /** Everything under /api/public/v1 that needs a credential: authenticated, rate limited, then routed. */
 export function publicApiRouter(deps: PublicApiDeps, routes: readonly RouteDefinition[]): Router<AppState> {
   const router = new Router<AppState>({ prefix: publicApiPrefix });
-  router.use(authenticate(deps));
+  router.use(authenticate(deps.credentials));
   router.use(rateLimit(deps.limiter));
   mountRoutes(router, routes, { store: deps.idempotency, now: deps.now });
   return router;

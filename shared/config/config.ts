@@ -147,6 +147,11 @@ export const configSchema = z.object({
   WEBHOOK_CONCURRENCY: positiveInt.default(10),
   PUBLIC_API_RATE_LIMIT: positiveInt.default(30),
   PUBLIC_API_RATE_WINDOW_SECONDS: positiveInt.default(3600),
+  /**
+   * Longest an api process trusts what it cached (credential to organization, channels) without
+   * hearing a change over Redis; changes made through SPS reach every process at once. 0: no cache.
+   */
+  API_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
   ...videoConfigShape,
 });

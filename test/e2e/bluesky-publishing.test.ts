@@ -18,6 +18,7 @@ import { publishNow, settledParts } from '../support/publish-now.ts';
 import { startStack, type RunningStack } from '../support/stack.ts';
 import { makeSmallMedia, type SmallMedia } from '../support/small-media.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
+import { noCache } from '../../shared/cache/invalidation-bus.ts';
 
 const createRecord = '/xrpc/com.atproto.repo.createRecord';
 
@@ -64,7 +65,7 @@ describe('publishing to Bluesky through the whole stack', () => {
     const org = await createOrganization(ctx.db, ctx.secrets, { name: `Bluesky org ${String(accounts)}` });
     const apps = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
     const connected = await connectWithCredentials(
-      { db: ctx.db, secrets: ctx.secrets },
+      { db: ctx.db, secrets: ctx.secrets, caches: noCache },
       blueskyConnect,
       apps.context('bluesky'),
       {

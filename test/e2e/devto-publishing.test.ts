@@ -11,6 +11,7 @@ import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts'
 import { makeSmallMedia } from '../support/small-media.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
+import { noCache } from '../../shared/cache/invalidation-bus.ts';
 
 const media = makeSmallMedia();
 const ada = { id: 1234, username: 'ada', name: 'Ada Lovelace', profileImage: 'https://media.dev.to/ada.png' };
@@ -57,7 +58,7 @@ describe('publishing to Dev.to through the whole stack', () => {
     organizations += 1;
     const org = await createOrganization(ctx.db, ctx.secrets, { name: `Dev.to org ${String(organizations)}` });
     const apps = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
-    const deps = { db: ctx.db, secrets: ctx.secrets };
+    const deps = { db: ctx.db, secrets: ctx.secrets, caches: noCache };
     const connected = await connectWithCredentials(deps, devtoConnect, apps.context('devto'), {
       organizationId: org.organizationId, provider: 'devto', values: { apiKey },
     });

@@ -86,7 +86,7 @@ describe('publishing to LinkedIn through the whole stack', () => {
     });
     stack = await startStack(ctx);
     const platforms = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
-    deps = { db: ctx.db, secrets: ctx.secrets, now: () => new Date(), platforms, frontendUrl };
+    deps = { db: ctx.db, secrets: ctx.secrets, caches: stack.caches, now: () => new Date(), platforms, frontendUrl };
   });
 
   afterAll(async () => {

@@ -14,6 +14,7 @@ import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts'
 import { makeSmallMedia } from '../support/small-media.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
+import { noCache } from '../../shared/cache/invalidation-bus.ts';
 
 const media = makeSmallMedia();
 
@@ -68,7 +69,7 @@ describe('publishing to a real listmonk through the whole stack', () => {
     const org = await createOrganization(ctx.db, ctx.secrets, { name: `Listmonk org ${String(organizations)}` });
     const apps = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
     const connected = await connectWithCredentials(
-      { db: ctx.db, secrets: ctx.secrets },
+      { db: ctx.db, secrets: ctx.secrets, caches: noCache },
       listmonkConnect,
       apps.context('listmonk'),
       {

@@ -13,6 +13,7 @@ import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts'
 import { makeSmallMedia } from '../support/small-media.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
+import { noCache } from '../../shared/cache/invalidation-bus.ts';
 
 const media = makeSmallMedia();
 const ada: SimulatedMediumUser = {
@@ -59,7 +60,7 @@ describe('publishing to Medium through the whole stack', () => {
     organizations += 1;
     const org = await createOrganization(ctx.db, ctx.secrets, { name: `Medium org ${String(organizations)}` });
     const apps = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
-    const deps = { db: ctx.db, secrets: ctx.secrets };
+    const deps = { db: ctx.db, secrets: ctx.secrets, caches: noCache };
     const connected = await connectWithCredentials(deps, mediumConnect, apps.context('medium'), {
       organizationId: org.organizationId, provider: 'medium', values: { integrationToken: 'ada-token' },
     });

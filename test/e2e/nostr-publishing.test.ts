@@ -40,8 +40,7 @@ describe('publishing to Nostr end to end', () => {
     const typed = { privateKey, relays: relays.map((relay) => relay.url).join('\n') };
     const account = await nostrConnect.verify(typed, context);
     const channel = await saveConnectedChannel(
-      world.ctx.db,
-      world.ctx.secrets,
+      { ...world.ctx, caches: world.stack.caches },
       { provider: 'nostr', ...account },
       { organizationId: org.organizationId },
     );

@@ -55,7 +55,7 @@ describe('publishing to a real Nostr relay', () => {
     const name = `Nostr ${Math.random().toString(36).slice(2, 8)}`;
     const org = await createOrganization(world.ctx.db, world.ctx.secrets, { name });
     const connected = await connectWithCredentials(
-      { db: world.ctx.db, secrets: world.ctx.secrets },
+      { db: world.ctx.db, secrets: world.ctx.secrets, caches: world.stack.caches },
       nostrConnect,
       testConnectContext({ userHosts: policy, timeoutMs: 5_000 }),
       { organizationId: org.organizationId, provider: 'nostr', values: { privateKey, relays: relays.join('\n') } },

@@ -12,6 +12,7 @@ import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts'
 import { makeSmallMedia } from '../support/small-media.ts';
 import { startStack, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
+import { noCache } from '../../shared/cache/invalidation-bus.ts';
 
 const media = makeSmallMedia();
 /** A channel that removes the bot during the tests. */
@@ -60,7 +61,7 @@ describe('publishing to Telegram through the whole stack', () => {
     const org = await createOrganization(ctx.db, ctx.secrets, { name: `Telegram org ${String(organizations)}` });
     const apps = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
     const connected = await connectWithCredentials(
-      { db: ctx.db, secrets: ctx.secrets },
+      { db: ctx.db, secrets: ctx.secrets, caches: noCache },
       telegramConnect,
       apps.context('telegram'),
       { organizationId: org.organizationId, provider: 'telegram', values: { botToken: bot.token, chat } },

@@ -10,6 +10,7 @@ import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
 import { makeSmallMedia } from '../support/small-media.ts';
+import { noCache } from '../../shared/cache/invalidation-bus.ts';
 
 const apiKey = 'NEYNAR-APP-KEY-1';
 const media = makeSmallMedia();
@@ -56,7 +57,7 @@ describe('publishing to Warpcast through the whole stack', () => {
     const org = await createOrganization(ctx.db, ctx.secrets, { name: `Org ${String(signers)}` });
     const apps = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
     const connected = await connectWithCredentials(
-      { db: ctx.db, secrets: ctx.secrets },
+      { db: ctx.db, secrets: ctx.secrets, caches: noCache },
       warpcastConnect,
       apps.context('warpcast'),
       { organizationId: org.organizationId, provider: 'warpcast', values: { apiKey, signerUuid } },

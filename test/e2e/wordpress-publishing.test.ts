@@ -14,6 +14,7 @@ import { createTestContext, type TestContext } from '../support/test-context.ts'
 import {
   startTestWordpress, type SitePost, type TestWordpress, type WordpressUser,
 } from '../support/test-wordpress.ts';
+import { noCache } from '../../shared/cache/invalidation-bus.ts';
 
 const createPost = '/wp-json/wp/v2/posts';
 
@@ -66,7 +67,7 @@ describe('publishing to a real WordPress through the whole stack', () => {
     const org = await createOrganization(ctx.db, ctx.secrets, { name: `WordPress org ${String(organizations)}` });
     const apps = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
     const connected = await connectWithCredentials(
-      { db: ctx.db, secrets: ctx.secrets },
+      { db: ctx.db, secrets: ctx.secrets, caches: noCache },
       wordpressConnect,
       apps.context('wordpress'),
       {

@@ -5,11 +5,14 @@ import { createApiRuntime } from '../../api/api-runtime.ts';
 import { closeHttpServer, listenHttpServer } from '../../api/http-server.ts';
 import { createRedis } from '../../shared/queue/redis.ts';
 import { startConfiguredWorkers, type RunningWorkers } from '../../workers/worker-runtime.ts';
+import type { CacheInvalidation } from '../../shared/cache/invalidation-bus.ts';
 import type { TestContext } from './test-context.ts';
 
 export interface RunningStack {
   baseUrl: string;
   publishQueue: Queue;
+  /** The api's cache invalidation: domain changes a test makes itself are told through it. */
+  caches: CacheInvalidation;
   workers: RunningWorkers | null;
   close(): Promise<void>;
 }
@@ -36,6 +39,7 @@ export async function startStack(
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     publishQueue: runtime.publishQueue,
+    caches: runtime.caches,
     workers,
     async close() {
       await closeHttpServer(server, 1_000);

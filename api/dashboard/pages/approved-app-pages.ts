@@ -30,7 +30,7 @@ export function registerApprovedAppPages(router: Router<DashboardState>, deps: D
   });
 
   router.post('/approved-apps/:appId/revoke', requireSignIn(), async (ctx) => {
-    await revokeApp(deps.db, signedIn(ctx).user._id, ctx.params.appId ?? '', deps.now());
+    await revokeApp(deps.db, deps.caches, signedIn(ctx).user._id, ctx.params.appId ?? '', deps.now());
     ctx.redirect('/approved-apps?revoked=1');
   });
 }

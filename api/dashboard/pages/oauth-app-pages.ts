@@ -151,7 +151,7 @@ export function registerOAuthAppPages(router: Router<DashboardState>, deps: Dash
   });
 
   router.post('/oauth-app/delete', requireSignIn(), async (ctx) => {
-    await deleteApp(deps.db, signedIn(ctx).organization.id, formField(ctx, 'app_id'), deps.now());
+    await deleteApp(deps.db, deps.caches, signedIn(ctx).organization.id, formField(ctx, 'app_id'), deps.now());
     ctx.redirect('/oauth-app?deleted=1');
   });
 }

@@ -63,7 +63,7 @@ export function registerSettingsPages(router: Router<DashboardState>, deps: Dash
   });
 
   router.post('/settings/api-key/rotate', requireSignIn(), async (ctx) => {
-    const apiKey = await rotateApiKey(deps.db, deps.secrets, signedIn(ctx).organization.id);
+    const apiKey = await rotateApiKey(deps.db, deps.secrets, deps.caches, signedIn(ctx).organization.id);
     settingsPage(ctx, { apiKey, notice: 'A new API key was made. The previous key no longer works: update every place that used it.' });
   });
 

@@ -1,6 +1,7 @@
 import { Types } from 'mongoose';
 import { hashPassword, verifyPassword } from '../../crypto/password.ts';
 import { randomCredential, type SecretBox } from '../../crypto/secret-box.ts';
+import type { CacheInvalidation } from '../../cache/invalidation-bus.ts';
 import type { Database } from '../../db/database.ts';
 import { findEachById } from '../../db/equality-queries.ts';
 import type { User } from '../../db/models/user.ts';
@@ -76,8 +77,16 @@ export async function revealApiKey(db: Database, secrets: SecretBox, organizatio
 }
 
 /** A new API key; the old one stops working at once. */
-export async function rotateApiKey(db: Database, secrets: SecretBox, organizationId: string): Promise<string> {
+export async function rotateApiKey(
+  db: Database,
+  secrets: SecretBox,
+  caches: CacheInvalidation,
+  organizationId: string,
+): Promise<string> {
   const apiKey = randomCredential('sps_');
-  await db.organizations.updateOne({ _id: organizationId }, { $set: { apiKeyDigest: secrets.digest(apiKey), apiKeySealed: secrets.seal(apiKey) } });
+  const sealed = { apiKeyDigest: secrets.digest(apiKey), apiKeySealed: secrets.seal(apiKey) };
+  await db.organizations.updateOne({ _id: organizationId }, { $set: sealed });
+  // The old key may be cached by every api process: each forgets it before the new key is shown.
+  await caches.changed([`organization:${organizationId}`]);
   return apiKey;
 }

@@ -17,6 +17,7 @@ import { listChannels } from './channels.ts';
 import { refreshExpiringTokens } from './refresh-expiring-tokens.ts';
 import { saveConnectedChannel } from './save-connected-channel.ts';
 import { closedOrigin } from '../../../test/support/free-port.ts';
+import { noCache } from '../../cache/invalidation-bus.ts';
 
 const minute = 60_000;
 const aheadMs = 15 * minute;
@@ -85,7 +86,7 @@ describe('channel tokens: refreshed before expiry, once per channel, kept when t
     const account = authorized.accounts[0];
     if (account === undefined) throw new Error('X gave no account');
     const { organizationId } = await createOrganization(ctx.db, ctx.secrets, { name: `Org ${id}` });
-    const saved = await saveConnectedChannel(ctx.db, ctx.secrets, { ...account, provider: 'x' }, { organizationId });
+    const saved = await saveConnectedChannel({ ...ctx, caches: noCache }, { ...account, provider: 'x' }, { organizationId });
     return reload(saved.id);
   }
 

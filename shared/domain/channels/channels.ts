@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
 import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { CacheInvalidation } from '../../cache/invalidation-bus.ts';
 import type { Database } from '../../db/database.ts';
 import { findEachById } from '../../db/equality-queries.ts';
 import type { Channel } from '../../db/models/channel.ts';
@@ -108,12 +109,18 @@ export async function findOwnedChannel(db: Database, organizationId: string, cha
  * Disconnects a channel: its unpublished posts go with it and their jobs are cancelled. A post
  * being published at this moment finishes; it finds its channel gone for any later part.
  */
-export async function deleteChannel(deps: { db: Database; scheduler: PublishScheduler; now: () => Date }, organizationId: string, channelId: string): Promise<{ id: string; deleted: true }> {
+export async function deleteChannel(
+  deps: { db: Database; scheduler: PublishScheduler; caches: CacheInvalidation; now: () => Date },
+  organizationId: string,
+  channelId: string,
+): Promise<{ id: string; deleted: true }> {
   const channel = await findOwnedChannel(deps.db, organizationId, channelId);
   const pending = await deps.db.posts.find({ channelId: channel._id, rootPostId: null, deletedAt: null, state: { $in: ['QUEUE', 'DRAFT', 'ERROR'] } }).lean();
   for (const post of pending) await deps.scheduler.cancel(post._id.toString());
   const deletedAt = deps.now();
   await deps.db.posts.updateMany({ channelId: channel._id, deletedAt: null, releaseId: null }, { $set: { deletedAt } });
   await deps.db.channels.updateOne({ _id: channel._id }, { $set: { deletedAt } });
+  // From now on POST /posts on any api process refuses the channel.
+  await deps.caches.changed([`channel:${channel._id.toString()}`]);
   return { id: channel._id.toString(), deleted: true };
 }

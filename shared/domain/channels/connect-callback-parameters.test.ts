@@ -8,6 +8,7 @@ import { PlatformApps } from '../../platforms/platform-apps.ts';
 import { readVkRefreshCredential } from '../../platforms/vk/credential.ts';
 import { createOrganization } from '../organizations/organizations.ts';
 import { finishAuthorization, startConnect, type ConnectDeps } from './connect-channel.ts';
+import { noCache } from '../../cache/invalidation-bus.ts';
 
 const frontendUrl = 'https://sps.example';
 
@@ -30,7 +31,7 @@ describe('a platform\'s callback values reaching the code exchange (VK ID\'s dev
       VK_API_URL: vk.url, VK_AUTH_URL: vk.url, VK_TOKEN_URL: vk.url,
     };
     const platforms = new PlatformApps(env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
-    deps = { db: ctx.db, secrets: ctx.secrets, now: () => new Date(), platforms, frontendUrl };
+    deps = { db: ctx.db, secrets: ctx.secrets, caches: noCache, now: () => new Date(), platforms, frontendUrl };
   });
   afterAll(async () => {
     await ctx.cleanup();

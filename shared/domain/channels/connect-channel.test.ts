@@ -6,6 +6,7 @@ import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import { PlatformApps } from '../../platforms/platform-apps.ts';
 import { createOrganization } from '../organizations/organizations.ts';
 import { finishAuthorization, startConnect, type ConnectDeps, type ConnectOutcome } from './connect-channel.ts';
+import { noCache } from '../../cache/invalidation-bus.ts';
 
 const frontendUrl = 'https://sps.example';
 
@@ -28,7 +29,7 @@ describe('connecting a channel through OAuth (Mastodon: a client registered per 
     await simulator.start();
     ctx = await createTestContext();
     const platforms = new PlatformApps({}, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
-    deps = { db: ctx.db, secrets: ctx.secrets, now: () => new Date(clock), platforms, frontendUrl };
+    deps = { db: ctx.db, secrets: ctx.secrets, caches: noCache, now: () => new Date(clock), platforms, frontendUrl };
   });
   afterAll(async () => {
     await ctx.cleanup();

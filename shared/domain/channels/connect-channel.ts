@@ -1,4 +1,5 @@
 import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { CacheInvalidation } from '../../cache/invalidation-bus.ts';
 import type { Database } from '../../db/database.ts';
 import { DomainError, notFound } from '../../errors.ts';
 import { authorizationUrl, exchangeAuthorizationCode } from '../../platforms/kit/oauth2.ts';
@@ -25,6 +26,8 @@ import { serverClient } from './server-clients.ts';
 export interface ConnectDeps {
   db: Database;
   secrets: SecretBox;
+  /** A reconnected channel may have a new name or text limit: api processes' caches hear of it. */
+  caches: CacheInvalidation;
   now: () => Date;
   platforms: PlatformApps;
   /** Where the dashboard lives: forms, pickers and the OAuth callback are its pages. */
@@ -183,7 +186,7 @@ const offered = (account: VerifiedAccount): OfferedAccount => ({
 });
 
 async function save(deps: ConnectDeps, scope: AttemptScope, account: VerifiedAccount): Promise<ConnectOutcome> {
-  const saved = await saveConnectedChannel(deps.db, deps.secrets, { ...account, provider: scope.provider }, scope);
+  const saved = await saveConnectedChannel(deps, { ...account, provider: scope.provider }, scope);
   return { kind: 'saved', ...saved, name: account.name, organizationId: scope.organizationId };
 }
 

@@ -1,4 +1,5 @@
 import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { CacheInvalidation } from '../../cache/invalidation-bus.ts';
 import type { Database } from '../../db/database.ts';
 import { DomainError, notFound, type ErrorDetail } from '../../errors.ts';
 import type { ConnectContext, CredentialsConnect, VerifiedAccount } from '../../platforms/kit/platform-connect.ts';
@@ -58,7 +59,7 @@ export async function askPlatform<T>(step: () => Promise<T>): Promise<T> {
  * the values are checked against the platform and the profile read before anything is saved.
  */
 export async function connectWithCredentials(
-  deps: { db: Database; secrets: SecretBox },
+  deps: { db: Database; secrets: SecretBox; caches: CacheInvalidation },
   connect: CredentialsConnect,
   context: ConnectContext,
   request: CredentialsConnectRequest,
@@ -68,8 +69,7 @@ export async function connectWithCredentials(
   const values = checkedValues(connect, request.values);
   const account = await askPlatform(() => connect.verify(values, context));
   const saved = await saveConnectedChannel(
-    deps.db,
-    deps.secrets,
+    deps,
     { ...account, provider: request.provider },
     {
       organizationId: request.organizationId,

@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
 import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { CacheInvalidation } from '../../cache/invalidation-bus.ts';
 import type { Database } from '../../db/database.ts';
 import { asObjectId } from '../../db/object-id.ts';
 import { DomainError, notFound } from '../../errors.ts';
@@ -26,8 +27,7 @@ export interface SaveChannelOptions {
  * before they reach the database.
  */
 export async function saveConnectedChannel(
-  db: Database,
-  secrets: SecretBox,
+  { db, secrets, caches }: { db: Database; secrets: SecretBox; caches: CacheInvalidation },
   account: ConnectedAccount,
   options: SaveChannelOptions,
 ): Promise<{ id: string; created: boolean }> {
@@ -49,6 +49,8 @@ export async function saveConnectedChannel(
   };
   if (existing !== null) {
     await db.channels.updateOne({ _id: existing }, { $set: { ...tokens, ...profile, accountId: account.accountId } });
+    // Its name and text limit may have changed: api processes that cached the channel read it again.
+    await caches.changed([`channel:${existing.toString()}`]);
     return { id: existing.toString(), created: false };
   }
   const customer =

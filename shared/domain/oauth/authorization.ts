@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
 import { randomCredential, type SecretBox } from '../../crypto/secret-box.ts';
+import type { CacheInvalidation } from '../../cache/invalidation-bus.ts';
 import type { Database } from '../../db/database.ts';
 import { isMember, type StoredUser } from '../accounts/accounts.ts';
 import { DomainError } from '../../errors.ts';
@@ -111,8 +112,14 @@ function isDuplicateKey(error: unknown): boolean {
 }
 
 /** RFC 6749 §4.1.2: a code presented again is refused and the token issued from it revoked. */
-async function refuseUnusableCode(db: Database, appId: Types.ObjectId, codeDigest: string, now: Date): Promise<never> {
-  const revokedTokens = await revokeGrantOfCode(db, appId, codeDigest, now);
+async function refuseUnusableCode(
+  db: Database,
+  caches: CacheInvalidation,
+  appId: Types.ObjectId,
+  codeDigest: string,
+  now: Date,
+): Promise<never> {
+  const revokedTokens = await revokeGrantOfCode(db, caches, appId, codeDigest, now);
   if (revokedTokens === null) {
     throw new OAuthError('invalid_grant', 'the code is invalid, expired, revoked, or was issued to another app');
   }
@@ -132,7 +139,13 @@ async function refuseUnusableCode(db: Database, appId: Types.ObjectId, codeDiges
  *   grant that a revoke or a delete could not see belongs to an exchange that sees its code or its
  *   app gone here, and revokes the grant itself.
  */
-export async function exchangeCode(db: Database, secrets: SecretBox, request: TokenRequest, now: Date): Promise<TokenResponse> {
+export async function exchangeCode(
+  db: Database,
+  secrets: SecretBox,
+  caches: CacheInvalidation,
+  request: TokenRequest,
+  now: Date,
+): Promise<TokenResponse> {
   const grantType = field(request, 'grant_type');
   if (grantType !== 'authorization_code') throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code');
   const code = field(request, 'code');
@@ -144,7 +157,7 @@ export async function exchangeCode(db: Database, secrets: SecretBox, request: To
 
   const codeDigest = secrets.digest(code);
   const issued = await db.oauthCodes.findOne({ codeDigest, appId: app._id, consumedAt: null, expiresAt: { $gt: now } }).lean();
-  if (issued === null) return refuseUnusableCode(db, app._id, codeDigest, now);
+  if (issued === null) return refuseUnusableCode(db, caches, app._id, codeDigest, now);
   // Before anything is written: a refused proof leaves the code to its rightful holder.
   checkRedirectUri(request, issued, app);
   checkVerifier(request, issued);
@@ -162,7 +175,7 @@ export async function exchangeCode(db: Database, secrets: SecretBox, request: To
       codeDigest,
     });
   } catch (error) {
-    if (isDuplicateKey(error)) return refuseUnusableCode(db, app._id, codeDigest, now);
+    if (isDuplicateKey(error)) return refuseUnusableCode(db, caches, app._id, codeDigest, now);
     throw error;
   }
   const codeRemains = (await db.oauthCodes.exists({ _id: issued._id })) !== null;

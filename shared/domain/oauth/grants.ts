@@ -2,6 +2,7 @@ import { Types } from 'mongoose';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
 import { findEachById } from '../../db/equality-queries.ts';
+import type { CacheInvalidation } from '../../cache/invalidation-bus.ts';
 import type { AuthenticatedOrganization } from '../organizations/organizations.ts';
 
 /**
@@ -11,12 +12,18 @@ import type { AuthenticatedOrganization } from '../organizations/organizations.t
  * grant written behind a revoke's or a delete's back is dead all the same.
  */
 
+/** Whom an access token acts for, and the app it was issued to (its tokens die with the app). */
+export interface AccessTokenHolder {
+  organization: AuthenticatedOrganization;
+  appId: string;
+}
+
 /** The organization an access token acts for, or null when it is unknown, revoked, or its app is gone. */
 export async function findOrganizationByAccessToken(
   db: Database,
   secrets: SecretBox,
   token: string,
-): Promise<AuthenticatedOrganization | null> {
+): Promise<AccessTokenHolder | null> {
   if (!token.startsWith('pos_')) return null;
   const grant = await db.oauthGrants.findOne({ tokenDigest: secrets.digest(token), revokedAt: null }).lean();
   if (grant === null) return null;
@@ -25,9 +32,12 @@ export async function findOrganizationByAccessToken(
   const organization = await db.organizations.findById(grant.organizationId).lean();
   if (organization === null) return null;
   return {
-    id: organization._id.toString(),
-    name: organization.name,
-    billingCustomerId: organization.billingCustomerId ?? null,
+    organization: {
+      id: organization._id.toString(),
+      name: organization.name,
+      billingCustomerId: organization.billingCustomerId ?? null,
+    },
+    appId: grant.appId.toString(),
   };
 }
 
@@ -73,7 +83,13 @@ export async function approvedApps(db: Database, userId: Types.ObjectId): Promis
  * its code after inserting its grant (exchangeCode), so a grant inserted after the update below
  * was inserted after the codes were gone, and its exchange revokes it itself.
  */
-export async function revokeApp(db: Database, userId: Types.ObjectId, appId: string, now: Date): Promise<number> {
+export async function revokeApp(
+  db: Database,
+  caches: CacheInvalidation,
+  userId: Types.ObjectId,
+  appId: string,
+  now: Date,
+): Promise<number> {
   if (!Types.ObjectId.isValid(appId)) return 0;
   const app = new Types.ObjectId(appId);
   await db.oauthCodes.deleteMany({ userId, appId: app });
@@ -81,6 +97,8 @@ export async function revokeApp(db: Database, userId: Types.ObjectId, appId: str
     { userId, appId: app, revokedAt: null },
     { $set: { revokedAt: now } },
   );
+  // Every api process forgets the app's tokens (other users' ones are simply read again).
+  await caches.changed([`app:${appId}`]);
   return result.modifiedCount;
 }
 
@@ -90,6 +108,7 @@ export async function revokeApp(db: Database, userId: Types.ObjectId, appId: str
  */
 export async function revokeGrantOfCode(
   db: Database,
+  caches: CacheInvalidation,
   appId: Types.ObjectId,
   codeDigest: string,
   now: Date,
@@ -97,5 +116,6 @@ export async function revokeGrantOfCode(
   const grant = await db.oauthGrants.findOne({ appId, codeDigest }).lean();
   if (grant === null) return null;
   const result = await db.oauthGrants.updateMany({ appId, codeDigest, revokedAt: null }, { $set: { revokedAt: now } });
+  await caches.changed([`app:${appId.toString()}`]);
   return result.modifiedCount;
 }

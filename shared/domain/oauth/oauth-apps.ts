@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
 import { randomCredential, type SecretBox } from '../../crypto/secret-box.ts';
+import type { CacheInvalidation } from '../../cache/invalidation-bus.ts';
 import type { Database } from '../../db/database.ts';
 import type { OAuthApp } from '../../db/models/oauth-app.ts';
 import { asObjectId } from '../../db/object-id.ts';
@@ -83,9 +84,17 @@ export async function rotateAppSecret(db: Database, secrets: SecretBox, organiza
  * app gone after inserting its grant and revokes it (exchangeCode). Then its grants are marked
  * revoked, so it leaves every user's approved apps, and its unused codes are dropped.
  */
-export async function deleteApp(db: Database, organizationId: string, appId: string, now: Date): Promise<void> {
+export async function deleteApp(
+  db: Database,
+  caches: CacheInvalidation,
+  organizationId: string,
+  appId: string,
+  now: Date,
+): Promise<void> {
   const app = await findOwnedApp(db, organizationId, appId);
   await db.oauthApps.deleteOne({ _id: app._id });
+  // Every api process forgets the app's tokens before the rest is tidied.
+  await caches.changed([`app:${app._id.toString()}`]);
   await db.oauthGrants.updateMany({ appId: app._id, revokedAt: null }, { $set: { revokedAt: now } });
   await db.oauthCodes.deleteMany({ appId: app._id });
 }

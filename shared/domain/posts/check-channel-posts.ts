@@ -13,9 +13,19 @@ import { measureJson } from '../../validation/json-shape.ts';
 import type { ChannelPostInput, CreatePostType } from './post-input.ts';
 import { resolvePostMedia, type MediaImports } from './post-media.ts';
 
+/** What checking and storing a post needs of its channel: the platform, its name, its own text limit. */
+export type PostingChannel = Pick<Channel, 'provider' | 'name' | 'textLimit'> & { _id: Types.ObjectId };
+
+/** The organization's live (not deleted) channels among `ids`; the api answers it from its cache. */
+export type ChannelFinder = (organizationId: Types.ObjectId, ids: readonly Types.ObjectId[]) => Promise<PostingChannel[]>;
+
+/** Straight from the database: one indexed equality query per channel, sent together. */
+export const findPostingChannels = (db: Database): ChannelFinder => (organizationId, ids) =>
+  findEachById(db.channels, ids, { organizationId, deletedAt: null });
+
 export interface CheckedChannelPost {
   input: ChannelPostInput;
-  channel: Channel & { _id: Types.ObjectId };
+  channel: PostingChannel;
   /** Settings as the platform schema parsed them, with `__type` set from the channel. */
   settings: Record<string, unknown>;
 }
@@ -78,6 +88,8 @@ export interface CheckOptions {
   imports?: MediaImports;
   /** Given by the api: refuses media for platforms that could not fetch them (media-reach.ts). */
   mediaReach?: MediaReach;
+  /** Given by the api: its cached look-up; the database otherwise. */
+  findChannels?: ChannelFinder;
 }
 
 /**
@@ -153,10 +165,8 @@ export async function checkChannelPosts(
   }
 
   const channelIds = posts.map((post) => asObjectId(post.integration.id));
-  const channels = await findEachById(db.channels, distinctObjectIds(posts.map((post) => post.integration.id)), {
-    organizationId,
-    deletedAt: null,
-  });
+  const findChannels = options.findChannels ?? findPostingChannels(db);
+  const channels = await findChannels(organizationId, distinctObjectIds(posts.map((post) => post.integration.id)));
   const byId = new Map(channels.map((channel) => [channel._id.toString(), channel]));
   const unknown = posts.flatMap((post, index) =>
     byId.has(channelIds[index]?.toString() ?? '') ? [] : [{ index, id: post.integration.id }],

@@ -5,7 +5,7 @@ import { threadFilters, updateThread } from '../../db/equality-queries.ts';
 import type { Post, PostState } from '../../db/models/post.ts';
 import { asObjectId } from '../../db/object-id.ts';
 import { DomainError } from '../../errors.ts';
-import { checkChannelPosts, type CheckedChannelPost } from './check-channel-posts.ts';
+import { checkChannelPosts, type ChannelFinder, type CheckedChannelPost } from './check-channel-posts.ts';
 import type { CreatedPost, CreatePostsInput } from './post-input.ts';
 import type { MediaImports } from './post-media.ts';
 import type { PublishScheduler } from './publish-scheduler.ts';
@@ -18,6 +18,8 @@ export interface CreatePostsDeps extends Partial<MediaImports> {
   scheduler: PublishScheduler;
   now: () => Date;
   mediaReach?: MediaReach;
+  /** The api's cached channel look-up (check-channel-posts.ts). */
+  findChannels?: ChannelFinder;
 }
 
 type ExistingPost = Post & { _id: Types.ObjectId };
@@ -57,14 +59,14 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
     ? undefined
     : { mediaQueue: deps.mediaQueue, mediaWaitMs: deps.mediaWaitMs };
   const checked = await checkChannelPosts(db, orgId, input.type, input.posts, {
-    tags: input.tags, imports, mediaReach: deps.mediaReach,
+    tags: input.tags, imports, mediaReach: deps.mediaReach, findChannels: deps.findChannels,
   });
   const existing = await postsToEdit(db, orgId, checked);
   const now = deps.now();
   const requestGroup = randomUUID();
   const results: CreatedPost[] = [];
   const created: Types.ObjectId[] = [];
-  const toSchedule: { rootId: Types.ObjectId; publishAt: Date; edited: boolean }[] = [];
+  const toSchedule: { rootId: Types.ObjectId; channelId: Types.ObjectId; publishAt: Date; edited: boolean }[] = [];
 
   for (const [index, entry] of checked.entries()) {
     const previous = existing[index] ?? null;
@@ -99,12 +101,15 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
       await db.posts.deleteMany({ rootPostId: rootId });
       if (thread.length > 0) await db.posts.insertMany(thread, { ordered: true });
     }
-    if (state === 'QUEUE' && input.type !== 'update') toSchedule.push({ rootId, publishAt: publishDate, edited: previous !== null });
+    if (state === 'QUEUE' && input.type !== 'update') toSchedule.push({ rootId, channelId: entry.channel._id, publishAt: publishDate, edited: previous !== null });
     results.push({ postId: rootId.toString(), integration: entry.channel._id.toString() });
   }
 
   try {
-    for (const job of toSchedule) await deps.scheduler.schedule({ organizationId, postId: job.rootId.toString(), publishAt: job.publishAt });
+    for (const job of toSchedule) {
+      const ids = { postId: job.rootId.toString(), channelId: job.channelId.toString() };
+      await deps.scheduler.schedule({ organizationId, ...ids, publishAt: job.publishAt });
+    }
   } catch (error) {
     // Without a job a post would never publish, and the caller would retry: new posts are taken
     // back; edited ones are kept as drafts so the edit is not lost. Cancelling is best effort: a

@@ -12,6 +12,7 @@ import { telegramConnect } from './connect.ts';
 import { readTelegramCredential } from './credential.ts';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 import { closedOrigin } from '../../../test/support/free-port.ts';
+import { noCache } from '../../cache/invalidation-bus.ts';
 
 const botToken = '7012345678:AAHk-simulated_token';
 const botId = 7012345678;
@@ -124,7 +125,7 @@ describe('connecting a Telegram channel', () => {
   });
 
   const connect = (values: Record<string, string>) =>
-    connectWithCredentials({ db: ctx.db, secrets: ctx.secrets }, telegramConnect, context, {
+    connectWithCredentials({ db: ctx.db, secrets: ctx.secrets, caches: noCache }, telegramConnect, context, {
       organizationId,
       provider: 'telegram',
       values,

@@ -11,6 +11,7 @@ import { wordpressConnect } from './connect.ts';
 import { readWordpressCredential } from './credential.ts';
 import { platformFailure, testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
 import { closedOrigin } from '../../../test/support/free-port.ts';
+import { noCache } from '../../cache/invalidation-bus.ts';
 
 const author: SimulatedWordpressUser = {
   id: 7,
@@ -165,7 +166,7 @@ describe('connecting a WordPress channel', () => {
   });
 
   const connect = (applicationPassword: string) => connectWithCredentials(
-    ctx,
+    { ...ctx, caches: noCache },
     wordpressConnect,
     privateNetworkAllowed,
     { organizationId, provider: 'wordpress', values: { siteUrl: site.siteUrl, username: 'ada', applicationPassword } },
