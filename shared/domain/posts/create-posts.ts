@@ -5,6 +5,7 @@ import { threadFilters, updateThread } from '../../db/equality-queries.ts';
 import type { Post, PostState } from '../../db/models/post.ts';
 import { asObjectId } from '../../db/object-id.ts';
 import { DomainError } from '../../errors.ts';
+import { postDocuments, type PostFields } from './post-documents.ts';
 import { checkChannelPosts, type ChannelFinder, type CheckedChannelPost } from './check-channel-posts.ts';
 import type { CreatedPost, CreatePostsInput } from './post-input.ts';
 import type { MediaImports } from './post-media.ts';
@@ -73,22 +74,16 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
     const rootId = previous?._id ?? new Types.ObjectId();
     const state: PostState = input.type === 'update' ? (previous?.state ?? 'DRAFT') : input.type === 'draft' ? 'DRAFT' : 'QUEUE';
     const publishDate = input.type === 'update' ? (previous?.publishDate ?? now) : input.type === 'now' ? now : (input.date ?? previous?.publishDate ?? now);
-    const shared = { organizationId: orgId, channelId: entry.channel._id, group: entry.input.group ?? previous?.group ?? requestGroup, settings: entry.settings, tags: input.tags, publishDate, state };
-    const parts = entry.input.value.map((part, position) => ({
-      ...shared,
-      _id: position === 0 ? rootId : new Types.ObjectId(),
-      rootPostId: position === 0 ? null : rootId,
-      position,
-      content: part.content,
-      media: part.image.map((image) => ({ id: image.id, path: image.path, alt: image.alt ?? null, thumbnail: image.thumbnail ?? null })),
-      delayMinutes: position === 0 ? 0 : (part.delay ?? 0),
-      error: null,
-    }));
+    const fields: PostFields = {
+      organizationId: orgId, channelId: entry.channel._id, group: entry.input.group ?? previous?.group ?? requestGroup,
+      settings: entry.settings, tags: input.tags, publishDate, state,
+    };
+    const parts = postDocuments(entry.input, rootId, fields, () => new Types.ObjectId(), now);
 
     if (previous === null) {
       // The root last: an insert cut short by the database going away leaves at most replies
       // without their root, which are never published nor re-queued by the recovery sweep.
-      await db.posts.insertMany([...parts.slice(1), ...parts.slice(0, 1)], { ordered: true });
+      await db.posts.collection.insertMany([...parts.slice(1), ...parts.slice(0, 1)], { ordered: true });
       created.push(rootId);
     } else {
       if (input.type !== 'update' && (await deps.scheduler.cancel(rootId.toString())) === 'running') {
@@ -96,10 +91,13 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
       }
       const [root, ...thread] = parts;
       if (root === undefined) throw new Error('a post has at least one part');
-      const { _id: _unchanged, ...rootFields } = root;
-      await db.posts.updateOne({ _id: rootId }, { $set: rootFields });
+      // An edit changes what was given; the part's history (creation, recoveries, checkpoint) stays.
+      const { group, settings, tags, publishDate: date, state: edited, content, media } = root;
+      await db.posts.updateOne({ _id: rootId }, {
+        $set: { group, settings, tags, publishDate: date, state: edited, content, media, error: null },
+      });
       await db.posts.deleteMany({ rootPostId: rootId });
-      if (thread.length > 0) await db.posts.insertMany(thread, { ordered: true });
+      if (thread.length > 0) await db.posts.collection.insertMany(thread, { ordered: true });
     }
     if (state === 'QUEUE' && input.type !== 'update') toSchedule.push({ rootId, channelId: entry.channel._id, publishAt: publishDate, edited: previous !== null });
     results.push({ postId: rootId.toString(), integration: entry.channel._id.toString() });
