@@ -12,6 +12,9 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return { count, ttl }
 `;
 
+const hitCommand = 'spsRateLimitHit';
+type HitCommand = (this: Redis, key: string, windowMs: number) => Promise<[number, number]>;
+
 export interface RateLimitDecision {
   allowed: boolean;
   limit: number;
@@ -29,6 +32,9 @@ export class FixedWindowLimiter {
   readonly #prefix: string;
 
   constructor(redis: Redis, options: { limit: number; windowSeconds: number; keyPrefix: string }) {
+    // Sent by its SHA (EVALSHA; ioredis loads it again after a Redis restart): every public request
+    // counts a hit, and the script's text would otherwise travel and be hashed each time.
+    if (!(hitCommand in redis)) redis.defineCommand(hitCommand, { numberOfKeys: 1, lua: hitScript });
     this.#redis = redis;
     this.#limit = options.limit;
     this.#windowMs = options.windowSeconds * 1000;
@@ -36,7 +42,8 @@ export class FixedWindowLimiter {
   }
 
   async hit(key: string): Promise<RateLimitDecision> {
-    const [count, ttlMs] = (await this.#redis.eval(hitScript, 1, `${this.#prefix}:${key}`, this.#windowMs)) as [number, number];
+    const command = (this.#redis as unknown as Record<typeof hitCommand, HitCommand>)[hitCommand];
+    const [count, ttlMs] = await command.call(this.#redis, `${this.#prefix}:${key}`, this.#windowMs);
     return {
       allowed: count <= this.#limit,
       limit: this.#limit,
