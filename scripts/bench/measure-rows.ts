@@ -76,7 +76,8 @@ export function publishRateRow(sps: PublishRateResult, bare: PublishRateResult, 
   const ratio = sps.jobsPerSecond / bare.jobsPerSecond;
   const complete = [sps, bare].every((result) => result.published === result.expected && result.headroomMs >= 0);
   return {
-    measure: `publish jobs/s, ${sps.expected.toLocaleString('en')} due at once, platform ${platformDelayMs} ms`, databaseSize: size,
+    measure: `publish jobs/s, ${sps.expected.toLocaleString('en')} due at once, platform ${platformDelayMs} ms`,
+    databaseSize: size,
     sps: shown(sps), baseline: shown(bare), ratio: ratioText(ratio),
     target: `>= ${publishRateTarget.toFixed(2)}x, all published`, pass: complete && ratio >= publishRateTarget,
   };
