@@ -16,6 +16,14 @@ export const benchKnobs = z.object({
   BENCH_LATENESS_POSTS: count(600),
   BENCH_LATENESS_SECONDS: count(30),
   BENCH_PUBLISH_JOBS: count(100),
+  /** Posts due at once for publish jobs/s, against a platform answering in 20 ms. */
+  BENCH_PUBLISH_RATE_POSTS: count(2_000),
+  /** Scheduling lateness at scale: posts spread over BENCH_SPREAD_SECONDS, and posts due in the same second. */
+  BENCH_SPREAD_POSTS: count(10_000),
+  BENCH_SPREAD_SECONDS: count(60),
+  BENCH_BURST_POSTS: count(10_000),
+  /** `POST /posts` type now, one after the other, each timed until the simulator receives it. */
+  BENCH_NOW_POSTS: count(50),
   /** 0 leaves the upload benchmark out. */
   BENCH_UPLOAD: z.enum(['0', '1']).default('1'),
   /** 1 keeps the processes' logs (and prints where) even when every target is met. */

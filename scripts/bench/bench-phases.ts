@@ -1,46 +1,12 @@
-import type { Database } from '../../shared/db/database.ts';
 import type { BenchKnobs } from './bench-knobs.ts';
-import type { BenchServers } from './bench-servers.ts';
-import { clearBenchWork, type BenchStack } from './bench-stack.ts';
+import { postCount, sizeLabel, type BenchRun } from './bench-run.ts';
+import { clearBenchWork } from './bench-stack.ts';
 import type { BenchTenant } from './bench-tenant.ts';
-import { measureBareLateness, measureSpsLateness, type LatenessSettings } from './lateness-measure.ts';
-import {
-  latenessFloorMs, latenessRows, postRateRow, postRatio, postRatioKeptRow, publishJobRow, publishJobScaleRow,
-  ratioKeptTarget,
-} from './measure-rows.ts';
+import { runIntegrationsRate, runLateness, runNowLatency, runPublishRate } from './engine-measures.ts';
+import { postRateRow, postRatio, postRatioKeptRow, publishJobRow, publishJobScaleRow } from './measure-rows.ts';
 import { measurePostRate, type PostRateResult } from './post-rate-measure.ts';
 import { measureBarePublishJobs, measureSpsPublishJobs, type PublishJobSettings } from './publish-job-measure.ts';
-import type { BenchRow } from './results-table.ts';
 import { seedOrganizations, seedPosts, type SeededOrganization } from './seed-database.ts';
-
-/** One benchmark run: where the measures run, their knobs, and the table they add rows to. */
-export interface BenchRun {
-  stack: BenchStack;
-  servers: BenchServers;
-  knobs: BenchKnobs;
-  rows: BenchRow[];
-  log: (line: string) => void;
-}
-
-/** What the table's readers need to know about how the figures were taken. */
-export const benchNotes: readonly string[] = [
-  'Lateness: when the Mastodon simulator received a post minus its due time. The ratio divides SPS\'s p99 by '
-    + `max(bare p99, ${latenessFloorMs} ms), so a baseline of a few ms does not make the ratio meaningless.`,
-  'POST /posts: SPS (authentication, rate limit, platform rules, insertMany, delayed job) against a bare Koa handler '
-    + '(insertOne + delayed queue.add), both with the api\'s node flags; "seeded vs empty" must keep '
-    + `${ratioKeptTarget.toFixed(2)}x of the empty-database ratio.`,
-  'Publish job time: BullMQ finishedOn - processedOn of each job, one post due every 200 ms (5 jobs/s, so jobs do not '
-    + 'queue); the bare job is one HTTP POST to the same simulator, no database. "vs 1,000 posts" times the seeded '
-    + 'database and a second database of 1,000 posts (its own workers process) in the same minute, jobs interleaved, '
-    + 'so the machine\'s load weighs on both alike.',
-  'After seeding, the PostgreSQL database under FerretDB gets one VACUUM ANALYZE, as autovacuum would have done to a '
-    + 'database that grew over months.',
-];
-
-const sizeLabel = (posts: number): string => `${posts.toLocaleString('en')} posts`;
-
-/** Posts in the database right now (what the table's "database size" column says). */
-const postCount = (db: Database): Promise<number> => db.posts.estimatedDocumentCount();
 
 async function runPostRate({ stack, knobs, rows, log }: BenchRun): Promise<PostRateResult> {
   const size = sizeLabel(await postCount(stack.main.db));
@@ -55,21 +21,6 @@ async function runPostRate({ stack, knobs, rows, log }: BenchRun): Promise<PostR
   }
   await clearBenchWork(stack);
   return result;
-}
-
-async function runLateness({ stack, knobs, rows, log }: BenchRun, createRate: number, phase: string): Promise<void> {
-  const size = sizeLabel(await postCount(stack.main.db));
-  const lateness: LatenessSettings = {
-    posts: knobs.BENCH_LATENESS_POSTS, spreadMs: knobs.BENCH_LATENESS_SECONDS * 1000, leadMs: 10_000, graceMs: 60_000,
-    connections: knobs.BENCH_CONNECTIONS, createRatePerSecond: createRate,
-  };
-  log(`lateness on ${size}: SPS, ${lateness.posts} posts due over ${knobs.BENCH_LATENESS_SECONDS} s...`);
-  const sps = await measureSpsLateness(stack, lateness, `${phase}-lateness-sps`);
-  if (sps.headroomMs < 0) log(`creating the posts ran ${-sps.headroomMs} ms past the first due time`);
-  log(`lateness on ${size}: bare BullMQ...`);
-  const bare = await measureBareLateness(stack, lateness, `${phase}-lateness-bare`);
-  rows.push(...latenessRows(sps, bare, size, knobs.BENCH_LATENESS_SECONDS));
-  await clearBenchWork(stack);
 }
 
 const publishJobSettings = (knobs: BenchKnobs): PublishJobSettings =>
@@ -121,18 +72,45 @@ async function seedUpTo({ stack, knobs, log }: BenchRun, tenant: BenchTenant, ta
   log(`seeded ${posts ?? ''} posts and ${notifications ?? ''} notifications in ${report.seconds.toFixed(0)} s`);
 }
 
+/** Issue 17's lateness: posts made through `POST /posts` at the rate it was just measured at. */
+const apiLateness = (knobs: BenchKnobs, createRate: number, phase: string) => ({
+  posts: knobs.BENCH_LATENESS_POSTS, shape: { kind: 'spread', spreadMs: knobs.BENCH_LATENESS_SECONDS * 1000 } as const,
+  creation: { via: 'api', ratePerSecond: createRate } as const, tag: `${phase}-lateness`,
+});
+
 /**
- * The measures in the order issue 17 asks: POST /posts and lateness on the empty database and
- * publish jobs on 1,000 posts; then the same after seeding up to BENCH_POSTS, publish jobs on
- * both sizes at once.
+ * Issue 16's backlogs, once, on the empty database. Lateness at scale is made by `createPosts`,
+ * which makes 10,000 posts in well under the time the api would take.
+ */
+async function runBacklogMeasures(run: BenchRun): Promise<void> {
+  const { knobs } = run;
+  await runPublishRate(run);
+  await runLateness(run, {
+    posts: knobs.BENCH_SPREAD_POSTS, shape: { kind: 'spread', spreadMs: knobs.BENCH_SPREAD_SECONDS * 1000 },
+    creation: { via: 'createPosts' }, tag: 'spread',
+  });
+  await runLateness(run, {
+    posts: knobs.BENCH_BURST_POSTS, shape: { kind: 'burst' }, creation: { via: 'createPosts' }, tag: 'burst',
+  });
+}
+
+/**
+ * On the empty database: POST /posts and GET /integrations, the idle latency of a post published
+ * now (while nothing else runs), lateness, publish jobs on 1,000 posts, then issue 16's backlogs
+ * (publish jobs/s, lateness of 10,000 posts). After seeding up to BENCH_POSTS: issue 17's
+ * measures again, publish jobs on both sizes at once. Issue 16's measures run once: with the
+ * seeded phase, twice would take the run past half an hour.
  */
 export async function runPhases(run: BenchRun): Promise<void> {
   const { stack, servers, knobs, rows, log } = run;
   await seedUpTo(run, stack.small, knobs.BENCH_SMALL_POSTS);
   await servers.vacuumAnalyze();
   const emptyRate = await runPostRate(run);
-  await runLateness(run, emptyRate.sps.requestsPerSecond, 'empty');
+  await runIntegrationsRate(run);
+  await runNowLatency(run);
+  await runLateness(run, apiLateness(knobs, emptyRate.sps.requestsPerSecond, 'empty'));
   await runSmallPublishJobs(run);
+  await runBacklogMeasures(run);
 
   await seedUpTo(run, stack.main, knobs.BENCH_POSTS);
   log('VACUUM ANALYZE after seeding...');
@@ -140,6 +118,6 @@ export async function runPhases(run: BenchRun): Promise<void> {
   const seededSize = sizeLabel(await postCount(stack.main.db));
   const seededRate = await runPostRate(run);
   rows.push(postRatioKeptRow(postRatio(emptyRate), postRatio(seededRate), seededSize));
-  await runLateness(run, seededRate.sps.requestsPerSecond, 'seeded');
+  await runLateness(run, apiLateness(knobs, seededRate.sps.requestsPerSecond, 'seeded'));
   await runSeededPublishJobs(run);
 }

@@ -9,14 +9,22 @@ import { freePort } from '../../test/support/free-port.ts';
 import { projectRoot } from '../local/local-environment.ts';
 import { apiNodeFlags } from '../local/node-flags.ts';
 import type { BenchServers } from './bench-servers.ts';
-import { clearTenantWork, closeBenchTenant, createBenchTenant, type BenchTenant } from './bench-tenant.ts';
+import {
+  addBenchChannel, clearTenantWork, closeBenchTenant, createBenchTenant, type BenchTenant,
+} from './bench-tenant.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 
 /** Queue names of the baselines, under the main tenant's prefix, apart from SPS's queues. */
-export const bareQueues = { posts: 'bare-posts', publish: 'bare-publish' } as const;
+export const bareQueues = { posts: 'bare-posts', publish: 'bare-publish', slowPublish: 'bare-publish-slow' } as const;
 
 /** Publish jobs one worker runs at once, SPS and baseline alike (SPS's default). */
 export const publishConcurrency = 5;
+
+/** How long the slow simulator takes to answer `POST /api/v1/statuses` (issue 16's publish jobs/s). */
+export const platformDelayMs = 20;
+
+/** Channels of the benchmark organization: the one posts go to, the slow one, and a few more for its list. */
+export const benchChannels = 5;
 
 /** Everything the measures talk to: SPS's api and workers, the two baselines, the simulator and the queues. */
 export interface BenchStack {
@@ -30,11 +38,16 @@ export interface BenchStack {
   /** Seals and digests with the run's SECRETS_KEY, as the api and workers do. */
   secrets: SecretBox;
   simulator: MastodonSimulator;
+  /** A second simulator answering statuses after `platformDelayMs`, for publish jobs/s. */
+  slowSimulator: MastodonSimulator;
+  /** The main organization's channel on the slow simulator. */
+  slowChannelId: string;
   /** `http://127.0.0.1:<port>/api/public/v1` */
   apiUrl: string;
-  /** The bare server's `POST /posts`. */
+  /** The bare server's origin (`POST /posts`, `GET /integrations`). */
   bareUrl: string;
-  bareQueues: { posts: Queue; publish: Queue };
+  /** `publish` is served by the bare worker posting to the simulator, `slowPublish` by one posting to the slow one. */
+  bareQueues: { posts: Queue; publish: Queue; slowPublish: Queue };
   processes: ServiceProcess[];
   close(): Promise<void>;
 }
@@ -43,18 +56,22 @@ export interface BenchStack {
 const unlimited = { limit: Number.MAX_SAFE_INTEGER, periodMs: 60_000 };
 
 /**
- * Starts the simulator in this process and, on the run's servers: SPS's api (with its production
- * node flags) and a workers process (publish queue) per tenant, the bare post server (same flags)
- * and the bare publish worker.
+ * Starts the two simulators in this process and, on the run's servers: SPS's api (with its
+ * production node flags) and a workers process (publish queue) per tenant, the bare post server
+ * (same flags) and a bare publish worker per simulator.
  */
 export async function startBenchStack(
   servers: BenchServers,
   workDir: string,
   log: (line: string) => void,
 ): Promise<BenchStack> {
-  const simulator = new MastodonSimulator({ rateLimits: { api: unlimited, media: unlimited, statuses: unlimited } });
+  const rateLimits = { api: unlimited, media: unlimited, statuses: unlimited };
+  const simulator = new MastodonSimulator({ rateLimits });
   await simulator.start();
   const token = simulator.addAccount('bench');
+  const slowSimulator = new MastodonSimulator({ rateLimits, responseDelayMs: platformDelayMs });
+  await slowSimulator.start();
+  const slowToken = slowSimulator.addAccount('bench');
   const secretsKey = randomBytes(32).toString('hex');
   const secrets = new SecretBox(Buffer.from(secretsKey, 'hex'));
   const connection = new Redis(servers.redisUrl, { maxRetriesPerRequest: null });
@@ -64,8 +81,20 @@ export async function startBenchStack(
   });
   const main = await tenant('sps', servers.queuePrefix);
   const small = await tenant('sps_small', `${servers.queuePrefix}-small`);
+  const slowChannelId = await addBenchChannel(main, secrets, {
+    name: 'Bench on the slow simulator', instanceUrl: slowSimulator.origin, token: slowToken,
+  });
+  for (let number = 3; number <= benchChannels; number += 1) {
+    const account = `bench${number}`;
+    await addBenchChannel(main, secrets, {
+      name: `Bench ${number}`, instanceUrl: simulator.origin, token: simulator.addAccount(account),
+    });
+  }
   const bare = { prefix: servers.queuePrefix, connection };
-  const queues = { posts: new Queue(bareQueues.posts, bare), publish: new Queue(bareQueues.publish, bare) };
+  const queues = {
+    posts: new Queue(bareQueues.posts, bare), publish: new Queue(bareQueues.publish, bare),
+    slowPublish: new Queue(bareQueues.slowPublish, bare),
+  };
 
   const apiPort = await freePort();
   const barePort = await freePort();
@@ -87,11 +116,11 @@ export async function startBenchStack(
     await Promise.all(Object.values(queues).map((queue) => queue.close()));
     await Promise.all([closeBenchTenant(main), closeBenchTenant(small)]);
     connection.disconnect();
-    await simulator.stop();
+    await Promise.all([simulator.stop(), slowSimulator.stop()]);
   };
   const script = (file: string): string => path.join(projectRoot, file);
   try {
-    log('starting the api, two workers processes and the two baselines...');
+    log('starting the api, two workers processes and the three baselines...');
     await start('api', [...apiNodeFlags, script('api/main.ts')], {
       ...common, PORT: String(apiPort), PUBLIC_API_RATE_LIMIT: '1000000000',
     }, /api listening/);
@@ -102,18 +131,23 @@ export async function startBenchStack(
     await start('bare post server', [...apiNodeFlags, script('scripts/bench/baselines/bare-post-server.ts')], {
       ...common, PORT: String(barePort), BARE_QUEUE: bareQueues.posts, BARE_ORGANIZATION_ID: main.organizationId,
     }, /bare post server listening/);
-    await start('bare publish worker', [script('scripts/bench/baselines/bare-publish-worker.ts')], {
+    const bareWorker = script('scripts/bench/baselines/bare-publish-worker.ts');
+    await start('bare publish worker', [bareWorker], {
       ...common, BARE_QUEUE: bareQueues.publish, PUBLISH_CONCURRENCY: String(publishConcurrency),
       SIMULATOR_URL: simulator.origin, SIMULATOR_TOKEN: token,
+    }, /bare publish worker running/);
+    await start('bare publish worker slow', [bareWorker], {
+      ...common, BARE_QUEUE: bareQueues.slowPublish, PUBLISH_CONCURRENCY: String(publishConcurrency),
+      SIMULATOR_URL: slowSimulator.origin, SIMULATOR_TOKEN: slowToken,
     }, /bare publish worker running/);
   } catch (error) {
     await close();
     throw error;
   }
   return {
-    main, small, secrets, simulator, processes, close, bareQueues: queues,
+    main, small, secrets, simulator, slowSimulator, slowChannelId, processes, close, bareQueues: queues,
     apiUrl: `http://127.0.0.1:${apiPort}/api/public/v1`,
-    bareUrl: `http://127.0.0.1:${barePort}/posts`,
+    bareUrl: `http://127.0.0.1:${barePort}`,
   };
 }
 

@@ -1,11 +1,11 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { configSchema } from '../../shared/config/config.ts';
 import type { SecretBox } from '../../shared/crypto/secret-box.ts';
 import { openDatabase, type Database } from '../../shared/db/database.ts';
 import { addTokenChannel } from '../../shared/domain/channels/channels.ts';
 import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
-import { BullPublishScheduler } from '../../shared/queue/publish-queue.ts';
-import { QueueName } from '../../shared/queue/queues.ts';
+import { BullPublishScheduler, createPublishQueue } from '../../shared/queue/publish-queue.ts';
 
 /**
  * One SPS database with its own queue prefix, served by its own workers process, holding the
@@ -41,7 +41,13 @@ export async function createBenchTenant(options: BenchTenantOptions): Promise<Be
     organizationId, provider: 'mastodon', name: 'Bench on the simulator',
     instanceUrl: options.instanceUrl, token: options.token,
   });
-  const publishQueue = new Queue(QueueName.publish, { connection: options.connection, prefix: options.queuePrefix });
+  // The api's job options (attempts, backoff, finished jobs trimmed), so a post created here is queued as
+  // `POST /posts` would queue it and its worker does the same work on completion.
+  const publishQueue = createPublishQueue(options.connection, {
+    prefix: options.queuePrefix,
+    attempts: configSchema.shape.PUBLISH_ATTEMPTS.parse(undefined),
+    backoffMs: configSchema.shape.PUBLISH_BACKOFF_MS.parse(undefined),
+  });
   return {
     mongoUrl: options.mongoUrl, queuePrefix: options.queuePrefix, db, organizationId, apiKey, channelId, publishQueue,
     scheduler: new BullPublishScheduler(publishQueue),
@@ -52,6 +58,21 @@ export async function createBenchTenant(options: BenchTenantOptions): Promise<Be
  * Takes the benchmark organization's posts and notifications and the tenant's waiting and delayed
  * jobs back out, so the next measure finds the database at the size the table says.
  */
+/**
+ * Another Mastodon channel of the tenant's organization, on `instanceUrl` with `token`; the
+ * benchmark organization has a handful, so its channel list is not trivial.
+ */
+export async function addBenchChannel(
+  tenant: BenchTenant,
+  secrets: SecretBox,
+  channel: { name: string; instanceUrl: string; token: string },
+): Promise<string> {
+  const { id } = await addTokenChannel(tenant.db, secrets, { allowPrivateNetwork: true }, {
+    organizationId: tenant.organizationId, provider: 'mastodon', ...channel,
+  });
+  return id;
+}
+
 export async function clearTenantWork(tenant: BenchTenant): Promise<void> {
   await tenant.db.posts.deleteMany({ organizationId: tenant.organizationId });
   await tenant.db.notifications.deleteMany({ organizationId: tenant.organizationId });

@@ -1,6 +1,8 @@
 import { Agent, request } from 'node:http';
 
 export interface JsonRequest {
+  /** POST unless told; a GET sends no body. */
+  method?: 'GET' | 'POST';
   url: string;
   headers: Record<string, string>;
   body: string;
@@ -11,15 +13,15 @@ export interface HttpAnswer {
   body: string;
 }
 
-/** One POST with a JSON body over a keep-alive agent; resolves with the status and the whole body. */
-export function postJson(agent: Agent, target: JsonRequest): Promise<HttpAnswer> {
+/** One request (a POST with its JSON body) over a keep-alive agent; resolves with the status and the whole body. */
+export function sendJson(agent: Agent, target: JsonRequest): Promise<HttpAnswer> {
+  const method = target.method ?? 'POST';
+  const bodyHeaders = method === 'GET'
+    ? {}
+    : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(target.body) };
   return new Promise((resolve, reject) => {
     const outgoing = request(target.url, {
-      method: 'POST',
-      agent,
-      headers: {
-        ...target.headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(target.body),
-      },
+      method, agent, headers: { ...target.headers, ...bodyHeaders },
     }, (response) => {
       let body = '';
       response.setEncoding('utf8');
@@ -28,7 +30,7 @@ export function postJson(agent: Agent, target: JsonRequest): Promise<HttpAnswer>
       response.on('error', reject);
     });
     outgoing.on('error', reject);
-    outgoing.end(target.body);
+    outgoing.end(method === 'GET' ? undefined : target.body);
   });
 }
 
@@ -62,7 +64,7 @@ export async function runLoad(
   const loop = async (): Promise<void> => {
     while (performance.now() < measureUntil) {
       try {
-        const answer = await postJson(agent, makeRequest());
+        const answer = await sendJson(agent, makeRequest());
         const finishedAt = performance.now();
         if (answer.status < 200 || answer.status > 299) recordError(`${answer.status}: ${answer.body.slice(0, 300)}`);
         else if (finishedAt >= measureFrom && finishedAt <= measureUntil) completed += 1;
@@ -90,7 +92,7 @@ export async function sendAll(requests: readonly JsonRequest[], connections: num
       next += 1;
       const target = requests[index];
       if (target === undefined) return;
-      const answer = await postJson(agent, target);
+      const answer = await sendJson(agent, target);
       if (answer.status < 200 || answer.status > 299) {
         throw new Error(`${target.url} answered ${answer.status}: ${answer.body.slice(0, 300)}`);
       }

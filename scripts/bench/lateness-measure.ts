@@ -1,20 +1,29 @@
 import type { BenchStack } from './bench-stack.ts';
+import { createDuePosts, estimateCreationMs } from './due-posts.ts';
 import { sendAll } from './http-load.ts';
 import { percentile } from './results-table.ts';
 import { scheduledPostBody, spsPostRequest } from './scheduled-post.ts';
 import { StatusReceipts, statusText } from './status-receipts.ts';
 
+/** How the due times fall: evenly over `spreadMs`, or all within one second (a burst). */
+export type LatenessShape = { kind: 'spread'; spreadMs: number } | { kind: 'burst' };
+
+/**
+ * How SPS's posts are made: through `POST /posts` at `connections` at a time, given the rate it was
+ * measured at; or with the api's `createPosts` in this process (the same code, no HTTP), which
+ * makes 10,000 posts in a fraction of the time.
+ */
+export type LatenessCreation = { via: 'api'; ratePerSecond: number } | { via: 'createPosts' };
+
 export interface LatenessSettings {
   posts: number;
-  /** Due times are spread evenly over this long. */
-  spreadMs: number;
-  /** The first post is due this long after the last one was created. */
+  shape: LatenessShape;
+  creation: LatenessCreation;
+  /** The first post is due this long after the last one was (expected to be) created. */
   leadMs: number;
   /** How long after the last due time the measure waits for stragglers. */
   graceMs: number;
   connections: number;
-  /** SPS's measured POST /posts rate, to know how long creating the posts will take. */
-  createRatePerSecond: number;
 }
 
 export interface LatenessResult {
@@ -26,10 +35,21 @@ export interface LatenessResult {
   headroomMs: number;
 }
 
-const dueTimes = (start: number, settings: LatenessSettings): number[] => Array.from(
-  { length: settings.posts },
-  (_, index) => start + Math.round((index * settings.spreadMs) / settings.posts),
-);
+/** A burst's posts are due within this long: "in the same second". */
+const burstMs = 1000;
+
+/** A few words for the table: "600 posts over 30 s", "10,000 posts due in the same second". */
+export function shapeLabel(posts: number, shape: LatenessShape): string {
+  const count = posts.toLocaleString('en');
+  return shape.kind === 'burst'
+    ? `${count} posts due in the same second`
+    : `${count} posts over ${shape.spreadMs / 1000} s`;
+}
+
+function dueTimes(start: number, settings: LatenessSettings): number[] {
+  const spreadMs = settings.shape.kind === 'burst' ? burstMs : settings.shape.spreadMs;
+  return Array.from({ length: settings.posts }, (_, index) => start + Math.floor((index * spreadMs) / settings.posts));
+}
 
 /** Waits for the statuses (up to `graceMs` after the last due time) and measures how late each arrived. */
 async function collect(
@@ -46,26 +66,38 @@ async function collect(
 }
 
 /**
- * SPS: the posts are created through `POST /posts` (type schedule) with due times spread over
- * `spreadMs`, and published by the workers process to the simulator; lateness is when the
- * simulator received a post minus its due time.
+ * SPS: scheduled posts with due times of the given shape, created as `creation` says, published
+ * by the workers process to the simulator; lateness is when the simulator received a post minus
+ * its due time.
  */
 export async function measureSpsLateness(
   stack: BenchStack,
   settings: LatenessSettings,
   tag: string,
 ): Promise<LatenessResult> {
-  // Twice the time the measured rate predicts, so creating never runs into the first due time.
-  const creationMs = (2 * 1000 * settings.posts) / Math.max(1, settings.createRatePerSecond);
+  const { main } = stack;
+  const { creation } = settings;
+  // Half as long again as the sample predicts (twice the measured rate through the api), so
+  // creating never runs into the first due time.
+  const creationMs = creation.via === 'api'
+    ? (2 * 1000 * settings.posts) / Math.max(1, creation.ratePerSecond)
+    : 1.5 * await estimateCreationMs(main, main.channelId, settings.posts, settings.connections);
   const dues = dueTimes(Date.now() + creationMs + settings.leadMs, settings);
   const receipts = new StatusReceipts(stack.simulator, tag);
-  const requests = dues.map((due, index) =>
-    spsPostRequest(stack, scheduledPostBody(stack.main.channelId, new Date(due), statusText(tag, index))));
-  await sendAll(requests, settings.connections);
-  return collect(receipts, dues, settings.graceMs, (dues[0] ?? 0) - Date.now());
+  let headroomMs: number;
+  if (creation.via === 'api') {
+    const requests = dues.map((due, index) =>
+      spsPostRequest(stack, scheduledPostBody(main.channelId, new Date(due), statusText(tag, index))));
+    await sendAll(requests, settings.connections);
+    headroomMs = (dues[0] ?? 0) - Date.now();
+  } else {
+    const text = (index: number): string => statusText(tag, index);
+    headroomMs = await createDuePosts(main, main.channelId, dues, text, settings.connections);
+  }
+  return collect(receipts, dues, settings.graceMs, headroomMs);
 }
 
-/** The baseline: bare BullMQ delayed jobs with due times spread the same way, run by the bare publish worker. */
+/** The baseline: bare BullMQ delayed jobs with due times of the same shape, run by the bare publish worker. */
 export async function measureBareLateness(
   stack: BenchStack,
   settings: LatenessSettings,

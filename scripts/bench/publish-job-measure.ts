@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job, Queue } from 'bullmq';
-import { createPosts } from '../../shared/domain/posts/create-posts.ts';
 import { publishJobId } from '../../shared/queue/queues.ts';
 import type { MastodonSimulator } from '../../test/simulators/mastodon-simulator.ts';
 import type { BenchStack } from './bench-stack.ts';
 import type { BenchTenant } from './bench-tenant.ts';
+import { createDuePost } from './due-posts.ts';
 import { percentile } from './results-table.ts';
 import { StatusReceipts, statusText } from './status-receipts.ts';
 
@@ -53,17 +53,6 @@ function summary(expected: number, published: number, durations: number[]): Publ
   return { expected, published, timed: durations.length, medianMs, p90Ms };
 }
 
-/** Creates one single-part post due at `due` in the tenant's database, as `POST /posts` would. */
-async function createDuePost(tenant: BenchTenant, due: number, content: string): Promise<string> {
-  const deps = { db: tenant.db, scheduler: tenant.scheduler, now: () => new Date() };
-  const [post] = await createPosts(deps, tenant.organizationId, {
-    type: 'schedule', date: new Date(due), tags: [],
-    posts: [{ integration: { id: tenant.channelId }, value: [{ content, image: [] }] }],
-  });
-  if (post === undefined) throw new Error('createPosts created no post');
-  return post.postId;
-}
-
 /**
  * SPS: single-part posts created with the api's own `createPosts` in each tenant's database, due
  * one every `intervalMs` in turn (tenant 1, tenant 2, tenant 1...), so each tenant's workers
@@ -83,7 +72,8 @@ export async function measureSpsPublishJobs(
   for (let index = 0; index < settings.jobs; index += 1) {
     for (const [number, tenant] of tenants.entries()) {
       const due = start + (index * tenants.length + number) * settings.intervalMs;
-      created[number]?.push(await createDuePost(tenant, due, statusText(tag, number * settings.jobs + index)));
+      const text = statusText(tag, number * settings.jobs + index);
+      created[number]?.push(await createDuePost(tenant, tenant.channelId, due, text));
     }
   }
   const headroomMs = start - Date.now();

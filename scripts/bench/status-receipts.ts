@@ -26,6 +26,11 @@ export class StatusReceipts {
     while (this.receivedAt.size < expected && Date.now() < deadline) await sleep(100);
   }
 
+  /** Resolves when the `index`th status has arrived or at `deadline` (epoch ms), whichever is first. */
+  async waitForStatus(index: number, deadline: number): Promise<void> {
+    while (!this.receivedAt.has(index) && Date.now() < deadline) await sleep(20);
+  }
+
   stop(): void {
     this.#simulator.onStatus = null;
   }

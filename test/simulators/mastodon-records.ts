@@ -58,4 +58,6 @@ export interface SimulatorOptions {
   /** Default: any free port. */
   port?: number;
   rateLimits?: Partial<RateLimits>;
+  /** Every POST /api/v1/statuses waits this long before it is handled (a platform's own time; benchmarks). */
+  responseDelayMs?: number;
 }

@@ -84,3 +84,19 @@ export function hasScope(granted: readonly string[], required: readonly string[]
 }
 
 export const outsideScopes = 'This action is outside the authorized scopes';
+
+/** A refusal as Mastodon words it: `{error}` with its status. */
+export interface Refusal {
+  status: number;
+  error: string;
+}
+
+/** 401 without a valid token, 403 when the token has none of the scopes. */
+export function authorizationRefusal(
+  account: { scopes: readonly string[] } | null,
+  scopes: readonly string[],
+): Refusal | null {
+  if (account === null) return { status: 401, error: 'The access token is invalid' };
+  if (!hasScope(account.scopes, scopes)) return { status: 403, error: outsideScopes };
+  return null;
+}

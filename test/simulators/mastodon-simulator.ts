@@ -10,8 +10,8 @@ import type {
 import { fieldsOf, readBody, readText, send, stringField } from './mastodon-http.ts';
 import { defaultRateLimits, RateLimiter, type RateLimits, type Throttled } from './mastodon-rate-limiter.ts';
 import {
-  countedLength, hasScope, imageSizeLimit, judgeUpload, maxMediaPerStatus, maxStatusCharacters, outsideScopes,
-  supportedMimeTypes, videoSizeLimit,
+  authorizationRefusal, countedLength, imageSizeLimit, judgeUpload, maxMediaPerStatus, maxStatusCharacters,
+  supportedMimeTypes, videoSizeLimit, type Refusal,
 } from './mastodon-rules.ts';
 
 export type {
@@ -26,12 +26,6 @@ interface Account {
 }
 
 type Reply = (status: number, body: unknown, headers?: Record<string, string>) => void;
-
-/** A refusal as Mastodon words it: `{error}` with its status. */
-interface Refusal {
-  status: number;
-  error: string;
-}
 
 const visibilities = new Set(['public', 'unlisted', 'private', 'direct']);
 
@@ -71,6 +65,7 @@ export class MastodonSimulator {
   readonly #throttledReads: number[] = [];
   readonly #limiter = new RateLimiter();
   readonly #rateLimits: RateLimits;
+  readonly #responseDelayMs: number;
   readonly #host: string;
   readonly #port: number;
   readonly #server: Server;
@@ -85,6 +80,7 @@ export class MastodonSimulator {
     this.#host = options.host ?? '127.0.0.1';
     this.#port = options.port ?? 0;
     this.#rateLimits = { ...defaultRateLimits, ...options.rateLimits };
+    this.#responseDelayMs = options.responseDelayMs ?? 0;
     this.#server = createServer((request, response) => {
       this.#handle(request, response).catch((error: unknown) => {
         send(response, 500, { error: `simulator failure: ${String(error)}` });
@@ -214,7 +210,8 @@ export class MastodonSimulator {
       if (poster === null) return;
       const failure = this.#failures.shift();
       const injected = failure === undefined || failure === 'pass' ? null : failure;
-      if (injected?.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, injected.delayMs));
+      const delayMs = injected?.delayMs ?? this.#responseDelayMs;
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       if (injected?.status !== undefined) {
         // Exactly what the test asked for, without the throttle's headers: a bare injected 429 stays bare.
         send(response, injected.status, injected.body ?? { error: 'injected failure' }, injected.headers);
@@ -483,11 +480,4 @@ export class MastodonSimulator {
     this.media.push(media);
     answer(judged.kind === 'video' ? 202 : 200, this.#presentMedia(media, judged.kind === 'image'));
   }
-}
-
-/** 401 without a valid token, 403 when the token has none of the scopes. */
-function authorizationRefusal(account: Account | null, scopes: readonly string[]): Refusal | null {
-  if (account === null) return { status: 401, error: 'The access token is invalid' };
-  if (!hasScope(account.scopes, scopes)) return { status: 403, error: outsideScopes };
-  return null;
 }

@@ -1,7 +1,8 @@
-// The baseline of `POST /posts` (issue 16): a bare Koa handler that parses the same JSON body,
-// stores an equivalent post document with one insertOne and queues one delayed BullMQ job, on
-// the same MongoDB-wire server and Redis as SPS. No authentication, rate limit or platform rules:
-// what any handler doing this work must spend at least.
+// The baselines of `POST /posts` and `GET /integrations` (issue 16), on the same MongoDB-wire
+// server and Redis as SPS. POST: a bare Koa handler that parses the same JSON body, stores an
+// equivalent post document with one insertOne and queues one delayed BullMQ job. GET: one `find`
+// of the organization's channels, answered as they are stored. No authentication, rate limit,
+// platform rules or presentation: what any handler doing this work must spend at least.
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -29,12 +30,17 @@ const body = z.object({
 
 const mongo = await MongoClient.connect(env.MONGO_URL);
 const posts = mongo.db().collection('posts');
+const channels = mongo.db().collection('channels');
 const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1 });
 const queue = new Queue(env.BARE_QUEUE, { connection, prefix: env.QUEUE_PREFIX });
 const organizationId = new ObjectId(env.BARE_ORGANIZATION_ID);
 
 const app = new Koa();
 app.use(koaBody({ json: true, jsonStrict: true, urlencoded: false, text: false, multipart: false }));
+app.use(async (ctx, next) => {
+  if (ctx.method !== 'GET' || ctx.path !== '/integrations') { await next(); return; }
+  ctx.body = await channels.find({ organizationId, deletedAt: null }).toArray();
+});
 app.use(async (ctx) => {
   if (ctx.method !== 'POST' || ctx.path !== '/posts') { ctx.status = 404; return; }
   const input = body.safeParse(ctx.request.body);

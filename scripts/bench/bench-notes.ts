@@ -1,0 +1,31 @@
+import { platformDelayMs, publishConcurrency } from './bench-stack.ts';
+import { latenessFloorMs, ratioKeptTarget } from './measure-rows.ts';
+
+/** What the table's readers need to know about how the figures were taken. */
+export const benchNotes: readonly string[] = [
+  'Lateness: when the Mastodon simulator received a post minus its due time. The ratio divides SPS\'s p99 by '
+    + `max(bare p99, ${latenessFloorMs} ms), so a baseline of a few ms does not make the ratio meaningless. `
+    + 'The bare side is BullMQ delayed jobs run by a worker making one HTTP POST. SPS\'s posts are all created '
+    + 'before the first is due ("created late" fails the row): the 600 through POST /posts, the 10,000 with the '
+    + 'api\'s createPosts in the bench process (same documents and jobs, no HTTP), the due time set from the time '
+    + 'a sample of posts took to create.',
+  'POST /posts: SPS (authentication, rate limit, platform rules, insertMany, delayed job) against a bare Koa handler '
+    + '(insertOne + delayed queue.add), both with the api\'s node flags; "seeded vs empty" must keep '
+    + `${ratioKeptTarget.toFixed(2)}x of the empty-database ratio.`,
+  'GET /integrations: SPS (authentication, the channel query, customers, presentation) against a bare Koa handler '
+    + 'doing one find on channels {organizationId, deletedAt: null} and answering the documents; the organization '
+    + 'has 5 channels. Same load generator as POST /posts, 2 rounds in turns.',
+  `Publish jobs/s: posts all due at once, drained by SPS's publish worker and by the bare worker (concurrency `
+    + `${publishConcurrency} each) posting to a simulator that answers after ${platformDelayMs} ms; jobs/s = `
+    + 'statuses after the first / time from the first receipt to the last. SPS\'s are real posts (createPosts) with '
+    + 'a webhook endpoint subscribed to post.published, so each job reads the post, calls the platform, writes the '
+    + 'result, the notification and the outbox delivery.',
+  'POST /posts now until received: one post at a time, each after the previous reached the simulator (answering at '
+    + 'once), nothing else running; from sending the request to the simulator receiving the status.',
+  'Publish job time: BullMQ finishedOn - processedOn of each job, one post due every 200 ms (5 jobs/s, so jobs do not '
+    + 'queue); the bare job is one HTTP POST to the same simulator, no database. "vs 1,000 posts" times the seeded '
+    + 'database and a second database of 1,000 posts (its own workers process) in the same minute, jobs interleaved, '
+    + 'so the machine\'s load weighs on both alike.',
+  'After seeding, the PostgreSQL database under FerretDB gets one VACUUM ANALYZE, as autovacuum would have done to a '
+    + 'database that grew over months.',
+];
