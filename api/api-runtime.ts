@@ -92,7 +92,10 @@ export async function createApiRuntime(
   registerQueueDepth(metrics.registry, observedQueues);
   // Publishing goes through the fail-fast producer; subscribing needs a connection of its own.
   const caches = new InvalidationBus({
-    publisher: producer, subscriber: createRedis(config.REDIS_URL, 'worker', logger), prefix: config.QUEUE_PREFIX, logger,
+    publisher: producer,
+    subscriber: createRedis(config.REDIS_URL, 'worker', logger),
+    prefix: config.QUEUE_PREFIX,
+    logger,
   });
   await caches.start();
   const secrets = new SecretBox(config.SECRETS_KEY);

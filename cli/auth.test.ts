@@ -38,7 +38,8 @@ describe('sps credentials: API key, stored OAuth credentials, status and logout'
     const { app, clientSecret } = await registerApp(ctx.db, ctx.secrets, organizationId, { name: 'SPS CLI', redirectUrl: 'https://auth.example.com/device/callback' });
     const now = new Date();
     const code = await approve(ctx.db, ctx.secrets, { app, user, organizationId, now });
-    const token = await exchangeCode(ctx.db, ctx.secrets, stack.caches, { grant_type: 'authorization_code', code, client_id: app.clientId, client_secret: clientSecret }, now);
+    const request = { grant_type: 'authorization_code', code, client_id: app.clientId, client_secret: clientSecret };
+    const token = await exchangeCode(ctx.db, ctx.secrets, stack.caches, request, now);
     oauth = { accessToken: token.access_token, organizationId };
   });
   afterAll(async () => {

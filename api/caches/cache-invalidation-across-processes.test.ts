@@ -56,7 +56,9 @@ describe('cache invalidation across two api processes', () => {
   /** Both processes answer `path` with 200 twice: the second answer comes from each one's cache. */
   async function warm(credential: string): Promise<void> {
     for (const api of apis) {
-      for (let round = 0; round < 2; round += 1) expect(await statusOf(`${api.url}/is-connected`, credential)).toBe(200);
+      for (let round = 0; round < 2; round += 1) {
+        expect(await statusOf(`${api.url}/is-connected`, credential)).toBe(200);
+      }
     }
   }
 

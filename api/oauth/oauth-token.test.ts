@@ -244,7 +244,8 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
     const mine = tokenOf(await exchangeCode(await codeFor()));
     const theirs = tokenOf(await exchangeCode(await codeFor(third)));
     expect((await approvedApps(ctx.db, member.user._id)).map((entry) => entry.name)).toContain('Scheduler Pro');
-    expect(await revokeApp(ctx.db, stack.caches, member.user._id, app._id.toString(), new Date())).toBeGreaterThanOrEqual(1);
+    const revoked = await revokeApp(ctx.db, stack.caches, member.user._id, app._id.toString(), new Date());
+    expect(revoked).toBeGreaterThanOrEqual(1);
     await expectDead(mine);
     expect(await integrations(theirs)).toMatchObject({ status: 200, body: [] });
     expect((await approvedApps(ctx.db, member.user._id)).map((entry) => entry.name)).not.toContain('Scheduler Pro');

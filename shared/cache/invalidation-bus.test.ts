@@ -25,7 +25,8 @@ describe('InvalidationBus over Redis', () => {
     admin = new Redis(inject('redisUrl'));
     // Named, so the test can cut this connection alone.
     subscriber = new Redis(inject('redisUrl'), { connectionName: prefix });
-    bus = new InvalidationBus({ publisher: admin, subscriber, prefix, logger: createLogger({ name: 'test', level: 'silent' }) });
+    const logger = createLogger({ name: 'test', level: 'silent' });
+    bus = new InvalidationBus({ publisher: admin, subscriber, prefix, logger });
     cache = new InvalidatedCache(bus, { ttlMs: 60_000, maxEntries: 10 });
     await bus.start();
   });

@@ -40,7 +40,8 @@ export class BullPublishScheduler implements PublishScheduler, PublishJobs {
 
   async schedule(job: ScheduledPublication): Promise<void> {
     const { organizationId, postId, channelId } = job;
-    const payload = publishPostPayload.parse({ organizationId, postId, ...(channelId === undefined ? {} : { channelId }) });
+    const known = channelId === undefined ? {} : { channelId };
+    const payload = publishPostPayload.parse({ organizationId, postId, ...known });
     await this.#queue.add(jobs.publishPost.name, payload, {
       jobId: publishJobId(job.postId),
       delay: Math.max(0, job.publishAt.getTime() - this.#now().getTime()),

@@ -86,7 +86,8 @@ describe('channel tokens: refreshed before expiry, once per channel, kept when t
     const account = authorized.accounts[0];
     if (account === undefined) throw new Error('X gave no account');
     const { organizationId } = await createOrganization(ctx.db, ctx.secrets, { name: `Org ${id}` });
-    const saved = await saveConnectedChannel({ ...ctx, caches: noCache }, { ...account, provider: 'x' }, { organizationId });
+    const deps = { ...ctx, caches: noCache };
+    const saved = await saveConnectedChannel(deps, { ...account, provider: 'x' }, { organizationId });
     return reload(saved.id);
   }
 

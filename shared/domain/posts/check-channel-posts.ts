@@ -17,7 +17,10 @@ import { resolvePostMedia, type MediaImports } from './post-media.ts';
 export type PostingChannel = Pick<Channel, 'provider' | 'name' | 'textLimit'> & { _id: Types.ObjectId };
 
 /** The organization's live (not deleted) channels among `ids`; the api answers it from its cache. */
-export type ChannelFinder = (organizationId: Types.ObjectId, ids: readonly Types.ObjectId[]) => Promise<PostingChannel[]>;
+export type ChannelFinder = (
+  organizationId: Types.ObjectId,
+  ids: readonly Types.ObjectId[],
+) => Promise<PostingChannel[]>;
 
 /** Straight from the database: one indexed equality query per channel, sent together. */
 export const findPostingChannels = (db: Database): ChannelFinder => (organizationId, ids) =>

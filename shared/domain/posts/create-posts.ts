@@ -99,7 +99,9 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
       await db.posts.deleteMany({ rootPostId: rootId });
       if (thread.length > 0) await db.posts.collection.insertMany(thread, { ordered: true });
     }
-    if (state === 'QUEUE' && input.type !== 'update') toSchedule.push({ rootId, channelId: entry.channel._id, publishAt: publishDate, edited: previous !== null });
+    if (state === 'QUEUE' && input.type !== 'update') {
+      toSchedule.push({ rootId, channelId: entry.channel._id, publishAt: publishDate, edited: previous !== null });
+    }
     results.push({ postId: rootId.toString(), integration: entry.channel._id.toString() });
   }
 
