@@ -2,7 +2,7 @@ import type { Types } from 'mongoose';
 import type { Post, PostState } from '../../db/models/post.ts';
 import type { ChannelPostInput } from './post-input.ts';
 
-type ScalarFields = Omit<Post, 'media' | 'tags'>;
+type ScalarFields = Omit<Post, 'media' | 'tags' | 'settings'>;
 
 /**
  * A post part exactly as stored: every field of the schema required (a new field must be given
@@ -12,6 +12,7 @@ export type PostDocument = { [K in keyof ScalarFields]-?: Exclude<ScalarFields[K
   _id: Types.ObjectId;
   media: { id: string; path: string; alt: string | null; thumbnail: string | null }[];
   tags: { value: string; label: string }[];
+  settings: Record<string, unknown>;
   createdAt: Date;
   updatedAt: Date;
 };
