@@ -16,6 +16,7 @@ import { ChannelTokens } from '../channels/channel-tokens.ts';
 import { createOrganization } from '../organizations/organizations.ts';
 import { changePostStatus } from '../posts/post-changes.ts';
 import type { PublishScheduler } from '../posts/publish-scheduler.ts';
+import { registerEndpoint } from '../webhooks/webhook-endpoints.ts';
 import { WebhookOutbox } from '../webhooks/webhook-outbox.ts';
 import { failThread, publishThread, type PublishDeps } from './publish-thread.ts';
 
@@ -245,5 +246,26 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
     platform.calls.length = 0;
     expect(await publishThread(deps, rootId)).toMatchObject({ kind: 'published' });
     expect(platform.calls).toEqual([{ content: 'Failed once', checkpoint: {} }]);
+  });
+
+  it('reads the webhook endpoints again after a long publish, so one registered meanwhile hears of it', async () => {
+    const rootId = await thread(['A long upload']);
+    let clock = Date.now();
+    const hints = { organizationId, channelId: channelId.toString() };
+    const endpointDeps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true) };
+    let endpointId = '';
+    platform.steps = [async (input) => {
+      // Registered while the platform takes its time, after the job read the (no) endpoints.
+      const { endpoint } = await registerEndpoint(endpointDeps, organizationId, {
+        url: 'https://hooks.example.com/sps', events: ['post.published'],
+      });
+      endpointId = endpoint.id;
+      clock += 60_000;
+      return { releaseId: `id-${input.content}`, releaseURL: 'https://p/long' };
+    }];
+    const outcome = await publishThread({ ...deps, now: () => new Date(clock) }, rootId, hints);
+    expect(outcome).toMatchObject({ kind: 'published' });
+    const deliveries = await ctx.db.webhookDeliveries.find({ endpointId: new Types.ObjectId(endpointId) }).lean();
+    expect(deliveries.map((delivery) => delivery.event)).toEqual(['post.published']);
   });
 });

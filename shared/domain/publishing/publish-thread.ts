@@ -119,6 +119,12 @@ export type PublishOutcome =
   | { kind: 'waiting'; until: Date }
   | { kind: 'skipped'; reason: string };
 
+/**
+ * Endpoints read with the post serve its event only this long after: a long upload reads them
+ * again, so an endpoint registered meanwhile still hears of the publication.
+ */
+const endpointsFreshMs = 5_000;
+
 const displayName = (provider: string): string => findPlatform(provider)?.displayName ?? provider;
 
 /**
@@ -134,6 +140,7 @@ export async function publishThread(
   const { db } = deps;
   const rootId = new Types.ObjectId(postId);
   const hintedChannel = asObjectId(hints.channelId ?? '');
+  const startedAt = deps.now().getTime();
   // One round trip before the platform is called: the root, its replies, the channel the job
   // names (a post never changes channel) and the organization's webhook endpoints, together.
   const [root, replies, channelRead, endpoints] = await Promise.all([
@@ -270,7 +277,7 @@ export async function publishThread(
       provider: channel.provider,
       releaseURL,
       publishedAt: (rootPublishedAt ?? deps.now()).toISOString(),
-    }, endpoints),
+    }, deps.now().getTime() - startedAt <= endpointsFreshMs ? endpoints : null),
   ]);
   await db.posts.updateOne({ _id: root._id }, { $set: { notifiedAt: deps.now() } });
   return { kind: 'published', releaseURL, provider: channel.provider };
