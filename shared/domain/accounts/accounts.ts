@@ -3,6 +3,7 @@ import { hashPassword, verifyPassword } from '../../crypto/password.ts';
 import { randomCredential, type SecretBox } from '../../crypto/secret-box.ts';
 import type { CacheInvalidation } from '../../cache/invalidation-bus.ts';
 import type { Database } from '../../db/database.ts';
+import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { findEachById } from '../../db/equality-queries.ts';
 import type { User } from '../../db/models/user.ts';
 import { DomainError } from '../../errors.ts';
@@ -33,7 +34,7 @@ export async function signUp(db: Database, secrets: SecretBox, input: { email: s
   } catch (error) {
     // Two sign-ups racing on one email: the unique index decides; the loser's organization goes.
     await db.organizations.deleteOne({ _id: organizationId });
-    if (error instanceof Error && /duplicate key|E11000/i.test(error.message)) throw new DomainError('conflict', 'an account with this email already exists; log in instead');
+    if (isDuplicateKey(error)) throw new DomainError('conflict', 'an account with this email already exists; log in instead');
     throw error;
   }
 }

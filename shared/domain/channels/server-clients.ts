@@ -1,11 +1,9 @@
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
+import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import type { OAuth2Client } from '../../platforms/kit/oauth2-provider.ts';
 import type { ConnectContext, OAuthConnect } from '../../platforms/kit/platform-connect.ts';
 import { askPlatform } from './connect-with-credentials.ts';
-
-const isDuplicateKey = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && 'code' in error && error.code === 11000;
 
 /**
  * The client SPS holds on a user's server (Mastodon registers apps per instance): registered

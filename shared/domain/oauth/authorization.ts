@@ -2,6 +2,7 @@ import { Types } from 'mongoose';
 import { randomCredential, type SecretBox } from '../../crypto/secret-box.ts';
 import type { CacheInvalidation } from '../../cache/invalidation-bus.ts';
 import type { Database } from '../../db/database.ts';
+import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { isMember, type StoredUser } from '../accounts/accounts.ts';
 import { DomainError } from '../../errors.ts';
 import type { RequestedGrant } from './authorization-request.ts';
@@ -104,11 +105,6 @@ function checkVerifier(request: TokenRequest, issued: { codeChallenge?: string |
   if (!verifierMatches(verifier, challenge)) {
     throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
   }
-}
-
-/** The duplicate-key error of a unique index: on FerretDB the one step that decides exactly-once. */
-function isDuplicateKey(error: unknown): boolean {
-  return error instanceof Error && /duplicate key|E11000/i.test(error.message);
 }
 
 /** RFC 6749 §4.1.2: a code presented again is refused and the token issued from it revoked. */
