@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
 import type { Database } from '../../db/database.ts';
+import { isDuplicateKey } from '../../db/duplicate-key.ts';
 
 /** Fixed by the spec: clients cannot ask for another page size. */
 export const notificationsPerPage = 100;
@@ -19,8 +20,38 @@ export interface NotificationsPage {
   hasMore: boolean;
 }
 
-export async function notify(db: Database, organizationId: string, message: { content: string; link?: string | null }): Promise<void> {
-  await db.notifications.create({ organizationId: new Types.ObjectId(organizationId), content: message.content, link: message.link ?? null });
+/** A notification exactly as stored. */
+interface NotificationDocument {
+  _id: Types.ObjectId;
+  organizationId: Types.ObjectId;
+  content: string;
+  link: string | null;
+  createdAt: Date;
+}
+
+/**
+ * Tells the organization something. `once` is the id of the fact told (derivedObjectId): telling
+ * it again, from a job run twice, writes nothing. Written whole with the driver's insert: a
+ * publish tells one on every post, and Mongoose's document machinery cost more than the insert.
+ */
+export async function notify(
+  db: Database,
+  organizationId: string,
+  message: { content: string; link?: string | null },
+  once?: Types.ObjectId,
+): Promise<void> {
+  const document: NotificationDocument = {
+    _id: once ?? new Types.ObjectId(),
+    organizationId: new Types.ObjectId(organizationId),
+    content: message.content,
+    link: message.link ?? null,
+    createdAt: new Date(),
+  };
+  try {
+    await db.notifications.collection.insertOne(document);
+  } catch (error) {
+    if (once === undefined || !isDuplicateKey(error)) throw error;
+  }
 }
 
 export async function listNotifications(db: Database, organizationId: string, page: number): Promise<NotificationsPage> {

@@ -268,4 +268,30 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
     const deliveries = await ctx.db.webhookDeliveries.find({ endpointId: new Types.ObjectId(endpointId) }).lean();
     expect(deliveries.map((delivery) => delivery.event)).toEqual(['post.published']);
   });
+  it('tells a publication once however often its job runs: again after it settled, or two runs at once', async () => {
+    const endpointDeps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true) };
+    const { endpoint } = await registerEndpoint(endpointDeps, organizationId, {
+      url: 'https://hooks.example.com/once', events: ['post.published'],
+    });
+    const told = async (text: string, rootId: string) => {
+      const [notifications, deliveries] = await Promise.all([
+        ctx.db.notifications.countDocuments({ content: { $regex: `at https://p/${text}$` } }),
+        ctx.db.webhookDeliveries.find({ endpointId: new Types.ObjectId(endpoint.id) }).lean(),
+      ]);
+      return { notifications, deliveries: deliveries.filter((delivery) => delivery.body.includes(rootId)).length };
+    };
+
+    const settled = await thread(['Told-once-settled']);
+    expect(await publishThread(deps, settled)).toMatchObject({ kind: 'published' });
+    expect(await publishThread(deps, settled)).toMatchObject({ kind: 'published' });
+    expect(await told('Told-once-settled', settled)).toEqual({ notifications: 1, deliveries: 1 });
+    expect(platform.calls.filter((call) => call.content === 'Told-once-settled')).toHaveLength(1);
+
+    // Two workers on the same post (a job taken over while its worker still runs): the platform's
+    // idempotency gives both the same release, and the organization hears of it once.
+    const racing = await thread(['Told-once-racing']);
+    const outcomes = await Promise.all([publishThread(deps, racing), publishThread(deps, racing)]);
+    expect(outcomes.map((outcome) => outcome.kind)).toEqual(['published', 'published']);
+    expect(await told('Told-once-racing', racing)).toEqual({ notifications: 1, deliveries: 1 });
+  });
 });

@@ -1,6 +1,7 @@
 import { Types } from 'mongoose';
 import type { Database } from '../../db/database.ts';
 import { findEachById, updateThread } from '../../db/equality-queries.ts';
+import { derivedObjectId } from '../../db/derived-object-id.ts';
 import { asObjectId } from '../../db/object-id.ts';
 import type { AdapterSet } from '../../platforms/platforms.ts';
 import { PlatformError } from '../../platforms/kit/platform-error.ts';
@@ -161,8 +162,9 @@ export async function publishThread(
   const parts = [root, ...replies];
   const unpublished = parts.filter((part) => part.releaseId === null || part.releaseId === undefined);
   // A job can run again after the thread settled (a worker killed after the last write, a job
-  // re-added by the sweep): nothing is published twice and the organization is told once.
+  // re-added by the sweep): nothing is published twice and the organization is told once (below).
   if (replies.some((part) => part.state === 'ERROR')) return { kind: 'skipped', reason: 'the post already failed' };
+  // Posts published before the notification's id was derived were marked when told.
   if (unpublished.length === 0 && (root.notifiedAt ?? null) !== null) {
     return { kind: 'skipped', reason: 'the post was already published' };
   }
@@ -206,6 +208,7 @@ export async function publishThread(
   }
 
   let releaseURL = root.releaseURL ?? '';
+  let rootReleaseId = root.releaseId ?? '';
   let rootPublishedAt = root.publishedAt ?? null;
   let previous: { releaseId: string; publishedAt: Date } | null = null;
   for (const part of parts) {
@@ -259,27 +262,35 @@ export async function publishThread(
     previous = { releaseId: result.releaseId, publishedAt };
     if (part.position === 0) {
       releaseURL = result.releaseURL;
+      rootReleaseId = result.releaseId;
       rootPublishedAt = publishedAt;
     }
   }
 
-  // Told at least once: a crash before `notifiedAt` repeats the event and the notification, never
-  // loses them. The two are independent writes: sent together.
+  // Told exactly once: the notification and the event take ids derived from the publication (the
+  // root and the release the platform gave it, saved before), so a run again after a crash, or a
+  // second worker racing this one to the same release, writes nothing new.
+  const publishedAt = rootPublishedAt ?? deps.now();
+  const publication = derivedObjectId(
+    root._id.getTimestamp(), 'post.published', root._id.toHexString(), rootReleaseId,
+  );
   await Promise.all([
     notify(db, root.organizationId.toString(), {
       content: `Your post was published on ${displayName(channel.provider)} at ${releaseURL}`,
       link: releaseURL === '' ? null : releaseURL,
-    }),
+    }, publication),
     deps.webhooks.emit(root.organizationId.toString(), 'post.published', {
       postId: root._id.toString(),
       group: root.group,
       channelId: channel._id.toString(),
       provider: channel.provider,
       releaseURL,
-      publishedAt: (rootPublishedAt ?? deps.now()).toISOString(),
-    }, deps.now().getTime() - startedAt <= endpointsFreshMs ? endpoints : null),
+      publishedAt: publishedAt.toISOString(),
+    }, {
+      endpoints: deps.now().getTime() - startedAt <= endpointsFreshMs ? endpoints : null,
+      once: publication,
+    }),
   ]);
-  await db.posts.updateOne({ _id: root._id }, { $set: { notifiedAt: deps.now() } });
   return { kind: 'published', releaseURL, provider: channel.provider };
 }
 

@@ -1,5 +1,7 @@
 import { Types } from 'mongoose';
 import type { Database } from '../../db/database.ts';
+import { derivedObjectId } from '../../db/derived-object-id.ts';
+import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { LogEvent } from '../../logging/events.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { WebhookEventBody, WebhookEventData, WebhookEventType } from './webhook-events.ts';
@@ -15,13 +17,42 @@ export interface WebhookEvents {
     organizationId: string,
     type: T,
     data: WebhookEventData[T],
-    endpoints?: OrganizationEndpoints | null,
+    options?: EmitOptions,
   ): Promise<void>;
   /**
    * The organization's endpoints, read ahead by a step that will emit later (a publish reads them
    * with the post, so its event costs one write); null when they could not be read (emit reads again).
    */
   endpointsOf(organizationId: string): Promise<OrganizationEndpoints | null>;
+}
+
+export interface EmitOptions {
+  /** The organization's endpoints read ahead (endpointsOf); null or absent reads them. */
+  endpoints?: OrganizationEndpoints | null;
+  /**
+   * The id of the fact the event reports (derivedObjectId), for an event a step may emit again
+   * (a publish job run twice): the event and its deliveries get ids derived from it, so the
+   * second emit writes nothing. Absent, every emit is an event of its own.
+   */
+  once?: Types.ObjectId;
+}
+
+/** A delivery record exactly as emitting writes it. */
+interface DeliveryDocument {
+  _id: Types.ObjectId;
+  organizationId: Types.ObjectId;
+  endpointId: Types.ObjectId;
+  event: WebhookEventType;
+  eventId: string;
+  body: string;
+  status: 'pending';
+  attempt: number;
+  nextAttemptAt: Date;
+  leaseUntil: null;
+  attempts: [];
+  resentFrom: null;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 /** An organization's webhook endpoints as read for an emit. */
@@ -62,10 +93,11 @@ export class WebhookOutbox implements WebhookEvents {
     organizationId: string,
     type: T,
     data: WebhookEventData[T],
-    known: OrganizationEndpoints | null = null,
+    options: EmitOptions = {},
   ): Promise<void> {
     const { db, logger } = this.#deps;
-    const eventId = `evt_${new Types.ObjectId().toHexString()}`;
+    const { endpoints: known = null, once } = options;
+    const eventId = `evt_${(once ?? new Types.ObjectId()).toHexString()}`;
     try {
       const owner = new Types.ObjectId(organizationId);
       const read = known?.organizationId === organizationId ? known : await this.endpointsOf(organizationId);
@@ -75,7 +107,10 @@ export class WebhookOutbox implements WebhookEvents {
       const now = this.#deps.now();
       const event: WebhookEventBody<T> = { id: eventId, type, createdAt: now.toISOString(), organizationId, data };
       const body = JSON.stringify(event);
-      await db.webhookDeliveries.insertMany(subscribed.map((endpoint) => ({
+      const deliveries = subscribed.map((endpoint): DeliveryDocument => ({
+        _id: once === undefined
+          ? new Types.ObjectId()
+          : derivedObjectId(once.getTimestamp(), eventId, endpoint._id.toHexString()),
         organizationId: owner,
         endpointId: endpoint._id,
         event: type,
@@ -86,12 +121,29 @@ export class WebhookOutbox implements WebhookEvents {
         nextAttemptAt: now,
         leaseUntil: null,
         attempts: [],
-      })));
+        resentFrom: null,
+        createdAt: now,
+        updatedAt: now,
+      }));
+      await insertDeliveries(db, deliveries, once !== undefined);
     } catch (error) {
       logger.error(
         { event: LogEvent.webhookNotRecorded, webhookEvent: type, eventId, organizationId, err: error },
         'the event could not be written to the webhook outbox; its deliveries will not be made',
       );
     }
+  }
+}
+
+/**
+ * Written whole with the driver: every publish emits, and Mongoose's insertMany cost more CPU
+ * than the write. Unordered when deliveries may exist already (an event emitted again): the
+ * duplicates are refused one by one and the others, for an endpoint added since, still written.
+ */
+async function insertDeliveries(db: Database, deliveries: DeliveryDocument[], repeatable: boolean): Promise<void> {
+  try {
+    await db.webhookDeliveries.collection.insertMany(deliveries, { ordered: !repeatable });
+  } catch (error) {
+    if (!repeatable || !isDuplicateKey(error)) throw error;
   }
 }
