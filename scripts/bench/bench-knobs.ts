@@ -2,6 +2,24 @@ import { z } from 'zod';
 
 const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** The groups of measures `BENCH_ONLY` can pick, in the order a full run makes them. */
+export const benchMeasures = [
+  'post-rate', 'integrations', 'now', 'lateness', 'publish-jobs', 'publish-rate', 'spread', 'burst', 'seeded', 'upload',
+] as const;
+export type BenchMeasure = (typeof benchMeasures)[number];
+
+const measureList = z.string().transform((value, context): ReadonlySet<BenchMeasure> | null => {
+  const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (names.length === 0) return null;
+  const unknown = names.filter((name) => !(benchMeasures as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    const known = benchMeasures.join(', ');
+    context.addIssue({ code: 'custom', message: `unknown measure ${unknown.join(', ')}; known: ${known}` });
+    return z.NEVER;
+  }
+  return new Set(names as BenchMeasure[]);
+});
+
 /** The environment knobs of `npm run bench`; smaller values make a quick try. */
 export const benchKnobs = z.object({
   /** Posts in the seeded database (documents: a thread part counts one). */
@@ -26,7 +44,16 @@ export const benchKnobs = z.object({
   BENCH_NOW_POSTS: count(50),
   /** 0 leaves the upload benchmark out. */
   BENCH_UPLOAD: z.enum(['0', '1']).default('1'),
+  /**
+   * A comma list of measure groups to run alone (`publish-rate,burst`), for a quick look at one
+   * figure; empty runs them all. `seeded` is the whole seeded phase (seeding included).
+   */
+  BENCH_ONLY: measureList.default(null),
   /** 1 keeps the processes' logs (and prints where) even when every target is met. */
   BENCH_KEEP_LOGS: z.enum(['0', '1']).default('0'),
 });
 export type BenchKnobs = z.infer<typeof benchKnobs>;
+
+/** Whether the run makes this group of measures (every group when BENCH_ONLY is empty). */
+export const runs = (knobs: BenchKnobs, measure: BenchMeasure): boolean =>
+  knobs.BENCH_ONLY === null || knobs.BENCH_ONLY.has(measure);

@@ -1,4 +1,4 @@
-import type { BenchKnobs } from './bench-knobs.ts';
+import { runs, type BenchKnobs } from './bench-knobs.ts';
 import { postCount, sizeLabel, type BenchRun } from './bench-run.ts';
 import { clearBenchWork } from './bench-stack.ts';
 import type { BenchTenant } from './bench-tenant.ts';
@@ -84,14 +84,18 @@ const apiLateness = (knobs: BenchKnobs, createRate: number, phase: string) => ({
  */
 async function runBacklogMeasures(run: BenchRun): Promise<void> {
   const { knobs } = run;
-  await runPublishRate(run);
-  await runLateness(run, {
-    posts: knobs.BENCH_SPREAD_POSTS, shape: { kind: 'spread', spreadMs: knobs.BENCH_SPREAD_SECONDS * 1000 },
-    creation: { via: 'createPosts' }, tag: 'spread',
-  });
-  await runLateness(run, {
-    posts: knobs.BENCH_BURST_POSTS, shape: { kind: 'burst' }, creation: { via: 'createPosts' }, tag: 'burst',
-  });
+  if (runs(knobs, 'publish-rate')) await runPublishRate(run);
+  if (runs(knobs, 'spread')) {
+    await runLateness(run, {
+      posts: knobs.BENCH_SPREAD_POSTS, shape: { kind: 'spread', spreadMs: knobs.BENCH_SPREAD_SECONDS * 1000 },
+      creation: { via: 'createPosts' }, tag: 'spread',
+    });
+  }
+  if (runs(knobs, 'burst')) {
+    await runLateness(run, {
+      posts: knobs.BENCH_BURST_POSTS, shape: { kind: 'burst' }, creation: { via: 'createPosts' }, tag: 'burst',
+    });
+  }
 }
 
 /**
@@ -99,18 +103,23 @@ async function runBacklogMeasures(run: BenchRun): Promise<void> {
  * now (while nothing else runs), lateness, publish jobs on 1,000 posts, then issue 16's backlogs
  * (publish jobs/s, lateness of 10,000 posts). After seeding up to BENCH_POSTS: issue 17's
  * measures again, publish jobs on both sizes at once. Issue 16's measures run once: with the
- * seeded phase, twice would take the run past half an hour.
+ * seeded phase, twice would take the run past half an hour. BENCH_ONLY picks some of them.
  */
 export async function runPhases(run: BenchRun): Promise<void> {
   const { stack, servers, knobs, rows, log } = run;
   await seedUpTo(run, stack.small, knobs.BENCH_SMALL_POSTS);
   await servers.vacuumAnalyze();
-  const emptyRate = await runPostRate(run);
-  await runIntegrationsRate(run);
-  await runNowLatency(run);
-  await runLateness(run, apiLateness(knobs, emptyRate.sps.requestsPerSecond, 'empty'));
-  await runSmallPublishJobs(run);
+  // The seeded phase compares with the empty database's figures: it measures them too.
+  const seeded = runs(knobs, 'seeded');
+  const emptyRate = runs(knobs, 'post-rate') || runs(knobs, 'lateness') || seeded ? await runPostRate(run) : null;
+  if (runs(knobs, 'integrations')) await runIntegrationsRate(run);
+  if (runs(knobs, 'now')) await runNowLatency(run);
+  if (emptyRate !== null && runs(knobs, 'lateness')) {
+    await runLateness(run, apiLateness(knobs, emptyRate.sps.requestsPerSecond, 'empty'));
+  }
+  if (runs(knobs, 'publish-jobs')) await runSmallPublishJobs(run);
   await runBacklogMeasures(run);
+  if (emptyRate === null || !seeded) return;
 
   await seedUpTo(run, stack.main, knobs.BENCH_POSTS);
   log('VACUUM ANALYZE after seeding...');

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { logToStderr } from '../local/run-script.ts';
-import { benchKnobs } from './bench-knobs.ts';
+import { benchKnobs, runs } from './bench-knobs.ts';
 import { benchNotes } from './bench-notes.ts';
 import { runPhases } from './bench-phases.ts';
 import { startBenchServers } from './bench-servers.ts';
@@ -29,7 +29,7 @@ async function main(): Promise<number> {
     } finally {
       await stack.close();
     }
-    if (knobs.BENCH_UPLOAD === '1') {
+    if (knobs.BENCH_UPLOAD === '1' && runs(knobs, 'upload')) {
       log('running the upload benchmark (BENCH_UPLOAD=0 leaves it out)...');
       rows.push(...await uploadRows(servers));
     }
