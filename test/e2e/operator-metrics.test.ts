@@ -8,6 +8,7 @@ import { readinessTimeoutMs } from '../../shared/health/readiness.ts';
 import { createStorage } from '../../shared/storage/create-storage.ts';
 import { api, organizationWithMastodon } from '../support/fixtures.ts';
 import { useSimulatedStack } from '../support/simulated-stack.ts';
+import { waitFor } from '../support/stack.ts';
 import { publishNow, settledParts } from '../support/publish-now.ts';
 
 const metricsToken = 'metrics-token-for-the-test-0001';
@@ -95,8 +96,13 @@ describe('Prometheus metrics', () => {
     try {
       const base = `http://127.0.0.1:${String(http.port)}`;
       expect((await scrape(`${base}/metrics`, null)).status).toBe(401);
-      const { text } = await scrape(`${base}/metrics`);
       const platform = { platform: 'mastodon', process: 'workers' };
+      // The job is counted when it ends, after the post's state is written: waited for.
+      const text = await waitFor(async () => {
+        const scraped = (await scrape(`${base}/metrics`)).text;
+        const failed = { ...platform, outcome: 'failed', error_class: 'permanent' };
+        return sample(scraped, 'sps_publish_outcomes_total', failed) === undefined ? undefined : scraped;
+      }, { what: 'the failed publish to be counted' });
       expect(sample(text, 'sps_publish_outcomes_total', { ...platform, outcome: 'published', error_class: 'none' }))
         .toBeGreaterThanOrEqual(1);
       expect(sample(text, 'sps_publish_outcomes_total', { ...platform, outcome: 'failed', error_class: 'permanent' }))
