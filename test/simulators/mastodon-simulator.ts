@@ -105,10 +105,6 @@ export class MastodonSimulator {
     await new Promise<void>((resolve) => this.#server.close(() => { resolve(); }));
   }
 
-  /**
-   * Registers an account and returns the access token Mastodon would have issued for it,
-   * with `scopes` (default `read write`, what most apps ask for).
-   */
   /** Sets what other users did: an account's followers, a status's favourites and boosts. */
   setFollowers(username: string, count: number): void {
     this.#followers.set(this.#idOf(username), count);
@@ -118,6 +114,10 @@ export class MastodonSimulator {
     this.#reactions.set(statusId, reactions);
   }
 
+  /**
+   * Registers an account and returns the access token Mastodon would have issued for it,
+   * with `scopes` (default `read write`, what most apps ask for).
+   */
   addAccount(username: string, options: { scopes?: readonly string[] } = {}): string {
     const token = randomUUID().replaceAll('-', '');
     const scopes = options.scopes ?? ['read', 'write'];
