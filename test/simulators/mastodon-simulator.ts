@@ -2,17 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import busboy from 'busboy';
 import type { SimulatedAnswer, SimulatedRequest } from './kit/simulator-server.ts';
-import { escapeHtml } from '../../shared/html/escape-html.ts';
 import { MastodonApps } from './mastodon-apps.ts';
 import type {
   InjectedFailure, ReceivedRequest, SimulatedMedia, SimulatedStatus, SimulatorOptions,
 } from './mastodon-records.ts';
-import { fieldsOf, readBody, readText, send, stringField } from './mastodon-http.ts';
+import { fieldsOf, readBody, readText, send } from './mastodon-http.ts';
 import { defaultRateLimits, RateLimiter, type RateLimits, type Throttled } from './mastodon-rate-limiter.ts';
-import {
-  authorizationRefusal, countedLength, imageSizeLimit, judgeUpload, maxMediaPerStatus, maxStatusCharacters,
-  supportedMimeTypes, videoSizeLimit, type Refusal,
-} from './mastodon-rules.ts';
+import { authorizationRefusal, judgeUpload, videoSizeLimit } from './mastodon-rules.ts';
+import { MastodonTimeline } from './mastodon-timeline.ts';
 
 export type {
   InjectedFailure, ReceivedRequest, SimulatedMedia, SimulatedStatus, SimulatorOptions,
@@ -26,8 +23,6 @@ interface Account {
 }
 
 type Reply = (status: number, body: unknown, headers?: Record<string, string>) => void;
-
-const visibilities = new Set(['public', 'unlisted', 'private', 'direct']);
 
 /** Scopes the endpoints SPS uses require; a token needs one of them (`write` covers `write:*`). */
 const scopesFor = {
@@ -44,11 +39,10 @@ const tooManyRequests = { error: 'Too many requests' };
  * A local stand-in for one Mastodon instance's REST API, refusing what Mastodon refuses (token
  * and scopes, status length with the content warning, media kinds, types and sizes, rate limits
  * with X-RateLimit-*), honouring Idempotency-Key, and recording what it received.
- * Facts: ../shared/platforms/open-and-community.md, section 2; rules in mastodon-rules.ts.
+ * Facts: ../shared/platforms/open-and-community.md, section 2; rules in mastodon-rules.ts. What the
+ * instance holds and how it shows it is in mastodon-timeline.ts; this class routes the HTTP calls to it.
  */
 export class MastodonSimulator {
-  readonly statuses: SimulatedStatus[] = [];
-  readonly media: SimulatedMedia[] = [];
   readonly requests: ReceivedRequest[] = [];
   /** Responses cut off on purpose (`loseResponse`), for tests to check the simulator did its part. */
   lostResponses = 0;
@@ -58,9 +52,8 @@ export class MastodonSimulator {
   /** Client registration and OAuth (`/api/v1/apps`, `/oauth/*`). */
   readonly apps = new MastodonApps();
   readonly #idempotency = new Map<string, SimulatedStatus>();
-  /** Followers per account id, and favourites/boosts per status id, as other users would make them. */
+  /** Followers per account id, as other users would make them. */
   readonly #followers = new Map<string, number>();
-  readonly #reactions = new Map<string, { favourites: number; reblogs: number }>();
   readonly #failures: (InjectedFailure | 'pass')[] = [];
   readonly #throttledReads: number[] = [];
   readonly #limiter = new RateLimiter();
@@ -69,10 +62,8 @@ export class MastodonSimulator {
   readonly #host: string;
   readonly #port: number;
   readonly #server: Server;
-  #nextId = 110_000_000_000_000_000n;
+  readonly #timeline = new MastodonTimeline(() => this.origin);
   origin = '';
-  /** The instance's `max_characters`: 500 as on mastodon.social; many instances allow more. */
-  maxCharacters = maxStatusCharacters;
   /** Called for every status created (the by-hand script logs them). */
   onStatus: ((status: SimulatedStatus) => void) | null = null;
 
@@ -96,6 +87,23 @@ export class MastodonSimulator {
     return this;
   }
 
+  get statuses(): SimulatedStatus[] {
+    return this.#timeline.statuses;
+  }
+
+  get media(): SimulatedMedia[] {
+    return this.#timeline.media;
+  }
+
+  /** The instance's `max_characters`: 500 as on mastodon.social; many instances allow more. */
+  get maxCharacters(): number {
+    return this.#timeline.maxCharacters;
+  }
+
+  set maxCharacters(characters: number) {
+    this.#timeline.maxCharacters = characters;
+  }
+
   get port(): number {
     return Number(new URL(this.origin).port);
   }
@@ -111,7 +119,7 @@ export class MastodonSimulator {
   }
 
   react(statusId: string, reactions: { favourites: number; reblogs: number }): void {
-    this.#reactions.set(statusId, reactions);
+    this.#timeline.react(statusId, reactions);
   }
 
   /**
@@ -229,9 +237,9 @@ export class MastodonSimulator {
         reply(404, { error: 'Record not found' });
       } else if (media.pollsUntilReady > 0) {
         media.pollsUntilReady -= 1;
-        reply(206, this.#presentMedia(media, false));
+        reply(206, this.#timeline.presentMedia(media, false));
       } else {
-        reply(200, this.#presentMedia(media, true));
+        reply(200, this.#timeline.presentMedia(media, true));
       }
       return;
     }
@@ -241,11 +249,11 @@ export class MastodonSimulator {
       if (request.headers.authorization !== undefined && authorized(scopesFor.readStatuses) === null) return;
       const status = this.statuses.find((candidate) => candidate.id === single[1]);
       if (status === undefined) reply(404, { error: 'Record not found' });
-      else reply(200, this.#present(status));
+      else reply(200, this.#timeline.present(status));
       return;
     }
     if (request.method === 'GET' && url.pathname === '/api/v2/instance') {
-      reply(200, this.#instance());
+      reply(200, this.#timeline.instance());
       return;
     }
     const accountStatuses = /^\/api\/v1\/accounts\/([^/]+)\/statuses$/.exec(url.pathname);
@@ -253,7 +261,7 @@ export class MastodonSimulator {
       if (authorized(scopesFor.readStatuses) === null) return;
       const limit = Math.min(40, Number(url.searchParams.get('limit') ?? '20'));
       const own = this.statuses.filter((status) => status.accountId === accountStatuses[1]).reverse().slice(0, limit);
-      reply(200, own.map((status) => this.#present(status)));
+      reply(200, own.map((status) => this.#timeline.present(status)));
       return;
     }
     if (request.method === 'GET' && url.pathname === '/api/v1/accounts/verify_credentials') {
@@ -288,71 +296,20 @@ export class MastodonSimulator {
     return null;
   }
 
-  #instance(): Record<string, unknown> {
-    return {
-      domain: new URL(this.origin).host,
-      configuration: {
-        statuses: {
-          max_characters: this.maxCharacters,
-          max_media_attachments: maxMediaPerStatus,
-          characters_reserved_per_url: 23,
-        },
-        media_attachments: {
-          supported_mime_types: supportedMimeTypes,
-          image_size_limit: imageSizeLimit,
-          video_size_limit: videoSizeLimit,
-        },
-      },
-    };
-  }
-
-  /** What PostStatusService refuses, in its order: the media first, then the text and its fields. */
-  #statusRefusal(account: Account, fields: Record<string, unknown>, mediaIds: string[]): Refusal | null {
-    if (mediaIds.length > maxMediaPerStatus) {
-      return { status: 422, error: `Cannot attach more than ${maxMediaPerStatus} files` };
-    }
-    const own = this.media.filter((candidate) => candidate.accountId === account.id);
-    const attached = mediaIds.map((id) => own.find((candidate) => candidate.id === id));
-    if (attached.some((media) => media === undefined)) {
-      return { status: 422, error: 'Validation failed: media_ids are not yours or do not exist' };
-    }
-    if (attached.length > 1 && attached.some((media) => media?.type === 'video')) {
-      return { status: 422, error: 'Cannot attach a video to a post that already contains images' };
-    }
-    if (attached.some((media) => media !== undefined && media.pollsUntilReady > 0)) {
-      return { status: 422, error: 'Cannot attach files that have not finished processing. Try again in a moment!' };
-    }
-    const text = stringField(fields, 'status') ?? '';
-    if (text.trim() === '' && mediaIds.length === 0) {
-      return { status: 422, error: "Validation failed: Text can't be blank" };
-    }
-    if (countedLength(stringField(fields, 'spoiler_text') ?? '', text) > this.maxCharacters) {
-      return { status: 422, error: `Validation failed: Text character limit of ${this.maxCharacters} exceeded` };
-    }
-    if (!visibilities.has(stringField(fields, 'visibility') ?? 'public')) {
-      return { status: 422, error: 'Validation failed: Visibility is not included in the list' };
-    }
-    const inReplyTo = stringField(fields, 'in_reply_to_id');
-    if (inReplyTo !== null && !this.statuses.some((status) => status.id === inReplyTo)) {
-      return { status: 404, error: 'Record not found' };
-    }
-    return null;
-  }
-
   /** PostStatusService: an idempotent repeat, the refusals, the rate limit, then the status. */
   #createStatus(account: Account, request: IncomingMessage, body: unknown, reply: Reply, loseResponse: boolean): void {
     const idempotencyKey = request.headers['idempotency-key'];
     if (typeof idempotencyKey === 'string') {
       const earlier = this.#idempotency.get(`${account.id}:${idempotencyKey}`);
       if (earlier !== undefined) {
-        reply(200, this.#present(earlier));
+        reply(200, this.#timeline.present(earlier));
         return;
       }
     }
     const fields = fieldsOf(body);
     const given = Array.isArray(fields.media_ids) ? (fields.media_ids as unknown[]) : [];
     const mediaIds = given.filter((id): id is string => typeof id === 'string');
-    const refusal = this.#statusRefusal(account, fields, mediaIds);
+    const refusal = this.#timeline.refusalFor(account.id, fields, mediaIds);
     if (refusal !== null) {
       reply(refusal.status, { error: refusal.error });
       return;
@@ -362,24 +319,7 @@ export class MastodonSimulator {
       reply(429, tooManyRequests, statusesThrottle.headers);
       return;
     }
-    const id = (this.#nextId++).toString();
-    const text = stringField(fields, 'status') ?? '';
-    const status: SimulatedStatus = {
-      id,
-      url: `${this.origin}/@${account.username}/${id}`,
-      uri: `${this.origin}/users/${account.username}/statuses/${id}`,
-      content: `<p>${escapeHtml(text)}</p>`,
-      text,
-      mediaIds,
-      in_reply_to_id: stringField(fields, 'in_reply_to_id'),
-      visibility: stringField(fields, 'visibility') ?? 'public',
-      spoiler_text: stringField(fields, 'spoiler_text') ?? '',
-      sensitive: fields.sensitive === true,
-      language: stringField(fields, 'language'),
-      created_at: new Date().toISOString(),
-      accountId: account.id,
-    };
-    this.statuses.push(status);
+    const status = this.#timeline.addStatus(account, fields, mediaIds);
     this.onStatus?.(status);
     if (typeof idempotencyKey === 'string') this.#idempotency.set(`${account.id}:${idempotencyKey}`, status);
     if (loseResponse) {
@@ -387,27 +327,7 @@ export class MastodonSimulator {
       request.socket.destroy();
       return;
     }
-    reply(200, this.#present(status), statusesThrottle.headers);
-  }
-
-  #present(status: SimulatedStatus): Record<string, unknown> {
-    const { text: _text, accountId: _accountId, mediaIds, ...wire } = status;
-    const attachments = mediaIds
-      .flatMap((id) => this.media.filter((media) => media.id === id))
-      .map((media) => this.#presentMedia(media, true));
-    const reactions = this.#reactions.get(status.id) ?? { favourites: 0, reblogs: 0 };
-    return {
-      ...wire,
-      replies_count: this.statuses.filter((candidate) => candidate.in_reply_to_id === status.id).length,
-      reblogs_count: reactions.reblogs,
-      favourites_count: reactions.favourites,
-      media_attachments: attachments,
-    };
-  }
-
-  #presentMedia(media: SimulatedMedia, ready: boolean): Record<string, unknown> {
-    const url = ready ? `${this.origin}/system/media/${media.id}` : null;
-    return { id: media.id, type: media.type, url, description: media.description };
+    reply(200, this.#timeline.present(status), statusesThrottle.headers);
   }
 
   /**
@@ -468,16 +388,10 @@ export class MastodonSimulator {
       answer(422, { error: judged.refused });
       return;
     }
-    const media: SimulatedMedia = {
-      id: (this.#nextId++).toString(),
-      accountId: account.id,
-      type: judged.kind,
-      mimeType: judged.mimeType,
-      bytes,
-      description: fields.description ?? null,
-      pollsUntilReady: judged.kind === 'video' ? 1 : 0,
-    };
-    this.media.push(media);
-    answer(judged.kind === 'video' ? 202 : 200, this.#presentMedia(media, judged.kind === 'image'));
+    const description = fields.description ?? null;
+    const media = this.#timeline.addMedia({
+      accountId: account.id, type: judged.kind, mimeType: judged.mimeType, bytes, description,
+    });
+    answer(judged.kind === 'video' ? 202 : 200, this.#timeline.presentMedia(media, judged.kind === 'image'));
   }
 }
