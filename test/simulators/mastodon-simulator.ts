@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { SimulatedAnswer, SimulatedRequest } from './kit/simulator-server.ts';
+import { MastodonAccounts, type Account } from './mastodon-accounts.ts';
 import { MastodonApps } from './mastodon-apps.ts';
 import type {
   InjectedFailure, ReceivedRequest, SimulatedMedia, SimulatedStatus, SimulatorOptions,
@@ -13,13 +13,6 @@ import { MastodonTimeline } from './mastodon-timeline.ts';
 export type {
   InjectedFailure, ReceivedRequest, SimulatedMedia, SimulatedStatus, SimulatorOptions,
 } from './mastodon-records.ts';
-
-interface Account {
-  id: string;
-  username: string;
-  scopes: readonly string[];
-  tokenId: string;
-}
 
 type Reply = (status: number, body: unknown, headers?: Record<string, string>) => void;
 
@@ -45,14 +38,10 @@ export class MastodonSimulator {
   readonly requests: ReceivedRequest[] = [];
   /** Responses cut off on purpose (`loseResponse`), for tests to check the simulator did its part. */
   lostResponses = 0;
-  readonly #accounts = new Map<string, Account>();
-  /** Account ids by username: the same person keeps one id across tokens, as on a real instance. */
-  readonly #accountIds = new Map<string, string>();
   /** Client registration and OAuth (`/api/v1/apps`, `/oauth/*`). */
   readonly apps = new MastodonApps();
+  readonly #accounts = new MastodonAccounts(this.apps);
   readonly #idempotency = new Map<string, SimulatedStatus>();
-  /** Followers per account id, as other users would make them. */
-  readonly #followers = new Map<string, number>();
   readonly #failures: (InjectedFailure | 'pass')[] = [];
   readonly #throttledReads: number[] = [];
   readonly #limiter = new RateLimiter();
@@ -114,7 +103,7 @@ export class MastodonSimulator {
 
   /** Sets what other users did: an account's followers, a status's favourites and boosts. */
   setFollowers(username: string, count: number): void {
-    this.#followers.set(this.#idOf(username), count);
+    this.#accounts.setFollowers(username, count);
   }
 
   react(statusId: string, reactions: { favourites: number; reblogs: number }): void {
@@ -126,22 +115,11 @@ export class MastodonSimulator {
    * with `scopes` (default `read write`, what most apps ask for).
    */
   addAccount(username: string, options: { scopes?: readonly string[] } = {}): string {
-    const token = randomUUID().replaceAll('-', '');
-    const scopes = options.scopes ?? ['read', 'write'];
-    this.#accounts.set(token, { id: this.#idOf(username), username, scopes, tokenId: randomUUID() });
-    return token;
-  }
-
-  #idOf(username: string): string {
-    const known = this.#accountIds.get(username);
-    if (known !== undefined) return known;
-    const id = String(this.#accountIds.size + 1);
-    this.#accountIds.set(username, id);
-    return id;
+    return this.#accounts.add(username, options.scopes);
   }
 
   revoke(token: string): void {
-    this.#accounts.delete(token);
+    this.#accounts.revoke(token);
   }
 
   /** The next calls to POST /api/v1/statuses answer with these, in order; 'pass' lets one through. */
@@ -170,7 +148,7 @@ export class MastodonSimulator {
 
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', this.origin);
-    const account = this.#accountFor(request);
+    const account = this.#accounts.fromAuthorization(request.headers.authorization);
     // Rack::Attack runs before the application: a throttled call is refused whatever it is.
     const throttle = account === null ? null : this.#limiter.hit(`api:${account.tokenId}`, this.#rateLimits.api);
     const reply: Reply = (status, body, headers = {}) => {
@@ -269,23 +247,13 @@ export class MastodonSimulator {
       const avatar = `${this.origin}/avatars/${me.id}.png`;
       reply(200, {
         id: me.id, username: me.username, acct: me.username, display_name: me.username, avatar,
-        followers_count: this.#followers.get(me.id) ?? 0,
+        followers_count: this.#accounts.followersOf(me.id),
         following_count: 0,
         statuses_count: this.statuses.filter((status) => status.accountId === me.id).length,
       });
       return;
     }
     reply(404, { error: 'Record not found' });
-  }
-
-  #accountFor(request: IncomingMessage): Account | null {
-    const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-    if (token === undefined) return null;
-    const pasted = this.#accounts.get(token);
-    if (pasted !== undefined) return pasted;
-    const grant = this.apps.grantOf(token);
-    if (grant === null) return null;
-    return { id: this.#idOf(grant.user), username: grant.user, scopes: grant.scopes, tokenId: token };
   }
 
   #oauthRoute(method: string, path: string): ((request: SimulatedRequest) => SimulatedAnswer) | null {
