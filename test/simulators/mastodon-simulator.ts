@@ -173,15 +173,7 @@ export class MastodonSimulator {
     }
     const body = await readBody(request);
     this.requests.push({ method: request.method ?? '', path: url.pathname, headers: request.headers, body });
-    if (throttle !== null && !throttle.allowed) {
-      reply(429, tooManyRequests);
-      return;
-    }
-    const throttledFor = request.method === 'GET' ? this.#throttledReads.shift() : undefined;
-    if (throttledFor !== undefined) {
-      reply(429, tooManyRequests, { 'X-RateLimit-Reset': new Date(Date.now() + throttledFor).toISOString() });
-      return;
-    }
+    if (this.#throttled(request.method, throttle, reply)) return;
     /** The caller's account, or null after answering 401 (no valid token) or 403 (scopes). */
     const authorized = (scopes: readonly string[]): Account | null => {
       const refusal = authorizationRefusal(account, scopes);
@@ -256,6 +248,18 @@ export class MastodonSimulator {
     reply(404, { error: 'Record not found' });
   }
 
+  /** Answers 429 if Rack::Attack's throttle refuses the call, or a read throttled by `throttleNextReads`. */
+  #throttled(method: string | undefined, throttle: Throttled | null, reply: Reply): boolean {
+    if (throttle !== null && !throttle.allowed) {
+      reply(429, tooManyRequests);
+      return true;
+    }
+    const throttledFor = method === 'GET' ? this.#throttledReads.shift() : undefined;
+    if (throttledFor === undefined) return false;
+    reply(429, tooManyRequests, { 'X-RateLimit-Reset': new Date(Date.now() + throttledFor).toISOString() });
+    return true;
+  }
+
   #oauthRoute(method: string, path: string): ((request: SimulatedRequest) => SimulatedAnswer) | null {
     if (method === 'POST' && path === '/api/v1/apps') return (request) => this.apps.register(request);
     if (method === 'GET' && path === '/oauth/authorize') return (request) => this.apps.authorize(request);
@@ -311,15 +315,7 @@ export class MastodonSimulator {
     const { fields, size, chunks } = await readMultipart(request, videoSizeLimit + 1);
     const received = { ...fields, fileBytes: size };
     this.requests.push({ method: 'POST', path: '/api/v2/media', headers: request.headers, body: received });
-    if (throttle !== null && !throttle.allowed) {
-      reply(429, tooManyRequests);
-      return;
-    }
-    const throttledFor = request.method === 'GET' ? this.#throttledReads.shift() : undefined;
-    if (throttledFor !== undefined) {
-      reply(429, tooManyRequests, { 'X-RateLimit-Reset': new Date(Date.now() + throttledFor).toISOString() });
-      return;
-    }
+    if (this.#throttled(request.method, throttle, reply)) return;
     const refusal = authorizationRefusal(account, scopesFor.uploadMedia);
     if (account === null || refusal !== null) {
       reply(refusal?.status ?? 401, { error: refusal?.error });
