@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { SimulatedAnswer, SimulatedRequest } from './kit/simulator-server.ts';
 import { MastodonAccounts, type Account } from './mastodon-accounts.ts';
 import { MastodonApps } from './mastodon-apps.ts';
 import type {
@@ -154,7 +153,7 @@ export class MastodonSimulator {
     const reply: Reply = (status, body, headers = {}) => {
       send(response, status, body, { ...throttle?.headers, ...headers });
     };
-    const oauth = this.#oauthRoute(request.method ?? '', url.pathname);
+    const oauth = this.apps.routeFor(request.method ?? '', url.pathname);
     if (oauth !== null) {
       const text = await readText(request);
       const method = request.method ?? '';
@@ -258,13 +257,6 @@ export class MastodonSimulator {
     if (throttledFor === undefined) return false;
     reply(429, tooManyRequests, { 'X-RateLimit-Reset': new Date(Date.now() + throttledFor).toISOString() });
     return true;
-  }
-
-  #oauthRoute(method: string, path: string): ((request: SimulatedRequest) => SimulatedAnswer) | null {
-    if (method === 'POST' && path === '/api/v1/apps') return (request) => this.apps.register(request);
-    if (method === 'GET' && path === '/oauth/authorize') return (request) => this.apps.authorize(request);
-    if (method === 'POST' && path === '/oauth/token') return (request) => this.apps.token(request);
-    return null;
   }
 
   /** PostStatusService: an idempotent repeat, the refusals, the rate limit, then the status. */
