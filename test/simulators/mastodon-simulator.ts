@@ -6,7 +6,7 @@ import type {
 } from './mastodon-records.ts';
 import { fieldsOf, readBody, readMultipart, readText, send } from './mastodon-http.ts';
 import { defaultRateLimits, RateLimiter, type RateLimits, type Throttled } from './mastodon-rate-limiter.ts';
-import { authorizationRefusal, judgeUpload, videoSizeLimit } from './mastodon-rules.ts';
+import { authorizationRefusal, videoSizeLimit } from './mastodon-rules.ts';
 import { MastodonTimeline } from './mastodon-timeline.ts';
 
 export type {
@@ -200,15 +200,9 @@ export class MastodonSimulator {
     if (request.method === 'GET' && attachment !== null) {
       const owner = authorized(scopesFor.readMedia);
       if (owner === null) return;
-      const media = this.media.find((candidate) => candidate.id === attachment[1] && candidate.accountId === owner.id);
-      if (media === undefined) {
-        reply(404, { error: 'Record not found' });
-      } else if (media.pollsUntilReady > 0) {
-        media.pollsUntilReady -= 1;
-        reply(206, this.#timeline.presentMedia(media, false));
-      } else {
-        reply(200, this.#timeline.presentMedia(media, true));
-      }
+      const polled = this.#timeline.poll(attachment[1] ?? '', owner.id);
+      if (polled === null) reply(404, { error: 'Record not found' });
+      else reply(polled.ready ? 200 : 206, this.#timeline.presentMedia(polled.media, polled.ready));
       return;
     }
     const single = /^\/api\/v1\/statuses\/(\d+)$/.exec(url.pathname);
@@ -319,20 +313,12 @@ export class MastodonSimulator {
       answer(429, tooManyRequests);
       return;
     }
-    if (size === 0) {
-      answer(422, { error: 'Validation failed: File can\'t be blank' });
-      return;
-    }
-    const bytes = Buffer.concat(chunks);
-    const judged = await judgeUpload(bytes.subarray(0, 64 * 1024), size);
-    if ('refused' in judged) {
-      answer(422, { error: judged.refused });
-      return;
-    }
     const description = fields.description ?? null;
-    const media = this.#timeline.addMedia({
-      accountId: account.id, type: judged.kind, mimeType: judged.mimeType, bytes, description,
-    });
-    answer(judged.kind === 'video' ? 202 : 200, this.#timeline.presentMedia(media, judged.kind === 'image'));
+    const media = await this.#timeline.addUpload(account.id, { size, chunks, description });
+    if ('refused' in media) {
+      answer(422, { error: media.refused });
+      return;
+    }
+    answer(media.type === 'video' ? 202 : 200, this.#timeline.presentMedia(media, media.type === 'image'));
   }
 }

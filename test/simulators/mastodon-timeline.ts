@@ -2,8 +2,8 @@ import { escapeHtml } from '../../shared/html/escape-html.ts';
 import type { SimulatedMedia, SimulatedStatus } from './mastodon-records.ts';
 import { stringField } from './mastodon-http.ts';
 import {
-  countedLength, imageSizeLimit, maxMediaPerStatus, maxStatusCharacters, supportedMimeTypes, videoSizeLimit,
-  type Refusal,
+  countedLength, imageSizeLimit, judgeUpload, maxMediaPerStatus, maxStatusCharacters, supportedMimeTypes,
+  videoSizeLimit, type Refusal,
 } from './mastodon-rules.ts';
 
 /** Who posts or uploads: the timeline needs only the id that owns things and the name in URLs. */
@@ -12,8 +12,12 @@ export interface Author {
   username: string;
 }
 
-/** What the HTTP side hands over once an upload's bytes are judged acceptable. */
-export type AcceptedUpload = Pick<SimulatedMedia, 'accountId' | 'type' | 'mimeType' | 'bytes' | 'description'>;
+/** An upload as read from its form: the file part's full size, the bytes kept of it, and its description. */
+export interface Upload {
+  size: number;
+  chunks: Buffer[];
+  description: string | null;
+}
 
 const visibilities = new Set(['public', 'unlisted', 'private', 'direct']);
 
@@ -99,19 +103,38 @@ export class MastodonTimeline {
     return status;
   }
 
-  /** Keeps an accepted upload; a video is still "processing" until it has been polled once. */
-  addMedia(upload: AcceptedUpload): SimulatedMedia {
+  /**
+   * What MediaAttachment refuses (an empty file, a type or size it does not take, judged by the
+   * bytes), or else the kept media; a video is still "processing" until it has been polled once.
+   */
+  async addUpload(accountId: string, upload: Upload): Promise<SimulatedMedia | { refused: string }> {
+    if (upload.size === 0) return { refused: 'Validation failed: File can\'t be blank' };
+    const bytes = Buffer.concat(upload.chunks);
+    const judged = await judgeUpload(bytes.subarray(0, 64 * 1024), upload.size);
+    if ('refused' in judged) return judged;
     const media: SimulatedMedia = {
       id: (this.#nextId++).toString(),
-      accountId: upload.accountId,
-      type: upload.type,
-      mimeType: upload.mimeType,
-      bytes: upload.bytes,
+      accountId,
+      type: judged.kind,
+      mimeType: judged.mimeType,
+      bytes,
       description: upload.description,
-      pollsUntilReady: upload.type === 'video' ? 1 : 0,
+      pollsUntilReady: judged.kind === 'video' ? 1 : 0,
     };
     this.media.push(media);
     return media;
+  }
+
+  /**
+   * The owner's media as a poll finds it, or null: a video that is still processing counts the
+   * poll and is not ready yet.
+   */
+  poll(mediaId: string, ownerId: string): { media: SimulatedMedia; ready: boolean } | null {
+    const media = this.media.find((candidate) => candidate.id === mediaId && candidate.accountId === ownerId);
+    if (media === undefined) return null;
+    if (media.pollsUntilReady <= 0) return { media, ready: true };
+    media.pollsUntilReady -= 1;
+    return { media, ready: false };
   }
 
   /** GET /api/v2/instance: the limits SPS reads when a channel connects. */
