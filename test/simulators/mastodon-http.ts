@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
+import type { SimulatedRequest } from './kit/simulator-server.ts';
 
 // How the Mastodon simulator reads requests and writes answers, as Rails does for the API.
 
@@ -25,6 +26,15 @@ export async function readBody(request: IncomingMessage): Promise<unknown> {
   if (type.startsWith('application/json')) return JSON.parse(raw) as unknown;
   if (type.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(raw));
   return raw;
+}
+
+/** A request read whole into the kit's shape, for the handlers the simulators share (OAuth). */
+export async function readSimulatedRequest(request: IncomingMessage, url: URL): Promise<SimulatedRequest> {
+  const text = await readText(request);
+  return {
+    method: request.method ?? '', path: url.pathname, query: url.searchParams, headers: request.headers, text,
+    raw: Buffer.from(text), receivedAt: Date.now(),
+  };
 }
 
 /** A multipart form as read: its text fields, and how big its file part was with the bytes kept of it. */

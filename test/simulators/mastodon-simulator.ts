@@ -4,7 +4,7 @@ import { MastodonApps } from './mastodon-apps.ts';
 import type {
   InjectedFailure, ReceivedRequest, SimulatedMedia, SimulatedStatus, SimulatorOptions,
 } from './mastodon-records.ts';
-import { fieldsOf, readBody, readMultipart, readText, send } from './mastodon-http.ts';
+import { fieldsOf, readBody, readMultipart, readSimulatedRequest, send } from './mastodon-http.ts';
 import { defaultRateLimits, RateLimiter, type RateLimits, type Throttled } from './mastodon-rate-limiter.ts';
 import { authorizationRefusal, videoSizeLimit } from './mastodon-rules.ts';
 import { MastodonTimeline } from './mastodon-timeline.ts';
@@ -155,13 +155,9 @@ export class MastodonSimulator {
     };
     const oauth = this.apps.routeFor(request.method ?? '', url.pathname);
     if (oauth !== null) {
-      const text = await readText(request);
-      const method = request.method ?? '';
-      const simulated = {
-        method, path: url.pathname, query: url.searchParams, headers: request.headers, text,
-        raw: Buffer.from(text), receivedAt: Date.now(),
-      };
-      this.requests.push({ method: simulated.method, path: url.pathname, headers: request.headers, body: text });
+      const simulated = await readSimulatedRequest(request, url);
+      const { method, path, headers, text } = simulated;
+      this.requests.push({ method, path, headers, body: text });
       const answer = oauth(simulated);
       send(response, answer.status, answer.body ?? '', answer.headers);
       return;
