@@ -41,8 +41,15 @@ export class MastodonAccounts {
     this.#followers.set(this.#idOf(username), count);
   }
 
-  followersOf(accountId: string): number {
-    return this.#followers.get(accountId) ?? 0;
+  /** The account as verify_credentials shows it; the statuses it has posted are the timeline's to count. */
+  present(account: Account, origin: string, statusesCount: number): Record<string, unknown> {
+    const avatar = `${origin}/avatars/${account.id}.png`;
+    return {
+      id: account.id, username: account.username, acct: account.username, display_name: account.username, avatar,
+      followers_count: this.#followers.get(account.id) ?? 0,
+      following_count: 0,
+      statuses_count: statusesCount,
+    };
   }
 
   /** The account an `Authorization` header's Bearer token speaks for, or null. */

@@ -225,13 +225,8 @@ export class MastodonSimulator {
     if (request.method === 'GET' && url.pathname === '/api/v1/accounts/verify_credentials') {
       const me = authorized(scopesFor.verifyCredentials);
       if (me === null) return;
-      const avatar = `${this.origin}/avatars/${me.id}.png`;
-      reply(200, {
-        id: me.id, username: me.username, acct: me.username, display_name: me.username, avatar,
-        followers_count: this.#accounts.followersOf(me.id),
-        following_count: 0,
-        statuses_count: this.statuses.filter((status) => status.accountId === me.id).length,
-      });
+      const statusesCount = this.statuses.filter((status) => status.accountId === me.id).length;
+      reply(200, this.#accounts.present(me, this.origin, statusesCount));
       return;
     }
     reply(404, { error: 'Record not found' });
