@@ -31,7 +31,8 @@ const tooManyRequests = { error: 'Too many requests' };
  * and scopes, status length with the content warning, media kinds, types and sizes, rate limits
  * with X-RateLimit-*), honouring Idempotency-Key, and recording what it received.
  * Facts: ../shared/platforms/open-and-community.md, section 2; rules in mastodon-rules.ts. What the
- * instance holds and how it shows it is in mastodon-timeline.ts; this class routes the HTTP calls to it.
+ * instance holds and shows is in mastodon-timeline.ts, who its users are in mastodon-accounts.ts:
+ * this class routes the HTTP calls to them, past tokens, rate limits and the failures tests inject.
  */
 export class MastodonSimulator {
   readonly requests: ReceivedRequest[] = [];

@@ -23,7 +23,8 @@ const visibilities = new Set(['public', 'unlisted', 'private', 'direct']);
 
 /**
  * What a Mastodon instance holds and shows, apart from how it is reached: statuses and media,
- * what PostStatusService refuses, and how statuses, media and the instance look on the wire.
+ * what PostStatusService and MediaAttachment refuse, and how statuses, media and the instance
+ * look on the wire.
  * In memory only; the simulator routes requests here after their token and rate limits pass.
  */
 export class MastodonTimeline {
@@ -33,7 +34,7 @@ export class MastodonTimeline {
   maxCharacters = maxStatusCharacters;
   /** Favourites and boosts per status id, as other users would make them. */
   readonly #reactions = new Map<string, { favourites: number; reblogs: number }>();
-  /** Statuses and media share one sequence of snowflake-sized ids, as on a real instance. */
+  /** Statuses and media draw from one sequence of snowflake-sized ids, so no id names both. */
   #nextId = 110_000_000_000_000_000n;
   /** A function, not a value: the simulator learns its origin only once its server listens. */
   readonly #origin: () => string;
