@@ -30,6 +30,14 @@ export class MastodonApps {
   /** Registrations served, for tests that prove SPS registers once per instance. */
   registrations = 0;
 
+  /** The handler of one of these endpoints, or null for a call the simulator's API answers. */
+  routeFor(method: string, path: string): ((request: SimulatedRequest) => SimulatedAnswer) | null {
+    if (method === 'POST' && path === '/api/v1/apps') return (request) => this.register(request);
+    if (method === 'GET' && path === '/oauth/authorize') return (request) => this.authorize(request);
+    if (method === 'POST' && path === '/oauth/token') return (request) => this.token(request);
+    return null;
+  }
+
   register(request: SimulatedRequest): SimulatedAnswer {
     const fields =
       request.headers['content-type']?.startsWith('application/json') === true

@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import busboy from 'busboy';
+import type { SimulatedRequest } from './kit/simulator-server.ts';
 
 // How the Mastodon simulator reads requests and writes answers, as Rails does for the API.
 
@@ -24,6 +26,48 @@ export async function readBody(request: IncomingMessage): Promise<unknown> {
   if (type.startsWith('application/json')) return JSON.parse(raw) as unknown;
   if (type.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(raw));
   return raw;
+}
+
+/** A request read whole into the kit's shape, for the handlers the simulators share (OAuth). */
+export async function readSimulatedRequest(request: IncomingMessage, url: URL): Promise<SimulatedRequest> {
+  const text = await readText(request);
+  return {
+    method: request.method ?? '', path: url.pathname, query: url.searchParams, headers: request.headers, text,
+    raw: Buffer.from(text), receivedAt: Date.now(),
+  };
+}
+
+/** A multipart form as read: its text fields, and how big its file part was with the bytes kept of it. */
+export interface MultipartForm {
+  fields: Record<string, string>;
+  /** Every byte of the file part, those dropped past `keepBytes` included. */
+  size: number;
+  /** Left unjoined: most refusals come before the bytes are looked at. */
+  chunks: Buffer[];
+}
+
+/**
+ * Reads a multipart form with one file part. Bytes past `keepBytes` are counted, not kept, so
+ * an upload over every size limit is measured and refused without being held in memory.
+ */
+export async function readMultipart(request: IncomingMessage, keepBytes: number): Promise<MultipartForm> {
+  const fields: Record<string, string> = {};
+  const chunks: Buffer[] = [];
+  let size = 0;
+  await new Promise<void>((resolve, reject) => {
+    const parser = busboy({ headers: request.headers });
+    parser.on('field', (name, value) => { fields[name] = value; });
+    parser.on('file', (_name, stream) => {
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= keepBytes) chunks.push(chunk);
+      });
+    });
+    parser.once('close', resolve);
+    parser.once('error', reject);
+    request.pipe(parser);
+  });
+  return { fields, size, chunks };
 }
 
 export function send(

@@ -1,33 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import busboy from 'busboy';
-import type { SimulatedAnswer, SimulatedRequest } from './kit/simulator-server.ts';
-import { escapeHtml } from '../../shared/html/escape-html.ts';
+import { MastodonAccounts, type Account } from './mastodon-accounts.ts';
 import { MastodonApps } from './mastodon-apps.ts';
 import type {
   InjectedFailure, ReceivedRequest, SimulatedMedia, SimulatedStatus, SimulatorOptions,
 } from './mastodon-records.ts';
-import { fieldsOf, readBody, readText, send, stringField } from './mastodon-http.ts';
+import { fieldsOf, readBody, readMultipart, readSimulatedRequest, send } from './mastodon-http.ts';
 import { defaultRateLimits, RateLimiter, type RateLimits, type Throttled } from './mastodon-rate-limiter.ts';
-import {
-  authorizationRefusal, countedLength, imageSizeLimit, judgeUpload, maxMediaPerStatus, maxStatusCharacters,
-  supportedMimeTypes, videoSizeLimit, type Refusal,
-} from './mastodon-rules.ts';
+import { authorizationRefusal, videoSizeLimit } from './mastodon-rules.ts';
+import { MastodonTimeline } from './mastodon-timeline.ts';
 
 export type {
   InjectedFailure, ReceivedRequest, SimulatedMedia, SimulatedStatus, SimulatorOptions,
 } from './mastodon-records.ts';
 
-interface Account {
-  id: string;
-  username: string;
-  scopes: readonly string[];
-  tokenId: string;
-}
-
 type Reply = (status: number, body: unknown, headers?: Record<string, string>) => void;
-
-const visibilities = new Set(['public', 'unlisted', 'private', 'direct']);
 
 /** Scopes the endpoints SPS uses require; a token needs one of them (`write` covers `write:*`). */
 const scopesFor = {
@@ -44,23 +30,18 @@ const tooManyRequests = { error: 'Too many requests' };
  * A local stand-in for one Mastodon instance's REST API, refusing what Mastodon refuses (token
  * and scopes, status length with the content warning, media kinds, types and sizes, rate limits
  * with X-RateLimit-*), honouring Idempotency-Key, and recording what it received.
- * Facts: ../shared/platforms/open-and-community.md, section 2; rules in mastodon-rules.ts.
+ * Facts: ../shared/platforms/open-and-community.md, section 2; rules in mastodon-rules.ts. What the
+ * instance holds and shows is in mastodon-timeline.ts, who its users are in mastodon-accounts.ts:
+ * this class routes the HTTP calls to them, past tokens, rate limits and the failures tests inject.
  */
 export class MastodonSimulator {
-  readonly statuses: SimulatedStatus[] = [];
-  readonly media: SimulatedMedia[] = [];
   readonly requests: ReceivedRequest[] = [];
   /** Responses cut off on purpose (`loseResponse`), for tests to check the simulator did its part. */
   lostResponses = 0;
-  readonly #accounts = new Map<string, Account>();
-  /** Account ids by username: the same person keeps one id across tokens, as on a real instance. */
-  readonly #accountIds = new Map<string, string>();
   /** Client registration and OAuth (`/api/v1/apps`, `/oauth/*`). */
   readonly apps = new MastodonApps();
+  readonly #accounts = new MastodonAccounts(this.apps);
   readonly #idempotency = new Map<string, SimulatedStatus>();
-  /** Followers per account id, and favourites/boosts per status id, as other users would make them. */
-  readonly #followers = new Map<string, number>();
-  readonly #reactions = new Map<string, { favourites: number; reblogs: number }>();
   readonly #failures: (InjectedFailure | 'pass')[] = [];
   readonly #throttledReads: number[] = [];
   readonly #limiter = new RateLimiter();
@@ -69,10 +50,8 @@ export class MastodonSimulator {
   readonly #host: string;
   readonly #port: number;
   readonly #server: Server;
-  #nextId = 110_000_000_000_000_000n;
+  readonly #timeline = new MastodonTimeline(() => this.origin);
   origin = '';
-  /** The instance's `max_characters`: 500 as on mastodon.social; many instances allow more. */
-  maxCharacters = maxStatusCharacters;
   /** Called for every status created (the by-hand script logs them). */
   onStatus: ((status: SimulatedStatus) => void) | null = null;
 
@@ -96,6 +75,23 @@ export class MastodonSimulator {
     return this;
   }
 
+  get statuses(): SimulatedStatus[] {
+    return this.#timeline.statuses;
+  }
+
+  get media(): SimulatedMedia[] {
+    return this.#timeline.media;
+  }
+
+  /** The instance's `max_characters`: 500 as on mastodon.social; many instances allow more. */
+  get maxCharacters(): number {
+    return this.#timeline.maxCharacters;
+  }
+
+  set maxCharacters(characters: number) {
+    this.#timeline.maxCharacters = characters;
+  }
+
   get port(): number {
     return Number(new URL(this.origin).port);
   }
@@ -105,36 +101,25 @@ export class MastodonSimulator {
     await new Promise<void>((resolve) => this.#server.close(() => { resolve(); }));
   }
 
+  /** Sets what other users did: an account's followers, a status's favourites and boosts. */
+  setFollowers(username: string, count: number): void {
+    this.#accounts.setFollowers(username, count);
+  }
+
+  react(statusId: string, reactions: { favourites: number; reblogs: number }): void {
+    this.#timeline.react(statusId, reactions);
+  }
+
   /**
    * Registers an account and returns the access token Mastodon would have issued for it,
    * with `scopes` (default `read write`, what most apps ask for).
    */
-  /** Sets what other users did: an account's followers, a status's favourites and boosts. */
-  setFollowers(username: string, count: number): void {
-    this.#followers.set(this.#idOf(username), count);
-  }
-
-  react(statusId: string, reactions: { favourites: number; reblogs: number }): void {
-    this.#reactions.set(statusId, reactions);
-  }
-
   addAccount(username: string, options: { scopes?: readonly string[] } = {}): string {
-    const token = randomUUID().replaceAll('-', '');
-    const scopes = options.scopes ?? ['read', 'write'];
-    this.#accounts.set(token, { id: this.#idOf(username), username, scopes, tokenId: randomUUID() });
-    return token;
-  }
-
-  #idOf(username: string): string {
-    const known = this.#accountIds.get(username);
-    if (known !== undefined) return known;
-    const id = String(this.#accountIds.size + 1);
-    this.#accountIds.set(username, id);
-    return id;
+    return this.#accounts.add(username, options.scopes);
   }
 
   revoke(token: string): void {
-    this.#accounts.delete(token);
+    this.#accounts.revoke(token);
   }
 
   /** The next calls to POST /api/v1/statuses answer with these, in order; 'pass' lets one through. */
@@ -163,21 +148,17 @@ export class MastodonSimulator {
 
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', this.origin);
-    const account = this.#accountFor(request);
+    const account = this.#accounts.fromAuthorization(request.headers.authorization);
     // Rack::Attack runs before the application: a throttled call is refused whatever it is.
     const throttle = account === null ? null : this.#limiter.hit(`api:${account.tokenId}`, this.#rateLimits.api);
     const reply: Reply = (status, body, headers = {}) => {
       send(response, status, body, { ...throttle?.headers, ...headers });
     };
-    const oauth = this.#oauthRoute(request.method ?? '', url.pathname);
+    const oauth = this.apps.routeFor(request.method ?? '', url.pathname);
     if (oauth !== null) {
-      const text = await readText(request);
-      const method = request.method ?? '';
-      const simulated = {
-        method, path: url.pathname, query: url.searchParams, headers: request.headers, text,
-        raw: Buffer.from(text), receivedAt: Date.now(),
-      };
-      this.requests.push({ method: simulated.method, path: url.pathname, headers: request.headers, body: text });
+      const simulated = await readSimulatedRequest(request, url);
+      const { method, path, headers, text } = simulated;
+      this.requests.push({ method, path, headers, body: text });
       const answer = oauth(simulated);
       send(response, answer.status, answer.body ?? '', answer.headers);
       return;
@@ -188,15 +169,7 @@ export class MastodonSimulator {
     }
     const body = await readBody(request);
     this.requests.push({ method: request.method ?? '', path: url.pathname, headers: request.headers, body });
-    if (throttle !== null && !throttle.allowed) {
-      reply(429, tooManyRequests);
-      return;
-    }
-    const throttledFor = request.method === 'GET' ? this.#throttledReads.shift() : undefined;
-    if (throttledFor !== undefined) {
-      reply(429, tooManyRequests, { 'X-RateLimit-Reset': new Date(Date.now() + throttledFor).toISOString() });
-      return;
-    }
+    if (this.#throttled(request.method, throttle, reply)) return;
     /** The caller's account, or null after answering 401 (no valid token) or 403 (scopes). */
     const authorized = (scopes: readonly string[]): Account | null => {
       const refusal = authorizationRefusal(account, scopes);
@@ -224,15 +197,9 @@ export class MastodonSimulator {
     if (request.method === 'GET' && attachment !== null) {
       const owner = authorized(scopesFor.readMedia);
       if (owner === null) return;
-      const media = this.media.find((candidate) => candidate.id === attachment[1] && candidate.accountId === owner.id);
-      if (media === undefined) {
-        reply(404, { error: 'Record not found' });
-      } else if (media.pollsUntilReady > 0) {
-        media.pollsUntilReady -= 1;
-        reply(206, this.#presentMedia(media, false));
-      } else {
-        reply(200, this.#presentMedia(media, true));
-      }
+      const polled = this.#timeline.poll(attachment[1] ?? '', owner.id);
+      if (polled === null) reply(404, { error: 'Record not found' });
+      else reply(polled.ready ? 200 : 206, this.#timeline.presentMedia(polled.media, polled.ready));
       return;
     }
     const single = /^\/api\/v1\/statuses\/(\d+)$/.exec(url.pathname);
@@ -241,11 +208,11 @@ export class MastodonSimulator {
       if (request.headers.authorization !== undefined && authorized(scopesFor.readStatuses) === null) return;
       const status = this.statuses.find((candidate) => candidate.id === single[1]);
       if (status === undefined) reply(404, { error: 'Record not found' });
-      else reply(200, this.#present(status));
+      else reply(200, this.#timeline.present(status));
       return;
     }
     if (request.method === 'GET' && url.pathname === '/api/v2/instance') {
-      reply(200, this.#instance());
+      reply(200, this.#timeline.instance());
       return;
     }
     const accountStatuses = /^\/api\/v1\/accounts\/([^/]+)\/statuses$/.exec(url.pathname);
@@ -253,90 +220,29 @@ export class MastodonSimulator {
       if (authorized(scopesFor.readStatuses) === null) return;
       const limit = Math.min(40, Number(url.searchParams.get('limit') ?? '20'));
       const own = this.statuses.filter((status) => status.accountId === accountStatuses[1]).reverse().slice(0, limit);
-      reply(200, own.map((status) => this.#present(status)));
+      reply(200, own.map((status) => this.#timeline.present(status)));
       return;
     }
     if (request.method === 'GET' && url.pathname === '/api/v1/accounts/verify_credentials') {
       const me = authorized(scopesFor.verifyCredentials);
       if (me === null) return;
-      const avatar = `${this.origin}/avatars/${me.id}.png`;
-      reply(200, {
-        id: me.id, username: me.username, acct: me.username, display_name: me.username, avatar,
-        followers_count: this.#followers.get(me.id) ?? 0,
-        following_count: 0,
-        statuses_count: this.statuses.filter((status) => status.accountId === me.id).length,
-      });
+      const statusesCount = this.statuses.filter((status) => status.accountId === me.id).length;
+      reply(200, this.#accounts.present(me, this.origin, statusesCount));
       return;
     }
     reply(404, { error: 'Record not found' });
   }
 
-  #accountFor(request: IncomingMessage): Account | null {
-    const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-    if (token === undefined) return null;
-    const pasted = this.#accounts.get(token);
-    if (pasted !== undefined) return pasted;
-    const grant = this.apps.grantOf(token);
-    if (grant === null) return null;
-    return { id: this.#idOf(grant.user), username: grant.user, scopes: grant.scopes, tokenId: token };
-  }
-
-  #oauthRoute(method: string, path: string): ((request: SimulatedRequest) => SimulatedAnswer) | null {
-    if (method === 'POST' && path === '/api/v1/apps') return (request) => this.apps.register(request);
-    if (method === 'GET' && path === '/oauth/authorize') return (request) => this.apps.authorize(request);
-    if (method === 'POST' && path === '/oauth/token') return (request) => this.apps.token(request);
-    return null;
-  }
-
-  #instance(): Record<string, unknown> {
-    return {
-      domain: new URL(this.origin).host,
-      configuration: {
-        statuses: {
-          max_characters: this.maxCharacters,
-          max_media_attachments: maxMediaPerStatus,
-          characters_reserved_per_url: 23,
-        },
-        media_attachments: {
-          supported_mime_types: supportedMimeTypes,
-          image_size_limit: imageSizeLimit,
-          video_size_limit: videoSizeLimit,
-        },
-      },
-    };
-  }
-
-  /** What PostStatusService refuses, in its order: the media first, then the text and its fields. */
-  #statusRefusal(account: Account, fields: Record<string, unknown>, mediaIds: string[]): Refusal | null {
-    if (mediaIds.length > maxMediaPerStatus) {
-      return { status: 422, error: `Cannot attach more than ${maxMediaPerStatus} files` };
+  /** Answers 429 if Rack::Attack's throttle refuses the call, or a read throttled by `throttleNextReads`. */
+  #throttled(method: string | undefined, throttle: Throttled | null, reply: Reply): boolean {
+    if (throttle !== null && !throttle.allowed) {
+      reply(429, tooManyRequests);
+      return true;
     }
-    const own = this.media.filter((candidate) => candidate.accountId === account.id);
-    const attached = mediaIds.map((id) => own.find((candidate) => candidate.id === id));
-    if (attached.some((media) => media === undefined)) {
-      return { status: 422, error: 'Validation failed: media_ids are not yours or do not exist' };
-    }
-    if (attached.length > 1 && attached.some((media) => media?.type === 'video')) {
-      return { status: 422, error: 'Cannot attach a video to a post that already contains images' };
-    }
-    if (attached.some((media) => media !== undefined && media.pollsUntilReady > 0)) {
-      return { status: 422, error: 'Cannot attach files that have not finished processing. Try again in a moment!' };
-    }
-    const text = stringField(fields, 'status') ?? '';
-    if (text.trim() === '' && mediaIds.length === 0) {
-      return { status: 422, error: "Validation failed: Text can't be blank" };
-    }
-    if (countedLength(stringField(fields, 'spoiler_text') ?? '', text) > this.maxCharacters) {
-      return { status: 422, error: `Validation failed: Text character limit of ${this.maxCharacters} exceeded` };
-    }
-    if (!visibilities.has(stringField(fields, 'visibility') ?? 'public')) {
-      return { status: 422, error: 'Validation failed: Visibility is not included in the list' };
-    }
-    const inReplyTo = stringField(fields, 'in_reply_to_id');
-    if (inReplyTo !== null && !this.statuses.some((status) => status.id === inReplyTo)) {
-      return { status: 404, error: 'Record not found' };
-    }
-    return null;
+    const throttledFor = method === 'GET' ? this.#throttledReads.shift() : undefined;
+    if (throttledFor === undefined) return false;
+    reply(429, tooManyRequests, { 'X-RateLimit-Reset': new Date(Date.now() + throttledFor).toISOString() });
+    return true;
   }
 
   /** PostStatusService: an idempotent repeat, the refusals, the rate limit, then the status. */
@@ -345,14 +251,14 @@ export class MastodonSimulator {
     if (typeof idempotencyKey === 'string') {
       const earlier = this.#idempotency.get(`${account.id}:${idempotencyKey}`);
       if (earlier !== undefined) {
-        reply(200, this.#present(earlier));
+        reply(200, this.#timeline.present(earlier));
         return;
       }
     }
     const fields = fieldsOf(body);
     const given = Array.isArray(fields.media_ids) ? (fields.media_ids as unknown[]) : [];
     const mediaIds = given.filter((id): id is string => typeof id === 'string');
-    const refusal = this.#statusRefusal(account, fields, mediaIds);
+    const refusal = this.#timeline.refusalFor(account.id, fields, mediaIds);
     if (refusal !== null) {
       reply(refusal.status, { error: refusal.error });
       return;
@@ -362,24 +268,7 @@ export class MastodonSimulator {
       reply(429, tooManyRequests, statusesThrottle.headers);
       return;
     }
-    const id = (this.#nextId++).toString();
-    const text = stringField(fields, 'status') ?? '';
-    const status: SimulatedStatus = {
-      id,
-      url: `${this.origin}/@${account.username}/${id}`,
-      uri: `${this.origin}/users/${account.username}/statuses/${id}`,
-      content: `<p>${escapeHtml(text)}</p>`,
-      text,
-      mediaIds,
-      in_reply_to_id: stringField(fields, 'in_reply_to_id'),
-      visibility: stringField(fields, 'visibility') ?? 'public',
-      spoiler_text: stringField(fields, 'spoiler_text') ?? '',
-      sensitive: fields.sensitive === true,
-      language: stringField(fields, 'language'),
-      created_at: new Date().toISOString(),
-      accountId: account.id,
-    };
-    this.statuses.push(status);
+    const status = this.#timeline.addStatus(account, fields, mediaIds);
     this.onStatus?.(status);
     if (typeof idempotencyKey === 'string') this.#idempotency.set(`${account.id}:${idempotencyKey}`, status);
     if (loseResponse) {
@@ -387,27 +276,7 @@ export class MastodonSimulator {
       request.socket.destroy();
       return;
     }
-    reply(200, this.#present(status), statusesThrottle.headers);
-  }
-
-  #present(status: SimulatedStatus): Record<string, unknown> {
-    const { text: _text, accountId: _accountId, mediaIds, ...wire } = status;
-    const attachments = mediaIds
-      .flatMap((id) => this.media.filter((media) => media.id === id))
-      .map((media) => this.#presentMedia(media, true));
-    const reactions = this.#reactions.get(status.id) ?? { favourites: 0, reblogs: 0 };
-    return {
-      ...wire,
-      replies_count: this.statuses.filter((candidate) => candidate.in_reply_to_id === status.id).length,
-      reblogs_count: reactions.reblogs,
-      favourites_count: reactions.favourites,
-      media_attachments: attachments,
-    };
-  }
-
-  #presentMedia(media: SimulatedMedia, ready: boolean): Record<string, unknown> {
-    const url = ready ? `${this.origin}/system/media/${media.id}` : null;
-    return { id: media.id, type: media.type, url, description: media.description };
+    reply(200, this.#timeline.present(status), statusesThrottle.headers);
   }
 
   /**
@@ -420,33 +289,11 @@ export class MastodonSimulator {
     throttle: Throttled | null,
     reply: Reply,
   ): Promise<void> {
-    const fields: Record<string, string> = {};
-    const chunks: Buffer[] = [];
-    let size = 0;
-    await new Promise<void>((resolve, reject) => {
-      const parser = busboy({ headers: request.headers });
-      parser.on('field', (name, value) => { fields[name] = value; });
-      parser.on('file', (_name, stream) => {
-        stream.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size <= videoSizeLimit + 1) chunks.push(chunk);
-        });
-      });
-      parser.once('close', resolve);
-      parser.once('error', reject);
-      request.pipe(parser);
-    });
+    // No upload larger than a video's limit is accepted, so no more than that needs keeping.
+    const { fields, size, chunks } = await readMultipart(request, videoSizeLimit + 1);
     const received = { ...fields, fileBytes: size };
     this.requests.push({ method: 'POST', path: '/api/v2/media', headers: request.headers, body: received });
-    if (throttle !== null && !throttle.allowed) {
-      reply(429, tooManyRequests);
-      return;
-    }
-    const throttledFor = request.method === 'GET' ? this.#throttledReads.shift() : undefined;
-    if (throttledFor !== undefined) {
-      reply(429, tooManyRequests, { 'X-RateLimit-Reset': new Date(Date.now() + throttledFor).toISOString() });
-      return;
-    }
+    if (this.#throttled(request.method, throttle, reply)) return;
     const refusal = authorizationRefusal(account, scopesFor.uploadMedia);
     if (account === null || refusal !== null) {
       reply(refusal?.status ?? 401, { error: refusal?.error });
@@ -458,26 +305,12 @@ export class MastodonSimulator {
       answer(429, tooManyRequests);
       return;
     }
-    if (size === 0) {
-      answer(422, { error: 'Validation failed: File can\'t be blank' });
+    const description = fields.description ?? null;
+    const media = await this.#timeline.addUpload(account.id, { size, chunks, description });
+    if ('refused' in media) {
+      answer(422, { error: media.refused });
       return;
     }
-    const bytes = Buffer.concat(chunks);
-    const judged = await judgeUpload(bytes.subarray(0, 64 * 1024), size);
-    if ('refused' in judged) {
-      answer(422, { error: judged.refused });
-      return;
-    }
-    const media: SimulatedMedia = {
-      id: (this.#nextId++).toString(),
-      accountId: account.id,
-      type: judged.kind,
-      mimeType: judged.mimeType,
-      bytes,
-      description: fields.description ?? null,
-      pollsUntilReady: judged.kind === 'video' ? 1 : 0,
-    };
-    this.media.push(media);
-    answer(judged.kind === 'video' ? 202 : 200, this.#presentMedia(media, judged.kind === 'image'));
+    answer(media.type === 'video' ? 202 : 200, this.#timeline.presentMedia(media, media.type === 'image'));
   }
 }
