@@ -46,8 +46,9 @@ const postSchema = new Schema(
     /** Root only: times the post was put back in the queue after its job was lost or failed unsettled. */
     publishRecoveries: { type: Number, default: 0, min: 0 },
     /**
-     * Root only: when the organization was told the whole thread was published (told once, even if
-     * the job runs again).
+     * Root only: when the organization was told the whole thread was published. Written until the
+     * notification and the event took ids derived from the publication (told once without it);
+     * still read, so a post told before that is not told again.
      */
     notifiedAt: { type: Date, default: null },
   },

@@ -14,6 +14,7 @@ import { missingReleaseId } from '../posts/post-changes.ts';
 import { importedMediaState } from '../posts/post-media.ts';
 import { assertCheckpointKeys } from '../../platforms/kit/checkpoint-keys.ts';
 import type { WebhookEvents } from '../webhooks/webhook-outbox.ts';
+import { readThread, savePublishedPart } from './publish-store.ts';
 
 export interface PublishDeps {
   db: Database;
@@ -140,16 +141,10 @@ export async function publishThread(
 ): Promise<PublishOutcome> {
   const { db } = deps;
   const rootId = new Types.ObjectId(postId);
-  const hintedChannel = asObjectId(hints.channelId ?? '');
   const startedAt = deps.now().getTime();
-  // One round trip before the platform is called: the root, its replies, the channel the job
-  // names (a post never changes channel) and the organization's webhook endpoints, together.
-  const [root, replies, channelRead, endpoints] = await Promise.all([
-    db.posts.findOne({ _id: rootId, rootPostId: null, deletedAt: null }).lean(),
-    db.posts.find({ rootPostId: rootId, deletedAt: null }).sort({ position: 1 }).lean(),
-    hintedChannel === null ? null : db.channels.findOne({ _id: hintedChannel, deletedAt: null }).lean(),
-    hints.organizationId === undefined ? null : deps.webhooks.endpointsOf(hints.organizationId),
-  ]);
+  const { root, replies, hintedChannel: channelRead, endpoints } = await readThread(deps, rootId, {
+    channelId: asObjectId(hints.channelId ?? ''), organizationId: hints.organizationId,
+  });
   if (root === null) return { kind: 'skipped', reason: 'the post was deleted' };
   if (root.state === 'DRAFT') return { kind: 'skipped', reason: 'the post is a draft' };
   if (root.state === 'ERROR') return { kind: 'skipped', reason: 'the post already failed' };
@@ -247,18 +242,7 @@ export async function publishThread(
         throw error;
       });
     const publishedAt = deps.now();
-    await db.posts.updateOne(
-      { _id: part._id },
-      {
-        $set: {
-          releaseId: result.releaseId,
-          releaseURL: result.releaseURL,
-          publishedAt,
-          state: 'PUBLISHED',
-          error: null,
-        },
-      },
-    );
+    await savePublishedPart(db, part._id, result, publishedAt);
     previous = { releaseId: result.releaseId, publishedAt };
     if (part.position === 0) {
       releaseURL = result.releaseURL;

@@ -75,10 +75,13 @@ export class WebhookOutbox implements WebhookEvents {
   async endpointsOf(organizationId: string): Promise<OrganizationEndpoints | null> {
     try {
       // Equality on the organization only (at most 20 endpoints): filtering the events in the emit
-      // keeps the query to one FerretDB pushes down.
-      const endpoints = await this.#deps.db.webhookEndpoints
-        .find({ organizationId: new Types.ObjectId(organizationId) }, { events: 1 })
-        .lean();
+      // keeps the query to one FerretDB pushes down. The driver's find: every publish reads them.
+      const endpoints = await this.#deps.db.webhookEndpoints.collection
+        .find<OrganizationEndpoints['endpoints'][number]>(
+          { organizationId: new Types.ObjectId(organizationId) },
+          { projection: { events: 1 } },
+        )
+        .toArray();
       return { organizationId, endpoints };
     } catch (error) {
       this.#deps.logger.warn(

@@ -1,0 +1,61 @@
+// The publish path's reads and writes of post documents, with the driver: every publish makes
+// them, and Mongoose's query building cost about as much CPU as the driver's own work. The
+// filters are plain equalities on ObjectIds: there is nothing to cast.
+import type { Types } from 'mongoose';
+import type { Database } from '../../db/database.ts';
+import type { Post } from '../../db/models/post.ts';
+import type { StoredChannel } from '../channels/channel-tokens.ts';
+import type { OrganizationEndpoints, WebhookEvents } from '../webhooks/webhook-outbox.ts';
+
+/** A post part as read for publishing. */
+export type ThreadPart = Post & { _id: Types.ObjectId };
+
+/** What a publish reads before it calls the platform. */
+export interface ThreadReads {
+  root: ThreadPart | null;
+  /** The parts after the root, in order. */
+  replies: ThreadPart[];
+  /** The channel the job names, not yet checked against the post (null when the job names none). */
+  hintedChannel: StoredChannel | null;
+  endpoints: OrganizationEndpoints | null;
+}
+
+/**
+ * One round trip before the platform is called: the root, its replies, the channel the job names
+ * (a post never changes channel) and the organization's webhook endpoints, together.
+ */
+export async function readThread(
+  deps: { db: Database; webhooks: WebhookEvents },
+  rootId: Types.ObjectId,
+  hints: { channelId: Types.ObjectId | null; organizationId: string | undefined },
+): Promise<ThreadReads> {
+  const { posts, channels } = deps.db;
+  const [root, replies, hintedChannel, endpoints] = await Promise.all([
+    posts.collection.findOne<ThreadPart>({ _id: rootId, rootPostId: null, deletedAt: null }),
+    posts.collection.find<ThreadPart>({ rootPostId: rootId, deletedAt: null }).sort({ position: 1 }).toArray(),
+    hints.channelId === null
+      ? null
+      : channels.collection.findOne<StoredChannel>({ _id: hints.channelId, deletedAt: null }),
+    hints.organizationId === undefined ? null : deps.webhooks.endpointsOf(hints.organizationId),
+  ]);
+  return { root, replies, hintedChannel, endpoints };
+}
+
+/** Records the platform's answer for a part; `updatedAt` by hand, as Mongoose's timestamps would. */
+export async function savePublishedPart(
+  db: Database,
+  partId: Types.ObjectId,
+  result: { releaseId: string; releaseURL: string },
+  publishedAt: Date,
+): Promise<void> {
+  await db.posts.collection.updateOne({ _id: partId }, {
+    $set: {
+      releaseId: result.releaseId,
+      releaseURL: result.releaseURL,
+      publishedAt,
+      state: 'PUBLISHED',
+      error: null,
+      updatedAt: publishedAt,
+    },
+  });
+}
