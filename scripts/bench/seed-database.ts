@@ -108,6 +108,7 @@ function makeThread(organization: SeededOrganization, instanceUrl: string, now: 
       group,
       rootPostId: position === 0 ? null : rootId,
       position,
+      replyCount: position === 0 ? partCount - 1 : null,
       content: `Seeded post ${id.toString()}, part ${position + 1} of ${partCount}`,
       media: withMedia ? [{ id: mediaId.toString(), path: mediaPath(mediaId), alt: null, thumbnail: null }] : [],
       settings: { __type: 'mastodon' },

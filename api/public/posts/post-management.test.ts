@@ -143,6 +143,9 @@ describe('post routes: list, get, delete, status, edit and reschedule, missing, 
 
   it('rescheduling an existing post (value[0].id) moves its job; "update" edits without touching it', async () => {
     const id = await schedule(['Original'], new Date(Date.now() + 3_600_000));
+    // The root counts its replies on every write, so publishing knows whether to read them.
+    const replyCount = async () => (await ctx.db.posts.findById(id).lean())?.replyCount;
+    expect(await replyCount()).toBe(0);
     const before = await stack.publishQueue.getJob(publishJobId(id));
     const later = new Date(Date.now() + 5 * 86_400_000);
     const moved = await call('/posts', { method: 'POST', body: { type: 'schedule', date: later.toISOString(), posts: [{ integration: { id: org.channelId }, value: [{ id, content: 'Moved' }, { content: 'New reply' }] }] } });
@@ -152,6 +155,7 @@ describe('post routes: list, get, delete, status, edit and reschedule, missing, 
     const stored = (await call(`/posts/${id}`)).body as { publishDate: string; value: { content: string }[] };
     expect(stored.publishDate).toBe(later.toISOString());
     expect(stored.value.map((part) => part.content)).toEqual(['Moved', 'New reply']);
+    expect(await replyCount()).toBe(1);
 
     const edited = await call('/posts', { method: 'POST', body: { type: 'update', posts: [{ integration: { id: org.channelId }, value: [{ id, content: 'Edited only' }] }] } });
     expect(edited).toMatchObject({ status: 201, body: [{ postId: id, integration: org.channelId }] });
@@ -159,6 +163,7 @@ describe('post routes: list, get, delete, status, edit and reschedule, missing, 
     expect(unchanged?.timestamp).toBe(after?.timestamp);
     const reread = (await call(`/posts/${id}`)).body as { publishDate: string; value: { content: string }[] };
     expect(reread).toMatchObject({ publishDate: later.toISOString(), value: [{ content: 'Edited only' }] });
+    expect(await replyCount()).toBe(0);
   });
 
   it('refuses edits of unknown, foreign or published posts, and "update" without an id', async () => {

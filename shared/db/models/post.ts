@@ -46,6 +46,12 @@ const postSchema = new Schema(
     /** Root only: times the post was put back in the queue after its job was lost or failed unsettled. */
     publishRecoveries: { type: Number, default: 0, min: 0 },
     /**
+     * Root only: how many parts follow it, written with the parts, so publishing a post of one part
+     * (most posts) skips the replies query. Null on replies, and on roots stored before it existed
+     * (their replies are read).
+     */
+    replyCount: { type: Number, default: null, min: 0 },
+    /**
      * Root only: when the organization was told the whole thread was published. Written until the
      * notification and the event took ids derived from the publication (told once without it);
      * still read, so a post told before that is not told again.

@@ -92,9 +92,12 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
       const [root, ...thread] = parts;
       if (root === undefined) throw new Error('a post has at least one part');
       // An edit changes what was given; the part's history (creation, recoveries, checkpoint) stays.
-      const { group, settings, tags, publishDate: date, state: edited, content, media } = root;
+      const { group, settings, tags, publishDate: date, state: edited, content, media, replyCount } = root;
+      // The count with the root, before the replies change: a crash between the two leaves a count
+      // of 0 (the edit wanted no replies; old ones are not published) or a count above 0, and
+      // publishing then reads whatever replies are there, as it always did.
       await db.posts.updateOne({ _id: rootId }, {
-        $set: { group, settings, tags, publishDate: date, state: edited, content, media, error: null },
+        $set: { group, settings, tags, publishDate: date, state: edited, content, media, replyCount, error: null },
       });
       await db.posts.deleteMany({ rootPostId: rootId });
       if (thread.length > 0) await db.posts.collection.insertMany(thread, { ordered: true });

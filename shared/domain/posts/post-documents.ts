@@ -52,6 +52,7 @@ export function postDocuments(
       id: image.id, path: image.path, alt: image.alt ?? null, thumbnail: image.thumbnail ?? null,
     })),
     delayMinutes: position === 0 ? 0 : (part.delay ?? 0),
+    replyCount: position === 0 ? input.value.length - 1 : null,
     releaseId: null,
     releaseURL: null,
     publishedAt: null,

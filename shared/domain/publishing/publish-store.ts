@@ -21,8 +21,9 @@ export interface ThreadReads {
 }
 
 /**
- * One round trip before the platform is called: the root, its replies, the channel the job names
- * (a post never changes channel) and the organization's webhook endpoints, together.
+ * One round trip before the platform is called: the root, the channel the job names (a post
+ * never changes channel) and the organization's webhook endpoints, together; then the replies,
+ * only when the root has some (or was stored before it counted them). Most posts have one part.
  */
 export async function readThread(
   deps: { db: Database; webhooks: WebhookEvents },
@@ -30,14 +31,16 @@ export async function readThread(
   hints: { channelId: Types.ObjectId | null; organizationId: string | undefined },
 ): Promise<ThreadReads> {
   const { posts, channels } = deps.db;
-  const [root, replies, hintedChannel, endpoints] = await Promise.all([
+  const [root, hintedChannel, endpoints] = await Promise.all([
     posts.collection.findOne<ThreadPart>({ _id: rootId, rootPostId: null, deletedAt: null }),
-    posts.collection.find<ThreadPart>({ rootPostId: rootId, deletedAt: null }).sort({ position: 1 }).toArray(),
     hints.channelId === null
       ? null
       : channels.collection.findOne<StoredChannel>({ _id: hints.channelId, deletedAt: null }),
     hints.organizationId === undefined ? null : deps.webhooks.endpointsOf(hints.organizationId),
   ]);
+  const replies = root === null || root.replyCount === 0
+    ? []
+    : await posts.collection.find<ThreadPart>({ rootPostId: rootId, deletedAt: null }).sort({ position: 1 }).toArray();
   return { root, replies, hintedChannel, endpoints };
 }
 

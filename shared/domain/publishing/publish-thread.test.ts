@@ -109,8 +109,11 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
     await ctx.cleanup();
   });
 
-  /** A due thread of `texts` on the scripted channel; answers the root's id. */
-  async function thread(texts: string[]): Promise<string> {
+  /**
+   * A due thread of `texts` on the scripted channel; answers the root's id. Stored without a reply
+   * count (as before roots counted them) unless `replyCount` is given.
+   */
+  async function thread(texts: string[], replyCount?: number): Promise<string> {
     const rootId = new Types.ObjectId();
     const common = {
       organizationId,
@@ -127,6 +130,7 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
         rootPostId: position === 0 ? null : rootId,
         position,
         content,
+        ...(position === 0 && replyCount !== undefined ? { replyCount } : {}),
       })),
     );
     return rootId.toString();
@@ -293,5 +297,17 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
     const outcomes = await Promise.all([publishThread(deps, racing), publishThread(deps, racing)]);
     expect(outcomes.map((outcome) => outcome.kind)).toEqual(['published', 'published']);
     expect(await told('Told-once-racing', racing)).toEqual({ notifications: 1, deliveries: 1 });
+  });
+  it('reads the replies only when the root counts some: a reply left by an edit that went to one part stays out', async () => {
+    // An edit from two parts to one wrote the root's count, then stopped before deleting the reply.
+    const single = await thread(['Edited to one', 'Left behind'], 0);
+    platform.calls.length = 0;
+    expect(await publishThread(deps, single)).toMatchObject({ kind: 'published' });
+    expect(platform.calls.map((call) => call.content)).toEqual(['Edited to one']);
+
+    const counted = await thread(['Counted 1/2', 'Counted 2/2'], 1);
+    platform.calls.length = 0;
+    expect(await publishThread(deps, counted)).toMatchObject({ kind: 'published' });
+    expect(platform.calls.map((call) => call.content)).toEqual(['Counted 1/2', 'Counted 2/2']);
   });
 });
