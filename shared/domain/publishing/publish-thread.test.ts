@@ -298,7 +298,7 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
     expect(outcomes.map((outcome) => outcome.kind)).toEqual(['published', 'published']);
     expect(await told('Told-once-racing', racing)).toEqual({ notifications: 1, deliveries: 1 });
   });
-  it('reads the replies only when the root counts some: a reply left by an edit that went to one part stays out', async () => {
+  it('reads the replies only when the root counts some: a reply an edit to one part left stays out', async () => {
     // An edit from two parts to one wrote the root's count, then stopped before deleting the reply.
     const single = await thread(['Edited to one', 'Left behind'], 0);
     platform.calls.length = 0;
