@@ -38,9 +38,16 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export async function openDatabase(url: string, options: { dbName?: string } = {}): Promise<Database> {
+export interface DatabaseOptions {
+  dbName?: string;
+  /** The driver's command events, for tests that count what a step sends to the database. */
+  monitorCommands?: boolean;
+}
+
+export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Database> {
   const connection = mongoose.createConnection(url, {
     ...(options.dbName === undefined ? {} : { dbName: options.dbName }),
+    ...(options.monitorCommands === true ? { monitorCommands: true } : {}),
     serverSelectionTimeoutMS: 10_000,
     // Indexes are created explicitly below, once, and awaited: no race with the first query.
     autoIndex: false,
@@ -71,7 +78,7 @@ export async function openDatabase(url: string, options: { dbName?: string } = {
     database.organizations, database.channels, database.customers, database.posts, database.media, database.notifications,
     database.users, database.sessions, database.oauthApps, database.oauthCodes, database.oauthGrants,
     database.connectAttempts, database.serverClients, database.analyticsDays,
-    database.connectAttempts, database.serverClients, database.webhookEndpoints, database.webhookDeliveries,
+    database.webhookEndpoints, database.webhookDeliveries,
   ] as const;
   for (const model of models) {
     await model.createCollection().catch((error: unknown) => {

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/support/test-context.ts';
+import { openDatabase } from '../../db/database.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import type {
   CommentInput,
@@ -309,5 +310,31 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
     platform.calls.length = 0;
     expect(await publishThread(deps, counted)).toMatchObject({ kind: 'published' });
     expect(platform.calls.map((call) => call.content)).toEqual(['Counted 1/2', 'Counted 2/2']);
+  });
+  it('publishes a post of one part with 6 database commands: 3 reads, its result, the notification, the event', async () => {
+    const monitored = await openDatabase(ctx.config.MONGO_URL, { monitorCommands: true });
+    const sent: string[] = [];
+    monitored.connection.getClient().on('commandStarted', (event) => { sent.push(event.commandName); });
+    try {
+      const endpointDeps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true) };
+      await registerEndpoint(endpointDeps, organizationId, {
+        url: 'https://hooks.example.com/counted', events: ['post.published'],
+      });
+      const webhooks = new WebhookOutbox({ db: monitored, logger: ctx.logger, now: () => new Date() });
+      const counted = { ...deps, db: monitored, webhooks };
+      const hints = { organizationId, channelId: channelId.toString() };
+      const single = await thread(['Counted commands'], 0);
+      sent.length = 0;
+      expect(await publishThread(counted, single, hints)).toMatchObject({ kind: 'published' });
+      expect(sent.toSorted()).toEqual(['find', 'find', 'find', 'insert', 'insert', 'update']);
+
+      // A thread adds its replies' read and one result per reply.
+      const pair = await thread(['Counted 1/2 commands', 'Counted 2/2 commands'], 1);
+      sent.length = 0;
+      expect(await publishThread(counted, pair, hints)).toMatchObject({ kind: 'published' });
+      expect(sent.toSorted()).toEqual(['find', 'find', 'find', 'find', 'insert', 'insert', 'update', 'update']);
+    } finally {
+      await monitored.close();
+    }
   });
 });
