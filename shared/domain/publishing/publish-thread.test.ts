@@ -311,7 +311,7 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
     expect(await publishThread(deps, counted)).toMatchObject({ kind: 'published' });
     expect(platform.calls.map((call) => call.content)).toEqual(['Counted 1/2', 'Counted 2/2']);
   });
-  it('publishes a post of one part with 6 database commands: 3 reads, its result, the notification, the event', async () => {
+  it('publishes one part with 6 database commands: 3 reads, the result, the notification, the event', async () => {
     const monitored = await openDatabase(ctx.config.MONGO_URL, { monitorCommands: true });
     const sent: string[] = [];
     monitored.connection.getClient().on('commandStarted', (event) => { sent.push(event.commandName); });
