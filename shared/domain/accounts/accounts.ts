@@ -19,13 +19,15 @@ function normaliseEmail(email: string): string {
   return trimmed;
 }
 
+const emailTaken = (): DomainError => new DomainError('conflict', 'an account with this email already exists; log in instead');
+
 /** Creates the user and their first organization. */
 export async function signUp(db: Database, secrets: SecretBox, input: { email: string; password: string; organizationName: string }): Promise<{ user: StoredUser; organizationId: string }> {
   const email = normaliseEmail(input.email);
   if (input.password.length < minimumPasswordLength || input.password.length > 1024) {
     throw new DomainError('validation_failed', `the password needs at least ${minimumPasswordLength} characters`, [{ path: 'password', message: 'too short' }]);
   }
-  if ((await db.users.exists({ email })) !== null) throw new DomainError('conflict', 'an account with this email already exists; log in instead');
+  if ((await db.users.exists({ email })) !== null) throw emailTaken();
   const passwordHash = await hashPassword(input.password);
   const { organizationId } = await createOrganization(db, secrets, { name: input.organizationName });
   try {
@@ -34,7 +36,7 @@ export async function signUp(db: Database, secrets: SecretBox, input: { email: s
   } catch (error) {
     // Two sign-ups racing on one email: the unique index decides; the loser's organization goes.
     await db.organizations.deleteOne({ _id: organizationId });
-    if (isDuplicateKey(error)) throw new DomainError('conflict', 'an account with this email already exists; log in instead');
+    if (isDuplicateKey(error)) throw emailTaken();
     throw error;
   }
 }
