@@ -7,7 +7,7 @@ import { SecretBox } from '../shared/crypto/secret-box.ts';
 import { openDatabase } from '../shared/db/database.ts';
 import { ensureAuthServerApp } from './local/auth-server-app.ts';
 import { prepareLocalEnvironment, projectRoot } from './local/local-environment.ts';
-import { apiNodeFlags } from './local/node-flags.ts';
+import { apiNodeFlags, apiProcessEnvironment } from './local/api-process.ts';
 import { ensureLocalPostgres, localAuthDatabaseUrl } from './local/postgres.ts';
 import { logToStderr } from './local/run-script.ts';
 import { ensureDebianFile, ensureDebianPackage } from './local/system-package.ts';
@@ -51,7 +51,7 @@ function stopAll(signal: NodeJS.Signals): void {
 }
 
 const processes = [
-  { name: 'api', entry: 'api/main.ts', flags: apiNodeFlags, env },
+  { name: 'api', entry: 'api/main.ts', flags: apiNodeFlags, env: { ...env, ...apiProcessEnvironment } },
   { name: 'workers', entry: 'workers/main.ts', flags: [], env },
   { name: 'auth-server', entry: 'auth-server/main.ts', flags: [], env: authEnv },
 ] as const;

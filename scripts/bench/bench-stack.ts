@@ -7,7 +7,7 @@ import { QueueName } from '../../shared/queue/queues.ts';
 import { MastodonSimulator } from '../../test/simulators/mastodon-simulator.ts';
 import { freePort } from '../../test/support/free-port.ts';
 import { projectRoot } from '../local/local-environment.ts';
-import { apiNodeFlags } from '../local/node-flags.ts';
+import { apiNodeFlags, apiProcessEnvironment } from '../local/api-process.ts';
 import type { BenchServers } from './bench-servers.ts';
 import {
   addBenchChannel, clearTenantWork, closeBenchTenant, createBenchTenant, type BenchTenant,
@@ -122,14 +122,14 @@ export async function startBenchStack(
   try {
     log('starting the api, two workers processes and the three baselines...');
     await start('api', [...apiNodeFlags, script('api/main.ts')], {
-      ...common, PORT: String(apiPort), PUBLIC_API_RATE_LIMIT: '1000000000',
+      ...common, ...apiProcessEnvironment, PORT: String(apiPort), PUBLIC_API_RATE_LIMIT: '1000000000',
     }, /api listening/);
     await start('workers', [script('workers/main.ts')], workers, /workers running/);
     await start('workers small', [script('workers/main.ts')], {
       ...workers, MONGO_URL: small.mongoUrl, QUEUE_PREFIX: small.queuePrefix,
     }, /workers running/);
     await start('bare post server', [...apiNodeFlags, script('scripts/bench/baselines/bare-post-server.ts')], {
-      ...common, PORT: String(barePort), BARE_QUEUE: bareQueues.posts, BARE_ORGANIZATION_ID: main.organizationId,
+      ...common, ...apiProcessEnvironment, PORT: String(barePort), BARE_QUEUE: bareQueues.posts, BARE_ORGANIZATION_ID: main.organizationId,
     }, /bare post server listening/);
     const bareWorker = script('scripts/bench/baselines/bare-publish-worker.ts');
     await start('bare publish worker', [bareWorker], {

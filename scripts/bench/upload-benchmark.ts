@@ -14,7 +14,7 @@ import { probeMedia } from '../../shared/media/media-probe.ts';
 import { freePort } from '../../test/support/free-port.ts';
 import { padMp4 } from '../../test/support/test-media.ts';
 import { prepareLocalEnvironment, projectRoot } from '../local/local-environment.ts';
-import { apiNodeFlags } from '../local/node-flags.ts';
+import { apiNodeFlags, apiProcessEnvironment } from '../local/api-process.ts';
 import { logToStderr } from '../local/run-script.ts';
 import { ensureDebianPackage } from '../local/system-package.ts';
 
@@ -104,7 +104,9 @@ async function main(): Promise<void> {
 
   const db = await openDatabase(config.MONGO_URL);
   const { apiKey } = await createOrganization(db, new SecretBox(config.SECRETS_KEY), { name: 'Bench' });
-  const api = startProcess([...apiNodeFlags, path.join(projectRoot, 'api/main.ts')], serviceEnv, /api listening/);
+  const api = startProcess(
+    [...apiNodeFlags, path.join(projectRoot, 'api/main.ts')], { ...serviceEnv, ...apiProcessEnvironment }, /api listening/,
+  );
   const workers = startProcess([path.join(projectRoot, 'workers/main.ts')], serviceEnv, /workers running/);
   await Promise.all([api.isReady, workers.isReady]);
   log('uploading through the api...');
