@@ -4,6 +4,7 @@
  * (open-and-community.md 1.2). JavaScript indexes count UTF-16 units, so every range is turned
  * into bytes here.
  */
+import { graphemeCount } from '../kit/grapheme-count.ts';
 
 export type FacetFeature =
   | { $type: 'app.bsky.richtext.facet#link'; uri: string }
@@ -30,7 +31,6 @@ const url = /https?:\/\/[^\s<>"]+/g;
 const mention = /(^|[\s(])@((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?)/gi;
 const hashtag = /(^|\s)[#\uFF03]([^\s#\uFF03]+)/g;
 const maxTagGraphemes = 64;
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** Sentence punctuation after a link is not part of it; a closing bracket only when it opens none. */
 function trimLink(candidate: string): string {
@@ -62,7 +62,7 @@ function hashtags(text: string): Found[] {
   return [...text.matchAll(hashtag)].flatMap((match): Found[] => {
     const tag = (match[2] ?? '').replace(/\p{P}+$/u, '');
     // "#1" is a number, not a tag; an over-long tag is plain text rather than a refused record.
-    if (tag === '' || /^\d+$/.test(tag) || [...graphemes.segment(tag)].length > maxTagGraphemes) return [];
+    if (tag === '' || /^\d+$/.test(tag) || graphemeCount(tag) > maxTagGraphemes) return [];
     const start = match.index + (match[1] ?? '').length;
     return [{ start, end: start + 1 + tag.length, feature: { $type: 'app.bsky.richtext.facet#tag', tag } }];
   });

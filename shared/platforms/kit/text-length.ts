@@ -1,8 +1,7 @@
 import twitterText from 'twitter-text';
+import { graphemeCount } from './grapheme-count.ts';
 import { mastodonTextLength } from './mastodon-text-length.ts';
 import type { TextCounting } from './platform-definition.ts';
-
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** Length of `text` as the platform counts it. */
 export function textLength(text: string, counting: TextCounting): number {
@@ -12,11 +11,8 @@ export function textLength(text: string, counting: TextCounting): number {
       for (const _ of text) count += 1;
       return count;
     }
-    case 'graphemes': {
-      let count = 0;
-      for (const _ of graphemes.segment(text)) count += 1;
-      return count;
-    }
+    case 'graphemes':
+      return graphemeCount(text);
     case 'x-weighted':
       return twitterText.parseTweet(text).weightedLength;
     case 'utf8-bytes':
