@@ -1,11 +1,15 @@
 import type { RouterContext } from '@koa/router';
 import type { AuthenticatedOrganization } from '../shared/domain/organizations/organizations.ts';
 import type { Logger } from '../shared/logging/logger.ts';
+import type { RequestLog } from './middleware/request-log.ts';
 
 /** What middleware puts on `ctx.state` for the handlers after it. */
 export interface AppState {
   requestId: string;
-  log: Logger;
+  /** The request's logger (request id, organization once known), made when first used. */
+  readonly log: Logger;
+  /** What `log` is made from; `bind` adds fields to every later line. */
+  requestLog: RequestLog;
   organization?: AuthenticatedOrganization;
 }
 

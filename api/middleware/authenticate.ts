@@ -21,7 +21,7 @@ export function authenticate(credentials: CredentialLookup): Middleware<AppState
       throw new DomainError('invalid_credentials', 'the API key or access token is not valid or was revoked');
     }
     ctx.state.organization = organization;
-    ctx.state.log = ctx.state.log.child({ organizationId: organization.id });
+    ctx.state.requestLog.bind({ organizationId: organization.id });
     await next();
   };
 }
