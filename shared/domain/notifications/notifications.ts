@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import type { Database } from '../../db/database.ts';
-import { isDuplicateKey } from '../../db/duplicate-key.ts';
+import { groupInsertInto } from '../../db/group-insert.ts';
 
 /** Fixed by the spec: clients cannot ask for another page size. */
 export const notificationsPerPage = 100;
@@ -31,8 +31,8 @@ interface NotificationDocument {
 
 /**
  * Tells the organization something. `once` is the id of the fact told (derivedObjectId): telling
- * it again, from a job run twice, writes nothing. Written whole with the driver's insert: a
- * publish tells one on every post, and Mongoose's document machinery cost more than the insert.
+ * it again, from a job run twice, writes nothing. Written whole with the driver, together with
+ * what concurrent jobs tell (GroupInsert): a publish tells one on every post.
  */
 export async function notify(
   db: Database,
@@ -47,11 +47,7 @@ export async function notify(
     link: message.link ?? null,
     createdAt: new Date(),
   };
-  try {
-    await db.notifications.collection.insertOne(document);
-  } catch (error) {
-    if (once === undefined || !isDuplicateKey(error)) throw error;
-  }
+  await groupInsertInto(db.notifications.collection).insert([document], { duplicatesWritten: once !== undefined });
 }
 
 export async function listNotifications(db: Database, organizationId: string, page: number): Promise<NotificationsPage> {

@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import type { Database } from '../../db/database.ts';
 import { derivedObjectId } from '../../db/derived-object-id.ts';
-import { isDuplicateKey } from '../../db/duplicate-key.ts';
+import { groupInsertInto } from '../../db/group-insert.ts';
 import { LogEvent } from '../../logging/events.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { WebhookEventBody, WebhookEventData, WebhookEventType } from './webhook-events.ts';
@@ -139,14 +139,10 @@ export class WebhookOutbox implements WebhookEvents {
 }
 
 /**
- * Written whole with the driver: every publish emits, and Mongoose's insertMany cost more CPU
- * than the write. Unordered when deliveries may exist already (an event emitted again): the
- * duplicates are refused one by one and the others, for an endpoint added since, still written.
+ * Written whole with the driver, together with what concurrent emits write (GroupInsert): every
+ * publish emits. When deliveries may exist already (an event emitted again) the duplicates are
+ * refused one by one and the others, for an endpoint added since, still written.
  */
 async function insertDeliveries(db: Database, deliveries: DeliveryDocument[], repeatable: boolean): Promise<void> {
-  try {
-    await db.webhookDeliveries.collection.insertMany(deliveries, { ordered: !repeatable });
-  } catch (error) {
-    if (!repeatable || !isDuplicateKey(error)) throw error;
-  }
+  await groupInsertInto(db.webhookDeliveries.collection).insert(deliveries, { duplicatesWritten: repeatable });
 }

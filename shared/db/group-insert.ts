@@ -1,0 +1,121 @@
+import { MongoBulkWriteError, type Collection, type Document, type WriteError } from 'mongodb';
+import { isDuplicateKey } from './duplicate-key.ts';
+
+/** One caller's documents, waiting for the write that takes them. */
+interface Waiting {
+  documents: readonly Document[];
+  /** A document refused as a duplicate of one already written counts as written (told once). */
+  duplicatesWritten: boolean;
+  settle: (error: unknown) => void;
+}
+
+/** One document the database refused, as the write error of a bulk insert tells it (code kept). */
+export class RefusedDocument extends Error {
+  readonly code: unknown;
+
+  constructor(writeError: unknown) {
+    const described = typeof writeError === 'object' && writeError !== null ? writeError : {};
+    const message = 'errmsg' in described && typeof described.errmsg === 'string' ? described.errmsg : String(writeError);
+    super(`the database refused a document: ${message}`, { cause: writeError });
+    this.name = 'RefusedDocument';
+    this.code = 'code' in described ? described.code : undefined;
+  }
+}
+
+/** How many documents one write takes at most: one insert command stays far below 16 MB. */
+const maxDocumentsPerWrite = 500;
+
+/**
+ * Inserts into one collection from concurrent callers, written together: while one insert is on
+ * its way, the documents handed over meanwhile wait and go in the next, as a database's group
+ * commit does. Nothing waits when nothing is being written, so a lone caller is not slowed.
+ * Measured on FerretDB 1.24 over PostgreSQL: five documents in one insert cost the server about
+ * a quarter of the CPU of five inserts; every publish writes a notification and its events.
+ *
+ * Each caller's promise settles when its own documents are written, or fails with the reason
+ * one of them was refused. The insert is unordered: a refused document does not keep the
+ * others, its caller's or anyone's, from being written.
+ */
+export class GroupInsert {
+  readonly #collection: Collection;
+  #waiting: Waiting[] = [];
+  #writing = false;
+
+  constructor(collection: Collection) {
+    this.#collection = collection;
+  }
+
+  insert(documents: readonly Document[], options: { duplicatesWritten?: boolean } = {}): Promise<void> {
+    if (documents.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const settle = (error: unknown): void => {
+        if (error === undefined) resolve();
+        else reject(error instanceof Error ? error : new RefusedDocument(error));
+      };
+      this.#waiting.push({ documents, duplicatesWritten: options.duplicatesWritten === true, settle });
+      if (!this.#writing) void this.#writeAll();
+    });
+  }
+
+  async #writeAll(): Promise<void> {
+    this.#writing = true;
+    while (this.#waiting.length > 0) await this.#write(this.#takeBatch());
+    this.#writing = false;
+  }
+
+  /** The callers whose documents go in the next write: at least one, then as many as fit. */
+  #takeBatch(): Waiting[] {
+    let taken = 0;
+    let size = 0;
+    for (const waiting of this.#waiting) {
+      if (taken > 0 && size + waiting.documents.length > maxDocumentsPerWrite) break;
+      taken += 1;
+      size += waiting.documents.length;
+    }
+    return this.#waiting.splice(0, taken);
+  }
+
+  async #write(batch: readonly Waiting[]): Promise<void> {
+    const owners = batch.flatMap((waiting) => waiting.documents.map(() => waiting));
+    try {
+      await this.#collection.insertMany(batch.flatMap((waiting) => [...waiting.documents]), { ordered: false });
+      for (const waiting of batch) waiting.settle(undefined);
+    } catch (error) {
+      const refused = refusalsByCaller(error, owners);
+      for (const waiting of batch) {
+        // Without the write's own account of what it refused, nobody's documents are known written.
+        if (refused === null) waiting.settle(error);
+        else waiting.settle(firstRealRefusal(refused.get(waiting) ?? [], waiting.duplicatesWritten));
+      }
+    }
+  }
+}
+
+/** Each caller's refused documents, from an unordered bulk insert's write errors; null for any other failure. */
+function refusalsByCaller(error: unknown, owners: readonly Waiting[]): Map<Waiting, unknown[]> | null {
+  if (!(error instanceof MongoBulkWriteError) || error.writeConcernError !== undefined) return null;
+  const writeErrors: readonly WriteError[] = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+  const refused = new Map<Waiting, unknown[]>();
+  for (const writeError of writeErrors) {
+    const owner = owners[writeError.index];
+    if (owner === undefined) return null;
+    refused.set(owner, [...(refused.get(owner) ?? []), writeError]);
+  }
+  return refused;
+}
+
+function firstRealRefusal(refusals: readonly unknown[], duplicatesWritten: boolean): unknown {
+  return refusals.find((refusal) => !(duplicatesWritten && isDuplicateKey(refusal)));
+}
+
+const groups = new WeakMap<Collection, GroupInsert>();
+
+/** The process's one GroupInsert for this collection, so every writer to it shares the writes. */
+export function groupInsertInto(collection: Collection): GroupInsert {
+  let group = groups.get(collection);
+  if (group === undefined) {
+    group = new GroupInsert(collection);
+    groups.set(collection, group);
+  }
+  return group;
+}
