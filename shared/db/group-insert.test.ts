@@ -63,6 +63,20 @@ describe('GroupInsert', () => {
     expect(texts.sort()).toEqual(['beside the clash', 'first', 'fresh']);
   });
 
+  it('does not fail a caller for a document of another that cannot be stored at all', async () => {
+    const group = new GroupInsert(collection('oversized'));
+    const [first, oversized, fine] = await Promise.allSettled([
+      group.insert([note('first')]),
+      // Over the 16 MB a stored document may hold.
+      group.insert([note('x'.repeat(17 * 1024 * 1024))]),
+      group.insert([note('fine')]),
+    ]);
+    expect([first.status, oversized.status, fine.status]).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const texts = (await collection('oversized').find({}, { projection: { text: 1 } }).toArray())
+      .map((document) => document.text as string);
+    expect(texts.sort()).toEqual(['fine', 'first']);
+  });
+
   it('fails every caller when the write itself fails', async () => {
     const closing = await openDatabase(ctx.config.MONGO_URL);
     const group = new GroupInsert(closing.connection.db?.collection('closed') ?? expect.unreachable('no database'));

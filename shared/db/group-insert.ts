@@ -33,8 +33,9 @@ const maxDocumentsPerWrite = 500;
  * a quarter of the CPU of five inserts; every publish writes a notification and its events.
  *
  * Each caller's promise settles when its own documents are written, or fails with the reason
- * one of them was refused. The insert is unordered: a refused document does not keep the
- * others, its caller's or anyone's, from being written.
+ * one of them was refused, or the reason its write failed as a whole. The insert is unordered: a
+ * refused document does not keep the others, its caller's or anyone's, from being written; a
+ * caller whose documents must go all or none hands over one.
  */
 export class GroupInsert {
   readonly #collection: Collection;
@@ -82,10 +83,14 @@ export class GroupInsert {
       for (const waiting of batch) waiting.settle(undefined);
     } catch (error) {
       const refused = refusalsByCaller(error, owners);
-      for (const waiting of batch) {
-        // Without the write's own account of what it refused, nobody's documents are known written.
-        if (refused === null) waiting.settle(error);
-        else waiting.settle(firstRealRefusal(refused.get(waiting) ?? [], waiting.duplicatesWritten));
+      if (refused !== null) {
+        for (const waiting of batch) waiting.settle(firstRealRefusal(refused.get(waiting) ?? [], waiting.duplicatesWritten));
+      } else if (batch.length > 1) {
+        // A failure of the whole write may be one caller's (a document the driver will not send):
+        // each is tried alone, so no caller fails for another's documents.
+        for (const waiting of batch) await this.#write([waiting]);
+      } else {
+        for (const waiting of batch) waiting.settle(error);
       }
     }
   }
