@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Types } from 'mongoose';
 import type { Database } from '../../db/database.ts';
 import { threadFilters, updateThread } from '../../db/equality-queries.ts';
+import { groupInsertInto } from '../../db/group-insert.ts';
 import type { Post, PostState } from '../../db/models/post.ts';
 import { asObjectId } from '../../db/object-id.ts';
 import { DomainError } from '../../errors.ts';
@@ -27,12 +28,12 @@ type ExistingPost = Post & { _id: Types.ObjectId };
 type PostDocument = ReturnType<typeof postDocuments>[number];
 
 /**
- * Writes parts in the order given. One part, most posts, goes by `insertOne`: the driver's bulk
- * path behind `insertMany` (operation list, result object) cost about 1 % of the api's CPU under load.
+ * Writes parts in the order given. One part, most posts, goes with the parts of concurrent
+ * requests in one insert (GroupInsert): the database spends a quarter of the CPU on five posts
+ * written together. A thread's parts go in one ordered insert of their own, all or none in order.
  */
 async function insertParts(db: Database, parts: PostDocument[]): Promise<void> {
-  const [only] = parts;
-  if (parts.length === 1 && only !== undefined) await db.posts.collection.insertOne(only);
+  if (parts.length === 1) await groupInsertInto(db.posts.collection).insert(parts);
   else if (parts.length > 1) await db.posts.collection.insertMany(parts, { ordered: true });
 }
 
