@@ -9,9 +9,9 @@ export const benchNotes: readonly string[] = [
     + 'before the first is due ("created late" fails the row): the 600 through POST /posts, the 10,000 with the '
     + 'api\'s createPosts in the bench process (same documents and jobs, no HTTP), the due time set from the time '
     + 'a sample of posts took to create.',
-  'POST /posts: SPS (authentication, rate limit, platform rules, insertMany, delayed job) against a bare Koa handler '
-    + '(insertOne + delayed queue.add), both with the api\'s node flags; "seeded vs empty" must keep '
-    + `${ratioKeptTarget.toFixed(2)}x of the empty-database ratio.`,
+  'POST /posts: SPS (authentication, rate limit, platform rules, one insert shared with concurrent requests, delayed '
+    + 'job) against a bare Koa handler (insertOne + delayed queue.add), both with the api\'s node flags; '
+    + `"seeded vs empty" must keep ${ratioKeptTarget.toFixed(2)}x of the empty-database ratio.`,
   'GET /integrations: SPS (authentication, the channel query, customers, presentation) against a bare Koa handler '
     + 'doing one find on channels {organizationId, deletedAt: null} and answering the documents; the organization '
     + 'has 5 channels. Same load generator as POST /posts, 2 rounds in turns.',
