@@ -56,7 +56,9 @@ describe('the request log', () => {
     expect(before).toMatchObject({ reqId: 'request-0002', msg: 'before' });
     expect(before).not.toHaveProperty('organizationId');
     expect(after).toMatchObject({ reqId: 'request-0002', organizationId: 'org-2', msg: 'after' });
-    expect(completed).toMatchObject({ reqId: 'request-0002', organizationId: 'org-2', event: LogEvent.requestCompleted });
+    expect(completed).toMatchObject({
+      reqId: 'request-0002', organizationId: 'org-2', event: LogEvent.requestCompleted,
+    });
   });
 
   it('keeps the lines of concurrent requests apart', async () => {

@@ -129,7 +129,8 @@ export async function startBenchStack(
       ...workers, MONGO_URL: small.mongoUrl, QUEUE_PREFIX: small.queuePrefix,
     }, /workers running/);
     await start('bare post server', [...apiNodeFlags, script('scripts/bench/baselines/bare-post-server.ts')], {
-      ...common, ...apiProcessEnvironment, PORT: String(barePort), BARE_QUEUE: bareQueues.posts, BARE_ORGANIZATION_ID: main.organizationId,
+      ...common, ...apiProcessEnvironment, PORT: String(barePort), BARE_QUEUE: bareQueues.posts,
+      BARE_ORGANIZATION_ID: main.organizationId,
     }, /bare post server listening/);
     const bareWorker = script('scripts/bench/baselines/bare-publish-worker.ts');
     await start('bare publish worker', [bareWorker], {

@@ -104,9 +104,8 @@ async function main(): Promise<void> {
 
   const db = await openDatabase(config.MONGO_URL);
   const { apiKey } = await createOrganization(db, new SecretBox(config.SECRETS_KEY), { name: 'Bench' });
-  const api = startProcess(
-    [...apiNodeFlags, path.join(projectRoot, 'api/main.ts')], { ...serviceEnv, ...apiProcessEnvironment }, /api listening/,
-  );
+  const apiEnv = { ...serviceEnv, ...apiProcessEnvironment };
+  const api = startProcess([...apiNodeFlags, path.join(projectRoot, 'api/main.ts')], apiEnv, /api listening/);
   const workers = startProcess([path.join(projectRoot, 'workers/main.ts')], serviceEnv, /workers running/);
   await Promise.all([api.isReady, workers.isReady]);
   log('uploading through the api...');

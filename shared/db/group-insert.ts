@@ -15,7 +15,8 @@ export class RefusedDocument extends Error {
 
   constructor(writeError: unknown) {
     const described = typeof writeError === 'object' && writeError !== null ? writeError : {};
-    const message = 'errmsg' in described && typeof described.errmsg === 'string' ? described.errmsg : String(writeError);
+    const told = 'errmsg' in described ? described.errmsg : undefined;
+    const message = typeof told === 'string' ? told : String(writeError);
     super(`the database refused a document: ${message}`, { cause: writeError });
     this.name = 'RefusedDocument';
     this.code = 'code' in described ? described.code : undefined;
@@ -84,7 +85,9 @@ export class GroupInsert {
     } catch (error) {
       const refused = refusalsByCaller(error, owners);
       if (refused !== null) {
-        for (const waiting of batch) waiting.settle(firstRealRefusal(refused.get(waiting) ?? [], waiting.duplicatesWritten));
+        for (const waiting of batch) {
+          waiting.settle(firstRealRefusal(refused.get(waiting) ?? [], waiting.duplicatesWritten));
+        }
       } else if (batch.length > 1) {
         // A failure of the whole write may be one caller's (a document the driver will not send):
         // each is tried alone, so no caller fails for another's documents.

@@ -19,7 +19,8 @@ function normaliseEmail(email: string): string {
   return trimmed;
 }
 
-const emailTaken = (): DomainError => new DomainError('conflict', 'an account with this email already exists; log in instead');
+const emailTaken = (): DomainError =>
+  new DomainError('conflict', 'an account with this email already exists; log in instead');
 
 /** Creates the user and their first organization. */
 export async function signUp(db: Database, secrets: SecretBox, input: { email: string; password: string; organizationName: string }): Promise<{ user: StoredUser; organizationId: string }> {

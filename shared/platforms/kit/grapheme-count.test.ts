@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { graphemeCount } from './grapheme-count.ts';
 
-const segmented = (text: string): number => [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].length;
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+const segmented = (text: string): number => [...segmenter.segment(text)].length;
 
 describe('graphemeCount', () => {
   it.each([

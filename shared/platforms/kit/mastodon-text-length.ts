@@ -25,7 +25,9 @@ interface Span {
 export function mastodonTextLength(text: string): number {
   // Text without a colon has no URL with a scheme, and without an @ no mention: most posts skip
   // both searches, the URL one being the costlier.
-  const urls = text.includes(':') ? twitterText.extractUrlsWithIndices(text, { extractUrlsWithoutProtocol: false }) : [];
+  const urls = text.includes(':')
+    ? twitterText.extractUrlsWithIndices(text, { extractUrlsWithoutProtocol: false })
+    : [];
   const spans: Span[] = urls
     .map((url) => ({ start: url.indices[0], end: url.indices[1], countsAs: 'x'.repeat(mastodonCharactersPerUrl) }));
   for (const found of text.includes('@') ? text.matchAll(mention) : []) {
