@@ -90,8 +90,10 @@ export class GroupInsert {
         }
       } else if (batch.length > 1) {
         // A failure of the whole write may be one caller's (a document the driver will not send):
-        // each is tried alone, so no caller fails for another's documents.
-        for (const waiting of batch) await this.#write([waiting]);
+        // each is tried alone, so no caller fails for another's documents. The failed write may
+        // have been applied (a connection lost on the way back): a caller's own document found
+        // written by then is written.
+        for (const waiting of batch) await this.#write([{ ...waiting, duplicatesWritten: true }]);
       } else {
         for (const waiting of batch) waiting.settle(error);
       }
