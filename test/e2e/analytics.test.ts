@@ -163,10 +163,15 @@ describe('analytics gathered by workers and served from MongoDB', () => {
       );
       expect(throttled.attemptsMade).toBe(0);
       const throttledChannel = new Types.ObjectId(gatherAnalyticsPayload.parse(throttled.data).channelId);
+      // Any reading made after the reset: the channel may have older days (another test stores one
+      // two days old), which a look at its first day would find instead.
+      const afterReset = new Date(throttledAt + 3_500);
       const day = await waitFor(
         async () => {
-          const found = await world.ctx.db.analyticsDays.findOne({ subjectId: throttledChannel }).lean();
-          return found !== null && found.fetchedAt.getTime() >= throttledAt + 3_500 ? found : undefined;
+          const found = await world.ctx.db.analyticsDays
+            .findOne({ subjectId: throttledChannel, fetchedAt: { $gte: afterReset } })
+            .lean();
+          return found ?? undefined;
         },
         { what: 'the reading after the reset', timeoutMs: 20_000 },
       );
