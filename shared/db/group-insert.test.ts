@@ -1,3 +1,5 @@
+import { createServer, connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/support/test-context.ts';
@@ -85,6 +87,44 @@ describe('GroupInsert', () => {
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
     // The group is not stuck: a later write is tried again (and fails again, the connection being closed).
     await expect(group.insert([note('c')])).rejects.toThrow();
+  });
+
+  it('tells no caller its documents are written when the connection drops during the write', async () => {
+    // A TCP relay to the database that, once cut, drops every connection as soon as it speaks.
+    const target = new URL(ctx.config.MONGO_URL);
+    const sockets = new Set<Socket>();
+    let cut = false;
+    const relay = createServer((client) => {
+      const server = connect(Number(target.port), target.hostname);
+      for (const socket of [client, server]) {
+        sockets.add(socket);
+        socket.on('error', () => { client.destroy(); server.destroy(); });
+        socket.on('close', () => { client.destroy(); server.destroy(); sockets.delete(socket); });
+      }
+      client.on('data', (chunk: Buffer) => {
+        if (cut) client.destroy();
+        else server.write(chunk);
+      });
+      server.pipe(client);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const relayUrl = new URL(ctx.config.MONGO_URL);
+    relayUrl.host = `127.0.0.1:${String((relay.address() as AddressInfo).port)}`;
+    relayUrl.searchParams.set('retryWrites', 'false');
+    const relayed = await openDatabase(relayUrl.toString());
+    try {
+      const group = new GroupInsert(relayed.connection.db?.collection('cut') ?? expect.unreachable('no database'));
+      await group.insert([note('before the cut')]);
+      cut = true;
+      const outcomes = await Promise.allSettled([
+        group.insert([note('a')]), group.insert([note('b')]), group.insert([note('c')]),
+      ]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      relay.close();
+      await relayed.close();
+    }
   });
 
   it('splits a write over 500 documents', async () => {

@@ -1,4 +1,5 @@
 import { MongoBulkWriteError, type Collection, type Document, type WriteError } from 'mongodb';
+import { unavailableBackingService } from '../backing-service-errors.ts';
 import { isDuplicateKey } from './duplicate-key.ts';
 
 /** One caller's documents, waiting for the write that takes them. */
@@ -6,24 +7,24 @@ interface Waiting {
   documents: readonly Document[];
   /** A document refused as a duplicate of one already written counts as written (told once). */
   duplicatesWritten: boolean;
-  settle: (error: unknown) => void;
+  settle: (error: Error | undefined) => void;
 }
 
 /** One document the database refused, as the write error of a bulk insert tells it (code kept). */
 export class RefusedDocument extends Error {
-  readonly code: unknown;
+  readonly code: number;
 
-  constructor(writeError: unknown) {
-    const described = typeof writeError === 'object' && writeError !== null ? writeError : {};
-    const told = 'errmsg' in described ? described.errmsg : undefined;
-    const message = typeof told === 'string' ? told : String(writeError);
-    super(`the database refused a document: ${message}`, { cause: writeError });
+  constructor(writeError: WriteError) {
+    super(`the database refused a document: ${writeError.errmsg ?? 'no reason given'}`, { cause: writeError });
     this.name = 'RefusedDocument';
-    this.code = 'code' in described ? described.code : undefined;
+    this.code = writeError.code;
   }
 }
 
-/** How many documents one write takes at most: one insert command stays far below 16 MB. */
+/**
+ * How many documents one write takes at most (the driver splits a write by size itself): bounds
+ * how many callers share one write's wait and fate.
+ */
 const maxDocumentsPerWrite = 500;
 
 /**
@@ -50,9 +51,9 @@ export class GroupInsert {
   insert(documents: readonly Document[], options: { duplicatesWritten?: boolean } = {}): Promise<void> {
     if (documents.length === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const settle = (error: unknown): void => {
+      const settle = (error: Error | undefined): void => {
         if (error === undefined) resolve();
-        else reject(error instanceof Error ? error : new RefusedDocument(error));
+        else reject(error);
       };
       this.#waiting.push({ documents, duplicatesWritten: options.duplicatesWritten === true, settle });
       if (!this.#writing) void this.#writeAll();
@@ -83,29 +84,36 @@ export class GroupInsert {
       await this.#collection.insertMany(batch.flatMap((waiting) => [...waiting.documents]), { ordered: false });
       for (const waiting of batch) waiting.settle(undefined);
     } catch (error) {
-      const refused = refusalsByCaller(error, owners);
+      const failure = error instanceof Error ? error : new Error(String(error));
+      const refused = refusalsByCaller(failure, owners);
       if (refused !== null) {
         for (const waiting of batch) {
           waiting.settle(firstRealRefusal(refused.get(waiting) ?? [], waiting.duplicatesWritten));
         }
-      } else if (batch.length > 1) {
-        // A failure of the whole write may be one caller's (a document the driver will not send):
-        // each is tried alone, so no caller fails for another's documents. The failed write may
-        // have been applied (a connection lost on the way back): a caller's own document found
-        // written by then is written.
+      } else if (batch.length > 1 && unavailableBackingService(failure) === null) {
+        // A failure of the whole write that is not the database being away may be one caller's
+        // (a document the driver will not send): each is tried alone, so no caller fails for
+        // another's documents. A caller's own document found written by then is written.
         for (const waiting of batch) await this.#write([{ ...waiting, duplicatesWritten: true }]);
       } else {
-        for (const waiting of batch) waiting.settle(error);
+        // The database away: every caller hears it at once (trying each again would make the
+        // last wait a server selection timeout per caller), as the error the driver gave.
+        for (const waiting of batch) waiting.settle(failure);
       }
     }
   }
 }
 
-/** Each caller's refused documents, from an unordered bulk insert's write errors; null for any other failure. */
-function refusalsByCaller(error: unknown, owners: readonly Waiting[]): Map<Waiting, unknown[]> | null {
+/**
+ * Each caller's refused documents, from an unordered bulk insert's write errors; null for any
+ * other failure, a bulk error without write errors included (the connection cut short: nothing
+ * is known written).
+ */
+function refusalsByCaller(error: Error, owners: readonly Waiting[]): Map<Waiting, WriteError[]> | null {
   if (!(error instanceof MongoBulkWriteError) || error.writeConcernError !== undefined) return null;
-  const writeErrors: readonly WriteError[] = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
-  const refused = new Map<Waiting, unknown[]>();
+  const writeErrors: readonly WriteError[] = [error.writeErrors].flat();
+  if (writeErrors.length === 0 || unavailableBackingService(error) !== null) return null;
+  const refused = new Map<Waiting, WriteError[]>();
   for (const writeError of writeErrors) {
     const owner = owners[writeError.index];
     if (owner === undefined) return null;
@@ -114,8 +122,9 @@ function refusalsByCaller(error: unknown, owners: readonly Waiting[]): Map<Waiti
   return refused;
 }
 
-function firstRealRefusal(refusals: readonly unknown[], duplicatesWritten: boolean): unknown {
-  return refusals.find((refusal) => !(duplicatesWritten && isDuplicateKey(refusal)));
+function firstRealRefusal(refusals: readonly WriteError[], duplicatesWritten: boolean): RefusedDocument | undefined {
+  const real = refusals.find((refusal) => !(duplicatesWritten && isDuplicateKey(refusal)));
+  return real === undefined ? undefined : new RefusedDocument(real);
 }
 
 const groups = new WeakMap<Collection, GroupInsert>();
