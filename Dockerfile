@@ -17,6 +17,5 @@ COPY scripts ./scripts
 USER node
 # Node 24 runs the TypeScript sources directly (type stripping): no build step, no dist/ to drift.
 # The api starts as scripts/local/api-process.ts says (young generation, malloc arenas): see there why.
-# The arena setting applies to every process of the image; it was measured for the api.
-ENV MALLOC_ARENA_MAX=2
-CMD ["node", "--max-semi-space-size=1", "api/main.ts"]
+# The arena setting is given to the api alone, the process it was measured for.
+CMD ["env", "MALLOC_ARENA_MAX=2", "node", "--max-semi-space-size=1", "api/main.ts"]
