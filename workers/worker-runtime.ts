@@ -4,6 +4,7 @@ import type { Config } from '../shared/config/config.ts';
 import { SecretBox } from '../shared/crypto/secret-box.ts';
 import type { Database } from '../shared/db/database.ts';
 import type { PublishDeps } from '../shared/domain/publishing/publish-thread.ts';
+import { PlatformCallSlots, publishJobsPerCallSlot } from '../shared/domain/publishing/platform-call-slots.ts';
 import { ChannelTokens } from '../shared/domain/channels/channel-tokens.ts';
 import type { TokenSweepSettings } from '../shared/domain/channels/refresh-expiring-tokens.ts';
 import { recoverPublication, type RecoveryDeps } from '../shared/domain/publishing/recover-publications.ts';
@@ -38,6 +39,7 @@ import { startWebhookWorker, type RunningWebhookWorker, type WebhookWorkerSettin
 export interface WorkerSettings {
   queues: readonly string[];
   prefix: string;
+  /** Publishes calling platforms at once; the worker takes `publishJobsPerCallSlot` times as many jobs. */
   publishConcurrency: number;
   platformConcurrency: number;
   mediaConcurrency: number;
@@ -156,10 +158,12 @@ export async function startWorkers(
   const settling = new Set<Promise<void>>();
 
   if (servesPublish && recovery !== null) {
-    const worker = new Worker(QueueName.publish, publishPostProcessor(deps, settings.publish, logger, metrics), {
+    const callSlots = new PlatformCallSlots(settings.publishConcurrency);
+    const processor = publishPostProcessor({ ...deps, callSlots }, settings.publish, logger, metrics);
+    const worker = new Worker(QueueName.publish, processor, {
       connection,
       prefix: settings.prefix,
-      concurrency: settings.publishConcurrency,
+      concurrency: settings.publishConcurrency * publishJobsPerCallSlot,
       lockDuration: settings.publish.lockDurationMs,
       stalledInterval: settings.publish.stalledIntervalMs,
       maxStalledCount: settings.publish.maxStalledCount,

@@ -63,6 +63,10 @@ export const configSchema = z.object({
     (value) => (value === '' ? undefined : value),
     z.string().min(16, 'at least 16 characters').optional(),
   ),
+  /**
+   * Publishes one worker process has calling platforms at once (from reading the post to the last
+   * answer); it takes twice as many jobs, so writing results and telling of them does not hold one.
+   */
   PUBLISH_CONCURRENCY: positiveInt.default(5),
   PUBLISH_ATTEMPTS: positiveInt.default(5),
   PUBLISH_BACKOFF_MS: positiveInt.default(5_000),

@@ -52,6 +52,11 @@ export function findPlatform(identifier: string): PlatformDefinition | undefined
   return byIdentifier.get(identifier)?.definition;
 }
 
+/** The platform's name as users know it (the identifier when SPS does not know the platform). */
+export function platformDisplayName(identifier: string): string {
+  return findPlatform(identifier)?.displayName ?? identifier;
+}
+
 export function allPlatforms(): readonly PlatformDefinition[] {
   return definitions;
 }

@@ -1,6 +1,6 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { unavailableBackingService } from '../../shared/backing-service-errors.ts';
-import { failThread, publishThread, type PublishDeps } from '../../shared/domain/publishing/publish-thread.ts';
+import { failThread, publishThread, type PublishRunDeps } from '../../shared/domain/publishing/publish-thread.ts';
 import { LogEvent } from '../../shared/logging/events.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
 import { PlatformError } from '../../shared/platforms/kit/platform-error.ts';
@@ -32,7 +32,7 @@ function isTransient(error: Error): boolean {
  * marks the post failed and ends the job without retry.
  */
 export function publishPostProcessor(
-  deps: PublishDeps,
+  deps: PublishRunDeps,
   limits: PublishRetryLimits,
   baseLogger: Logger,
   metrics?: SpsMetrics,

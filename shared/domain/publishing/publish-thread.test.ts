@@ -1,67 +1,27 @@
-import { Redis } from 'ioredis';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../../test/support/test-context.ts';
+import {
+  startScriptedPublishing,
+  type ScriptedPlatform,
+  type ScriptedPublishing,
+} from '../../../test/support/scripted-publishing.ts';
+import type { TestContext } from '../../../test/support/test-context.ts';
 import { openDatabase } from '../../db/database.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
-import type {
-  CommentInput,
-  PlatformAdapter,
-  PublishInput,
-  PublishResult,
-} from '../../platforms/kit/platform-adapter.ts';
 import { PlatformError } from '../../platforms/kit/platform-error.ts';
-import { PlatformApps } from '../../platforms/platform-apps.ts';
-import { createStorage } from '../../storage/create-storage.ts';
-import { ChannelTokens } from '../channels/channel-tokens.ts';
-import { createOrganization } from '../organizations/organizations.ts';
 import { changePostStatus } from '../posts/post-changes.ts';
 import type { PublishScheduler } from '../posts/publish-scheduler.ts';
 import { registerEndpoint } from '../webhooks/webhook-endpoints.ts';
 import { WebhookOutbox } from '../webhooks/webhook-outbox.ts';
-import { failThread, publishThread, type PublishDeps } from './publish-thread.ts';
-
-type Step = (input: PublishInput) => Promise<PublishResult>;
-
-/**
- * A platform scripted by each test, in the place of Mastodon's adapter, behind the adapter
- * interface: the engine's part of the checkpoint and unconfirmed contracts is what is tested here;
- * each real adapter's part is tested against its platform.
- */
-class ScriptedPlatform implements PlatformAdapter {
-  readonly provider = 'mastodon';
-  readonly tools = {};
-  readonly calls: { content: string; checkpoint: Record<string, string> }[] = [];
-  steps: Step[] = [];
-
-  #next(input: PublishInput): Promise<PublishResult> {
-    this.calls.push({ content: input.content, checkpoint: { ...input.checkpoint.values } });
-    const step = this.steps.shift();
-    if (step === undefined)
-      return Promise.resolve({ releaseId: `id-${input.content}`, releaseURL: `https://p/${input.content}` });
-    return step(input);
-  }
-
-  publish(input: PublishInput): Promise<PublishResult> {
-    return this.#next(input);
-  }
-
-  comment(input: CommentInput): Promise<PublishResult> {
-    return this.#next(input);
-  }
-
-  recentContent(): Promise<{ id: string; url: string }[]> {
-    return Promise.resolve([]);
-  }
-}
+import { failThread, publishThread, type PublishRunDeps } from './publish-thread.ts';
 
 describe('publishThread: checkpoints and unconfirmed parts', () => {
+  let publishing: ScriptedPublishing;
   let ctx: TestContext;
-  let redis: Redis;
-  let deps: PublishDeps;
+  let deps: PublishRunDeps;
+  let platform: ScriptedPlatform;
   let organizationId: string;
   let channelId: Types.ObjectId;
-  const platform = new ScriptedPlatform();
   const scheduled: string[] = [];
   const scheduler: PublishScheduler = {
     schedule: (job) => {
@@ -72,70 +32,14 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
   };
 
   beforeAll(async () => {
-    ctx = await createTestContext();
-    redis = new Redis(ctx.config.REDIS_URL);
-    const platforms = new PlatformApps({}, { timeoutMs: 1_000, userHosts: connectionPolicyFor(true) });
-    const webhooks = new WebhookOutbox({ db: ctx.db, logger: ctx.logger, now: () => new Date() });
-    deps = {
-      db: ctx.db,
-      adapters: new Map([['mastodon', platform]]),
-      tokens: new ChannelTokens({
-        db: ctx.db,
-        secrets: ctx.secrets,
-        redis,
-        lockPrefix: ctx.config.QUEUE_PREFIX,
-        refresherFor: (provider) => platforms.refresherFor(provider),
-        refreshAheadMs: 60_000,
-        refreshTimeoutMs: 1_000,
-        now: () => new Date(),
-        webhooks,
-      }),
-      storage: await createStorage(ctx.config),
-      now: () => new Date(),
-      webhooks,
-    };
-    const org = await createOrganization(ctx.db, ctx.secrets, { name: 'Scripted' });
-    organizationId = org.organizationId;
-    const channel = await ctx.db.channels.create({
-      organizationId: org.organizationId,
-      provider: 'mastodon',
-      name: 'Scripted',
-      instanceUrl: 'https://m.example',
-      tokenSealed: ctx.secrets.seal('t'),
-    });
-    channelId = channel._id;
+    publishing = await startScriptedPublishing();
+    ({ ctx, deps, platform, organizationId, channelId } = publishing);
   });
   afterAll(async () => {
-    await redis.quit();
-    await ctx.cleanup();
+    await publishing.close();
   });
 
-  /**
-   * A due thread of `texts` on the scripted channel; answers the root's id. Stored without a reply
-   * count (as before roots counted them) unless `replyCount` is given.
-   */
-  async function thread(texts: string[], replyCount?: number): Promise<string> {
-    const rootId = new Types.ObjectId();
-    const common = {
-      organizationId,
-      channelId,
-      group: rootId.toString(),
-      publishDate: new Date(Date.now() - 1_000),
-      state: 'QUEUE',
-      settings: {},
-    };
-    await ctx.db.posts.insertMany(
-      texts.map((content, position) => ({
-        ...common,
-        _id: position === 0 ? rootId : new Types.ObjectId(),
-        rootPostId: position === 0 ? null : rootId,
-        position,
-        content,
-        ...(position === 0 && replyCount !== undefined ? { replyCount } : {}),
-      })),
-    );
-    return rootId.toString();
-  }
+  const thread = (texts: string[], replyCount?: number) => publishing.thread(texts, replyCount);
 
   const parts = (rootId: string) =>
     ctx.db.posts

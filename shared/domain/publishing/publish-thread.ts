@@ -1,20 +1,20 @@
-import { Types } from 'mongoose';
+import type { Types } from 'mongoose';
 import type { Database } from '../../db/database.ts';
-import { findEachById, updateThread } from '../../db/equality-queries.ts';
+import { updateThread } from '../../db/equality-queries.ts';
 import { derivedObjectId } from '../../db/derived-object-id.ts';
-import { asObjectId } from '../../db/object-id.ts';
 import type { AdapterSet } from '../../platforms/platforms.ts';
 import { PlatformError } from '../../platforms/kit/platform-error.ts';
-import type { PartCheckpoint, PublishMedia, PublishResult } from '../../platforms/kit/platform-adapter.ts';
+import type { PartCheckpoint, PublishResult } from '../../platforms/kit/platform-adapter.ts';
 import type { Storage } from '../../storage/storage.ts';
-import { findPlatform } from '../../platforms/platforms.ts';
-import type { ChannelTokens } from '../channels/channel-tokens.ts';
+import { platformDisplayName } from '../../platforms/platforms.ts';
+import type { ChannelTokens, StoredChannel } from '../channels/channel-tokens.ts';
 import { notify } from '../notifications/notifications.ts';
 import { missingReleaseId } from '../posts/post-changes.ts';
-import { importedMediaState } from '../posts/post-media.ts';
 import { assertCheckpointKeys } from '../../platforms/kit/checkpoint-keys.ts';
-import type { WebhookEvents } from '../webhooks/webhook-outbox.ts';
-import { readThread, savePublishedPart } from './publish-store.ts';
+import type { OrganizationEndpoints, WebhookEvents } from '../webhooks/webhook-outbox.ts';
+import type { PlatformCallSlots } from './platform-call-slots.ts';
+import { prepareThread, type NothingToCall, type PreparedThread, type PublishHints } from './prepare-thread.ts';
+import { savePublishedPart, type ThreadPart } from './publish-store.ts';
 
 export interface PublishDeps {
   db: Database;
@@ -26,66 +26,6 @@ export interface PublishDeps {
   now: () => Date;
   /** post.published, post.failed and channel.disconnected are told to the organization's endpoints. */
   webhooks: WebhookEvents;
-}
-
-type MediaReference = { id: string; alt?: string | null };
-
-/**
- * What the job knows ahead (its payload): the organization and the post's channel, so they are
- * read together with the post. Only hints: the post's own fields decide.
- */
-export interface PublishHints {
-  organizationId?: string;
-  channelId?: string;
-}
-
-/**
- * The files the parts refer to, from the organization's library, in one round trip; a missing
- * one fails the post loudly rather than publishing without it.
- */
-async function threadMedia(
-  deps: PublishDeps,
-  organizationId: Types.ObjectId,
-  references: MediaReference[],
-): Promise<(reference: MediaReference) => PublishMedia> {
-  const ids = [...new Set(references.map((reference) => reference.id))].filter((id) => Types.ObjectId.isValid(id));
-  const library = await findEachById(
-    deps.db.media,
-    ids.map((id) => new Types.ObjectId(id)),
-    { organizationId, status: 'ready' },
-  );
-  return (reference) => {
-    const media = library.find((candidate) => candidate._id.toString() === reference.id);
-    const key = media?.storageKey;
-    if (media === undefined || key === null || key === undefined) {
-      throw new PlatformError({
-        kind: 'permanent',
-        provider: 'sps',
-        message: `media ${reference.id} is no longer in the library; the post was not published without it`,
-      });
-    }
-    const mimeType = media.mimeType ?? 'application/octet-stream';
-    const fileName = media.originalName ?? media.name;
-    const posterKey = media.thumbnailKey ?? null;
-    return {
-      kind: mimeType.startsWith('video/') ? 'video' : 'image',
-      mimeType,
-      size: media.size ?? 0,
-      fileName,
-      alt: reference.alt ?? media.alt ?? null,
-      url: deps.storage.publicUrl(key),
-      durationSeconds: media.durationSeconds ?? null,
-      open: () => deps.storage.get(key),
-      ...(posterKey === null ? {} : {
-        poster: {
-          mimeType: 'image/jpeg',
-          fileName: `${fileName.replace(/\.[^.]*$/, '')}-poster.jpg`,
-          url: deps.storage.publicUrl(posterKey),
-          open: () => deps.storage.get(posterKey),
-        },
-      }),
-    };
-  };
 }
 
 /** The part's stored checkpoint, read once with the part and merged on every save. */
@@ -115,11 +55,12 @@ async function setAsideUnconfirmed(deps: PublishDeps, partId: Types.ObjectId, er
   );
 }
 
-export type PublishOutcome =
-  | { kind: 'published'; releaseURL: string; provider: string }
-  /** The next thread part's delay has not elapsed: run again at `until`. */
-  | { kind: 'waiting'; until: Date }
-  | { kind: 'skipped'; reason: string };
+/** What a publish job runs with: the process's shared platform-call slots besides the rest. */
+export interface PublishRunDeps extends PublishDeps {
+  callSlots: PlatformCallSlots;
+}
+
+export type PublishOutcome = { kind: 'published'; releaseURL: string; provider: string } | NothingToCall;
 
 /**
  * Endpoints read with the post serve its event only this long after: a long upload reads them
@@ -127,81 +68,61 @@ export type PublishOutcome =
  */
 const endpointsFreshMs = 5_000;
 
-const displayName = (provider: string): string => findPlatform(provider)?.displayName ?? provider;
-
 /**
- * Publishes a post's parts in order. Each part's release id is saved as soon as the platform
- * accepts it, so running this again (a retry, a stalled job taken over by another worker)
- * resumes after the last published part instead of publishing it twice.
+ * Publishes a post's parts in order. The thread is read, then the publish waits for one of the
+ * process's platform-call slots (read again if that took long) and holds it until the platform's
+ * last answer; results are saved and told of after. Each part's release id is saved as soon as
+ * the platform accepts it, so running this again (a retry, a stalled job taken over by another
+ * worker) resumes after the last published part instead of publishing it twice.
  */
 export async function publishThread(
-  deps: PublishDeps,
+  deps: PublishRunDeps,
   postId: string,
   hints: PublishHints = {},
 ): Promise<PublishOutcome> {
+  let prepared = await prepareThread(deps, postId, hints);
+  if (prepared.kind !== 'prepared') return prepared;
+  const slot = await deps.callSlots.take();
+  let called: CalledThread | NothingToCall;
+  try {
+    // Other publishes held every slot for a while: the post may have been deleted, moved or
+    // edited meanwhile, so what is sent is read again.
+    if (slot.waitedMs > deps.callSlots.readsFreshMs) {
+      prepared = await prepareThread(deps, postId, hints);
+      if (prepared.kind !== 'prepared') return prepared;
+    }
+    called = await callPlatform(deps, prepared, slot.release);
+  } finally {
+    slot.release();
+  }
+  if (called.kind !== 'called') return called;
+  await tellPublished(deps, called);
+  return { kind: 'published', releaseURL: called.releaseURL, provider: called.channel.provider };
+}
+
+/** A thread whose parts the platform has all accepted, saved: what is told of it. */
+interface CalledThread {
+  kind: 'called';
+  root: ThreadPart;
+  channel: StoredChannel;
+  releaseURL: string;
+  rootReleaseId: string;
+  publishedAt: Date;
+  /** The organization's webhook endpoints read with the post, if still fresh enough to use. */
+  endpoints: OrganizationEndpoints | null;
+}
+
+/**
+ * Sends the thread's parts not yet published, in order, saving each answer; `releaseSlot` is
+ * called as soon as the platform has answered the last of them, before that answer is saved.
+ */
+async function callPlatform(
+  deps: PublishDeps,
+  prepared: PreparedThread,
+  releaseSlot: () => void,
+): Promise<CalledThread | NothingToCall> {
   const { db } = deps;
-  const rootId = new Types.ObjectId(postId);
-  const startedAt = deps.now().getTime();
-  const { root, replies, hintedChannel: channelRead, endpoints } = await readThread(deps, rootId, {
-    channelId: asObjectId(hints.channelId ?? ''), organizationId: hints.organizationId,
-  });
-  if (root === null) return { kind: 'skipped', reason: 'the post was deleted' };
-  if (root.state === 'DRAFT') return { kind: 'skipped', reason: 'the post is a draft' };
-  if (root.state === 'ERROR') return { kind: 'skipped', reason: 'the post already failed' };
-  // The post decides when it is due, not the job: a job re-added by the recovery sweep while the
-  // post was being moved to a later date must not publish it early.
-  if ((root.releaseId ?? null) === null && root.publishDate > deps.now()) {
-    return { kind: 'waiting', until: root.publishDate };
-  }
-
-  const parts = [root, ...replies];
-  const unpublished = parts.filter((part) => part.releaseId === null || part.releaseId === undefined);
-  // A job can run again after the thread settled (a worker killed after the last write, a job
-  // re-added by the sweep): nothing is published twice and the organization is told once (below).
-  if (replies.some((part) => part.state === 'ERROR')) return { kind: 'skipped', reason: 'the post already failed' };
-  // Posts published before the notification's id was derived were marked when told.
-  if (unpublished.length === 0 && (root.notifiedAt ?? null) !== null) {
-    return { kind: 'skipped', reason: 'the post was already published' };
-  }
-  // Media the post imports by URL may still be fetched by the media worker: wait, or fail clearly.
-  const imports = await importedMediaState(
-    db,
-    root.organizationId,
-    unpublished.flatMap((part) => part.media),
-    deps.now(),
-  );
-  if (imports.kind === 'waiting') return { kind: 'waiting', until: imports.until };
-  if (imports.kind === 'failed') {
-    throw new PlatformError({ kind: 'permanent', provider: 'sps', message: imports.message });
-  }
-  const owned = (candidate: typeof channelRead) =>
-    candidate !== null && candidate.organizationId.equals(root.organizationId) && candidate._id.equals(root.channelId);
-  const [channel, mediaOf] = await Promise.all([
-    owned(channelRead)
-      ? channelRead
-      : db.channels.findOne({ _id: root.channelId, organizationId: root.organizationId, deletedAt: null }).lean(),
-    threadMedia(
-      deps,
-      root.organizationId,
-      unpublished.flatMap((part) => part.media),
-    ),
-  ]);
-  if (channel === null || channel.disabled) {
-    throw new PlatformError({
-      kind: 'disconnected',
-      provider: channel?.provider ?? 'unknown',
-      message: 'the channel was removed or disabled',
-    });
-  }
-  const adapter = deps.adapters.get(channel.provider);
-  if (adapter === undefined) {
-    throw new PlatformError({
-      kind: 'permanent',
-      provider: channel.provider,
-      message: `publishing to ${displayName(channel.provider)} is not available yet`,
-    });
-  }
-
+  const { root, parts, unpublished, channel, adapter, mediaOf } = prepared;
   let releaseURL = root.releaseURL ?? '';
   let rootReleaseId = root.releaseId ?? '';
   let rootPublishedAt = root.publishedAt ?? null;
@@ -241,6 +162,7 @@ export async function publishThread(
           await setAsideUnconfirmed(deps, part._id, error);
         throw error;
       });
+    if (part === unpublished.at(-1)) releaseSlot();
     const publishedAt = deps.now();
     await savePublishedPart(db, part._id, result, publishedAt);
     previous = { releaseId: result.releaseId, publishedAt };
@@ -251,16 +173,30 @@ export async function publishThread(
     }
   }
 
-  // Told exactly once: the notification and the event take ids derived from the publication (the
-  // root and the release the platform gave it, saved before), so a run again after a crash, or a
-  // second worker racing this one to the same release, writes nothing new.
-  const publishedAt = rootPublishedAt ?? deps.now();
+  return {
+    kind: 'called',
+    root,
+    channel,
+    releaseURL,
+    rootReleaseId,
+    publishedAt: rootPublishedAt ?? deps.now(),
+    endpoints: deps.now().getTime() - prepared.readAt <= endpointsFreshMs ? prepared.endpoints : null,
+  };
+}
+
+/**
+ * Told exactly once: the notification and the event take ids derived from the publication (the
+ * root and the release the platform gave it, saved before), so a run again after a crash, or a
+ * second worker racing this one to the same release, writes nothing new.
+ */
+async function tellPublished(deps: PublishDeps, called: CalledThread): Promise<void> {
+  const { root, channel, releaseURL, publishedAt } = called;
   const publication = derivedObjectId(
-    root._id.getTimestamp(), 'post.published', root._id.toHexString(), rootReleaseId,
+    root._id.getTimestamp(), 'post.published', root._id.toHexString(), called.rootReleaseId,
   );
   await Promise.all([
-    notify(db, root.organizationId.toString(), {
-      content: `Your post was published on ${displayName(channel.provider)} at ${releaseURL}`,
+    notify(deps.db, root.organizationId.toString(), {
+      content: `Your post was published on ${platformDisplayName(channel.provider)} at ${releaseURL}`,
       link: releaseURL === '' ? null : releaseURL,
     }, publication),
     deps.webhooks.emit(root.organizationId.toString(), 'post.published', {
@@ -270,12 +206,8 @@ export async function publishThread(
       provider: channel.provider,
       releaseURL,
       publishedAt: publishedAt.toISOString(),
-    }, {
-      endpoints: deps.now().getTime() - startedAt <= endpointsFreshMs ? endpoints : null,
-      once: publication,
-    }),
+    }, { endpoints: called.endpoints, once: publication }),
   ]);
-  return { kind: 'published', releaseURL, provider: channel.provider };
 }
 
 /**
@@ -311,9 +243,9 @@ export async function failThread(deps: PublishDeps, postId: string, failure: Err
   }
   const unconfirmed = failure instanceof PlatformError && failure.kind === 'unconfirmed';
   const content = unconfirmed
-    ? `Your post may have been published on ${displayName(provider)}, which did not confirm it: ${message}. ` +
+    ? `Your post may have been published on ${platformDisplayName(provider)}, which did not confirm it: ${message}. ` +
       'SPS did not send it again; check the account, then link the item or schedule the post again'
-    : `Your post could not be published on ${displayName(provider)}: ${message}`;
+    : `Your post could not be published on ${platformDisplayName(provider)}: ${message}`;
   await notify(db, root.organizationId.toString(), { content, link: null });
   // The state last: a post in ERROR has its notification and its flagged channel. A crash before
   // this write runs the job again, which at worst tells the organization twice.

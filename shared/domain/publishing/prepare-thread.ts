@@ -1,0 +1,169 @@
+import { Types } from 'mongoose';
+import { findEachById } from '../../db/equality-queries.ts';
+import { asObjectId } from '../../db/object-id.ts';
+import type { PlatformAdapter, PublishMedia } from '../../platforms/kit/platform-adapter.ts';
+import { PlatformError } from '../../platforms/kit/platform-error.ts';
+import { platformDisplayName } from '../../platforms/platforms.ts';
+import type { StoredChannel } from '../channels/channel-tokens.ts';
+import { importedMediaState } from '../posts/post-media.ts';
+import type { OrganizationEndpoints } from '../webhooks/webhook-outbox.ts';
+import type { PublishDeps } from './publish-thread.ts';
+import { readThread, type ThreadPart } from './publish-store.ts';
+
+type MediaReference = { id: string; alt?: string | null };
+
+/**
+ * What the job knows ahead (its payload): the organization and the post's channel, so they are
+ * read together with the post. Only hints: the post's own fields decide.
+ */
+export interface PublishHints {
+  organizationId?: string;
+  channelId?: string;
+}
+
+/** A publish that ends before the platform is called. */
+export type NothingToCall =
+  | { kind: 'skipped'; reason: string }
+  /** Not due yet (the post, a thread part's delay, media still being fetched): run again at `until`. */
+  | { kind: 'waiting'; until: Date };
+
+/** A thread read and checked, ready for its parts not yet published to be sent. */
+export interface PreparedThread {
+  kind: 'prepared';
+  root: ThreadPart;
+  /** The root, then its replies in order. */
+  parts: ThreadPart[];
+  /** The parts without a release id, in order. */
+  unpublished: ThreadPart[];
+  channel: StoredChannel;
+  adapter: PlatformAdapter;
+  mediaOf: (reference: MediaReference) => PublishMedia;
+  /** The organization's webhook endpoints, read with the post (null if they could not be). */
+  endpoints: OrganizationEndpoints | null;
+  /** When the reads began (deps.now()), to tell how old they are. */
+  readAt: number;
+}
+
+/**
+ * The files the parts refer to, from the organization's library, in one round trip; a missing
+ * one fails the post loudly rather than publishing without it.
+ */
+async function threadMedia(
+  deps: PublishDeps,
+  organizationId: Types.ObjectId,
+  references: MediaReference[],
+): Promise<(reference: MediaReference) => PublishMedia> {
+  const ids = [...new Set(references.map((reference) => reference.id))].filter((id) => Types.ObjectId.isValid(id));
+  const library = await findEachById(
+    deps.db.media,
+    ids.map((id) => new Types.ObjectId(id)),
+    { organizationId, status: 'ready' },
+  );
+  return (reference) => {
+    const media = library.find((candidate) => candidate._id.toString() === reference.id);
+    const key = media?.storageKey;
+    if (media === undefined || key === null || key === undefined) {
+      throw new PlatformError({
+        kind: 'permanent',
+        provider: 'sps',
+        message: `media ${reference.id} is no longer in the library; the post was not published without it`,
+      });
+    }
+    const mimeType = media.mimeType ?? 'application/octet-stream';
+    const fileName = media.originalName ?? media.name;
+    const posterKey = media.thumbnailKey ?? null;
+    return {
+      kind: mimeType.startsWith('video/') ? 'video' : 'image',
+      mimeType,
+      size: media.size ?? 0,
+      fileName,
+      alt: reference.alt ?? media.alt ?? null,
+      url: deps.storage.publicUrl(key),
+      durationSeconds: media.durationSeconds ?? null,
+      open: () => deps.storage.get(key),
+      ...(posterKey === null ? {} : {
+        poster: {
+          mimeType: 'image/jpeg',
+          fileName: `${fileName.replace(/\.[^.]*$/, '')}-poster.jpg`,
+          url: deps.storage.publicUrl(posterKey),
+          open: () => deps.storage.get(posterKey),
+        },
+      }),
+    };
+  };
+}
+
+/**
+ * Reads the thread and everything its parts need (channel, adapter, media), and decides whether
+ * there is anything to send: a deleted, draft, failed, not yet due or already published post is
+ * not. Throws a PlatformError when the post cannot be published (channel gone, media missing).
+ */
+export async function prepareThread(
+  deps: PublishDeps,
+  postId: string,
+  hints: PublishHints,
+): Promise<PreparedThread | NothingToCall> {
+  const { db } = deps;
+  const rootId = new Types.ObjectId(postId);
+  const readAt = deps.now().getTime();
+  const { root, replies, hintedChannel: channelRead, endpoints } = await readThread(deps, rootId, {
+    channelId: asObjectId(hints.channelId ?? ''), organizationId: hints.organizationId,
+  });
+  if (root === null) return { kind: 'skipped', reason: 'the post was deleted' };
+  if (root.state === 'DRAFT') return { kind: 'skipped', reason: 'the post is a draft' };
+  if (root.state === 'ERROR') return { kind: 'skipped', reason: 'the post already failed' };
+  // The post decides when it is due, not the job: a job re-added by the recovery sweep while the
+  // post was being moved to a later date must not publish it early.
+  if ((root.releaseId ?? null) === null && root.publishDate > deps.now()) {
+    return { kind: 'waiting', until: root.publishDate };
+  }
+
+  const parts = [root, ...replies];
+  const unpublished = parts.filter((part) => part.releaseId === null || part.releaseId === undefined);
+  // A job can run again after the thread settled (a worker killed after the last write, a job
+  // re-added by the sweep): nothing is published twice and the organization is told once.
+  if (replies.some((part) => part.state === 'ERROR')) return { kind: 'skipped', reason: 'the post already failed' };
+  // Posts published before the notification's id was derived were marked when told.
+  if (unpublished.length === 0 && (root.notifiedAt ?? null) !== null) {
+    return { kind: 'skipped', reason: 'the post was already published' };
+  }
+  // Media the post imports by URL may still be fetched by the media worker: wait, or fail clearly.
+  const imports = await importedMediaState(
+    db,
+    root.organizationId,
+    unpublished.flatMap((part) => part.media),
+    deps.now(),
+  );
+  if (imports.kind === 'waiting') return { kind: 'waiting', until: imports.until };
+  if (imports.kind === 'failed') {
+    throw new PlatformError({ kind: 'permanent', provider: 'sps', message: imports.message });
+  }
+  const owned = (candidate: typeof channelRead) =>
+    candidate !== null && candidate.organizationId.equals(root.organizationId) && candidate._id.equals(root.channelId);
+  const [channel, mediaOf] = await Promise.all([
+    owned(channelRead)
+      ? channelRead
+      : db.channels.findOne({ _id: root.channelId, organizationId: root.organizationId, deletedAt: null }).lean(),
+    threadMedia(
+      deps,
+      root.organizationId,
+      unpublished.flatMap((part) => part.media),
+    ),
+  ]);
+  if (channel === null || channel.disabled) {
+    throw new PlatformError({
+      kind: 'disconnected',
+      provider: channel?.provider ?? 'unknown',
+      message: 'the channel was removed or disabled',
+    });
+  }
+  const adapter = deps.adapters.get(channel.provider);
+  if (adapter === undefined) {
+    throw new PlatformError({
+      kind: 'permanent',
+      provider: channel.provider,
+      message: `publishing to ${platformDisplayName(channel.provider)} is not available yet`,
+    });
+  }
+  return { kind: 'prepared', root, parts, unpublished, channel, adapter, mediaOf, endpoints, readAt };
+}
