@@ -295,7 +295,8 @@ export async function startConfiguredWorkers(
   const metrics = new SpsMetrics('workers');
   const userHosts = connectionPolicyFor(config.ALLOW_PRIVATE_NETWORK);
   const platforms = new PlatformApps(platformEnv, { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts });
-  const webhooks = new WebhookOutbox({ db, logger, now });
+  // A burst of one organization's publishes reads its endpoints once a second, not once a post.
+  const webhooks = new WebhookOutbox({ db, logger, now, reuseEndpointsMs: 1_000 });
   const tokens = new ChannelTokens({
     db,
     secrets,

@@ -40,8 +40,6 @@ export interface PreparedThread {
   mediaOf: (reference: MediaReference) => PublishMedia;
   /** The organization's webhook endpoints, read with the post (null if they could not be). */
   endpoints: OrganizationEndpoints | null;
-  /** When the reads began (deps.now()), to tell how old they are. */
-  readAt: number;
 }
 
 /**
@@ -105,7 +103,6 @@ export async function prepareThread(
 ): Promise<PreparedThread | NothingToCall> {
   const { db } = deps;
   const rootId = new Types.ObjectId(postId);
-  const readAt = deps.now().getTime();
   const { root, replies, hintedChannel: channelRead, endpoints } = await readThread(deps, rootId, {
     channelId: asObjectId(hints.channelId ?? ''), organizationId: hints.organizationId,
   });
@@ -165,5 +162,5 @@ export async function prepareThread(
       message: `publishing to ${platformDisplayName(channel.provider)} is not available yet`,
     });
   }
-  return { kind: 'prepared', root, parts, unpublished, channel, adapter, mediaOf, endpoints, readAt };
+  return { kind: 'prepared', root, parts, unpublished, channel, adapter, mediaOf, endpoints };
 }

@@ -68,6 +68,9 @@ export type PublishOutcome = { kind: 'published'; releaseURL: string; provider: 
  */
 const endpointsFreshMs = 5_000;
 
+const fresh = (deps: PublishDeps, read: OrganizationEndpoints | null): OrganizationEndpoints | null =>
+  read !== null && deps.now().getTime() - read.readAt <= endpointsFreshMs ? read : null;
+
 /**
  * Publishes a post's parts in order. The thread is read, then the publish waits for one of the
  * process's platform-call slots (read again if that took long) and holds it until the platform's
@@ -180,7 +183,7 @@ async function callPlatform(
     releaseURL,
     rootReleaseId,
     publishedAt: rootPublishedAt ?? deps.now(),
-    endpoints: deps.now().getTime() - prepared.readAt <= endpointsFreshMs ? prepared.endpoints : null,
+    endpoints: fresh(deps, prepared.endpoints),
   };
 }
 

@@ -59,20 +59,59 @@ interface DeliveryDocument {
 export interface OrganizationEndpoints {
   organizationId: string;
   endpoints: readonly { _id: Types.ObjectId; events: readonly string[] }[];
+  /** When the read began (the outbox's clock, ms): a step that emits later tells how old they are. */
+  readAt: number;
 }
+
+export interface WebhookOutboxDeps {
+  db: Database;
+  logger: Logger;
+  now: () => Date;
+  /**
+   * How long one organization's endpoints, once read, are handed to the next steps that read them
+   * ahead (0: every read goes to the database). The workers' publishes of one organization's
+   * burst then read them once; what an emit may use stays bounded by the reader's own limit.
+   */
+  reuseEndpointsMs?: number;
+}
+
+/** Organizations whose endpoints are kept at most; expired ones are dropped beyond it. */
+const maxReusedOrganizations = 10_000;
 
 /**
  * Emitting writes delivery records to MongoDB (the outbox) and calls no one: the webhook
  * workers send them, so a slow or failing receiver never holds up the step that emitted.
  */
 export class WebhookOutbox implements WebhookEvents {
-  readonly #deps: { db: Database; logger: Logger; now: () => Date };
+  readonly #deps: WebhookOutboxDeps;
+  /** Reads of the last `reuseEndpointsMs`, by organization; a read still running is shared too. */
+  readonly #recent = new Map<string, Promise<OrganizationEndpoints | null>>();
 
-  constructor(deps: { db: Database; logger: Logger; now: () => Date }) {
+  constructor(deps: WebhookOutboxDeps) {
     this.#deps = deps;
   }
 
-  async endpointsOf(organizationId: string): Promise<OrganizationEndpoints | null> {
+  endpointsOf(organizationId: string): Promise<OrganizationEndpoints | null> {
+    const reuseMs = this.#deps.reuseEndpointsMs ?? 0;
+    if (reuseMs <= 0) return this.#readEndpoints(organizationId);
+    const recent = this.#recent.get(organizationId);
+    if (recent !== undefined) return recent;
+    if (this.#recent.size >= maxReusedOrganizations) this.#recent.clear();
+    const read = this.#readEndpoints(organizationId);
+    this.#recent.set(organizationId, read);
+    // Forgotten when its time is up, or at once when it failed: the next step reads again.
+    void read.then((endpoints) => {
+      const forget = () => {
+        if (this.#recent.get(organizationId) === read) this.#recent.delete(organizationId);
+      };
+      if (endpoints === null) forget();
+      else setTimeout(forget, reuseMs).unref();
+    });
+    return read;
+  }
+
+  async #readEndpoints(organizationId: string): Promise<OrganizationEndpoints | null> {
+    const readAt = this.#deps.now().getTime();
     try {
       // Equality on the organization only (at most 20 endpoints): filtering the events in the emit
       // keeps the query to one FerretDB pushes down. The driver's find: every publish reads them.
@@ -82,7 +121,7 @@ export class WebhookOutbox implements WebhookEvents {
           { projection: { events: 1 } },
         )
         .toArray();
-      return { organizationId, endpoints };
+      return { organizationId, endpoints, readAt };
     } catch (error) {
       this.#deps.logger.warn(
         { event: LogEvent.webhookNotRecorded, organizationId, err: error },
