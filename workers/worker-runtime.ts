@@ -5,6 +5,9 @@ import { SecretBox } from '../shared/crypto/secret-box.ts';
 import type { Database } from '../shared/db/database.ts';
 import type { PublishDeps } from '../shared/domain/publishing/publish-thread.ts';
 import { PlatformCallSlots, publishJobsPerCallSlot } from '../shared/domain/publishing/platform-call-slots.ts';
+import { publishReadReuseMs } from '../shared/domain/publishing/prepare-thread.ts';
+import { RecentReads } from '../shared/cache/recent-reads.ts';
+import type { StoredChannel } from '../shared/domain/channels/channel-tokens.ts';
 import { ChannelTokens } from '../shared/domain/channels/channel-tokens.ts';
 import type { TokenSweepSettings } from '../shared/domain/channels/refresh-expiring-tokens.ts';
 import { recoverPublication, type RecoveryDeps } from '../shared/domain/publishing/recover-publications.ts';
@@ -159,7 +162,9 @@ export async function startWorkers(
 
   if (servesPublish && recovery !== null) {
     const callSlots = new PlatformCallSlots(settings.publishConcurrency);
-    const processor = publishPostProcessor({ ...deps, callSlots }, settings.publish, logger, metrics);
+    const recentChannels = new RecentReads<StoredChannel>(publishReadReuseMs);
+    const publishDeps = { ...deps, callSlots, recentChannels };
+    const processor = publishPostProcessor(publishDeps, settings.publish, logger, metrics);
     const worker = new Worker(QueueName.publish, processor, {
       connection,
       prefix: settings.prefix,
@@ -296,7 +301,7 @@ export async function startConfiguredWorkers(
   const userHosts = connectionPolicyFor(config.ALLOW_PRIVATE_NETWORK);
   const platforms = new PlatformApps(platformEnv, { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts });
   // A burst of one organization's publishes reads its endpoints once a second, not once a post.
-  const webhooks = new WebhookOutbox({ db, logger, now, reuseEndpointsMs: 1_000 });
+  const webhooks = new WebhookOutbox({ db, logger, now, reuseEndpointsMs: publishReadReuseMs });
   const tokens = new ChannelTokens({
     db,
     secrets,

@@ -14,6 +14,7 @@ import { createOrganization } from '../../shared/domain/organizations/organizati
 import { PlatformCallSlots } from '../../shared/domain/publishing/platform-call-slots.ts';
 import type { PublishRunDeps } from '../../shared/domain/publishing/publish-thread.ts';
 import { WebhookOutbox } from '../../shared/domain/webhooks/webhook-outbox.ts';
+import { RecentReads } from '../../shared/cache/recent-reads.ts';
 import { createTestContext, type TestContext } from './test-context.ts';
 
 export type Step = (input: PublishInput) => Promise<PublishResult>;
@@ -89,6 +90,8 @@ export async function startScriptedPublishing(callSlots = 5): Promise<ScriptedPu
     now: () => new Date(),
     webhooks,
     callSlots: new PlatformCallSlots(callSlots),
+    // Every publish reads its channel: tests change channels between publishes.
+    recentChannels: new RecentReads(0),
   };
   const { organizationId } = await createOrganization(ctx.db, ctx.secrets, { name: 'Scripted' });
   const channel = await ctx.db.channels.create({

@@ -7,7 +7,7 @@ import { platformDisplayName } from '../../platforms/platforms.ts';
 import type { StoredChannel } from '../channels/channel-tokens.ts';
 import { importedMediaState } from '../posts/post-media.ts';
 import type { OrganizationEndpoints } from '../webhooks/webhook-outbox.ts';
-import type { PublishDeps } from './publish-thread.ts';
+import type { PublishDeps, PublishRunDeps } from './publish-thread.ts';
 import { readThread, type ThreadPart } from './publish-store.ts';
 
 type MediaReference = { id: string; alt?: string | null };
@@ -20,6 +20,15 @@ export interface PublishHints {
   organizationId?: string;
   channelId?: string;
 }
+
+/**
+ * How long a worker process hands one channel's read, and one organization's webhook endpoints,
+ * to its next publishes instead of reading them again. A publish acts on what it read a moment
+ * before anyway (up to a slot's wait); a second more changes nothing it relies on: a channel
+ * disabled or deleted meanwhile is refused by the platform or the next read, and a token
+ * refreshed meanwhile is taken from the database when the platform refuses the old one.
+ */
+export const publishReadReuseMs = 1_000;
 
 /** A publish that ends before the platform is called. */
 export type NothingToCall =
@@ -97,7 +106,7 @@ async function threadMedia(
  * not. Throws a PlatformError when the post cannot be published (channel gone, media missing).
  */
 export async function prepareThread(
-  deps: PublishDeps,
+  deps: PublishRunDeps,
   postId: string,
   hints: PublishHints,
 ): Promise<PreparedThread | NothingToCall> {

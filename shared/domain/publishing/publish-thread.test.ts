@@ -14,6 +14,8 @@ import type { PublishScheduler } from '../posts/publish-scheduler.ts';
 import { registerEndpoint } from '../webhooks/webhook-endpoints.ts';
 import { WebhookOutbox } from '../webhooks/webhook-outbox.ts';
 import { failThread, publishThread, type PublishRunDeps } from './publish-thread.ts';
+import { RecentReads } from '../../cache/recent-reads.ts';
+import type { StoredChannel } from '../channels/channel-tokens.ts';
 
 describe('publishThread: checkpoints and unconfirmed parts', () => {
   let publishing: ScriptedPublishing;
@@ -214,6 +216,27 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
     platform.calls.length = 0;
     expect(await publishThread(deps, counted)).toMatchObject({ kind: 'published' });
     expect(platform.calls.map((call) => call.content)).toEqual(['Counted 1/2', 'Counted 2/2']);
+  });
+  it('reads a channel once for the publishes of its reuse window, and every time without one', async () => {
+    const monitored = await openDatabase(ctx.config.MONGO_URL, { monitorCommands: true });
+    let channelReads = 0;
+    monitored.connection.getClient().on('commandStarted', (event) => {
+      if (event.commandName === 'find' && event.command.find === 'channels') channelReads += 1;
+    });
+    try {
+      const hints = { organizationId, channelId: channelId.toString() };
+      const reusing = { ...deps, db: monitored, recentChannels: new RecentReads<StoredChannel>(60_000) };
+      const posts = await Promise.all([thread(['Reused 1'], 0), thread(['Reused 2'], 0), thread(['Reused 3'], 0)]);
+      for (const post of posts) expect(await publishThread(reusing, post, hints)).toMatchObject({ kind: 'published' });
+      expect(channelReads).toBe(1);
+
+      const reading = { ...deps, db: monitored };
+      const more = await Promise.all([thread(['Read 1'], 0), thread(['Read 2'], 0)]);
+      for (const post of more) expect(await publishThread(reading, post, hints)).toMatchObject({ kind: 'published' });
+      expect(channelReads).toBe(3);
+    } finally {
+      await monitored.close();
+    }
   });
   it('publishes one part with 6 database commands: 3 reads, the result, the notification, the event', async () => {
     const monitored = await openDatabase(ctx.config.MONGO_URL, { monitorCommands: true });

@@ -12,6 +12,7 @@ import { notify } from '../notifications/notifications.ts';
 import { missingReleaseId } from '../posts/post-changes.ts';
 import { assertCheckpointKeys } from '../../platforms/kit/checkpoint-keys.ts';
 import type { OrganizationEndpoints, WebhookEvents } from '../webhooks/webhook-outbox.ts';
+import type { RecentReads } from '../../cache/recent-reads.ts';
 import type { PlatformCallSlots } from './platform-call-slots.ts';
 import { prepareThread, type NothingToCall, type PreparedThread, type PublishHints } from './prepare-thread.ts';
 import { savePublishedPart, type ThreadPart } from './publish-store.ts';
@@ -55,9 +56,11 @@ async function setAsideUnconfirmed(deps: PublishDeps, partId: Types.ObjectId, er
   );
 }
 
-/** What a publish job runs with: the process's shared platform-call slots besides the rest. */
+/** What a publish job runs with: what the publishes of one process share, besides the rest. */
 export interface PublishRunDeps extends PublishDeps {
   callSlots: PlatformCallSlots;
+  /** Channels read by recent publishes, handed to the next ones of the same channel. */
+  recentChannels: RecentReads<StoredChannel>;
 }
 
 export type PublishOutcome = { kind: 'published'; releaseURL: string; provider: string } | NothingToCall;

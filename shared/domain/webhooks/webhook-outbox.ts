@@ -1,4 +1,5 @@
 import { Types } from 'mongoose';
+import { RecentReads } from '../../cache/recent-reads.ts';
 import type { Database } from '../../db/database.ts';
 import { derivedObjectId } from '../../db/derived-object-id.ts';
 import { groupInsertInto } from '../../db/group-insert.ts';
@@ -75,39 +76,21 @@ export interface WebhookOutboxDeps {
   reuseEndpointsMs?: number;
 }
 
-/** Organizations whose endpoints are kept at most; expired ones are dropped beyond it. */
-const maxReusedOrganizations = 10_000;
-
 /**
  * Emitting writes delivery records to MongoDB (the outbox) and calls no one: the webhook
  * workers send them, so a slow or failing receiver never holds up the step that emitted.
  */
 export class WebhookOutbox implements WebhookEvents {
   readonly #deps: WebhookOutboxDeps;
-  /** Reads of the last `reuseEndpointsMs`, by organization; a read still running is shared too. */
-  readonly #recent = new Map<string, Promise<OrganizationEndpoints | null>>();
+  readonly #recent: RecentReads<OrganizationEndpoints>;
 
   constructor(deps: WebhookOutboxDeps) {
     this.#deps = deps;
+    this.#recent = new RecentReads(deps.reuseEndpointsMs ?? 0);
   }
 
   endpointsOf(organizationId: string): Promise<OrganizationEndpoints | null> {
-    const reuseMs = this.#deps.reuseEndpointsMs ?? 0;
-    if (reuseMs <= 0) return this.#readEndpoints(organizationId);
-    const recent = this.#recent.get(organizationId);
-    if (recent !== undefined) return recent;
-    if (this.#recent.size >= maxReusedOrganizations) this.#recent.clear();
-    const read = this.#readEndpoints(organizationId);
-    this.#recent.set(organizationId, read);
-    // Forgotten when its time is up, or at once when it failed: the next step reads again.
-    void read.then((endpoints) => {
-      const forget = () => {
-        if (this.#recent.get(organizationId) === read) this.#recent.delete(organizationId);
-      };
-      if (endpoints === null) forget();
-      else setTimeout(forget, reuseMs).unref();
-    });
-    return read;
+    return this.#recent.get(organizationId, () => this.#readEndpoints(organizationId));
   }
 
   async #readEndpoints(organizationId: string): Promise<OrganizationEndpoints | null> {
