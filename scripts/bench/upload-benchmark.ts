@@ -100,9 +100,15 @@ async function main(): Promise<void> {
 
   // The bare server: node:http piping the whole request to a new file, nothing else (a new file,
   // as the api stores each upload: overwriting one would drop its unwritten pages for free).
-  const bareScript = `const http=require('node:http');const fs=require('node:fs');let n=0;http.createServer((q,s)=>{q.pipe(fs.createWriteStream(process.argv[1]+(n+=1)+'.bin')).on('finish',()=>s.end('ok'))}).listen(+process.argv[2],'127.0.0.1',()=>console.log('bare ready'))`;
+  const bareScript = [
+    "const http=require('node:http');const fs=require('node:fs');let n=0;",
+    "http.createServer((q,s)=>{q.pipe(fs.createWriteStream(process.argv[1]+(n+=1)+'.bin'))",
+    ".on('finish',()=>s.end('ok'))})",
+    ".listen(+process.argv[2],'127.0.0.1',()=>console.log('bare ready'))",
+  ].join('');
   const barePort = await freePort();
-  const bare = startProcess(['-e', bareScript, path.join(work, bareCopyPrefix), String(barePort)], serviceEnv, /bare ready/);
+  const bareArgs = ['-e', bareScript, path.join(work, bareCopyPrefix), String(barePort)];
+  const bare = startProcess(bareArgs, serviceEnv, /bare ready/);
   const db = await openDatabase(config.MONGO_URL);
   const { apiKey } = await createOrganization(db, new SecretBox(config.SECRETS_KEY), { name: 'Bench' });
   const apiEnv = { ...serviceEnv, ...apiProcessEnvironment };
@@ -117,7 +123,8 @@ async function main(): Promise<void> {
   const settleDisk = (): void => {
     const stored = readdirSync(uploadsDir, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
-    const copies = readdirSync(work).filter((name) => name.startsWith(bareCopyPrefix)).map((name) => path.join(work, name));
+    const copies = readdirSync(work)
+      .filter((name) => name.startsWith(bareCopyPrefix)).map((name) => path.join(work, name));
     for (const file of [...stored, ...copies]) rmSync(file);
     spawnSync('sync', { stdio: 'ignore' });
   };
@@ -167,7 +174,9 @@ async function main(): Promise<void> {
   const results = {
     fileMiB: Math.round(mb),
     api: { seconds: apiSeconds.map(twoPlaces), mibPerSecond: +apiThroughput.toFixed(1), peakRssMb: +apiRss.toFixed(1) },
-    bare: { seconds: bareSeconds.map(twoPlaces), mibPerSecond: +bareThroughput.toFixed(1), peakRssMb: +bareRss.toFixed(1) },
+    bare: {
+      seconds: bareSeconds.map(twoPlaces), mibPerSecond: +bareThroughput.toFixed(1), peakRssMb: +bareRss.toFixed(1),
+    },
     throughputRatio: +(apiThroughput / bareThroughput).toFixed(3),
     inspection: { spsMedianMs: +median(ours).toFixed(1), bareFfprobeMedianMs: +median(bareProbe).toFixed(1), ratio: +(median(ours) / median(bareProbe)).toFixed(3) },
     targets: { throughputRatio: '>= 0.7', apiPeakRssMb: '< 200', inspectionRatio: '<= 1.2' },

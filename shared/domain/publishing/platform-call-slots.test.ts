@@ -1,6 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedPublishing, type ScriptedPublishing, type Step } from '../../../test/support/scripted-publishing.ts';
+import {
+  startScriptedPublishing,
+  type ScriptedPublishing,
+  type Step,
+} from '../../../test/support/scripted-publishing.ts';
 import { PlatformError } from '../../platforms/kit/platform-error.ts';
 import { PlatformCallSlots } from './platform-call-slots.ts';
 import { publishThread, type PublishRunDeps } from './publish-thread.ts';
@@ -45,7 +49,7 @@ describe('publishing within the process\'s platform-call slots', () => {
     await publishing.close();
   });
 
-  it('never has more publishes calling platforms at once than slots, a thread holding one to its last part', async () => {
+  it('never has more publishes calling platforms at once than slots, a thread holding one to its end', async () => {
     const { deps, platform, thread } = publishing;
     let calling = 0;
     let most = 0;

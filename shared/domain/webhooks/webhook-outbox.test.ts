@@ -29,7 +29,8 @@ describe('WebhookOutbox: endpoints read ahead', () => {
   });
 
   it('reads them once for the steps of the reuse window, running or done, and again after it', async () => {
-    const outbox = new WebhookOutbox({ db: monitored, logger: ctx.logger, now: () => new Date(), reuseEndpointsMs: 300 });
+    const now = () => new Date();
+    const outbox = new WebhookOutbox({ db: monitored, logger: ctx.logger, now, reuseEndpointsMs: 300 });
     finds.length = 0;
     const together = await Promise.all([outbox.endpointsOf(organizationId), outbox.endpointsOf(organizationId)]);
     const after = await outbox.endpointsOf(organizationId);
@@ -55,7 +56,8 @@ describe('WebhookOutbox: endpoints read ahead', () => {
   it('keeps no failed read: the next step reads again', async () => {
     const closed = await openDatabase(ctx.config.MONGO_URL);
     await closed.close();
-    const outbox = new WebhookOutbox({ db: closed, logger: ctx.logger, now: () => new Date(), reuseEndpointsMs: 60_000 });
+    const now = () => new Date();
+    const outbox = new WebhookOutbox({ db: closed, logger: ctx.logger, now, reuseEndpointsMs: 60_000 });
     expect(await outbox.endpointsOf(organizationId)).toBeNull();
     const second = outbox.endpointsOf(organizationId);
     expect(await second).toBeNull();
