@@ -45,6 +45,18 @@ describe('WebhookOutbox: endpoints read ahead', () => {
     expect(later?.readAt).toBeGreaterThan(together[0]?.readAt ?? Number.POSITIVE_INFINITY);
   });
 
+  it('reads them at the emit itself when none were read ahead, reuse window or not', async () => {
+    const now = () => new Date();
+    const outbox = new WebhookOutbox({ db: monitored, logger: ctx.logger, now, reuseEndpointsMs: 60_000 });
+    await outbox.endpointsOf(organizationId);
+    finds.length = 0;
+    await outbox.emit(organizationId, 'post.published', {
+      postId: 'p', group: 'g', channelId: 'c', provider: 'mastodon', releaseURL: 'https://m/1',
+      publishedAt: new Date().toISOString(),
+    });
+    expect(finds).toEqual(['webhook_endpoints']);
+  });
+
   it('reads them every time without a reuse window', async () => {
     const outbox = new WebhookOutbox({ db: monitored, logger: ctx.logger, now: () => new Date() });
     finds.length = 0;

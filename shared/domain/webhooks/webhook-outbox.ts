@@ -125,7 +125,8 @@ export class WebhookOutbox implements WebhookEvents {
     const eventId = `evt_${(once ?? new Types.ObjectId()).toHexString()}`;
     try {
       const owner = new Types.ObjectId(organizationId);
-      const read = known?.organizationId === organizationId ? known : await this.endpointsOf(organizationId);
+      // Without endpoints read ahead, read now: a read handed on is for the steps that read ahead.
+      const read = known?.organizationId === organizationId ? known : await this.#readEndpoints(organizationId);
       if (read === null) throw new Error('the webhook endpoints could not be read');
       const subscribed = read.endpoints.filter((endpoint) => endpoint.events.includes(type));
       if (subscribed.length === 0) return;
