@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import { deleteChannel, listChannels, type ChannelView } from '../../../shared/domain/channels/channels.ts';
 import type { PlatformModule } from '../../../shared/platforms/kit/platform-module.ts';
-import { allPlatformModules, findPlatform } from '../../../shared/platforms/platforms.ts';
+import { allPlatformModules, platformDisplayName } from '../../../shared/platforms/platforms.ts';
 import type { DashboardDeps } from '../dashboard-deps.ts';
 import { html, webUrl, type SafeHtml } from '../html.ts';
 import { csrfField, renderPage } from '../layout.ts';
@@ -21,7 +21,7 @@ function channelRow(ctx: DashboardRouterContext, channel: ChannelView, chart: Sa
   const picture = webUrl(channel.picture);
   return html`<tr>
   <td>${picture === null ? '' : html`<img src="${picture}" alt="" width="24" height="24"> `}${channel.name}${channel.profile === null ? '' : html` <span class="muted">${channel.profile}</span>`}</td>
-  <td>${findPlatform(channel.identifier)?.displayName ?? channel.identifier}</td>
+  <td>${platformDisplayName(channel.identifier)}</td>
   <td>${channel.customer?.name ?? ''}</td>
   <td>${channelStatus(channel)}</td>
   <td>${chart ?? html`<span class="muted">none yet</span>`}</td>
