@@ -31,9 +31,12 @@ function ensureInstalled(
     throw new Error(`${wanted.what} is not installed; install the "${debianPackage}" package (e.g. ${install})`);
   }
   log(`installing ${debianPackage} with apt-get (one time)...`);
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+  // apt-get's chatter goes to stderr: a script's stdout may be what its caller reads (the upload
+  // benchmark prints its figures there as JSON), and the first run on a fresh machine installs.
+  const stdio: ['ignore', number, number] = ['ignore', 2, 2];
+  execFileSync('apt-get', ['update', '-qq'], { stdio });
   execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', debianPackage], {
-    stdio: 'inherit',
+    stdio,
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });
   if (!wanted.present()) throw new Error(`installed ${debianPackage} but ${wanted.what} is still missing`);
