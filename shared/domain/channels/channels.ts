@@ -70,6 +70,12 @@ export interface ChannelView {
   customer?: { id: string; name: string };
 }
 
+/** What the list shows of a channel: its tokens and settings stay in the database. */
+const listedFields = {
+  name: 1, provider: 1, picture: 1, disabled: 1, refreshNeeded: 1, profile: 1, customerId: 1,
+} as const;
+type ListedChannel = Pick<Channel, keyof typeof listedFields> & { _id: Types.ObjectId };
+
 /**
  * The organization's channels, oldest first. Read with the driver: `GET /integrations` is one of
  * the api's hot reads, and Mongoose's query building cost about as much CPU as the driver's own
@@ -86,7 +92,7 @@ export async function listChannels(db: Database, organizationId: string, filter:
     query.customerId = customerId;
   }
   const channels = await db.channels.collection
-    .find<Channel & { _id: Types.ObjectId }>(query)
+    .find<ListedChannel>(query, { projection: listedFields })
     .sort({ createdAt: 1, _id: 1 })
     .toArray();
   const customerIds = channels.flatMap((channel) => (channel.customerId === null || channel.customerId === undefined ? [] : [channel.customerId]));
