@@ -11,7 +11,7 @@ import { createRedis } from '../shared/queue/redis.ts';
 import { loadConfigOrExit } from '../shared/runtime/boot.ts';
 
 const config = loadConfigOrExit();
-const logger = createLogger({ name: 'workers', level: config.LOG_LEVEL });
+const logger = createLogger({ name: 'workers', level: config.LOG_LEVEL, asynchronous: true });
 
 const db = await openDatabase(config.MONGO_URL);
 const redis = createRedis(config.REDIS_URL, 'worker', logger);

@@ -7,14 +7,14 @@ function logThenLeave(lines: number, exit: 'process.exit' | 'throw'): string {
   const module = path.join(import.meta.dirname, 'logger.ts');
   const leave = exit === 'throw' ? "throw new Error('crash after logging')" : 'process.exit(3)';
   const script = `const { createLogger } = await import(${JSON.stringify(module)});` +
-    "const logger = createLogger({ name: 'probe', level: 'info' });" +
+    "const logger = createLogger({ name: 'probe', level: 'info', asynchronous: true });" +
     `for (let index = 0; index < ${lines}; index += 1) logger.info({ index }, 'line');` +
     leave;
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
   return child.stdout;
 }
 
-describe('the default log destination (stdout, asynchronous)', () => {
+describe("the workers' asynchronous stdout logger", () => {
   it('writes every line logged before process.exit', () => {
     const output = logThenLeave(2_000, 'process.exit').trim().split('\n');
     expect(output).toHaveLength(2_000);
