@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'sps-apt-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+afterAll(() => { rmSync(folder, { recursive: true, force: true }); });
 
 /**
  * An `apt-get` first on PATH that talks on stdout as the real one does and "installs" by making
