@@ -40,7 +40,5 @@ export function createLogger(options: LoggerOptions): Logger {
     redact: { paths: redactPaths, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  const stdout = options.asynchronous === true ? pino.destination({ dest: 1, sync: false }) : undefined;
-  const destination = options.destination ?? stdout;
-  return destination === undefined ? pino(settings) : pino(settings, destination);
+  return pino(settings, options.destination ?? pino.destination({ dest: 1, sync: options.asynchronous !== true }));
 }
