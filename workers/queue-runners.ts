@@ -1,0 +1,53 @@
+import type { DefaultJobOptions, Worker, WorkerOptions } from 'bullmq';
+import type { Config } from '../shared/config/config.ts';
+import { publishJobsPerCallSlot } from '../shared/domain/publishing/platform-call-slots.ts';
+import { QueueName } from '../shared/queue/queues.ts';
+import type { JobContext } from './job-context.ts';
+import { settleFailedPublishJob } from './settle-failed-publish.ts';
+
+type RunnerOptions = Omit<WorkerOptions, 'connection' | 'prefix'>;
+
+/** How a process serves one queue, whatever its jobs: the worker's options and what it listens to. */
+export interface QueueRunner {
+  options(config: Config): RunnerOptions;
+  /** Options of the jobs this process adds to the queue (the dispatcher's attempts, the schedulers). */
+  readonly jobOptions?: DefaultJobOptions;
+  /** The queue's processor times its own runs, with labels only it knows (the platform). */
+  readonly timesItsRuns?: boolean;
+  attach?(worker: Worker, context: JobContext): void;
+}
+
+/** Every queue and how it is served; WORKER_QUEUES picks which of them a process serves. */
+export const queueRunners: Readonly<Record<QueueName, QueueRunner>> = {
+  [QueueName.publish]: {
+    options: (config) => ({
+      // PUBLISH_CONCURRENCY bounds the platform calls; the worker holds more jobs so the slots never idle.
+      concurrency: config.PUBLISH_CONCURRENCY * publishJobsPerCallSlot,
+      lockDuration: config.PUBLISH_LOCK_DURATION_MS,
+      stalledInterval: config.PUBLISH_STALLED_INTERVAL_MS,
+      maxStalledCount: config.PUBLISH_MAX_STALLED_COUNT,
+    }),
+    timesItsRuns: true,
+    attach(worker, context) {
+      worker.on('failed', (job) => {
+        if (job !== undefined) context.track(settleFailedPublishJob(context.recovery(), job, context.logger));
+      });
+    },
+  },
+  [QueueName.platform]: { options: (config) => ({ concurrency: config.PLATFORM_CONCURRENCY }) },
+  [QueueName.media]: { options: (config) => ({ concurrency: config.MEDIA_CONCURRENCY }) },
+  [QueueName.video]: { options: (config) => ({ concurrency: config.VIDEO_CONCURRENCY }) },
+  // One at a time: the sweeps are batch reads that must not race one another.
+  [QueueName.maintenance]: { options: () => ({ concurrency: 1 }) },
+  [QueueName.analytics]: { options: (config) => ({ concurrency: config.ANALYTICS_CONCURRENCY }) },
+  [QueueName.webhook]: {
+    options: (config) => ({ concurrency: config.WEBHOOK_CONCURRENCY }),
+    jobOptions: {
+      attempts: 1,
+      removeOnComplete: { age: 24 * 3600, count: 1000 },
+      // A failed attempt job is removed at once: kept, its id would stop the dispatcher from queueing
+      // the delivery again. The processor logs why it failed.
+      removeOnFail: true,
+    },
+  },
+};
