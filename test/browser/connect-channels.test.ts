@@ -102,7 +102,7 @@ describe('connecting channels from the dashboard, in chromium', () => {
 
   it('connects X through X\'s consent page and comes back with the profile', async () => {
     await page.getByRole('link', { name: 'Connect X', exact: true }).click();
-    await page.getByRole('link', { name: 'Continue to X' }).click();
+    await page.getByRole('button', { name: 'Continue to X' }).click();
     await page.waitForURL(/\/channels\?connected=/);
     expect(await channelRows().count()).toBe(1);
     const row = channelRows().first();
@@ -115,7 +115,7 @@ describe('connecting channels from the dashboard, in chromium', () => {
     x.authority.refuseConsent = true;
     try {
       await page.goto('/channels/connect/x');
-      await page.getByRole('link', { name: 'Continue to X' }).click();
+      await page.getByRole('button', { name: 'Continue to X' }).click();
       await page.waitForURL(/\/channels\/callback\/x/);
       expect(await page.getByRole('alert').textContent()).toContain(
         'X did not authorize SPS: The user denied the request',
@@ -129,7 +129,7 @@ describe('connecting channels from the dashboard, in chromium', () => {
 
   it('lets the user pick which Facebook page to connect', async () => {
     await page.goto('/channels/connect/facebook');
-    await page.getByRole('link', { name: 'Continue to Facebook' }).click();
+    await page.getByRole('button', { name: 'Continue to Facebook' }).click();
     await page.waitForURL(/\/channels\/pick\/facebook/);
     expect(await page.getByRole('radio').count()).toBe(2);
     await page.getByRole('radio', { name: 'Ada Books' }).check();
@@ -161,7 +161,7 @@ describe('connecting channels from the dashboard, in chromium', () => {
     const before = await ctx.db.channels.findOne({ provider: 'x' }).lean();
     await page.goto('/channels');
     await page.getByRole('link', { name: 'Reconnect Ada on X' }).click();
-    await page.getByRole('link', { name: 'Continue to X' }).click();
+    await page.getByRole('button', { name: 'Continue to X' }).click();
     await page.waitForURL(/\/channels\?connected=/);
     const after = await ctx.db.channels.find({ provider: 'x' }).lean();
     expect(after.map((channel) => channel._id.toString())).toEqual([before?._id.toString()]);

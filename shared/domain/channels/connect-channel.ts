@@ -10,6 +10,7 @@ import { createPkcePair } from '../../platforms/kit/pkce.ts';
 import { userServerUrl } from '../../platforms/kit/user-server-url.ts';
 import { PlatformApps } from '../../platforms/platform-apps.ts';
 import { findPlatformModule } from '../../platforms/platforms.ts';
+import { sameAccount, sameServer, type AccountIdentity } from './account-identity.ts';
 import { findOwnedChannel } from './channels.ts';
 import {
   consumeAuthorizeAttempt,
@@ -98,6 +99,20 @@ async function clientFor(
   return { clientId, clientSecret };
 }
 
+/** The account (on its server) of the channel `?refresh=` reconnects; null for a new channel. */
+async function reconnectedAccount(
+  deps: ConnectDeps,
+  module: PlatformModule,
+  scope: Pick<AttemptScope, 'organizationId' | 'refreshChannelId'>,
+): Promise<AccountIdentity | null> {
+  if (scope.refreshChannelId === null) return null;
+  const channel = await findOwnedChannel(deps.db, scope.organizationId, scope.refreshChannelId);
+  const { identifier, displayName } = module.definition;
+  if (channel.provider !== identifier)
+    throw notFound(`${displayName} channel ${JSON.stringify(scope.refreshChannelId)}`);
+  return { accountId: channel.accountId ?? null, instanceUrl: channel.instanceUrl ?? null };
+}
+
 /**
  * `GET /social/:provider`: where to send the user. OAuth platforms get the authorization URL
  * (state bound to the organization, single use, 10 minutes); credentials platforms, and a
@@ -106,12 +121,12 @@ async function clientFor(
 export async function startConnect(deps: ConnectDeps, request: StartConnectRequest): Promise<{ url: string }> {
   const module = connectModule(request.provider);
   const { identifier, displayName } = module.definition;
-  if (request.refreshChannelId !== null) {
-    const channel = await findOwnedChannel(deps.db, request.organizationId, request.refreshChannelId);
-    if (channel.provider !== identifier)
-      throw notFound(`${displayName} channel ${JSON.stringify(request.refreshChannelId)}`);
-  }
+  const reconnected = await reconnectedAccount(deps, module, request);
   const connect = module.connect;
+  if (connect.kind === 'oauth2' && connect.registerClient === undefined && request.serverUrl !== null) {
+    // Its exchange would run on the named server with the operator's client secret.
+    throw new DomainError('validation_failed', `${displayName} runs on its own servers: it takes no server address`);
+  }
   const formUrl = connectFormUrl(deps.frontendUrl, identifier, request.refreshChannelId);
   if (connect.kind === 'credentials') return { url: formUrl };
   if (connect.registerClient !== undefined && request.serverUrl === null) return { url: formUrl };
@@ -129,6 +144,13 @@ export async function startConnect(deps: ConnectDeps, request: StartConnectReque
             }),
           ),
         );
+  if (reconnected !== null && !sameServer(reconnected, { accountId: null, instanceUrl: serverUrl })) {
+    // Said before SPS registers itself on a server the channel has nothing to do with.
+    throw new DomainError(
+      'account_mismatch',
+      `this channel's account lives on ${reconnected.instanceUrl ?? 'another server'}: reconnect it there`,
+    );
+  }
   const exchangeContext = serverContext(context, serverUrl);
   const client = await clientFor(deps, module, connect, serverUrl, exchangeContext);
   const provider = connect.provider({
@@ -190,12 +212,6 @@ async function save(deps: ConnectDeps, scope: AttemptScope, account: VerifiedAcc
   return { kind: 'saved', ...saved, name: account.name, organizationId: scope.organizationId };
 }
 
-async function reconnectedAccountId(deps: ConnectDeps, scope: AttemptScope): Promise<string | null> {
-  if (scope.refreshChannelId === null) return null;
-  const channel = await findOwnedChannel(deps.db, scope.organizationId, scope.refreshChannelId);
-  return channel.accountId ?? null;
-}
-
 /**
  * The platform's redirect back: the state is taken (once), the code exchanged, the profile and
  * targets read; one account is saved at once, several go to the picker. A refusal at any step
@@ -247,8 +263,8 @@ export async function finishAuthorization(
   if (accounts.length === 0) {
     throw new DomainError('connect_refused', `${displayName} gave access to no account SPS can publish to`);
   }
-  const reconnecting = await reconnectedAccountId(deps, attempt);
-  const same = accounts.find((account) => account.accountId === reconnecting);
+  const reconnecting = await reconnectedAccount(deps, module, attempt);
+  const same = reconnecting === null ? undefined : accounts.find((account) => sameAccount(reconnecting, account));
   const chosen = same ?? (pick && accounts.length > 1 ? undefined : accounts[0]);
   if (chosen !== undefined) return save(deps, attempt, chosen);
   const key = await startPickAttempt(deps, { ...attempt, accounts });

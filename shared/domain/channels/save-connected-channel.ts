@@ -6,6 +6,7 @@ import { asObjectId } from '../../db/object-id.ts';
 import { DomainError, notFound } from '../../errors.ts';
 import { findOrCreateCustomer } from '../customers/customers.ts';
 import type { VerifiedAccount } from '../../platforms/kit/platform-connect.ts';
+import { sameAccount, sameServer } from './account-identity.ts';
 
 /** What a connect flow learned from the platform: the account, its tokens, where it lives. */
 export interface ConnectedAccount extends VerifiedAccount {
@@ -23,8 +24,10 @@ export interface SaveChannelOptions {
 /**
  * Saves a connected account as a channel of the organization. The same platform account connected
  * again updates its channel in place (same id, posts and settings) instead of adding a twin; a
- * reconnect of a named channel must bring back that channel's account. Tokens are sealed here,
- * before they reach the database.
+ * reconnect of a named channel must bring back that channel's account. On a server the user names,
+ * "the same account" is the same id on the same server (account-identity.ts): the same id from
+ * another server is another channel, never a takeover. Tokens are sealed here, before they reach
+ * the database.
  */
 export async function saveConnectedChannel(
   { db, secrets, caches }: { db: Database; secrets: SecretBox; caches: CacheInvalidation },
@@ -80,8 +83,19 @@ async function findReconnected(
       id === null ? null : await db.channels.findOne({ _id: id, organizationId, deletedAt: null }).lean();
     if (channel === null || channel.provider !== account.provider)
       throw notFound(`channel ${JSON.stringify(refreshChannelId)}`);
+    const stored = { accountId: channel.accountId ?? null, instanceUrl: channel.instanceUrl ?? null };
+    // A channel never moves to another server, not even one stored without its account id, for
+    // which the server it names is all that says whose it is.
+    if (!sameServer(stored, account)) {
+      const server = (instanceUrl: string | null) => instanceUrl ?? `${account.provider}'s own servers`;
+      throw new DomainError(
+        'account_mismatch',
+        `this channel's account lives on ${server(stored.instanceUrl)}, not on ${server(account.instanceUrl)}; `
+          + 'reconnect it from its own server',
+      );
+    }
     // A channel connected before accounts were recorded takes the account it is reconnected with.
-    if ((channel.accountId ?? null) !== null && channel.accountId !== account.accountId) {
+    if (stored.accountId !== null && !sameAccount(stored, account)) {
       throw new DomainError(
         'account_mismatch',
         `this channel belongs to another ${account.provider} account; sign in as that account to reconnect it`,
@@ -89,11 +103,15 @@ async function findReconnected(
     }
     return channel._id;
   }
-  const same = await db.channels
-    .findOne(
+  // The index narrows to the account id; the server, spelt as stored, is compared here.
+  const sameId = await db.channels
+    .find(
       { organizationId, provider: account.provider, accountId: account.accountId, deletedAt: null },
-      { _id: 1 },
+      { _id: 1, accountId: 1, instanceUrl: 1 },
     )
     .lean();
+  const same = sameId.find((channel) =>
+    sameAccount({ accountId: channel.accountId ?? null, instanceUrl: channel.instanceUrl ?? null }, account),
+  );
   return same?._id ?? null;
 }
