@@ -137,7 +137,7 @@ describe('dashboard pages', () => {
     for (const [query, message] of [
       ['from=2025-02-30', '&quot;from&quot; must be a date written as YYYY-MM-DD'],
       ['from=2020-01-01&to=2024-01-01', 'The date range may span at most 366 days'],
-      ['from=2024-02-01&to=2024-01-01', 'EndDate must not be before startDate'],
+      ['from=2024-02-01&to=2024-01-01', 'endDate must not be before startDate'],
     ]) {
       const refused = await user.get(`/posts?${query}`);
       expect(refused.status, query).toBe(400);

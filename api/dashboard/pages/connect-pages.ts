@@ -7,7 +7,11 @@ import {
   startConnect,
   type ConnectOutcome,
 } from '../../../shared/domain/channels/connect-channel.ts';
-import { connectWithCredentials } from '../../../shared/domain/channels/connect-with-credentials.ts';
+import {
+  connectWithCredentials,
+  credentialsPlatform,
+} from '../../../shared/domain/channels/connect-with-credentials.ts';
+import { connectThroughLink, readCredentialsLink } from '../../../shared/domain/channels/credential-connect-links.ts';
 import { DomainError } from '../../../shared/errors.ts';
 import type { CredentialField, CredentialsConnect } from '../../../shared/platforms/kit/platform-connect.ts';
 import type { PlatformModule } from '../../../shared/platforms/kit/platform-module.ts';
@@ -24,6 +28,12 @@ import { signedIn, type DashboardRouterContext, type DashboardState } from '../s
 const queryText = (ctx: DashboardRouterContext, name: string): string | null => {
   const value = ctx.query[name];
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+};
+
+/** A posted field, or null when the form left it empty. */
+const formText = (ctx: DashboardRouterContext, name: string): string | null => {
+  const value = formField(ctx, name);
+  return value === '' ? null : value;
 };
 
 /** The query's single-valued parameters. */
@@ -46,13 +56,15 @@ function fieldInput(field: CredentialField, value: string): SafeHtml {
   const id = `field-${field.key}`;
   const required = field.optional === true ? html`` : html` required`;
   const shown = field.kind === 'secret' ? '' : value;
+  // Addresses are text with a URL keyboard: SPS adds https:// to a bare host, which type="url" would refuse.
   const input =
     field.kind === 'textarea'
       ? html`<textarea id="${id}" name="${field.key}" rows="4" ${required}>${shown}</textarea>`
       : html`<input
           id="${id}"
           name="${field.key}"
-          type="${field.kind === 'secret' ? 'password' : field.kind === 'url' ? 'url' : 'text'}"
+          type="${field.kind === 'secret' ? 'password' : 'text'}"
+          ${field.kind === 'url' ? html`inputmode="url"` : ''}
           value="${shown}"
           autocomplete="off"
           ${required}
@@ -65,27 +77,81 @@ function fieldInput(field: CredentialField, value: string): SafeHtml {
   </p>`;
 }
 
+interface CredentialsFormState {
+  refresh: string | null;
+  values: Record<string, string>;
+  problem: string | null;
+  /** The form link's key (GET /social/:provider): it, not the session, names the organization. */
+  link?: { key: string; organizationName: string };
+}
+
 function credentialsForm(
   ctx: DashboardRouterContext,
   module: PlatformModule,
   connect: CredentialsConnect,
-  state: { refresh: string | null; values: Record<string, string>; problem: string | null },
+  state: CredentialsFormState,
 ): SafeHtml {
   const { identifier, displayName } = module.definition;
   const problem = state.problem === null ? html`` : html`<p class="error" role="alert">${state.problem}</p>`;
-  return html`${problem}
+  const { link } = state;
+  const linkParts =
+    link === undefined
+      ? { intro: html``, key: html`` }
+      : {
+          intro: html`<p>This connects a ${displayName} account to <strong>${link.organizationName}</strong>.</p>`,
+          key: html`<input type="hidden" name="key" value="${link.key}" />`,
+        };
+  return html`${linkParts.intro}${problem}
     <form method="post" action="/channels/connect/${identifier}">
-      ${csrfField(ctx)}${refreshField(state.refresh)}
+      ${csrfField(ctx)}${refreshField(state.refresh)}${linkParts.key}
       ${connect.fields.map((field) => fieldInput(field, state.values[field.key] ?? ''))}
       <button type="submit">Connect ${displayName}</button>
     </form>`;
 }
 
-function serverForm(module: PlatformModule, refresh: string | null): SafeHtml {
+/**
+ * A refusal the person can fix (a wrong password, a missing field), said above the form again;
+ * anything else (a used or expired link, a server fault) is thrown for the error page.
+ */
+function formProblem(error: unknown): { problem: string; status: number } {
+  if (!(error instanceof DomainError) || error.code === 'invalid_state') throw error;
+  const mapped = classifyError(error);
+  const details = error.details?.map((detail) => detail.message).join('; ');
+  return {
+    problem: sentence(details === undefined || details === '' ? mapped.message : details),
+    status: mapped.statusCode,
+  };
+}
+
+/** The platform's fields as the form sent them (missing ones empty). */
+const formValues = (ctx: DashboardRouterContext, connect: CredentialsConnect): Record<string, string> =>
+  Object.fromEntries(connect.fields.map((field) => [field.key, formField(ctx, field.key)]));
+
+/**
+ * The start of an authorization is a POST carrying the session's CSRF token: it records a connect
+ * attempt and may register SPS on a server the user names, so a link from another site must not
+ * be able to do it for a signed-in user.
+ */
+function startForm(
+  ctx: DashboardRouterContext,
+  module: PlatformModule,
+  refresh: string | null,
+  fields: SafeHtml,
+): SafeHtml {
   const { identifier, displayName } = module.definition;
-  return html`<form method="get" action="/channels/connect/${identifier}/start">
-    ${refreshField(refresh)}
-    <p>
+  return html`<form method="post" action="/channels/connect/${identifier}/start">
+    ${csrfField(ctx)}${refreshField(refresh)}${fields}
+    <button type="submit">Continue to ${displayName}</button>
+  </form>`;
+}
+
+function serverForm(ctx: DashboardRouterContext, module: PlatformModule, refresh: string | null): SafeHtml {
+  const { displayName } = module.definition;
+  return startForm(
+    ctx,
+    module,
+    refresh,
+    html`<p>
       <label for="instance">Your ${displayName} server</label><br /><input
         id="instance"
         name="instance"
@@ -94,9 +160,8 @@ function serverForm(module: PlatformModule, refresh: string | null): SafeHtml {
         required
       /><br />
       <span class="muted">SPS registers itself on that server once, then sends you there to approve it.</span>
-    </p>
-    <button type="submit">Continue to ${displayName}</button>
-  </form>`;
+    </p>`,
+  );
 }
 
 function connectSection(
@@ -105,19 +170,15 @@ function connectSection(
   module: PlatformModule,
   refresh: string | null,
 ): SafeHtml {
-  const { identifier, displayName } = module.definition;
+  const { displayName } = module.definition;
   const blocker = connectBlocker(deps, module);
   const connect = module.connect;
   if (blocker !== null) return html`<p class="notice">${displayName} ${blocker}.</p>`;
   if (connect.kind === 'credentials')
     return credentialsForm(ctx, module, connect, { refresh, values: {}, problem: null });
-  if (connect.registerClient !== undefined) return serverForm(module, refresh);
-  const start =
-    refresh === null
-      ? `/channels/connect/${identifier}/start`
-      : `/channels/connect/${identifier}/start?refresh=${encodeURIComponent(refresh)}`;
+  if (connect.registerClient !== undefined) return serverForm(ctx, module, refresh);
   return html`<p>SPS sends you to ${displayName} to approve it, then brings you back here.</p>
-    <p><a class="button" href="${start}">Continue to ${displayName}</a></p>`;
+    ${startForm(ctx, module, refresh, html``)}`;
 }
 
 /** Said before connecting, not at the first failed post: this server's media cannot be fetched by the platform. */
@@ -157,11 +218,12 @@ function renderOutcome(ctx: DashboardRouterContext, provider: string, outcome: C
     ctx.redirect(`/channels/pick/${provider}?key=${encodeURIComponent(outcome.key)}`);
     return;
   }
-  if (ctx.state.signedIn !== undefined) {
+  if (ctx.state.signedIn?.organization.id === outcome.organizationId) {
     ctx.redirect(`/channels?connected=${encodeURIComponent(outcome.id)}`);
     return;
   }
-  // Someone sent here by an API client's app, with no dashboard session of their own.
+  // Someone sent here by an API client's app: with no dashboard session, or one working in
+  // another organization (a form link's channel joins the link's), whose channel list lacks it.
   renderPage(ctx, {
     title: 'Channel connected',
     body: html`<p role="status">
@@ -201,31 +263,73 @@ function pickForm(
   </form>`;
 }
 
-/** Connect buttons' targets: forms, the OAuth round trip, the platform's callback and the picker. */
-export function registerConnectPages(router: Router<DashboardState>, deps: DashboardDeps): void {
-  router.get('/channels/connect/:provider', requireSignIn(), (ctx) => {
-    const module = connectModule(ctx.params.provider ?? '');
-    renderConnectPage(ctx, deps, module, connectSection(ctx, deps, module, queryText(ctx, 'refresh')));
+/**
+ * The credentials form reached through a form link (GET /social/:provider with an API key): no
+ * sign-in, and the link's organization whoever is signed in. The CSRF pair still guards the
+ * POST (its seed cookie needs no session); the link's key, bound single use to the
+ * organization, is what lets it save there. Without a key, the signed-in routes answer.
+ */
+function registerCredentialsLinkPages(router: Router<DashboardState>, deps: DashboardDeps): void {
+  router.get('/channels/connect/:provider', async (ctx, next) => {
+    const key = queryText(ctx, 'key');
+    if (key === null) {
+      await next();
+      return;
+    }
+    const { module, connect } = credentialsPlatform(ctx.params.provider ?? '');
+    const { organizationName } = await readCredentialsLink(deps, { provider: module.definition.identifier, key });
+    const state = { refresh: null, values: {}, problem: null, link: { key, organizationName } };
+    renderConnectPage(ctx, deps, module, credentialsForm(ctx, module, connect, state));
   });
 
-  router.get('/channels/connect/:provider/start', requireSignIn(), async (ctx) => {
+  router.post('/channels/connect/:provider', async (ctx, next) => {
+    const key = formText(ctx, 'key');
+    if (key === null) {
+      await next();
+      return;
+    }
+    const { module, connect } = credentialsPlatform(ctx.params.provider ?? '');
+    const claim = { provider: module.definition.identifier, key };
+    // Read first: a used or expired link is said on its own page, not above a form that cannot work.
+    const { organizationName } = await readCredentialsLink(deps, claim);
+    const values = formValues(ctx, connect);
+    try {
+      renderOutcome(ctx, claim.provider, await connectThroughLink(deps, claim, values));
+    } catch (error) {
+      const { problem, status } = formProblem(error);
+      const state = { refresh: null, values, problem, link: { key, organizationName } };
+      const form = credentialsForm(ctx, module, connect, state);
+      renderConnectPage(ctx, deps, module, form, status);
+    }
+  });
+}
+
+/** Connect buttons' targets: forms, the OAuth round trip, the platform's callback and the picker. */
+export function registerConnectPages(router: Router<DashboardState>, deps: DashboardDeps): void {
+  registerCredentialsLinkPages(router, deps);
+  const connectPage = (ctx: DashboardRouterContext) => {
+    const module = connectModule(ctx.params.provider ?? '');
+    renderConnectPage(ctx, deps, module, connectSection(ctx, deps, module, queryText(ctx, 'refresh')));
+  };
+  router.get('/channels/connect/:provider', requireSignIn(), connectPage);
+  // A link to the start (a bookmark, or another site's attempt) starts nothing: it shows the page whose button does.
+  router.get('/channels/connect/:provider/start', requireSignIn(), connectPage);
+
+  router.post('/channels/connect/:provider/start', requireSignIn(), async (ctx) => {
     const { url } = await startConnect(deps, {
       organizationId: signedIn(ctx).organization.id,
       provider: ctx.params.provider ?? '',
-      refreshChannelId: queryText(ctx, 'refresh'),
-      serverUrl: queryText(ctx, 'instance'),
+      refreshChannelId: formText(ctx, 'refresh'),
+      serverUrl: formText(ctx, 'instance'),
       customer: null,
     });
     ctx.redirect(url);
   });
 
   router.post('/channels/connect/:provider', requireSignIn(), async (ctx) => {
-    const module = connectModule(ctx.params.provider ?? '');
-    const connect = module.connect;
-    if (connect.kind !== 'credentials')
-      throw new DomainError('not_found', `${module.definition.displayName} is not connected with a form`);
-    const values = Object.fromEntries(connect.fields.map((field) => [field.key, formField(ctx, field.key)]));
-    const refresh = formField(ctx, 'refresh');
+    const { module, connect } = credentialsPlatform(ctx.params.provider ?? '');
+    const values = formValues(ctx, connect);
+    const refresh = formText(ctx, 'refresh');
     try {
       const connected = await connectWithCredentials(
         deps,
@@ -235,18 +339,14 @@ export function registerConnectPages(router: Router<DashboardState>, deps: Dashb
           organizationId: signedIn(ctx).organization.id,
           provider: module.definition.identifier,
           values,
-          refreshChannelId: refresh === '' ? null : refresh,
+          refreshChannelId: refresh,
         },
       );
       ctx.redirect(`/channels?connected=${encodeURIComponent(connected.id)}`);
     } catch (error) {
-      // The user's own mistake (a wrong password, a missing field): the form again, with the reason.
-      if (!(error instanceof DomainError)) throw error;
-      const mapped = classifyError(error);
-      const details = error.details?.map((detail) => detail.message).join('; ');
-      const problem = sentence(details === undefined || details === '' ? mapped.message : details);
-      const state = { refresh: refresh === '' ? null : refresh, values, problem };
-      renderConnectPage(ctx, deps, module, credentialsForm(ctx, module, connect, state), mapped.statusCode);
+      const { problem, status } = formProblem(error);
+      const form = credentialsForm(ctx, module, connect, { refresh, values, problem });
+      renderConnectPage(ctx, deps, module, form, status);
     }
   });
 

@@ -88,9 +88,13 @@ describe('GET /social/:provider', () => {
     );
   });
 
-  it('points credentials platforms and a Mastodon without its instance at the dashboard\'s forms', async () => {
+  it('points credentials platforms at a form link of their own, a Mastodon without its instance at its form', async () => {
     const { apiKey } = await organization();
-    expect((await social(apiKey, 'telegram')).body).toEqual({ url: `${frontendUrl}/channels/connect/telegram` });
+    const telegram = new URL(urlAnswer.parse((await social(apiKey, 'telegram')).body).url);
+    expect(`${telegram.origin}${telegram.pathname}`).toBe(`${frontendUrl}/channels/connect/telegram`);
+    expect(telegram.searchParams.get('key')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const another = new URL(urlAnswer.parse((await social(apiKey, 'telegram')).body).url);
+    expect(another.searchParams.get('key')).not.toBe(telegram.searchParams.get('key'));
     expect((await social(apiKey, 'mastodon')).body).toEqual({ url: `${frontendUrl}/channels/connect/mastodon` });
   });
 

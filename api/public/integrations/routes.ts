@@ -9,15 +9,21 @@ import { DomainError } from '../../../shared/errors.ts';
 import { publishingProviders } from '../../../shared/platforms/platforms.ts';
 import { findPlatform } from '../../../shared/platforms/platforms.ts';
 import type { PlatformDefinition } from '../../../shared/platforms/kit/platform-definition.ts';
-import { startConnect } from '../../../shared/domain/channels/connect-channel.ts';
+import { connectModule, startConnect } from '../../../shared/domain/channels/connect-channel.ts';
 import {
-  connectQuery, customerFilterQuery, deletedResponse, integrationSchema, integrationSettingsResponse, providerParams,
-  triggerBody,
+  connectWithCredentials, credentialsPlatform,
+} from '../../../shared/domain/channels/connect-with-credentials.ts';
+import { startCredentialsLink } from '../../../shared/domain/channels/credential-connect-links.ts';
+import { Reply } from '../route-definition.ts';
+import {
+  connectQuery, credentialsConnectBody, credentialsConnectDescription, credentialsPlatformParams, customerFilterQuery,
+  deletedResponse, integrationSchema, integrationSettingsResponse, providerParams, triggerBody,
 } from './schema.ts';
 
 function platformOf(provider: string): PlatformDefinition {
   const platform = findPlatform(provider);
-  if (platform === undefined) throw new DomainError('not_found', `platform ${JSON.stringify(provider)} is not supported`);
+  if (platform === undefined)
+    throw new DomainError('not_found', `platform ${JSON.stringify(provider)} is not supported`);
   return platform;
 }
 
@@ -50,7 +56,9 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
     }),
     defineRoute({
       method: 'post', path: '/integration-trigger/:id', tag: 'Integrations', status: 200,
-      errors: ['not_found', 'tool_not_found', 'validation_failed', 'not_implemented', 'platform_error', 'platform_timeout'],
+      errors: [
+        'not_found', 'tool_not_found', 'validation_failed', 'not_implemented', 'platform_error', 'platform_timeout',
+      ],
       summary: 'Run one of the platform\'s tools for this channel (boards, flairs, channels...)',
       params: idParams,
       body: triggerBody,
@@ -59,12 +67,20 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
         const channel = await findOwnedChannel(deps.db, organization.id, params.id);
         const platform = platformOf(channel.provider);
         if (!platform.tools.some((tool) => tool.methodName === body.methodName)) {
-          throw new DomainError('tool_not_found', `${platform.displayName} has no tool "${body.methodName}"; see GET /integration-settings/${params.id}`);
+          const see = `see GET /integration-settings/${params.id}`;
+          throw new DomainError('tool_not_found', `${platform.displayName} has no tool "${body.methodName}"; ${see}`);
         }
         if (!publishingProviders.has(channel.provider)) {
-          throw new DomainError('not_implemented', `${platform.displayName} tools are not available yet: its platform adapter has not been built`);
+          const why = 'its platform adapter has not been built';
+          throw new DomainError('not_implemented', `${platform.displayName} tools are not available yet: ${why}`);
         }
-        const output = await deps.platformCaller.call({ kind: 'tool', organizationId: organization.id, channelId: channel._id.toString(), methodName: body.methodName, data: body.data ?? {} });
+        const output = await deps.platformCaller.call({
+          kind: 'tool',
+          organizationId: organization.id,
+          channelId: channel._id.toString(),
+          methodName: body.methodName,
+          data: body.data ?? {},
+        });
         return { output };
       },
     }),
@@ -73,7 +89,10 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
       summary: 'Next free posting time of a channel (searches 90 days ahead)',
       params: idParams,
       response: z.object({ date: z.iso.datetime() }),
-      handle: async ({ organization, params }) => ({ date: (await findFreeSlot(deps.db, organization.id, params.id, deps.now())).toISOString() }),
+      handle: async ({ organization, params }) => {
+        const slot = await findFreeSlot(deps.db, organization.id, params.id, deps.now());
+        return { date: slot.toISOString() };
+      },
     }),
     defineRoute({
       method: 'get', path: '/is-connected', tag: 'Integrations', status: 200, errors: [],
@@ -87,17 +106,46 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
         'not_found', 'validation_failed', 'platform_not_configured', 'connect_refused', 'platform_error',
       ],
       summary: 'Where to send a user to connect (or, with refresh, reconnect) a channel of this platform: '
-        + 'the platform\'s authorization URL (single use, 10 minutes) or the dashboard\'s credentials form',
+        + 'the platform\'s authorization URL or, for platforms that sign in with credentials, a link to the '
+        + 'credentials form for this organization; either is single use and valid 10 minutes',
       params: providerParams,
       query: connectQuery,
       response: z.object({ url: z.url() }),
-      handle: ({ organization, params, query }) => startConnect(deps, {
-        organizationId: organization.id,
-        provider: params.provider,
-        refreshChannelId: query.refresh ?? null,
-        serverUrl: query.instance ?? null,
-        customer: query.customer ?? null,
-      }),
+      handle: ({ organization, params, query }) => {
+        const request = {
+          organizationId: organization.id,
+          provider: params.provider,
+          refreshChannelId: query.refresh ?? null,
+          customer: query.customer ?? null,
+        };
+        if (connectModule(params.provider).connect.kind === 'credentials') return startCredentialsLink(deps, request);
+        return startConnect(deps, { ...request, serverUrl: query.instance ?? null });
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/integrations/:id', tag: 'Integrations', status: 201,
+      errors: ['not_found', 'validation_failed', 'connect_refused', 'account_mismatch', 'platform_error'],
+      summary: 'Connect (or, with refresh, reconnect) a channel of a platform that signs in with credentials',
+      description: credentialsConnectDescription,
+      params: credentialsPlatformParams,
+      body: credentialsConnectBody,
+      response: integrationSchema,
+      handle: async ({ organization, params, body }) => {
+        const { module, connect } = credentialsPlatform(params.id);
+        const { identifier } = module.definition;
+        const { refresh, customer, ...values } = body;
+        const connected = await connectWithCredentials(deps, connect, deps.platforms.context(identifier), {
+          organizationId: organization.id,
+          provider: identifier,
+          values,
+          refreshChannelId: refresh ?? null,
+          customer: customer ?? null,
+        });
+        // The list's own presenter: the channel as GET /integrations shows it (customer, disabled).
+        const channel = (await listChannels(deps.db, organization.id)).find((listed) => listed.id === connected.id);
+        if (channel === undefined) throw new DomainError('not_found', `channel ${connected.id} was deleted meanwhile`);
+        return new Reply(connected.created ? 201 : 200, channel);
+      },
     }),
   ];
 }

@@ -1,4 +1,4 @@
-import { allPlatforms } from '../../../shared/platforms/platforms.ts';
+import { allPlatformModules, allPlatforms } from '../../../shared/platforms/platforms.ts';
 import { z } from 'zod';
 import { boundedJsonObject } from '../common-schemas.ts';
 
@@ -26,7 +26,8 @@ export const integrationSettingsResponse = z.object({
   output: z.object({
     rules: z.string(),
     maxLength: z.number().int(),
-    settings: z.union([z.record(z.string(), z.unknown()), z.literal('No additional settings required')]).describe('JSON Schema of the post settings'),
+    settings: z.union([z.record(z.string(), z.unknown()), z.literal('No additional settings required')])
+      .describe('JSON Schema of the post settings'),
     tools: z.array(z.object({
       methodName: z.string(),
       description: z.string(),
@@ -50,10 +51,49 @@ export const providerParams = z.object({
     .describe(`Platform identifier, one of: ${allPlatforms().map((platform) => platform.identifier).join(', ')}`),
 });
 
+const refreshChannel = z.string().min(1).max(100);
+const customerName = z.string().min(1).max(100);
+
 export const connectQuery = z.object({
-  refresh: z.string().min(1).max(100).optional()
+  refresh: refreshChannel.optional()
     .describe('Id of a channel to reconnect in place: it keeps its id, posts and settings'),
   instance: z.string().min(1).max(2000).optional()
     .describe('The user\'s server, for platforms that run on many (Mastodon), e.g. https://mastodon.social'),
-  customer: z.string().min(1).max(100).optional().describe('Customer the new channel belongs to; created when new'),
+  customer: customerName.optional().describe('Customer the new channel belongs to; created when new'),
 });
+
+/** Platforms a client connects with POST /integrations/:id, each with its fields, for the reference. */
+const credentialsPlatforms = allPlatformModules().flatMap((module) => {
+  const { connect, definition } = module;
+  if (connect.kind !== 'credentials') return [];
+  const fields = connect.fields.map((field) => {
+    const optional = field.optional === true ? ', optional' : '';
+    return `\`${field.key}\` (${field.label}${optional})`;
+  });
+  return [{ identifier: definition.identifier, line: `- ${definition.identifier}: ${fields.join(', ')}` }];
+});
+
+/**
+ * The segment after /integrations/ is named `id` as on DELETE /integrations/:id: OpenAPI takes
+ * `/integrations/{id}` and `/integrations/{provider}` for one path, so they share the name.
+ */
+export const credentialsPlatformParams = z.object({
+  id: z.string().min(1).max(50).describe(`Identifier of a platform connected with credentials: ${
+    credentialsPlatforms.map((one) => one.identifier).join(', ')}`),
+});
+
+/** The fields themselves are checked against the platform's own list (credentialValuesSchema). */
+export const credentialsConnectBody = z.looseObject({
+  refresh: refreshChannel.optional()
+    .describe('Id of a channel of this platform to reconnect in place: it keeps its id, posts and settings'),
+  customer: customerName.optional().describe('Customer the new channel belongs to; created when new'),
+}).describe('The platform\'s credential fields (see the description) as strings, with refresh and customer');
+
+export const credentialsConnectDescription = `${[
+  'For an API client that holds the credentials itself; otherwise GET /social/:provider answers a link to a form',
+  'for the account\'s owner. The values are checked with the platform and the profile read before anything is',
+  'saved, as the dashboard\'s form does. Answers 201 with the new channel, or 200 with the channel when the',
+  'organization already had this account\'s channel (or with refresh): reconnected in place. The platform\'s',
+  'refusal is 422 connect_refused with its own words; missing or invalid fields are 400 with one detail per',
+  'field. The fields of each platform:',
+].join(' ')}\n\n${credentialsPlatforms.map((one) => one.line).join('\n')}`;

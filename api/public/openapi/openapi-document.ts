@@ -72,7 +72,7 @@ export function openApiDocument(routes: readonly RouteDefinition[], serverUrl: s
       tags: [route.tag],
       summary: route.summary,
       ...(route.description === undefined ? {} : { description: route.description }),
-      operationId: `${route.method}${route.path.replace(/[:/-]+(\w)/g, (_match, letter: string) => letter.toUpperCase()).replace(/\W/g, '')}`,
+      operationId: `${route.method}${route.path.replace(/(?<![:/-])[:/-]+(\w)/g, (_match, letter: string) => letter.toUpperCase()).replace(/\W/g, '')}`,
       parameters: [
         ...parameters(route.params, 'path'), ...parameters(route.query, 'query'),
         ...(route.idempotent === true ? [idempotencyParameter] : []),

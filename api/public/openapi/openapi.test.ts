@@ -47,7 +47,7 @@ function operationsOf(document: OpenApiDocument): DocumentedOperation[] {
 
 /** `{name}` placeholders of an OpenAPI path template, in order. */
 function templateNames(path: string): string[] {
-  return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
+  return [...path.matchAll(/\{([^{}]+)\}/g)].map((match) => match[1] ?? '');
 }
 
 /** Deps whose members must never be touched while the routes are only being defined. */
@@ -65,7 +65,7 @@ function madeUpValue(name: string, id = '0123456789abcdef01234567'): string {
 }
 
 function concretePath(path: string, id?: string): string {
-  return path.replace(/\{([^}]+)\}/g, (_match, name: string) => encodeURIComponent(madeUpValue(name, id)));
+  return path.replace(/\{([^{}]+)\}/g, (_match, name: string) => encodeURIComponent(madeUpValue(name, id)));
 }
 
 describe('OpenAPI document and API reference', () => {

@@ -3,13 +3,15 @@ import { Schema, Types, type Connection, type InferSchemaType, type Model } from
 /**
  * One organization's attempt to connect a channel, between two steps it cannot hold in memory:
  * `authorize` from the authorization URL to the platform's callback (keyed by the OAuth state),
- * `pick` from the callback to the user's choice of page, board or channel. Single use and 10
- * minutes long; only the digest of its key is stored, so a database read cannot replay it.
+ * `pick` from the callback to the user's choice of page, board or channel, `credentials` from
+ * the form link an API client was given (GET /social/:provider) to the form sent through it.
+ * Single use and 10 minutes long; only the digest of its key is stored, so a database read
+ * cannot replay it.
  */
 const connectAttemptSchema = new Schema(
   {
     keyDigest: { type: String, required: true, unique: true },
-    phase: { type: String, required: true, enum: ['authorize', 'pick'] },
+    phase: { type: String, required: true, enum: ['authorize', 'pick', 'credentials'] },
     organizationId: { type: Types.ObjectId, required: true },
     provider: { type: String, required: true },
     /** The channel `?refresh=` reconnects in place; null for a new channel. */

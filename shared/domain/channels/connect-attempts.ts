@@ -5,7 +5,7 @@ import type { Database } from '../../db/database.ts';
 import { DomainError } from '../../errors.ts';
 import type { VerifiedAccount } from '../../platforms/kit/platform-connect.ts';
 
-/** How long a user has between starting a connection and finishing it (authorize or pick). */
+/** How long a user has between starting a connection and finishing it (authorize, pick or form). */
 export const connectAttemptMs = 10 * 60 * 1000;
 
 export interface AttemptScope {
@@ -41,6 +41,16 @@ const storedAccounts = z.array(
   }),
 );
 
+type Phase = 'authorize' | 'pick' | 'credentials';
+
+/** How messages name each phase's key, and what its holder can do once it is spent. */
+const phaseWords: Record<Phase, { what: string; again: string }> = {
+  authorize: { what: 'this authorization', again: 'start connecting again' },
+  pick: { what: 'this choice', again: 'start connecting again' },
+  // Whoever holds a form link got it from an API client's app, which asks SPS for another.
+  credentials: { what: 'this connect link', again: 'ask the app that sent you here for a new link' },
+};
+
 interface AttemptDeps {
   db: Database;
   secrets: SecretBox;
@@ -49,7 +59,7 @@ interface AttemptDeps {
 
 async function store(
   deps: AttemptDeps,
-  phase: 'authorize' | 'pick',
+  phase: Phase,
   fields: Record<string, unknown>,
 ): Promise<string> {
   const key = randomCredential();
@@ -86,6 +96,19 @@ export function startPickAttempt(deps: AttemptDeps, attempt: PickAttempt): Promi
   });
 }
 
+/**
+ * Records a form link for a platform that signs in with credentials; the key returned goes in
+ * the link, and whoever holds it connects a channel of this organization, signed in or not.
+ */
+export function startCredentialsAttempt(deps: AttemptDeps, attempt: AttemptScope): Promise<string> {
+  return store(deps, 'credentials', {
+    organizationId: new Types.ObjectId(attempt.organizationId),
+    provider: attempt.provider,
+    refreshChannelId: attempt.refreshChannelId,
+    customer: attempt.customer,
+  });
+}
+
 /** Who may finish an attempt: the provider of the callback URL, and the signed-in organization if any. */
 export interface AttemptClaim {
   key: string;
@@ -96,14 +119,14 @@ export interface AttemptClaim {
 
 const invalid = (message: string) => new DomainError('invalid_state', message);
 
-async function findValid(deps: AttemptDeps, phase: 'authorize' | 'pick', claim: AttemptClaim) {
+async function findValid(deps: AttemptDeps, phase: Phase, claim: AttemptClaim) {
   const attempt = await deps.db.connectAttempts.findOne({ keyDigest: deps.secrets.digest(claim.key) }).lean();
-  const what = phase === 'authorize' ? 'this authorization' : 'this choice';
+  const { what, again } = phaseWords[phase];
   if (attempt === null || attempt.phase !== phase || attempt.provider !== claim.provider) {
-    throw invalid(`${what} is unknown or was already used; start connecting again`);
+    throw invalid(`${what} is unknown or was already used; ${again}`);
   }
   if (attempt.expiresAt.getTime() <= deps.now().getTime()) {
-    throw invalid(`${what} expired (it lasts 10 minutes); start connecting again`);
+    throw invalid(`${what} expired (it lasts 10 minutes); ${again}`);
   }
   if (claim.organizationId !== null && attempt.organizationId.toString() !== claim.organizationId) {
     throw invalid(`${what} was started for another organization; switch to it and start again`);
@@ -116,10 +139,10 @@ async function findValid(deps: AttemptDeps, phase: 'authorize' | 'pick', claim: 
  * removed the document goes on (a conditional update is not atomic on FerretDB; a delete by
  * `_id` is), and nothing is saved for the other.
  */
-async function consume(deps: AttemptDeps, phase: 'authorize' | 'pick', claim: AttemptClaim) {
+async function consume(deps: AttemptDeps, phase: Phase, claim: AttemptClaim) {
   const attempt = await findValid(deps, phase, claim);
   const { deletedCount } = await deps.db.connectAttempts.deleteOne({ _id: attempt._id });
-  if (deletedCount !== 1) throw invalid('this connection was already finished; start connecting again');
+  if (deletedCount !== 1) throw invalid(`this connection was already finished; ${phaseWords[phase].again}`);
   return attempt;
 }
 
@@ -164,6 +187,15 @@ export async function readPickAttempt(deps: AttemptDeps, claim: AttemptClaim): P
 export async function consumePickAttempt(deps: AttemptDeps, claim: AttemptClaim): Promise<PickAttempt> {
   const attempt = await consume(deps, 'pick', claim);
   return { ...scopeOf(attempt), accounts: accountsOf(deps, attempt.accountsSealed) };
+}
+
+/** What a form link connects, without taking it: a refused password leaves the link usable. */
+export async function readCredentialsAttempt(deps: AttemptDeps, claim: AttemptClaim): Promise<AttemptScope> {
+  return scopeOf(await findValid(deps, 'credentials', claim));
+}
+
+export async function consumeCredentialsAttempt(deps: AttemptDeps, claim: AttemptClaim): Promise<AttemptScope> {
+  return scopeOf(await consume(deps, 'credentials', claim));
 }
 
 /** Maintenance: attempts nobody finished. */

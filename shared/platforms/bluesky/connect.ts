@@ -24,6 +24,14 @@ export function blueskyServerOrigin(typed: string, policy: ConnectionPolicy): st
   return userServerUrl(typed, policy, { provider, serverName: 'the Bluesky server' });
 }
 
+/**
+ * The handle as the PDS takes it: Bluesky shows handles as "@alice.bsky.social", and users copy
+ * the "@", which createSession refuses as a wrong identifier or password.
+ */
+function signInIdentifier(typed: string): string {
+  return typed.trim().replace(/^@/, '');
+}
+
 /** When the session expires, from the JWT's own `exp`: SPS does not verify it, the PDS does. */
 export function jwtExpiry(jwt: string): Date | null {
   const payload = jwt.split('.')[1] ?? '';
@@ -149,7 +157,7 @@ export const blueskyConnect: CredentialsConnect = {
       await call(server, context, {
         method: 'POST',
         nsid: 'com.atproto.server.createSession',
-        json: { identifier: values.identifier ?? '', password: values.appPassword ?? '' },
+        json: { identifier: signInIdentifier(values.identifier ?? ''), password: values.appPassword ?? '' },
       }),
     );
     if (!created.success) throw unreadable('createSession');

@@ -89,8 +89,9 @@ function xrpcUrl(server: XrpcServer, nsid: string, query: Record<string, string>
   return `${server.origin}/xrpc/${nsid}${search}`;
 }
 
+/** A server the user named is named with its address, as SPS called it (with the https:// it added to a bare host). */
 function serverName(server: XrpcServer): string {
-  return server.userHost === undefined ? 'Bluesky' : 'the Bluesky server';
+  return server.userHost === undefined ? 'Bluesky' : `the Bluesky server at ${server.origin}`;
 }
 
 /** The XRPC error name (RecordNotFound...) of a refusal by the PDS, for callers that act on one. */
