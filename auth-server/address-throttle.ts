@@ -30,18 +30,6 @@ export class AddressThrottle {
     this.#rule = rule;
   }
 
-  /** Whether the address has used up its window, without counting anything. */
-  async check(address: string): Promise<ThrottleVerdict> {
-    const result = await this.#pool.query<{ hits: number; retry_after: number }>(
-      `SELECT hits, ceil(extract(epoch FROM window_start + make_interval(secs => $3) - now()))::int AS retry_after
-       FROM address_throttle WHERE purpose = $1 AND address = $2 AND window_start > now() - make_interval(secs => $3)`,
-      [this.#rule.purpose, clientAddressKey(address), this.#rule.windowSeconds],
-    );
-    const row = result.rows[0];
-    if (row === undefined || row.hits < this.#rule.limit) return { allowed: true };
-    return { allowed: false, retryAfterSeconds: Math.max(1, row.retry_after) };
-  }
-
   /** Counts one event (a new window when the old one is over) and says whether it was within the limit. */
   async hit(address: string): Promise<ThrottleVerdict> {
     const result = await this.#pool.query<{ hits: number; retry_after: number }>(
@@ -56,6 +44,19 @@ export class AddressThrottle {
     if (row === undefined) throw new Error('the throttle upsert returned no row');
     if (row.hits <= this.#rule.limit) return { allowed: true };
     return { allowed: false, retryAfterSeconds: Math.max(1, row.retry_after) };
+  }
+
+  /**
+   * Gives back one event `hit` counted that turned out not to count (a right user code). A rule on
+   * failures counts first and refunds after, so the count and the limit are one statement: guesses
+   * sent in parallel cannot all pass a check read before any of them was counted.
+   */
+  async refund(address: string): Promise<void> {
+    await this.#pool.query(
+      `UPDATE address_throttle SET hits = hits - 1
+       WHERE purpose = $1 AND address = $2 AND hits > 0 AND window_start > now() - make_interval(secs => $3)`,
+      [this.#rule.purpose, clientAddressKey(address), this.#rule.windowSeconds],
+    );
   }
 
   /** Drops the windows that are over; returns how many. */

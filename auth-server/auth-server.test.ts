@@ -114,7 +114,7 @@ describe('device-flow auth server', () => {
   async function verify(server: RunningAuthServer, userCode: string): Promise<string> {
     const browser: Browser = { cookies: new Map() };
     const page = await call(browser, `${server.url}/device/verify?code=${encodeURIComponent(userCode)}`);
-    const form = { user_code: userCode, csrf: csrfOf(page.text) };
+    const form = { user_code: userCode, csrf: csrfOf(page.text), confirm: 'yes' };
     const submitted = await call(browser, `${server.url}/device/verify`, { method: 'POST', form });
     expect(submitted.status).toBe(302);
     const consent = new URL(submitted.location ?? '');
@@ -260,7 +260,7 @@ describe('device-flow auth server', () => {
     expect(await poll(second, login)).toMatchObject(refusal('expired_token'));
     const browser: Browser = { cookies: new Map() };
     const page = await call(browser, `${first.url}/device/verify`);
-    const form = { user_code: login.user_code, csrf: csrfOf(page.text) };
+    const form = { user_code: login.user_code, csrf: csrfOf(page.text), confirm: 'yes' };
     const again = await call(browser, `${first.url}/device/verify`, { method: 'POST', form });
     expect(again.status).toBe(400);
     expect(again.text).toMatch(/wrong or has expired/);
@@ -271,7 +271,7 @@ describe('device-flow auth server', () => {
     expect(unknown.status).toBe(400);
     expect(await unknown.text()).toMatch(/unknown or has expired/);
     const login = await startLogin(first);
-    const form = { user_code: login.user_code, csrf: 'forged' };
+    const form = { user_code: login.user_code, csrf: 'forged', confirm: 'yes' };
     const forgedForm = await call({ cookies: new Map() }, `${first.url}/device/verify`, { method: 'POST', form });
     expect(forgedForm.status).toBe(403);
     expect(forgedForm.text).toMatch(/This form expired/);
@@ -310,6 +310,33 @@ describe('device-flow auth server', () => {
     expect(form.text).toContain('value="BCDF-GHJK"');
   });
 
+  it('shows a linked code as text beside the client asking, and goes on only once the user confirms it', async () => {
+    const login = await startLogin(first);
+    const browser: Browser = { cookies: new Map() };
+    // The link the CLI opens, or one a phisher sends with their own code in it.
+    const page = await call(browser, `${first.url}/device/verify?code=${encodeURIComponent(login.user_code)}`);
+    expect(page.text).toMatch(new RegExp(`<p class="code"[^>]*>${login.user_code}</p>`));
+    expect(page.text).toContain('SPS command-line client');
+    expect(page.text).toMatch(/<input type="checkbox" name="confirm" value="yes" required>/);
+    const started = () => sql<{ started: boolean }>(database.url,
+      'SELECT state_digest IS NOT NULL AS started FROM device_requests WHERE user_code = $1', [storedCode(login)]);
+
+    const form = { user_code: login.user_code, csrf: csrfOf(page.text) };
+    const unconfirmed = await call(browser, `${first.url}/device/verify`, { method: 'POST', form });
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.location).toBeNull();
+    expect(unconfirmed.text).toMatch(/tick the box if they are the same/);
+    expect(unconfirmed.text).toMatch(new RegExp(`<p class="code"[^>]*>${login.user_code}</p>`));
+    expect(await started()).toEqual([{ started: false }]);
+
+    const confirmed = await call(browser, `${first.url}/device/verify`, {
+      method: 'POST', form: { ...form, confirm: 'yes' },
+    });
+    expect(confirmed.status).toBe(302);
+    expect(new URL(confirmed.location ?? '').pathname).toBe('/oauth/authorize');
+    expect(await started()).toEqual([{ started: true }]);
+  });
+
   it('throttles guessing of user codes per address, however X-Forwarded-For rotates (TRUST_PROXY_HOPS=0)', async () => {
     const browser: Browser = { cookies: new Map() };
     const page = await call(browser, `${first.url}/device/verify`);
@@ -319,7 +346,7 @@ describe('device-flow auth server', () => {
     for (let attempt = 0; attempt < 12; attempt += 1) {
       const server = attempt % 2 === 0 ? first : second;
       const answer = await call(browser, `${server.url}/device/verify`, {
-        method: 'POST', form: { user_code: 'BBBB-BBBB', csrf }, forwardedFor: forged(),
+        method: 'POST', form: { user_code: 'BBBB-BBBB', csrf, confirm: 'yes' }, forwardedFor: forged(),
       });
       statuses.push(answer.status);
     }
@@ -347,7 +374,7 @@ describe('device-flow auth server', () => {
       const browser: Browser = { cookies: new Map() };
       const csrf = csrfOf((await call(browser, `${proxied.url}/device/verify`)).text);
       const guess = (client: string) => call(browser, `${proxied.url}/device/verify`, {
-        method: 'POST', form: { user_code: 'CCCC-CCCC', csrf }, forwardedFor: `${forged()}, ${client}`,
+        method: 'POST', form: { user_code: 'CCCC-CCCC', csrf, confirm: 'yes' }, forwardedFor: `${forged()}, ${client}`,
       });
       for (let attempt = 1; attempt <= 10; attempt += 1) expect((await guess('198.51.100.10')).status).toBe(400);
       const blocked = await guess('198.51.100.10');
@@ -357,6 +384,32 @@ describe('device-flow auth server', () => {
       const neighbour = await guess('198.51.100.11');
       expect(neighbour.status).toBe(400);
       expect(neighbour.text).toMatch(/wrong or has expired/);
+    });
+
+    it('evaluates no more wrong codes than the limit when guesses come at once; then the right one waits', async () => {
+      const browser: Browser = { cookies: new Map() };
+      const csrf = csrfOf((await call(browser, `${proxied.url}/device/verify`)).text);
+      const guess = (code: string) => call(browser, `${proxied.url}/device/verify`, {
+        method: 'POST', form: { user_code: code, csrf, confirm: 'yes' }, forwardedFor: `${forged()}, 198.51.100.50`,
+      });
+      const answers = await Promise.all(Array.from({ length: 30 }, () => guess('DDDD-DDDD')));
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses.filter((status) => status === 400)).toHaveLength(10);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(20);
+      const right = await startLogin(proxied);
+      expect((await guess(right.user_code)).status).toBe(429);
+    });
+
+    it('counts a right code as no wrong one', async () => {
+      const browser: Browser = { cookies: new Map() };
+      const csrf = csrfOf((await call(browser, `${proxied.url}/device/verify`)).text);
+      const guess = (code: string) => call(browser, `${proxied.url}/device/verify`, {
+        method: 'POST', form: { user_code: code, csrf, confirm: 'yes' }, forwardedFor: `${forged()}, 198.51.100.51`,
+      });
+      for (let attempt = 1; attempt <= 9; attempt += 1) expect((await guess('FFFF-FFFF')).status).toBe(400);
+      expect((await guess((await startLogin(proxied)).user_code)).status).toBe(302);
+      expect((await guess('FFFF-FFFF')).status).toBe(400);
+      expect((await guess('FFFF-FFFF')).status).toBe(429);
     });
 
     it('throttles starting logins per client address, with Retry-After', async () => {

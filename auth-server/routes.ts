@@ -8,7 +8,7 @@ import type { Logger } from '../shared/logging/logger.ts';
 import type { AddressThrottle, ThrottleVerdict } from './address-throttle.ts';
 import type { AuthServerConfig } from './config.ts';
 import { pollIntervalSeconds, type DeviceRequests } from './device-requests.ts';
-import { resultPage, verifyPage } from './pages.ts';
+import { resultPage, verifyPage, type VerifyCode } from './pages.ts';
 import { exchangeAtService } from './token-exchange.ts';
 import { displayUserCode, normaliseUserCode } from './user-code.ts';
 
@@ -121,21 +121,32 @@ export function authServerRouter(deps: AuthServerDeps): Router {
   });
 
   router.get('/device/verify', (ctx) => {
-    const code = typeof ctx.query.code === 'string' ? ctx.query.code.slice(0, 12) : '';
+    // Not looked up here: that would answer whether a code is live without counting a guess.
+    const linked = typeof ctx.query.code === 'string' ? normaliseUserCode(ctx.query.code.slice(0, 20)) : null;
     ctx.type = 'html';
+    const code = linked === null ? { typed: '' } : { shown: displayUserCode(linked) };
     ctx.body = verifyPage({ code, csrf: csrfToken(ctx) });
   });
 
   router.post('/device/verify', form, async (ctx) => {
     const given = formField(ctx, 'user_code');
     const typed = typeof given === 'string' ? given.slice(0, 20) : '';
-    const again = (status: number, error: string): void => {
+    const userCode = normaliseUserCode(typed);
+    const again = (status: number, error: string, code: VerifyCode = { typed }): void => {
       ctx.status = status;
       ctx.type = 'html';
-      ctx.body = verifyPage({ code: typed, csrf: csrfToken(ctx), error });
+      ctx.body = verifyPage({ code, csrf: csrfToken(ctx), error });
     };
     if (!csrfMatches(ctx, formField(ctx, 'csrf'))) { again(403, 'This form expired. Please enter the code again.'); return; }
-    const verdict = await verifyThrottle.check(ctx.ip);
+    if (formField(ctx, 'confirm') !== 'yes') {
+      const code = userCode === null ? { typed } : { shown: displayUserCode(userCode) };
+      again(400, 'Compare the code with the one your terminal shows, and tick the box if they are the same.', code);
+      return;
+    }
+    // Counted before the code is looked up, the count and the limit in one statement: guesses sent
+    // in parallel cannot all pass a check read before any of them was counted. A right code is
+    // refunded below, so the limit is on wrong codes.
+    const verdict = await verifyThrottle.hit(ctx.ip);
     if (!verdict.allowed) {
       refused(ctx, verdict, 'wrong user codes');
       const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
@@ -143,13 +154,12 @@ export function authServerRouter(deps: AuthServerDeps): Router {
       again(429, `Too many wrong codes from your address. Wait ${wait} and try again.`);
       return;
     }
-    const userCode = normaliseUserCode(typed);
     const state = userCode === null ? null : await requests.startAuthorization(userCode);
     if (state === null) {
-      await verifyThrottle.hit(ctx.ip);
       again(400, 'That code is wrong or has expired. Check the code in your terminal, or run sps auth:login again.');
       return;
     }
+    await verifyThrottle.refund(ctx.ip);
     const consent = new URL('/oauth/authorize', config.frontendUrl);
     consent.search = new URLSearchParams({ client_id: config.clientId, response_type: 'code', state }).toString();
     ctx.redirect(consent.toString());

@@ -79,6 +79,25 @@ describe('dashboard logins and sign-ups, counted per client address', () => {
       expect((await behindProxy('198.51.100.2').logIn(neighbour)).location).toBe('/settings');
     }, hashingTimeoutMs);
 
+    it('a stranger failing for someone\'s email throttles the stranger\'s address, not the owner\'s login', async () => {
+      const victim = newAccount('victim');
+      expect((await behindProxy('198.51.100.60').signUp(victim)).status).toBe(302);
+      const attacker = () => behindProxy('198.51.100.61');
+      for (let attempt = 1; attempt <= 5; attempt += 1) {
+        expect((await attacker().logIn({ email: victim.email, password: 'wrong password!' })).status).toBe(400);
+      }
+      // The attacker's address is done for this email, even when it finds the right password.
+      for (const password of ['wrong password!', victim.password]) {
+        const refused = await attacker().logIn({ email: victim.email, password });
+        expect(refused.status).toBe(429);
+        expect(refused.html).toContain('Too many login attempts');
+      }
+      expect((await behindProxy('198.51.100.60').logIn(victim)).location).toBe('/settings');
+      // The owner's own slip is counted for the owner's address alone, like anyone's.
+      expect((await behindProxy('198.51.100.60').logIn({ ...victim, password: 'typo password' })).status).toBe(400);
+      expect((await behindProxy('198.51.100.62').logIn(victim)).location).toBe('/settings');
+    }, hashingTimeoutMs);
+
     it('throttles sign-ups per address (10 an hour), before any password is hashed', async () => {
       for (let signUp = 1; signUp <= 10; signUp += 1) {
         expect((await behindProxy('198.51.100.40').signUp(newAccount('many'))).status).toBe(302);

@@ -24,8 +24,6 @@ export interface DashboardDeps {
   platforms: PlatformApps;
   /** Where the dashboard itself lives: the OAuth callback URL is built on it. */
   frontendUrl: string;
-  /** OPERATOR_EMAILS: accounts that are operators whatever their stored flag. */
-  operatorEmails: ReadonlySet<string>;
   /** Whether a platform that pulls media by URL can reach this server's media (warned on its connect page). */
   mediaReach: MediaReach;
   /** The deployment's connection policy (ALLOW_PRIVATE_NETWORK): which webhook URLs may be registered. */

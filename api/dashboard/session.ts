@@ -21,7 +21,7 @@ export function loadSession(deps: DashboardDeps): Middleware<DashboardState> {
       // A session whose organization the user has left falls back to one they still belong to.
       const organization = organizations.find((candidate) => candidate.id === active.session.organizationId.toString()) ?? organizations[0];
       if (organization !== undefined) {
-        const operator = isOperator(active.user, deps.operatorEmails);
+        const operator = isOperator(active.user);
         const { user, session } = active;
         ctx.state.signedIn = { sessionId: session._id, user, organizations, organization, operator };
       }

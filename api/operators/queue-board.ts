@@ -24,8 +24,8 @@ function fromThisSite(ctx: { get(name: string): string; protocol: string; host: 
 }
 
 /**
- * Bull Board at /admin/queues for operators (an operator flag on a dashboard account, or its email
- * in OPERATOR_EMAILS): every queue of the deployment, with retry, promote and clean. Signed-out
+ * Bull Board at /admin/queues for operators (the operator flag on a dashboard account, set by
+ * `npm run operator:grant`): every queue of the deployment, with retry, promote and clean. Signed-out
  * visitors are sent to log in; signed-in accounts that are not operators get 403.
  */
 export function queueBoard(deps: DashboardDeps, queues: readonly Queue[]): Middleware<DashboardState> {

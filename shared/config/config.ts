@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { platformConcurrencySchema } from './platform-concurrency.ts';
 import { deprecatedTrustProxySchema, trustProxyHopsSchema, withTrustProxyAlias } from './proxy-hops.ts';
 import { videoConfigShape } from './video-config.ts';
 
@@ -36,13 +37,17 @@ export const configSchema = z.object({
   /** The workers' /health and /ready port (workers/worker-http.ts); unset: the workers serve no HTTP. */
   WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   /**
-   * Dashboard accounts (emails, comma-separated) that are operators whatever their stored flag:
-   * how the first operator of a deployment is named (`npm run operator:grant` sets the flag).
+   * Retired: it made whoever signed up first with a listed email an operator, and sign-up never
+   * proves an email. Refused rather than ignored, so a deployment that relied on it learns at boot
+   * why its operators lost the role and how to grant it. Empty is accepted (compose passes it so).
    */
-  OPERATOR_EMAILS: z
-    .string()
-    .default('')
-    .transform((list) => new Set(list.split(',').map((email) => email.trim().toLowerCase()).filter(Boolean))),
+  OPERATOR_EMAILS: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z.undefined({
+      error: 'no longer read: a listed email made whoever signed up with it an operator. Once the account '
+        + 'exists, run `npm run operator:grant -- --email <address>`, then remove OPERATOR_EMAILS',
+    }),
+  ),
   /** How often every channel's analytics are gathered (6 hours). */
   ANALYTICS_EVERY_MS: positiveInt.default(6 * 3_600_000),
   /** Stored analytics older than this are served with a refresh requested (12 hours). */
@@ -57,7 +62,10 @@ export const configSchema = z.object({
   ANALYTICS_RETENTION_DAYS: positiveInt.default(400),
   /** Channels one worker process gathers at once. */
   ANALYTICS_CONCURRENCY: positiveInt.default(2),
-  /** When set, /metrics (api and workers) answers only `Authorization: Bearer <METRICS_TOKEN>`. */
+  /**
+   * /metrics (api and workers) answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it
+   * answers 403 to everyone (shared/metrics/metrics-access.ts).
+   */
   METRICS_TOKEN: z.preprocess(
     // Compose passes `${METRICS_TOKEN:-}` through as an empty value: that means no token.
     (value) => (value === '' ? undefined : value),
@@ -65,9 +73,23 @@ export const configSchema = z.object({
   ),
   /**
    * Publishes one worker process has calling platforms at once (from reading the post to the last
-   * answer); it takes twice as many jobs, so writing results and telling of them does not hold one.
+   * answer), those that send a video aside; at most half of them to one platform unless its room
+   * says otherwise, one per platform account (platform-call-slots.ts). The process takes twice as
+   * many jobs as slots (plus one per upload slot), so writing results and telling of them does not hold one.
    */
-  PUBLISH_CONCURRENCY: positiveInt.default(5),
+  PUBLISH_CONCURRENCY: positiveInt.default(200),
+  /**
+   * Publishes of one platform account one worker process runs at once, across both pools: a burst
+   * on one account goes at the pace it did when 5 was the whole process's bound, while many
+   * accounts are published side by side.
+   */
+  PUBLISH_ACCOUNT_CONCURRENCY: positiveInt.default(5),
+  /** Publishes that send a video one worker process runs at once, in slots of their own. */
+  PUBLISH_UPLOAD_CONCURRENCY: positiveInt.default(20),
+  /** The operator's own bound per platform on PUBLISH_CONCURRENCY's slots: `warpcast=4,telegram=20`. */
+  PUBLISH_PLATFORM_CONCURRENCY: platformConcurrencySchema,
+  /** The same on PUBLISH_UPLOAD_CONCURRENCY's slots. */
+  PUBLISH_PLATFORM_UPLOAD_CONCURRENCY: platformConcurrencySchema,
   PUBLISH_ATTEMPTS: positiveInt.default(5),
   PUBLISH_BACKOFF_MS: positiveInt.default(5_000),
   /**

@@ -11,9 +11,9 @@ import { launchChromium } from './chromium.ts';
 import { newAccount } from './dashboard-client.ts';
 
 /**
- * Bull Board at /admin/queues, in chromium: an operator (named in OPERATOR_EMAILS) finds a failed
- * publish job and retries it from the board; an account that is not an operator gets 403 until
- * the operator flag is set on it.
+ * Bull Board at /admin/queues, in chromium: an operator (the stored flag, as `npm run
+ * operator:grant` sets it) finds a failed publish job and retries it from the board; an account
+ * that is not an operator gets 403 until the operator flag is set on it.
  */
 describe('the queue board for operators, in chromium', () => {
   const operator = newAccount('operator');
@@ -25,7 +25,7 @@ describe('the queue board for operators, in chromium', () => {
 
   beforeAll(async () => {
     await simulator.start();
-    ctx = await createTestContext({ OPERATOR_EMAILS: operator.email.toUpperCase(), PUBLISH_BACKOFF_MS: '20' });
+    ctx = await createTestContext({ PUBLISH_BACKOFF_MS: '20' });
     stack = await startStack(ctx);
     browser = await launchChromium();
   });
@@ -69,6 +69,8 @@ describe('the queue board for operators, in chromium', () => {
     }, { what: 'the publish job to fail' });
 
     const page = await signedUp(operator);
+    expect(await setOperator(ctx.db, operator.email.toUpperCase(), true)).toBe(true);
+    await page.reload();
     expect(await page.getByRole('link', { name: 'Queues' }).count()).toBe(1);
     await page.goto('/admin/queues/queue/publish?status=failed');
     await page.getByText('Validation failed: Text can\'t be blank').first().waitFor();

@@ -113,6 +113,9 @@ describe('sps auth:login through the device-flow auth server, in a real browser'
     const page = await context.newPage();
     try {
       await page.goto(`${verifyOrigin}/device/verify?code=${encodeURIComponent(code)}`);
+      // The page shows the code to compare with the terminal's; going on means saying they match.
+      await page.getByText(code, { exact: true }).waitFor();
+      await page.getByLabel('my terminal shows this exact code').check();
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.waitForURL(/\/login/);
       await page.getByLabel('Email').fill(email);

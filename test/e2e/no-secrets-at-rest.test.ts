@@ -94,7 +94,8 @@ describe('no secret, code or token in clear at rest or in the logs', () => {
     const verifier = new DashboardClient(auth.url);
     const verifyPage = await verifier.get(`/device/verify?code=${start.user_code}`);
     const csrf = /name="csrf" value="([^"]+)"/.exec(verifyPage.html)?.[1] ?? '';
-    const toConsent = await verifier.post('/device/verify', { user_code: start.user_code, csrf }, { csrf: null });
+    const confirmed = { user_code: start.user_code, csrf, confirm: 'yes' };
+    const toConsent = await verifier.post('/device/verify', confirmed, { csrf: null });
     const consentUrl = new URL(toConsent.location ?? '');
     remember(consentUrl.searchParams.get('state'));
     await owner.get(`${consentUrl.pathname}${consentUrl.search}`);

@@ -1,5 +1,7 @@
 import type Router from '@koa/router';
-import { checkCredentials, minimumPasswordLength, signUp } from '../../../shared/domain/accounts/accounts.ts';
+import {
+  checkCredentials, minimumPasswordLength, signUp, type StoredUser,
+} from '../../../shared/domain/accounts/accounts.ts';
 import { DomainError } from '../../../shared/errors.ts';
 import { LogEvent } from '../../../shared/logging/events.ts';
 import type { DashboardDeps } from '../dashboard-deps.ts';
@@ -7,7 +9,7 @@ import { formField } from '../form-body.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { sentence } from '../html-errors.ts';
 import { csrfField, renderPage } from '../layout.ts';
-import type { LoginAdmission, LoginThrottle } from '../login-throttle.ts';
+import type { LoginAdmission, LoginThrottle, ThrottledCheck } from '../login-throttle.ts';
 import { PasswordWorkBusy, PasswordWorkLimiter } from '../password-work-limiter.ts';
 import { defaultLandingPath, loginPath, safeReturnPath } from '../return-target.ts';
 import { signIn, signOut } from '../session.ts';
@@ -114,20 +116,21 @@ export function registerAccountPages(router: Router<DashboardState>, deps: Dashb
       again(400, 'Enter your email and your password.');
       return;
     }
-    // Counted before the password is checked, so guessing costs an attempt whether or not it is right.
-    const admission = await throttle.admit(email, ctx.ip);
-    if (!admission.allowed) {
-      again(429, throttled(ctx, admission, 'login attempts'));
-      return;
-    }
-    let user: Awaited<ReturnType<typeof checkCredentials>>;
+    // The throttle counts the try before the password is checked and gives it back if it was right.
+    let checked: ThrottledCheck<StoredUser>;
     try {
-      user = await passwordWork.run(() => checkCredentials(deps.db, { email, password }));
+      const check = () => passwordWork.run(() => checkCredentials(deps.db, { email, password }));
+      checked = await throttle.checkPassword(email, ctx.ip, check);
     } catch (error) {
       if (!(error instanceof PasswordWorkBusy)) throw error;
       again(503, busy(ctx));
       return;
     }
+    if (!checked.allowed) {
+      again(429, throttled(ctx, checked, 'login attempts'));
+      return;
+    }
+    const { user } = checked;
     const organizationId = user?.organizationIds[0]?.toString();
     if (user === null || organizationId === undefined) {
       again(400, 'The email or the password is wrong.');

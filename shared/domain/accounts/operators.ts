@@ -1,9 +1,13 @@
 import type { Database } from '../../db/database.ts';
 import type { StoredUser } from './accounts.ts';
 
-/** Operators run the deployment (Bull Board): the stored flag, or an email named in OPERATOR_EMAILS. */
-export function isOperator(user: StoredUser, operatorEmails: ReadonlySet<string>): boolean {
-  return user.operator || operatorEmails.has(user.email.toLowerCase());
+/**
+ * Operators run the deployment (Bull Board: every tenant's jobs, with retry and clean). Only the
+ * stored flag makes one, set by `npm run operator:grant` by someone with access to the database:
+ * sign-up never proves that an address belongs to whoever typed it, so no email grants the role.
+ */
+export function isOperator(user: StoredUser): boolean {
+  return user.operator;
 }
 
 /** Grants or withdraws the operator role of the account with this email; false when there is none. */
