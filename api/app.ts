@@ -17,8 +17,8 @@ import type { Logger } from '../shared/logging/logger.ts';
 import { trustProxyHops } from './trusted-proxy.ts';
 import { LocalDiskStorage } from '../shared/storage/local-disk-storage.ts';
 import { uploadsRouter } from './uploads/serve-uploads.ts';
-import { checkReadiness, readinessTimeoutMs } from '../shared/health/readiness.ts';
-import { mayReadMetrics } from '../shared/metrics/metrics-access.ts';
+import { checkReadiness, logUnreadiness, readinessTimeoutMs } from '../shared/health/readiness.ts';
+import { metricsRefusal } from '../shared/metrics/metrics-access.ts';
 import type { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
 import { httpMetrics } from './middleware/http-metrics.ts';
 import { queueBoard } from './operators/queue-board.ts';
@@ -37,12 +37,10 @@ export interface AppDeps extends PublicApiDeps {
   queuePrefix: string;
   /** What /metrics serves: HTTP timings and every queue's depth. */
   metrics: SpsMetrics;
-  /** METRICS_TOKEN: when set, /metrics wants it as a Bearer token. */
+  /** METRICS_TOKEN: /metrics wants it as a Bearer token; unset, /metrics is closed. */
   metricsToken: string | undefined;
   /** Every queue of the deployment, for Bull Board. */
   queues: readonly Queue[];
-  /** OPERATOR_EMAILS: accounts that see Bull Board whatever their stored flag. */
-  operatorEmails: ReadonlySet<string>;
 }
 
 export function createApp(deps: AppDeps): Koa<AppState> {
@@ -68,14 +66,16 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   });
   health.get('/ready', async (ctx) => {
     const readiness = await checkReadiness({ ...deps, mediaTools: null, timeoutMs: readinessTimeoutMs });
+    logUnreadiness(ctx.state.log, readiness);
     ctx.status = readiness.ready ? 200 : 503;
     ctx.body = { status: readiness.ready ? 'ready' : 'not_ready', checks: readiness.checks };
   });
   health.get('/metrics', async (ctx) => {
-    if (!mayReadMetrics(deps.metricsToken, ctx.get('Authorization'))) {
-      ctx.set('WWW-Authenticate', 'Bearer realm="metrics"');
-      ctx.status = 401;
-      ctx.body = { error: 'invalid_credentials', message: 'send the METRICS_TOKEN as a Bearer token' };
+    const refusal = metricsRefusal(deps.metricsToken, ctx.get('Authorization'));
+    if (refusal !== null) {
+      ctx.set(refusal.headers);
+      ctx.status = refusal.status;
+      ctx.body = refusal.body;
       return;
     }
     ctx.type = deps.metrics.contentType;

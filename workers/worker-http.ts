@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkReadiness, type ReadinessDeps } from '../shared/health/readiness.ts';
+import { checkReadiness, logUnreadiness, type ReadinessDeps } from '../shared/health/readiness.ts';
 import { LogEvent } from '../shared/logging/events.ts';
 import type { Logger } from '../shared/logging/logger.ts';
-import { mayReadMetrics } from '../shared/metrics/metrics-access.ts';
+import { metricsRefusal } from '../shared/metrics/metrics-access.ts';
 import type { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
 
-/** What /metrics serves, and the METRICS_TOKEN it wants when one is set. */
+/** What /metrics serves, and the METRICS_TOKEN it wants (unset: /metrics is closed). */
 export interface WorkerMetricsEndpoint {
   metrics: SpsMetrics;
   token: string | undefined;
@@ -40,6 +40,7 @@ export async function startWorkerHttp(
     } else if (path === '/ready') {
       checkReadiness(readiness).then(
         (outcome) => {
+          logUnreadiness(logger, outcome);
           reply(outcome.ready ? 200 : 503, { status: outcome.ready ? 'ready' : 'not_ready', checks: outcome.checks });
         },
         (error: unknown) => {
@@ -48,9 +49,10 @@ export async function startWorkerHttp(
         },
       );
     } else if (path === '/metrics' && scrape !== null) {
-      if (!mayReadMetrics(scrape.token, request.headers.authorization)) {
-        response.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
-        reply(401, { error: 'invalid_credentials', message: 'send the METRICS_TOKEN as a Bearer token' });
+      const refusal = metricsRefusal(scrape.token, request.headers.authorization);
+      if (refusal !== null) {
+        for (const [name, value] of Object.entries(refusal.headers)) response.setHeader(name, value);
+        reply(refusal.status, refusal.body);
         return;
       }
       scrape.metrics.render().then(

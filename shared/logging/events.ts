@@ -14,6 +14,8 @@ export const LogEvent = {
   jobFailed: 'job.failed',
   jobDelayed: 'job.delayed',
   workerError: 'worker.error',
+  /** A dependency failed its /ready check; the line keeps the error /ready does not answer. */
+  readinessFailed: 'readiness.failed',
   postPublished: 'post.published',
   postFailed: 'post.failed',
   /** An upload's connection closed before the whole file arrived; what was stored of it is removed. */

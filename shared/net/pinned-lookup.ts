@@ -20,8 +20,12 @@ export function pinnedLookup(policy: ConnectionPolicy): LookupFunction {
       const blocked = addresses.filter((address) => !policy.isAllowedAddress(address));
       if (addresses.length === 0) throw new FetchFailure('network', `${hostname} has no address`);
       if (blocked.length > 0) {
-        const message = `${hostname} resolves to an address that may not be fetched (${blocked.join(', ')})`;
-        throw new FetchFailure('blocked_address', message);
+        // Whoever named the host reads the message (a media's error, a form's refusal): the
+        // addresses would map the internal network for them, so they stay in the cause, which
+        // only the logs show.
+        const detail = new Error(`${hostname} resolved to ${addresses.join(', ')}; refused ${blocked.join(', ')}`);
+        const message = `${hostname} resolves to a private network address`;
+        throw new FetchFailure('blocked_address', message, { cause: detail });
       }
       const chosen = addresses[0] ?? '';
       const family = isIP(chosen);

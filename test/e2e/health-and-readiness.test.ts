@@ -1,6 +1,9 @@
 import { Redis } from 'ioredis';
+import mongoose from 'mongoose';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readinessTimeoutMs, type ReadinessDeps } from '../../shared/health/readiness.ts';
+import { createRedis } from '../../shared/queue/redis.ts';
 import { createStorage } from '../../shared/storage/create-storage.ts';
 import { startWorkerHttp } from '../../workers/worker-http.ts';
 import { freePort } from '../support/free-port.ts';
@@ -17,7 +20,8 @@ describe('health and readiness', () => {
   let deps: ReadinessDeps;
 
   beforeAll(async () => {
-    ctx = await createTestContext();
+    // The log keeps what /ready leaves out.
+    ctx = await createTestContext({ LOG_LEVEL: 'warn' });
     stack = await startStack(ctx, { workers: false });
     redis = new Redis(ctx.config.REDIS_URL);
     deps = {
@@ -65,8 +69,7 @@ describe('health and readiness', () => {
       const notReady = await get(`http://127.0.0.1:${String(broken.port)}/ready`);
       expect(notReady.status).toBe(503);
       expect(notReady.body.status).toBe('not_ready');
-      expect(notReady.body.checks.ffprobe).toMatchObject({ ok: false });
-      expect(notReady.body.checks.ffprobe?.error).toContain('ffprobe is not installed on this server');
+      expect(notReady.body.checks.ffprobe).toMatchObject({ ok: false, error: 'not installed on this server' });
       expect(notReady.body.checks.ffmpeg).toMatchObject({ ok: true });
       expect((await fetch(`http://127.0.0.1:${String(broken.port)}/metrics-or-anything`)).status).toBe(404);
     } finally {
@@ -87,12 +90,62 @@ describe('health and readiness', () => {
       expect(Object.keys(ready.body.checks).sort()).toEqual(checks);
       const notReady = await get(`http://127.0.0.1:${String(mute.port)}/ready`);
       expect(notReady.status).toBe(503);
-      expect(notReady.body.checks['espeak-ng']?.error).toContain('install the espeak-ng package');
+      expect(notReady.body.checks['espeak-ng']).toMatchObject({ ok: false, error: 'not installed on this server' });
+      // Where it was looked for, and what to install, is the operator's to read in the log.
+      expect(ctx.logLines.join('')).toMatch(/"event":"readiness\.failed".*install the espeak-ng package/);
     } finally {
       await video.close();
       await mute.close();
     }
   });
+
+  it('answers a short reason per dependency and logs the drivers\' errors, which name internal hosts', async () => {
+    // MongoDB behind a relay that stops: the driver's error then names the address it dialled.
+    const sockets = new Set<Socket>();
+    const mongo = new URL(ctx.config.MONGO_URL);
+    const relay = createServer((client) => {
+      const upstream = connect(Number(mongo.port), mongo.hostname);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('error', () => { socket.destroy(); });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const relayPort = String((relay.address() as AddressInfo).port);
+    const lost = mongoose.createConnection(`mongodb://localhost:${relayPort}/${ctx.db.connection.name}`, {
+      serverSelectionTimeoutMS: 300, directConnection: true,
+    });
+    await lost.asPromise();
+    const closed = new Promise<void>((resolve) => { relay.close(() => { resolve(); }); });
+    for (const socket of sockets) socket.destroy();
+    await closed;
+    const deadRedis = createRedis('redis://redis.internal.invalid:6379', 'producer');
+    deadRedis.on('error', () => undefined);
+    const worker = await startWorkerHttp(
+      { host: '127.0.0.1', port: 0 }, { ...deps, db: { ...ctx.db, connection: lost }, redis: deadRedis }, ctx.logger,
+    );
+    try {
+      const response = await fetch(`http://127.0.0.1:${String(worker.port)}/ready`);
+      const text = await response.text();
+      expect(response.status).toBe(503);
+      expect(JSON.parse(text)).toMatchObject({
+        status: 'not_ready',
+        checks: { mongodb: { ok: false, error: 'not answering' }, redis: { ok: false, error: 'not answering' } },
+      });
+      for (const internal of ['localhost', '127.0.0.1', relayPort, 'redis.internal.invalid', 'ECONNREFUSED']) {
+        expect(text).not.toContain(internal);
+      }
+      const logged = ctx.logLines.filter((line) => line.includes('"event":"readiness.failed"')).join('');
+      expect(logged).toMatch(new RegExp(`"check":"mongodb".*:${relayPort}`));
+      expect(logged).toContain('"check":"redis"');
+    } finally {
+      await worker.close();
+      deadRedis.disconnect();
+      await lost.close();
+    }
+  });
+
   it('is not ready while Redis does not answer, and says so after its time limit instead of hanging', async () => {
     // Nothing listens there: the client keeps reconnecting and the ping never gets an answer.
     const deadRedis = new Redis(`redis://127.0.0.1:${String(await freePort())}`, { maxRetriesPerRequest: null });

@@ -12,9 +12,12 @@ export function processMediaProcessor(deps: MediaProcessingDeps, baseLogger: Log
     const payload = mediaJobPayload.safeParse(job.data);
     if (!payload.success) throw new UnrecoverableError(`invalid payload: ${payload.error.message}`);
     log.info({ event: LogEvent.jobStarted, mediaId: payload.data.mediaId, kind: payload.data.kind }, 'processing media');
-    const media = await processMedia(deps, payload.data.mediaId, payload.data.kind);
+    const failures: Error[] = [];
+    const media = await processMedia(deps, payload.data.mediaId, payload.data.kind, (error) => { failures.push(error); });
     if (media === null) return null;
-    log.info({ event: LogEvent.jobCompleted, mediaId: payload.data.mediaId, status: media.status, reason: media.errorReason }, 'media processed');
+    // The failure's causes only here: the media's stored error leaves out what the user must not read.
+    const fields = { mediaId: payload.data.mediaId, status: media.status, reason: media.errorReason, err: failures[0] };
+    log.info({ event: LogEvent.jobCompleted, ...fields }, 'media processed');
     return mediaView(media);
   };
 }

@@ -2,7 +2,13 @@ import { readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processMedia } from '../../../shared/domain/media/process-media.ts';
+import { recordRemoteMedia } from '../../../shared/domain/media/store-media.ts';
 import { createOrganization } from '../../../shared/domain/organizations/organizations.ts';
+import { WebhookOutbox } from '../../../shared/domain/webhooks/webhook-outbox.ts';
+import { mediaToolsOnPath } from '../../../shared/media/media-tool.ts';
+import { connectionPolicyFor } from '../../../shared/net/connection-policy.ts';
+import { createStorage } from '../../../shared/storage/create-storage.ts';
 import { api } from '../../../test/support/fixtures.ts';
 import { startStack, waitFor, type RunningStack } from '../../../test/support/stack.ts';
 import { makeTestMedia } from '../../../test/support/test-media.ts';
@@ -50,7 +56,8 @@ describe('POST /upload-from-url (fetched by the media worker)', () => {
     ctx = await createTestContext({ MEDIA_WAIT_MS: '5000', MEDIA_MAX_VIDEO_BYTES: String(2 * 1024 * 1024) });
     stack = await startStack(ctx);
     ({ apiKey } = await createOrganization(ctx.db, ctx.secrets, { name: 'Importer' }));
-    strict = await createTestContext({ ALLOW_PRIVATE_NETWORK: 'false' });
+    // The workers' log keeps the addresses a refused name resolved to; only it may.
+    strict = await createTestContext({ ALLOW_PRIVATE_NETWORK: 'false', LOG_LEVEL: 'info' });
     strictStack = await startStack(strict);
     ({ apiKey: strictKey } = await createOrganization(strict.db, strict.secrets, { name: 'Strict' }));
   });
@@ -120,6 +127,61 @@ describe('POST /upload-from-url (fetched by the media worker)', () => {
       const blocked = await importUrl(url, strictKey, strictStack.baseUrl);
       expect(blocked.body, url).toMatchObject({ error: 'fetch_failed', details: [{ message: 'fetch_failed:blocked_address' }] });
     }
+  });
+
+  it('does not tell the caller the addresses a refused name resolves to, and logs them', async () => {
+    const url = `https://localhost:${new URL(origin).port}/private-name.png`;
+    const refused = await importUrl(url, strictKey, strictStack.baseUrl);
+    expect(refused).toMatchObject({
+      status: 422,
+      body: {
+        error: 'fetch_failed',
+        message: 'fetch failed (blocked_address): localhost resolves to a private network address',
+        details: [{ path: 'reason', message: 'fetch_failed:blocked_address' }],
+      },
+    });
+    const record = await strict.db.media.findOne({ sourceUrl: url }).lean();
+    const statusPath = `/api/public/v1/media/${record?._id.toString() ?? ''}`;
+    const seen = await api(strictStack.baseUrl, strictKey, statusPath);
+    expect(seen.body).toMatchObject({ status: 'failed', reason: 'fetch_failed:blocked_address' });
+    const notification = await strict.db.notifications.findOne({ content: { $regex: 'private-name' } }).lean();
+    const told = [JSON.stringify(refused.body), record?.error, JSON.stringify(seen.body), notification?.content];
+    for (const text of told) {
+      expect(text).toMatch(/private network address/);
+      expect(text).not.toMatch(/127\.0\.0\.1|::1/);
+    }
+    const logged = strict.logLines.filter((line) => line.includes(record?._id.toString() ?? '-'));
+    expect(logged.join('\n')).toMatch(/"event":"job\.completed".*localhost resolved to 127\.0\.0\.1/);
+  });
+
+  it('keeps a 10.x address out of the failure of a name that resolves there, stored or answered', async () => {
+    const inside = await createOrganization(strict.db, strict.secrets, { name: 'Inside' });
+    const { organizationId } = inside;
+    const media = await recordRemoteMedia(strict.db, organizationId, new URL('https://files.inside.example/a.png'));
+    const reports: Error[] = [];
+    // The worker's own deps, with DNS played by the test: the name resolves to a private address too.
+    const settled = await processMedia({
+      db: strict.db, storage: await createStorage(strict.config),
+      limits: { maxImageBytes: 1_000, maxVideoBytes: 1_000 },
+      fetch: {
+        ...connectionPolicyFor(false), resolve: () => Promise.resolve(['203.0.113.9', '10.0.0.8']),
+        connectTimeoutMs: 1_000, totalTimeoutMs: 1_000, maxRedirects: 0, userAgent: 'SPS-test',
+      },
+      mediaToolTimeoutMs: 1_000, mediaTools: mediaToolsOnPath,
+      webhooks: new WebhookOutbox({ db: strict.db, logger: strict.logger, now: () => new Date() }),
+    }, media._id.toString(), 'import', (error) => { reports.push(error); });
+    expect(settled).toMatchObject({
+      status: 'failed', errorReason: 'fetch_failed:blocked_address',
+      error: 'fetch failed (blocked_address): files.inside.example resolves to a private network address',
+    });
+    const seen = await api(strictStack.baseUrl, inside.apiKey, `/api/public/v1/media/${media._id.toString()}`);
+    expect(seen.body).toMatchObject({ status: 'failed', reason: 'fetch_failed:blocked_address' });
+    expect(JSON.stringify([settled, seen.body])).not.toContain('10.0.0.8');
+    // What the worker logs: the failure and its causes, the refused address among them.
+    const causes = (error: unknown): string[] => (
+      error instanceof Error ? [error.message, ...causes(error.cause)] : []
+    );
+    expect(reports.flatMap(causes).join(' / ')).toContain('files.inside.example resolved to 203.0.113.9, 10.0.0.8');
   });
 
   it('answers 400 for a body without a usable url, recording nothing', async () => {

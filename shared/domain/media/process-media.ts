@@ -112,11 +112,23 @@ async function inspect(deps: MediaProcessingDeps, key: string, mimeType: string)
 }
 
 /**
+ * Told the failure behind a failed media, with its causes: the stored error is what the
+ * organization may read, the causes (the addresses a refused name resolved to, the system
+ * error) are for the workers' log only.
+ */
+export type MediaFailureReport = (failure: Error) => void;
+
+/**
  * The media worker's job: fetch the source (for upload-from-url), inspect the stored bytes, and
  * mark the media ready; or mark it failed with a reason, remove what was stored, and tell the
  * organization.
  */
-export async function processMedia(deps: MediaProcessingDeps, mediaId: string, kind: 'import' | 'inspect'): Promise<StoredMedia | null> {
+export async function processMedia(
+  deps: MediaProcessingDeps,
+  mediaId: string,
+  kind: 'import' | 'inspect',
+  reportFailure: MediaFailureReport = () => undefined,
+): Promise<StoredMedia | null> {
   const media = await deps.db.media.findById(mediaId).lean();
   if (media === null || media.status !== 'pending') return media;
   let changes: Partial<StoredMedia> = {};
@@ -128,6 +140,7 @@ export async function processMedia(deps: MediaProcessingDeps, mediaId: string, k
     changes = { ...changes, ...(await inspect(deps, key, mimeType)), status: 'ready', error: null, errorReason: null };
   } catch (error) {
     if (!(error instanceof MediaFailure)) throw error;
+    reportFailure(error);
     for (const key of [changes.storageKey ?? media.storageKey, changes.thumbnailKey ?? media.thumbnailKey]) {
       if (key !== null && key !== undefined) await deps.storage.delete(key);
     }
