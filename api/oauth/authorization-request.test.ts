@@ -107,6 +107,26 @@ describe('OAuth authorization request: redirect_uri, PKCE and scope', () => {
     expect(await codesStored()).toBe(before);
   });
 
+  it('answers a state too long to be sent back on its own page, and still sends back one of 2,048', async () => {
+    const longest = 's'.repeat(2_048);
+    const query = redirected((await decideOnConsent(user, authorizePath({ state: longest }), 'deny')).answer);
+    expect(query.get('state')).toBe(longest);
+    const before = await codesStored();
+    await user.get(authorizePath());
+    // A form long enough to break the redirect (64 KB of state) is refused before any answer repeats it.
+    const tooLong = 's'.repeat(60_000);
+    for (const decision of ['approve', 'deny']) {
+      const answer = await user.post('/oauth/authorize', {
+        client_id: app.clientId, response_type: 'code', state: tooLong, decision,
+      });
+      expect({ status: answer.status, location: answer.location }).toEqual({ status: 400, location: null });
+      expect(answer.html).toContain('sent a state longer than 2048 characters');
+    }
+    const page = await user.get(authorizePath({ state: 's'.repeat(2_049) }));
+    expect({ status: page.status, location: page.location }).toEqual({ status: 400, location: null });
+    expect(await codesStored()).toBe(before);
+  });
+
   it('binds a redirect_uri sent at authorize to its code: the token request must repeat it exactly', async () => {
     const code = await approvedCode({ redirect_uri: redirectUrl });
     await expectInvalidGrant(code, {}, /redirect_uri is required/);

@@ -27,6 +27,8 @@ interface PublicExample {
 
 /** Routes of features not built yet: they answer 501 `not_implemented` by design. */
 const notBuiltYet = new Set(['GET /analytics/post/:id', 'GET /analytics/:id']);
+/** Routes that call a server the request names: one that cannot be reached is 502 `platform_error` by design. */
+const namedServer = new Set(['POST /integrations/:id']);
 const weights: Record<string, number> = {
   'POST /posts': 6, 'POST /integration-trigger/:id': 2, 'POST /upload': 2, 'POST /upload-from-url': 2,
 };
@@ -48,6 +50,13 @@ function publicExamples(facts: FuzzFacts, random: Random): Record<string, Public
     'GET /find-slot/:id': { params: { id: facts.channelId } },
     'GET /is-connected': {},
     'GET /social/:provider': { params: { provider: 'mastodon' } },
+    // The site is this api, which answers but not like WordPress: refused (422) without leaving the machine.
+    'POST /integrations/:id': {
+      params: { id: 'wordpress' },
+      body: json({
+        siteUrl: `http://127.0.0.1:${String(facts.apiPort)}`, username: 'fuzz', applicationPassword: 'fuzz pass',
+      }),
+    },
     'GET /groups': {},
     'POST /posts': {
       body: json({
@@ -110,7 +119,7 @@ function publicTargets(facts: FuzzFacts): FuzzTarget[] {
     return {
       name: `${method} ${publicApiPrefix}${path}`,
       server: 'api' as const,
-      designedServerErrors: notBuiltYet.has(key) ? [501] : [],
+      designedServerErrors: notBuiltYet.has(key) ? [501] : namedServer.has(key) ? [502] : [],
       weight: weights[key] ?? 1,
       // Only post creation takes bodies large enough to break a MongoDB document.
       largestString: key === 'POST /posts' ? documentBreakingSize : undefined,

@@ -5,6 +5,7 @@ import {
   checkAuthorizationRequest,
   type AuthorizationParameters,
   type RequestedGrant,
+  maxStateLength,
   type UntrustedRequestProblem,
 } from '../../../shared/domain/oauth/authorization-request.ts';
 import type { StoredApp } from '../../../shared/domain/oauth/oauth-apps.ts';
@@ -29,6 +30,8 @@ const untrustedProblems: Record<UntrustedRequestProblem, string> = {
     + '(its redirect_uri is not the app\'s Redirect URL).',
   unsupported_response_type: 'The app that sent you here asked for something SPS does not offer '
     + '(response_type must be "code").',
+  state_too_long: `The app that sent you here sent a state longer than ${String(maxStateLength)} characters, `
+    + 'which cannot be sent back to it.',
 };
 
 /**

@@ -93,14 +93,20 @@ describe('channel routes that reach the platform or the calendar: integration-tr
         });
         const cases: [string, string, string][] = [
           [
-            `{"a":${'[{"a":'.repeat(50_000)}1${'}]'.repeat(50_000)}}`,
+            `{"a":${'[{"a":'.repeat(500)}1${'}]'.repeat(500)}}`,
             'data.a.0.a.0.a.0.a.0.a.0.a.0.a.0.a.0.a',
             'data.a.0.a.0.a.0.a.0.a.0.a.0.a.0.a.0.a: nested more than 16 levels deep',
           ],
           [
-            `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+            `{"a":${'['.repeat(1_000)}${']'.repeat(1_000)}}`,
             'data.a.0',
             'data.a.0: an array cannot hold another array directly; wrap the inner one in an object',
+          ],
+          // Deeper than any body may be (api/middleware/json-body.ts): refused before it is parsed.
+          [
+            `{"a":${'[{"a":'.repeat(50_000)}1${'}]'.repeat(50_000)}}`,
+            'body',
+            'the request body nests arrays and objects more than 2048 levels deep',
           ],
           [`{"big":"${'b'.repeat(70 * 1024)}"}`, 'data', 'data: larger than 64 KB'],
           ['{"$where":"sleep(1000)"}', 'data.$where', 'data.$where: a key cannot start with "$"'],

@@ -23,8 +23,19 @@ export interface RequestedGrant {
   scope: string;
 }
 
-/** Problems answered on our own page: the app's redirect URL is not trusted for them (RFC 6749 §4.1.2.1). */
-export type UntrustedRequestProblem = 'unknown_client' | 'redirect_uri_mismatch' | 'unsupported_response_type';
+/**
+ * Problems answered on our own page: the app's redirect URL is not trusted for them (RFC 6749
+ * §4.1.2.1), or (a state too long) the answer would have to repeat what makes it unusable.
+ */
+export type UntrustedRequestProblem =
+  | 'unknown_client' | 'redirect_uri_mismatch' | 'unsupported_response_type' | 'state_too_long';
+
+/**
+ * The longest `state` sent back to an app. Every answer at its redirect URL repeats the state
+ * (RFC 6749 §4.1.2): a 64 KB one made a Location header no client reads (Node refuses headers
+ * over 16 KB, browsers addresses far shorter), and the user was left with a broken redirect.
+ */
+export const maxStateLength = 2_048;
 
 export type AuthorizationCheck =
   | { outcome: 'untrusted'; problem: UntrustedRequestProblem }
@@ -48,6 +59,7 @@ export async function checkAuthorizationRequest(
   }
   // The contract answers this on a page too, although RFC 6749 would allow a redirect.
   if (parameters.responseType !== 'code') return { outcome: 'untrusted', problem: 'unsupported_response_type' };
+  if ((parameters.state?.length ?? 0) > maxStateLength) return { outcome: 'untrusted', problem: 'state_too_long' };
 
   const refused = (error: 'invalid_request' | 'invalid_scope', description: string): AuthorizationCheck =>
     ({ outcome: 'refused', app, error, description });

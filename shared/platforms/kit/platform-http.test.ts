@@ -84,6 +84,20 @@ describe('platformRequest for uploads', () => {
     expect(opened).toEqual(['a.png', 'b.mp4']);
   });
 
+  it('refuses a header value HTTP cannot carry as the caller\'s mistake, without calling or repeating it', async () => {
+    const before = server.received.length;
+    for (const token of ['key\u{1F469}', 'key\r\nX-Injected: 1', 'a\u0301']) {
+      const refused = platformRequest({
+        ...base, method: 'GET', url: `${server.url}/form`, headers: { Authorization: `Bearer ${token}` },
+      });
+      await expect(refused).rejects.toMatchObject({
+        kind: 'permanent', message: expect.stringContaining('the Authorization header') as string,
+      });
+      await expect(refused).rejects.not.toMatchObject({ message: expect.stringContaining(token) as string });
+    }
+    expect(server.received.length).toBe(before);
+  });
+
   it('still refuses a non-2xx status that is not listed', async () => {
     const refused = platformRequest({ ...base, method: 'PUT', url: `${server.url}/upload/abc`,
       bytes: { data: Buffer.from('x'), contentType: 'video/mp4' } });

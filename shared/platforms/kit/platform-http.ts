@@ -55,9 +55,9 @@ export interface PlatformRequest {
   answerStatuses?: readonly number[];
   /**
    * Set by the adapter for a server whose address a user gave (a Mastodon instance, a WordPress
-   * site, a relay): the request goes over a fresh connection pinned to an address this policy
-   * allows, checked at every connect, so a name that turns private later (DNS rebinding) is
-   * refused. Unset for the platforms' own fixed hosts.
+   * site, a relay): the name is resolved and checked against this policy for every request, which
+   * goes over a kept-alive connection to that very address, so a name that turns private later
+   * (DNS rebinding) is refused. Unset for the platforms' own fixed hosts.
    */
   userHost?: ConnectionPolicy;
   /** How messages name the server ("the Mastodon instance"); defaults to the provider. */
@@ -209,12 +209,31 @@ async function multipartStream(body: MultipartBody): Promise<{ stream: Readable;
   return { stream, contentType: `multipart/form-data; boundary=${boundary}`, length };
 }
 
+/** What an HTTP header value cannot hold (RFC 9110 §5.5): controls, and characters past Latin-1. */
+const unsendableInHeader = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * A header that cannot be sent holds what a user typed (a token with an emoji, a key with line
+ * breaks): the HTTP client refuses it before connecting, which used to be reported as the
+ * platform being unreachable (502). It is the user's to fix, so it is a permanent refusal, and
+ * the value (a credential) is not repeated.
+ */
+function refuseUnsendableHeaders(request: PlatformRequest, headers: Record<string, string>): void {
+  const name = Object.keys(headers).find((key) => unsendableInHeader.test(headers[key] ?? ''));
+  if (name === undefined) return;
+  const server = request.serverName ?? request.provider;
+  const message = `${server} cannot be sent what was given for the ${name} header: it holds characters `
+    + 'that HTTP headers cannot carry (check what was typed)';
+  throw new PlatformError({ kind: 'permanent', provider: request.provider, message });
+}
+
 /**
  * Every platform call goes through here, so every adapter gets the same timeouts and the same
  * error classes. Returns the parsed JSON body of a 2xx answer.
  */
 export async function platformRequest(request: PlatformRequest): Promise<unknown> {
   const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'SPS/0.1 (Social Publishing Service)', ...request.headers };
+  refuseUnsendableHeaders(request, headers);
   let body: string | Readable | undefined;
   if (request.json !== undefined) {
     headers['Content-Type'] = 'application/json';
