@@ -43,7 +43,12 @@ export const jobHandlers: readonly JobHandler[] = [
     job: jobs.publishPost,
     create: ({ deps, config, logger, metrics }) => {
       // One set of call slots and one channel read cache per process, shared by all its publish jobs.
-      const callSlots = new PlatformCallSlots(config.PUBLISH_CONCURRENCY);
+      const callSlots = new PlatformCallSlots({
+        calls: config.PUBLISH_CONCURRENCY,
+        uploads: config.PUBLISH_UPLOAD_CONCURRENCY,
+        perAccount: config.PUBLISH_ACCOUNT_CONCURRENCY,
+        platforms: { calls: config.PUBLISH_PLATFORM_CONCURRENCY, uploads: config.PUBLISH_PLATFORM_UPLOAD_CONCURRENCY },
+      });
       const recentChannels = new RecentReads<StoredChannel>(publishReadReuseMs);
       const limits = {
         maxRetryAfterMs: config.PUBLISH_MAX_RETRY_AFTER_MS,

@@ -1,6 +1,6 @@
 import type { DefaultJobOptions, Worker, WorkerOptions } from 'bullmq';
 import type { Config } from '../shared/config/config.ts';
-import { publishJobsPerCallSlot } from '../shared/domain/publishing/platform-call-slots.ts';
+import { publishJobsHeld } from '../shared/domain/publishing/platform-call-slots.ts';
 import { QueueName } from '../shared/queue/queues.ts';
 import type { JobContext } from './job-context.ts';
 import { settleFailedPublishJob } from './settle-failed-publish.ts';
@@ -21,8 +21,8 @@ export interface QueueRunner {
 export const queueRunners: Readonly<Record<QueueName, QueueRunner>> = {
   [QueueName.publish]: {
     options: (config) => ({
-      // PUBLISH_CONCURRENCY bounds the platform calls; the worker holds more jobs so the slots never idle.
-      concurrency: config.PUBLISH_CONCURRENCY * publishJobsPerCallSlot,
+      // The call slots bound the platform calls; the worker holds more jobs so the slots never idle.
+      concurrency: publishJobsHeld({ calls: config.PUBLISH_CONCURRENCY, uploads: config.PUBLISH_UPLOAD_CONCURRENCY }),
       lockDuration: config.PUBLISH_LOCK_DURATION_MS,
       stalledInterval: config.PUBLISH_STALLED_INTERVAL_MS,
       maxStalledCount: config.PUBLISH_MAX_STALLED_COUNT,

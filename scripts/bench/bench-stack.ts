@@ -17,7 +17,10 @@ import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 /** Queue names of the baselines, under the main tenant's prefix, apart from SPS's queues. */
 export const bareQueues = { posts: 'bare-posts', publish: 'bare-publish', slowPublish: 'bare-publish-slow' } as const;
 
-/** Publish jobs one worker runs at once, SPS and baseline alike (SPS's default). */
+/**
+ * Publish jobs one worker runs at once, SPS and baseline alike. The bench's posts are all on one
+ * channel, which SPS publishes PUBLISH_ACCOUNT_CONCURRENCY (5) at a time whatever its slots.
+ */
 export const publishConcurrency = 5;
 
 /** How long the slow simulator takes to answer `POST /api/v1/statuses` (issue 16's publish jobs/s). */

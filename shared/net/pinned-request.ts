@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { ConnectionPolicy } from './connection-policy.ts';
 import { FetchFailure } from './fetch-failure.ts';
+import { pinnedAgents, type PinnedTarget } from './pinned-agents.ts';
 import { pinnedLookup } from './pinned-lookup.ts';
 
 export interface PinnedRequestInit {
@@ -32,38 +33,117 @@ export function checkPinnedTarget(url: URL, policy: ConnectionPolicy): void {
   }
 }
 
-/** The FetchFailure behind an error the socket reported (the pinned lookup's refusal), if any. */
+/** The FetchFailure behind an error the socket or the lookup reported (a policy refusal), if any. */
 function fetchFailureIn(error: unknown): FetchFailure | null {
   if (error instanceof FetchFailure) return error;
   return error instanceof Error && error.cause instanceof FetchFailure ? error.cause : null;
 }
 
 /**
- * Sends one request to a host a user gave us, on a fresh connection pinned to an address the
- * policy allows; resolves with the response head, the caller reads the body. No redirects are
- * followed. Refusals by the policy reject with a FetchFailure; network errors are passed as
- * they are, for the caller to classify.
+ * Where the request may go: the URL's literal address (checked by checkPinnedTarget), or its name
+ * resolved with every address checked against the policy (pinned-lookup.ts), the first of them.
  */
-export function pinnedRequest(url: URL, policy: ConnectionPolicy, init: PinnedRequestInit): Promise<IncomingMessage> {
+function checkedTarget(url: URL, policy: ConnectionPolicy): Promise<PinnedTarget> {
+  const protocol = url.protocol === 'https:' ? 'https:' : 'http:';
+  const port = url.port === '' ? (protocol === 'https:' ? '443' : '80') : url.port;
+  const ca = policy.ca === undefined ? {} : { ca: policy.ca };
+  const common = { protocol, hostname: url.hostname, port, ...ca } as const;
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(literal) !== 0) return Promise.resolve({ ...common, address: literal, family: isIP(literal) });
   return new Promise((resolve, reject) => {
-    checkPinnedTarget(url, policy);
+    pinnedLookup(policy)(literal, {}, (error, address, family) => {
+      if (error !== null) reject(fetchFailureIn(error) ?? error);
+      else if (typeof address === 'string') resolve({ ...common, address, family: family ?? isIP(address) });
+      else reject(new FetchFailure('network', `${literal} gave no single address`));
+    });
+  });
+}
+
+/** What stops a request before it is connected: its signal, and the connect deadline if it has one. */
+interface ConnectBounds {
+  signal: AbortSignal;
+  /** When the connection (TLS included) must be up, in Date.now() time; null: no bound. */
+  by: number | null;
+  failure: () => FetchFailure;
+}
+
+/** `work`, unless the signal aborts or the connect deadline passes first. */
+function withinConnectBounds<T>(work: Promise<T>, bounds: ConnectBounds): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const stop = (error: Error) => {
+      clearTimeout(timer);
+      bounds.signal.removeEventListener('abort', onAbort);
+      reject(error);
+    };
+    const onAbort = () => {
+      const reason: unknown = bounds.signal.reason;
+      stop(reason instanceof Error ? reason : new Error(String(reason)));
+    };
+    const by = bounds.by;
+    const timer = by === null ? undefined : setTimeout(() => { stop(bounds.failure()); }, by - Date.now());
+    if (bounds.signal.aborted) {
+      onAbort();
+      return;
+    }
+    bounds.signal.addEventListener('abort', onAbort, { once: true });
+    work.then((value) => {
+      clearTimeout(timer);
+      bounds.signal.removeEventListener('abort', onAbort);
+      resolve(value);
+    }, stop);
+  });
+}
+
+/**
+ * Sends one request to a host a user gave us, pinned to an address the policy allows: the name
+ * is resolved and every address checked for this request, then it goes over a kept-alive
+ * connection to that very address (pinned-agents.ts), opened now if none is free. Resolves with
+ * the response head, the caller reads the body. No redirects are followed. Refusals by the policy
+ * reject with a FetchFailure; network errors are passed as they are, for the caller to classify.
+ */
+export async function pinnedRequest(
+  url: URL,
+  policy: ConnectionPolicy,
+  init: PinnedRequestInit,
+): Promise<IncomingMessage> {
+  checkPinnedTarget(url, policy);
+  const limit = init.connectTimeoutMs;
+  const bounds: ConnectBounds = {
+    signal: init.signal,
+    by: limit === undefined ? null : Date.now() + limit,
+    failure: () => new FetchFailure('timeout', `could not connect to ${url.host} within ${limit ?? 0} ms`),
+  };
+  const target = await withinConnectBounds(checkedTarget(url, policy), bounds);
+  return sendPinned(url, target, init, bounds);
+}
+
+/** Sends the request over a connection of `target`'s pool: a kept-alive one, or one opened to its address. */
+function sendPinned(
+  url: URL,
+  target: PinnedTarget,
+  init: PinnedRequestInit,
+  bounds: ConnectBounds,
+): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
+    const { agent, lookup } = pinnedAgents.agentFor(target);
     const request = client.request(url, {
       method: init.method,
       headers: init.headers,
-      lookup: pinnedLookup(policy),
-      // A fresh connection per request: a pooled socket would skip the pinned lookup.
-      agent: false,
+      agent,
+      lookup,
       signal: init.signal,
-      ...(policy.ca === undefined ? {} : { ca: policy.ca }),
+      ...(target.ca === undefined ? {} : { ca: target.ca }),
     });
     let connectTimer: NodeJS.Timeout | undefined;
-    if (init.connectTimeoutMs !== undefined) {
-      const limit = init.connectTimeoutMs;
-      connectTimer = setTimeout(() => {
-        request.destroy(new FetchFailure('timeout', `could not connect to ${url.host} within ${limit} ms`));
-      }, limit);
+    if (bounds.by !== null) {
+      connectTimer = setTimeout(() => { request.destroy(bounds.failure()); }, bounds.by - Date.now());
       request.once('socket', (socket) => {
+        // A kept-alive connection is up already: it says so by no event.
+        if (request.reusedSocket) {
+          clearTimeout(connectTimer);
+          return;
+        }
         socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => { clearTimeout(connectTimer); });
       });
     }

@@ -14,22 +14,27 @@ export interface LoadAttempt {
 
 /**
  * Creates two-part threads one after the other, at a steady pace, until stopped: the load that
- * runs before, during and after a server goes away. Every answer is recorded.
+ * runs before, during and after a server goes away. Every answer is recorded. Each caller posts
+ * to its own channel of `channelIds` (in turn when there are fewer): a worker calls a platform
+ * account once at a time, so one account would measure the platform's pace, not the recovery.
  */
 export class PostLoad {
   readonly attempts: LoadAttempt[] = [];
-  readonly #target: { baseUrl: string; apiKey: string; channelId: string; label: string; paceMs: number };
+  readonly #target: { baseUrl: string; apiKey: string; channelIds: string[]; label: string; paceMs: number };
   #running = false;
   #loop: Promise<void> = Promise.resolve();
 
-  constructor(target: { baseUrl: string; apiKey: string; channelId: string; label: string; paceMs: number }) {
+  constructor(target: { baseUrl: string; apiKey: string; channelIds: string[]; label: string; paceMs: number }) {
     this.#target = target;
   }
 
   /** `callers` loops send requests side by side, so a server that makes requests wait still sees a steady arrival. */
   start(callers = 1): void {
     this.#running = true;
-    const loops = Array.from({ length: callers }, (_, caller) => this.#run(`${this.#target.label} c${caller}`));
+    const loops = Array.from({ length: callers }, (_, caller) => {
+      const channelIds = this.#target.channelIds;
+      return this.#run(`${this.#target.label} c${caller}`, channelIds[caller % channelIds.length] ?? '');
+    });
     this.#loop = Promise.all(loops).then(() => undefined);
   }
 
@@ -46,7 +51,7 @@ export class PostLoad {
     return this.attempts.filter((attempt) => attempt.postId === null);
   }
 
-  async #run(caller: string): Promise<void> {
+  async #run(caller: string, channelId: string): Promise<void> {
     let index = 0;
     while (this.#running) {
       index += 1;
@@ -56,7 +61,7 @@ export class PostLoad {
         method: 'POST',
         body: {
           type: 'now',
-          posts: [{ integration: { id: this.#target.channelId }, value: parts.map((content) => ({ content })) }],
+          posts: [{ integration: { id: channelId }, value: parts.map((content) => ({ content })) }],
         },
       }).catch((error: unknown) => ({ status: 0, body: { error: `no answer: ${String(error)}` } }));
       const accepted = response.status === 201 ? ((response.body as { postId: string }[])[0]?.postId ?? null) : null;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MastodonSimulator } from '../simulators/mastodon-simulator.ts';
+import { addTokenChannel } from '../../shared/domain/channels/channels.ts';
 import { api, organizationWithMastodon } from '../support/fixtures.ts';
 import { startPrivateFerretDb, startPrivateRedis, type RestartableServer } from '../support/restartable-servers.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
@@ -81,7 +82,14 @@ describe('Redis and the MongoDB-wire server restarted under load', () => {
    */
   async function restartUnderLoad(server: RestartableServer, label: string): Promise<RestartRun> {
     const org = await organizationWithMastodon(ctx, simulator.origin, simulator.addAccount(label));
-    const load = new PostLoad({ ...org, baseUrl: stack.baseUrl, label, paceMs: 200 });
+    // A channel (a Mastodon account) per caller: a worker calls one account at a time.
+    const more = await Promise.all([1, 2, 3].map((caller) =>
+      addTokenChannel(ctx.db, ctx.secrets, { allowPrivateNetwork: true }, {
+        organizationId: org.organizationId, provider: 'mastodon', name: `${label} ${caller}`,
+        instanceUrl: simulator.origin, token: simulator.addAccount(`${label}-${caller}`),
+      })));
+    const channelIds = [org.channelId, ...more.map((channel) => channel.id)];
+    const load = new PostLoad({ ...org, channelIds, baseUrl: stack.baseUrl, label, paceMs: 200 });
     load.start(4);
     await waitFor(async () => {
       if (load.accepted().length < 8) return undefined;

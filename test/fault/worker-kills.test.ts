@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addTokenChannel } from '../../shared/domain/channels/channels.ts';
 import { MastodonSimulator } from '../simulators/mastodon-simulator.ts';
 import { api, organizationWithMastodon } from '../support/fixtures.ts';
 import { startService, type ServiceProcess } from '../support/processes.ts';
@@ -22,6 +23,8 @@ describe('publish worker processes sharing the work, and killed with SIGKILL whi
   let ctx: TestContext;
   let stack: RunningStack;
   let org: { apiKey: string; organizationId: string; channelId: string };
+  /** The organization's channels, threads going to each in turn: a worker calls an account once at a time. */
+  const channelIds: string[] = [];
   const workers: WorkerProcess[] = [];
 
   beforeAll(async () => {
@@ -39,6 +42,14 @@ describe('publish worker processes sharing the work, and killed with SIGKILL whi
     });
     stack = await startStack(ctx, { workers: false });
     org = await organizationWithMastodon(ctx, simulator.origin, simulator.addAccount('kills'));
+    channelIds.push(org.channelId);
+    for (const account of ['kills-2', 'kills-3']) {
+      const added = await addTokenChannel(ctx.db, ctx.secrets, { allowPrivateNetwork: true }, {
+        organizationId: org.organizationId, provider: 'mastodon', name: account,
+        instanceUrl: simulator.origin, token: simulator.addAccount(account),
+      });
+      channelIds.push(added.id);
+    }
     // Each status takes the platform 300 ms, so every publish is in flight for a while.
     simulator.failNext(...Array.from({ length: 500 }, () => ({ delayMs: 300 })));
   });
@@ -65,13 +76,16 @@ describe('publish worker processes sharing the work, and killed with SIGKILL whi
   const postsPublishedBy = (worker: WorkerProcess) =>
     worker.process.output().split('\n').filter((line) => line.includes('"event":"post.published"')).length;
 
+  let threadsMade = 0;
   async function createThread(label: string): Promise<{ postId: string; parts: string[] }> {
     const parts = [1, 2, 3].map((index) => `${label} part ${index}/3`);
+    const channelId = channelIds[threadsMade % channelIds.length] ?? org.channelId;
+    threadsMade += 1;
     const response = await api(stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
       method: 'POST',
       body: {
         type: 'now',
-        posts: [{ integration: { id: org.channelId }, value: parts.map((content) => ({ content })) }],
+        posts: [{ integration: { id: channelId }, value: parts.map((content) => ({ content })) }],
       },
     });
     expect(response.status).toBe(201);

@@ -6,6 +6,7 @@ import type {
 } from './mastodon-records.ts';
 import { fieldsOf, readBody, readMultipart, readSimulatedRequest, send } from './mastodon-http.ts';
 import { defaultRateLimits, RateLimiter, type RateLimits, type Throttled } from './mastodon-rate-limiter.ts';
+import { StatusesInFlight } from './mastodon-in-flight.ts';
 import { authorizationRefusal, videoSizeLimit } from './mastodon-rules.ts';
 import { MastodonTimeline } from './mastodon-timeline.ts';
 
@@ -40,6 +41,8 @@ export class MastodonSimulator {
   lostResponses = 0;
   /** Client registration and OAuth (`/api/v1/apps`, `/oauth/*`). */
   readonly apps = new MastodonApps();
+  /** Status creations being handled now, the most at once, and a hold that keeps them waiting. */
+  readonly statusesInFlight = new StatusesInFlight();
   readonly #accounts = new MastodonAccounts(this.apps);
   readonly #idempotency = new Map<string, SimulatedStatus>();
   readonly #failures: (InjectedFailure | 'pass')[] = [];
@@ -181,16 +184,18 @@ export class MastodonSimulator {
     if (request.method === 'POST' && url.pathname === '/api/v1/statuses') {
       const poster = authorized(scopesFor.postStatus);
       if (poster === null) return;
-      const failure = this.#failures.shift();
-      const injected = failure === undefined || failure === 'pass' ? null : failure;
-      const delayMs = injected?.delayMs ?? this.#responseDelayMs;
-      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-      if (injected?.status !== undefined) {
-        // Exactly what the test asked for, without the throttle's headers: a bare injected 429 stays bare.
-        send(response, injected.status, injected.body ?? { error: 'injected failure' }, injected.headers);
-        return;
-      }
-      this.#createStatus(poster, request, body, reply, injected?.loseResponse === true);
+      await this.statusesInFlight.handle(poster.id, async () => {
+        const failure = this.#failures.shift();
+        const injected = failure === undefined || failure === 'pass' ? null : failure;
+        const delayMs = injected?.delayMs ?? this.#responseDelayMs;
+        if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+        if (injected?.status !== undefined) {
+          // Exactly what the test asked for, without the throttle's headers: a bare injected 429 stays bare.
+          send(response, injected.status, injected.body ?? { error: 'injected failure' }, injected.headers);
+          return;
+        }
+        this.#createStatus(poster, request, body, reply, injected?.loseResponse === true);
+      });
       return;
     }
     const attachment = /^\/api\/v1\/media\/(\d+)$/.exec(url.pathname);

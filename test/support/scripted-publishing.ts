@@ -11,7 +11,7 @@ import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import { createStorage } from '../../shared/storage/create-storage.ts';
 import { ChannelTokens } from '../../shared/domain/channels/channel-tokens.ts';
 import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
-import { PlatformCallSlots } from '../../shared/domain/publishing/platform-call-slots.ts';
+import { PlatformCallSlots, type CallSlotSizes } from '../../shared/domain/publishing/platform-call-slots.ts';
 import type { PublishRunDeps } from '../../shared/domain/publishing/publish-thread.ts';
 import { WebhookOutbox } from '../../shared/domain/webhooks/webhook-outbox.ts';
 import { RecentReads } from '../../shared/cache/recent-reads.ts';
@@ -59,14 +59,17 @@ export interface ScriptedPublishing {
   organizationId: string;
   channelId: Types.ObjectId;
   /**
-   * A due thread of `texts` on the scripted channel; answers the root's id. Stored without a reply
-   * count (as before roots counted them) unless `replyCount` is given.
+   * A due thread of `texts` on the scripted channel (or `on`); answers the root's id. Stored
+   * without a reply count (as before roots counted them) unless `replyCount` is given.
    */
-  thread: (texts: string[], replyCount?: number) => Promise<string>;
+  thread: (texts: string[], replyCount?: number, on?: Types.ObjectId) => Promise<string>;
+  /** Another channel of the organization on the scripted platform, of its own account unless named. */
+  channel: (accountId?: string) => Promise<Types.ObjectId>;
   close: () => Promise<void>;
 }
 
-export async function startScriptedPublishing(callSlots = 5): Promise<ScriptedPublishing> {
+/** `callSlots`: the process's slots; a number sizes both pools and lets the platform use them all. */
+export async function startScriptedPublishing(callSlots: number | CallSlotSizes = 5): Promise<ScriptedPublishing> {
   const ctx = await createTestContext();
   const redis = new Redis(ctx.config.REDIS_URL);
   const platform = new ScriptedPlatform();
@@ -89,24 +92,30 @@ export async function startScriptedPublishing(callSlots = 5): Promise<ScriptedPu
     storage: await createStorage(ctx.config),
     now: () => new Date(),
     webhooks,
-    callSlots: new PlatformCallSlots(callSlots),
+    callSlots: new PlatformCallSlots(typeof callSlots === 'number'
+      ? { calls: callSlots, uploads: callSlots, platforms: { calls: { mastodon: callSlots } } }
+      : callSlots),
     // Every publish reads its channel: tests change channels between publishes.
     recentChannels: new RecentReads(0),
   };
   const { organizationId } = await createOrganization(ctx.db, ctx.secrets, { name: 'Scripted' });
-  const channel = await ctx.db.channels.create({
-    organizationId,
-    provider: 'mastodon',
-    name: 'Scripted',
-    instanceUrl: 'https://m.example',
-    tokenSealed: ctx.secrets.seal('t'),
-  });
-  const channelId = channel._id;
-  const thread = async (texts: string[], replyCount?: number): Promise<string> => {
+  const channel = async (accountId?: string): Promise<Types.ObjectId> => {
+    const created = await ctx.db.channels.create({
+      organizationId,
+      provider: 'mastodon',
+      name: 'Scripted',
+      instanceUrl: 'https://m.example',
+      tokenSealed: ctx.secrets.seal('t'),
+      ...(accountId === undefined ? {} : { accountId }),
+    });
+    return created._id;
+  };
+  const channelId = await channel();
+  const thread = async (texts: string[], replyCount?: number, on = channelId): Promise<string> => {
     const rootId = new Types.ObjectId();
     const common = {
       organizationId,
-      channelId,
+      channelId: on,
       group: rootId.toString(),
       publishDate: new Date(Date.now() - 1_000),
       state: 'QUEUE',
@@ -128,5 +137,5 @@ export async function startScriptedPublishing(callSlots = 5): Promise<ScriptedPu
     await redis.quit();
     await ctx.cleanup();
   };
-  return { ctx, deps, platform, organizationId, channelId, thread, close };
+  return { ctx, deps, platform, organizationId, channelId, thread, channel, close };
 }

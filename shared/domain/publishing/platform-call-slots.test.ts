@@ -1,138 +1,151 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  startScriptedPublishing,
-  type ScriptedPublishing,
-  type Step,
-} from '../../../test/support/scripted-publishing.ts';
-import { PlatformError } from '../../platforms/kit/platform-error.ts';
-import { PlatformCallSlots } from './platform-call-slots.ts';
-import { publishThread, type PublishRunDeps } from './publish-thread.ts';
+  PlatformCallSlots,
+  publishJobsHeld,
+  type CallSlot,
+  type CallSlotRequest,
+} from './platform-call-slots.ts';
 
-/**
- * The publish's dependencies with `around` run around every `method` call of the posts
- * collection: a test stops a publish at a chosen read or write.
- */
-function aroundPosts(
-  deps: PublishRunDeps,
-  method: 'findOne' | 'updateOne',
-  around: (filter: unknown, call: () => Promise<unknown>) => Promise<unknown>,
-): PublishRunDeps {
-  const posts = new Proxy(deps.db.posts.collection, {
-    get: (target, key) => {
-      const value = Reflect.get(target, key, target) as unknown;
-      if (key !== method || typeof value !== 'function') return value;
-      return (filter: unknown, ...rest: unknown[]) =>
-        around(filter, () => (value as (...args: unknown[]) => Promise<unknown>).call(target, filter, ...rest));
-    },
-  });
-  const model = new Proxy(deps.db.posts, {
-    get: (target, key) => (key === 'collection' ? posts : Reflect.get(target, key, target) as unknown),
-  });
-  return { ...deps, db: { ...deps.db, posts: model } };
+/** Lets every grant made so far reach its waiter (grants resolve promises; nothing here waits on time). */
+const settle = (): Promise<void> => new Promise((resolve) => { setImmediate(resolve); });
+
+/** The slots asked for so far, and which of them were given, in the order they were. */
+class Asked {
+  readonly given: string[] = [];
+  readonly #slots: PlatformCallSlots;
+  readonly #held = new Map<string, CallSlot>();
+
+  constructor(slots: PlatformCallSlots) {
+    this.#slots = slots;
+  }
+
+  ask(name: string, request: Partial<CallSlotRequest> = {}): void {
+    const wanted: CallSlotRequest = { account: name, platform: 'mastodon', pool: 'calls', ...request };
+    void this.#slots.take(wanted).then((slot) => {
+      this.given.push(name);
+      this.#held.set(name, slot);
+    });
+  }
+
+  release(name: string): void {
+    const slot = this.#held.get(name);
+    if (slot === undefined) throw new Error(`${name} holds no slot`);
+    slot.release();
+  }
 }
 
-/** A promise and the function that settles it. */
-function signal(): { done: Promise<void>; give: () => void } {
-  let give = (): void => undefined;
-  const done = new Promise<void>((resolve) => { give = resolve; });
-  return { done, give };
-}
+describe('the platform-call slots of a worker process', () => {
+  it('gives an account as many slots as its bound (PUBLISH_ACCOUNT_CONCURRENCY), then makes it wait', async () => {
+    const asked = new Asked(new PlatformCallSlots({ calls: 10, uploads: 10, perAccount: 2 }));
+    for (const name of ['a1', 'a2', 'a3']) asked.ask(name, { account: 'a' });
+    asked.ask('b', { account: 'b' });
+    await settle();
+    expect(asked.given).toEqual(['a1', 'a2', 'b']);
 
-describe('publishing within the process\'s platform-call slots', () => {
-  let publishing: ScriptedPublishing;
-
-  beforeAll(async () => {
-    publishing = await startScriptedPublishing(2);
-  });
-  afterAll(async () => {
-    await publishing.close();
+    asked.release('a1');
+    await settle();
+    expect(asked.given).toEqual(['a1', 'a2', 'b', 'a3']);
   });
 
-  it('never has more publishes calling platforms at once than slots, a thread holding one to its end', async () => {
-    const { deps, platform, thread } = publishing;
-    let calling = 0;
-    let most = 0;
-    const step: Step = async (input) => {
-      calling += 1;
-      most = Math.max(most, calling);
-      await sleep(30);
-      calling -= 1;
-      if (input.content === 'Slots refused') {
-        throw new PlatformError({ kind: 'permanent', provider: 'mastodon', message: 'refused' });
-      }
-      return { releaseId: `id-${input.content}`, releaseURL: `https://p/${input.content}` };
-    };
-    const posts = [['Slots refused'], ['Slots 1/2', 'Slots 2/2'], ['Slots a'], ['Slots b'], ['Slots c'], ['Slots d']];
-    const roots = await Promise.all(posts.map((texts) => thread(texts, texts.length - 1)));
-    platform.steps = posts.flat().map(() => step);
+  it('gives an account one slot at a time, across both pools, while other accounts go on', async () => {
+    const asked = new Asked(new PlatformCallSlots({ calls: 10, uploads: 10 }));
+    asked.ask('a text', { account: 'a' });
+    asked.ask('a video', { account: 'a', pool: 'uploads' });
+    asked.ask('a second text', { account: 'a' });
+    asked.ask('b', { account: 'b' });
+    await settle();
+    expect(asked.given).toEqual(['a text', 'b']);
 
-    const outcomes = await Promise.allSettled(roots.map((rootId) => publishThread(deps, rootId)));
-    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', ...posts.slice(1).map(() => 'fulfilled')]);
-    expect(platform.calls).toHaveLength(7);
-    // A slot a refused call held is given back: the five others were published with it gone.
-    expect(most).toBe(2);
+    asked.release('a text');
+    await settle();
+    expect(asked.given).toEqual(['a text', 'b', 'a video']);
+    asked.release('a video');
+    await settle();
+    expect(asked.given).toEqual(['a text', 'b', 'a video', 'a second text']);
   });
 
-  it('gives the slot back once the platform answered: the next publish calls while the last one saves', async () => {
-    const { deps, thread } = publishing;
-    const saving = signal();
-    const unblock = signal();
-    // The first result's write waits: the first publish is then past its platform call.
-    let saves = 0;
-    const blocking = aroundPosts(deps, 'updateOne', async (_filter, call) => {
-      saves += 1;
-      if (saves === 1) {
-        saving.give();
-        await unblock.done;
-      }
-      return call();
-    });
-    const oneSlot = { ...blocking, callSlots: new PlatformCallSlots(1) };
-    const [first, second] = await Promise.all([thread(['Given back 1'], 0), thread(['Given back 2'], 0)]);
+  it('holds a platform to its bound: the operator\'s, its definition\'s, else half the pool', async () => {
+    const slots = new PlatformCallSlots({ calls: 10, uploads: 4, platforms: { calls: { bluesky: 2 } } });
+    expect(slots.platformLimit('bluesky', 'calls')).toBe(2);
+    // Telegram's room: about 30 messages a second for the one bot (definition.ts).
+    expect(slots.platformLimit('telegram', 'calls')).toBe(7);
+    expect(slots.platformLimit('mastodon', 'calls')).toBe(5);
+    expect(slots.platformLimit('mastodon', 'uploads')).toBe(2);
+    expect(new PlatformCallSlots({ calls: 3, uploads: 1 }).platformLimit('discord', 'calls')).toBe(3);
 
-    const firstRun = publishThread(oneSlot, first);
-    await saving.done;
-    const abandon = new AbortController();
-    const secondRun = await Promise.race([
-      publishThread(oneSlot, second),
-      sleep(5_000, 'still waiting for the slot', { signal: abandon.signal }),
-    ]);
-    abandon.abort();
-    expect(secondRun).toMatchObject({ kind: 'published' });
-    unblock.give();
-    expect(await firstRun).toMatchObject({ kind: 'published' });
-    expect(await deps.db.posts.findById(first).lean()).toMatchObject({ state: 'PUBLISHED' });
+    const asked = new Asked(slots);
+    for (const name of ['sky 1', 'sky 2', 'sky 3']) asked.ask(name, { platform: 'bluesky' });
+    asked.ask('toot', { platform: 'mastodon' });
+    await settle();
+    expect(asked.given).toEqual(['sky 1', 'sky 2', 'toot']);
+    expect(slots.held('calls', 'bluesky')).toBe(2);
+    asked.release('sky 1');
+    await settle();
+    expect(asked.given).toEqual(['sky 1', 'sky 2', 'toot', 'sky 3']);
   });
 
-  it('reads the thread again after a long wait for a slot: a post deleted meanwhile is not sent', async () => {
-    const { ctx, deps, platform, thread } = publishing;
-    const [first, second] = await Promise.all([thread(['Holds the slot'], 0), thread(['Deleted meanwhile'], 0)]);
-    const secondRead = signal();
-    const observed = aroundPosts(deps, 'findOne', async (filter, call) => {
-      const answer = await call();
-      if (JSON.stringify(filter).includes(second)) secondRead.give();
-      return answer;
-    });
-    const oneSlot = { ...observed, callSlots: new PlatformCallSlots(1, 50) };
-    const calling = signal();
-    const unblock = signal();
-    platform.steps = [async (input) => {
-      calling.give();
-      await unblock.done;
-      return { releaseId: `id-${input.content}`, releaseURL: 'https://p/held' };
-    }];
+  it('keeps uploads in a pool of their own: a full one holds back no text post, nor the reverse', async () => {
+    const slots = new PlatformCallSlots({ calls: 1, uploads: 1 });
+    const asked = new Asked(slots);
+    asked.ask('video 1', { pool: 'uploads' });
+    asked.ask('video 2', { pool: 'uploads' });
+    asked.ask('text 1');
+    asked.ask('text 2');
+    asked.ask('video 3', { pool: 'uploads' });
+    await settle();
+    expect(asked.given).toEqual(['video 1', 'text 1']);
+    expect([slots.held('uploads'), slots.held('calls'), slots.waiting]).toEqual([1, 1, 3]);
 
-    const firstRun = publishThread(oneSlot, first);
-    await calling.done;
-    const secondRun = publishThread(oneSlot, second);
-    await secondRead.done;
-    await ctx.db.posts.updateOne({ _id: second }, { $set: { deletedAt: new Date() } });
-    await sleep(100);
-    unblock.give();
+    asked.release('text 1');
+    await settle();
+    expect(asked.given).toEqual(['video 1', 'text 1', 'text 2']);
+    asked.release('video 1');
+    await settle();
+    expect(asked.given).toEqual(['video 1', 'text 1', 'text 2', 'video 2']);
+  });
 
-    expect(await firstRun).toMatchObject({ kind: 'published' });
-    expect(await secondRun).toEqual({ kind: 'skipped', reason: 'the post was deleted' });
-    expect(platform.calls.map((call) => call.content)).not.toContain('Deleted meanwhile');
+  it('serves waiters in the order they asked, letting one whose account is busy be passed', async () => {
+    const slots = new PlatformCallSlots({ calls: 2, uploads: 1, platforms: { calls: { mastodon: 2 } } });
+    const asked = new Asked(slots);
+    asked.ask('a1', { account: 'a' });
+    asked.ask('x', { account: 'x' });
+    asked.ask('a2', { account: 'a' });
+    asked.ask('b', { account: 'b' });
+    asked.ask('c', { account: 'c' });
+    await settle();
+    expect(asked.given).toEqual(['a1', 'x']);
+
+    // One slot free: a2 asked first but its account is busy, so b, the next that fits, goes.
+    asked.release('x');
+    await settle();
+    expect(asked.given).toEqual(['a1', 'x', 'b']);
+    // a's slot free: a2, waiting longest, goes before c.
+    asked.release('a1');
+    await settle();
+    expect(asked.given).toEqual(['a1', 'x', 'b', 'a2']);
+    asked.release('b');
+    await settle();
+    expect(asked.given).toEqual(['a1', 'x', 'b', 'a2', 'c']);
+  });
+
+  it('frees a slot once however often it is released', async () => {
+    const slots = new PlatformCallSlots({ calls: 2, uploads: 1, platforms: { calls: { mastodon: 2 } } });
+    const asked = new Asked(slots);
+    for (const name of ['one', 'two', 'three', 'four']) asked.ask(name);
+    await settle();
+    asked.release('one');
+    asked.release('one');
+    await settle();
+    expect(asked.given).toEqual(['one', 'two', 'three']);
+    expect(slots.held('calls')).toBe(2);
+  });
+
+  it('refuses to start with a bound for a platform it does not know', () => {
+    expect(() => new PlatformCallSlots({ calls: 5, uploads: 1, platforms: { uploads: { mastodn: 2 } } }))
+      .toThrow('per-platform concurrency names unknown platforms: mastodn');
+  });
+
+  it('has the worker hold a job for every slot, and a second one per calls slot for its reads and writes', () => {
+    expect(publishJobsHeld({ calls: 200, uploads: 20 })).toBe(420);
   });
 });

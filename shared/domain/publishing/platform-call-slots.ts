@@ -1,4 +1,21 @@
-import { Semaphore } from 'async-mutex';
+import { findPlatform } from '../../platforms/platforms.ts';
+import { BoundedSlots, type SlotBound } from './bounded-slots.ts';
+
+/**
+ * The two pools of a worker process's platform calls: `uploads` for publishes that send a video
+ * (minutes on YouTube, TikTok or X), `calls` for the rest, so long uploads never hold the slots
+ * of text and image posts.
+ */
+export type CallPool = 'calls' | 'uploads';
+
+/** What one publish asks for (callSlotRequestFor): which pool, platform and account it calls. */
+export interface CallSlotRequest {
+  /** Who the platform is called as: its slots at a time are bounded (`perAccount`), across both pools. */
+  account: string;
+  /** The platform's registry identifier. */
+  platform: string;
+  pool: CallPool;
+}
 
 /** A slot held: give it back with `release` (once, however often it is called). */
 export interface CallSlot {
@@ -7,30 +24,88 @@ export interface CallSlot {
   waitedMs: number;
 }
 
+export interface CallSlotSizes {
+  /** Slots of the `calls` pool (PUBLISH_CONCURRENCY). */
+  calls: number;
+  /** Slots of the `uploads` pool (PUBLISH_UPLOAD_CONCURRENCY). */
+  uploads: number;
+  /**
+   * The operator's bounds per platform and pool (PUBLISH_PLATFORM_CONCURRENCY,
+   * PUBLISH_PLATFORM_UPLOAD_CONCURRENCY), in place of the platform definitions' own.
+   */
+  platforms?: Partial<Record<CallPool, Readonly<Record<string, number>>>>;
+  /** Slots one account may hold at once, across both pools (PUBLISH_ACCOUNT_CONCURRENCY); 1 unless told. */
+  perAccount?: number;
+  /**
+   * A publish that waited longer than this for its slot reads its thread again: what it read may
+   * have been deleted, moved or edited meanwhile.
+   */
+  readsFreshMs?: number;
+}
+
 /**
- * The publishes of one worker process that may be calling platforms at once (PUBLISH_CONCURRENCY).
- * A publish reads its thread, then holds a slot until the platform's last answer: reading, and
- * saving and telling of the result after, run beside other publishes' calls instead of holding
- * a slot the platform is not using (under load, about half of a job's time).
+ * The publishes of one worker process that may be calling platforms at once. A slot counts
+ * against three bounds: its pool's size; its platform's bound in that pool (what the platform's
+ * definition documents, `concurrentCalls` / `concurrentUploads`, else half the pool, so one
+ * platform that stops answering leaves the other half to the rest); and its account's bound
+ * (`perAccount`), so one account's backlog takes a few slots, not all, and the platform sees no
+ * more of one account at once than a person posting in a few tabs. A publish reads its thread, then holds a slot until
+ * the platform's last answer: reading, and saving and telling of the result after, run beside
+ * other publishes' calls instead of holding a slot the platform is not using.
  */
 export class PlatformCallSlots {
-  readonly #semaphore: Semaphore;
+  readonly #slots = new BoundedSlots();
+  readonly #sizes: Readonly<Record<CallPool, number>>;
+  readonly #chosen: Partial<Record<CallPool, Readonly<Record<string, number>>>>;
+  readonly #perAccount: number;
   readonly readsFreshMs: number;
 
-  /**
-   * @param readsFreshMs a publish that waited longer than this for its slot reads its thread
-   *   again: what it read may have been deleted, moved or edited meanwhile.
-   */
-  constructor(size: number, readsFreshMs = 1_000) {
-    this.#semaphore = new Semaphore(size);
-    this.readsFreshMs = readsFreshMs;
+  constructor(sizes: CallSlotSizes) {
+    this.#sizes = { calls: sizes.calls, uploads: sizes.uploads };
+    this.#chosen = sizes.platforms ?? {};
+    this.#perAccount = sizes.perAccount ?? 1;
+    this.readsFreshMs = sizes.readsFreshMs ?? 1_000;
+    for (const chosen of Object.values(this.#chosen)) {
+      // A misspelt platform would leave its bound silently at the default: refused at start-up.
+      const unknown = Object.keys(chosen).filter((platform) => findPlatform(platform) === undefined);
+      if (unknown.length > 0) {
+        throw new Error(`per-platform concurrency names unknown platforms: ${unknown.join(', ')}`);
+      }
+    }
   }
 
-  /** Waits for a slot, in the order asked. */
-  async take(): Promise<CallSlot> {
+  /** How many of `pool`'s slots publishes to `platform` may hold at once. */
+  platformLimit(platform: string, pool: CallPool): number {
+    const definition = findPlatform(platform);
+    const documented = pool === 'calls' ? definition?.concurrentCalls : definition?.concurrentUploads;
+    const limit = this.#chosen[pool]?.[platform] ?? documented ?? Math.ceil(this.#sizes[pool] / 2);
+    return Math.min(limit, this.#sizes[pool]);
+  }
+
+  /**
+   * Waits for a slot that fits all three bounds. Waiters are served in the order they asked, a
+   * waiter whose account or platform is full letting the later ones that fit go first.
+   */
+  async take(request: CallSlotRequest): Promise<CallSlot> {
+    const { pool, platform } = request;
+    const bounds: SlotBound[] = [
+      { key: `pool ${pool}`, limit: this.#sizes[pool] },
+      { key: `platform ${pool} ${platform}`, limit: this.platformLimit(platform, pool) },
+      { key: `account ${request.account}`, limit: this.#perAccount },
+    ];
     const asked = performance.now();
-    const [, release] = await this.#semaphore.acquire();
+    const release = await this.#slots.take(bounds);
     return { release, waitedMs: performance.now() - asked };
+  }
+
+  /** Slots held now: in a pool, or by one platform in a pool. */
+  held(pool: CallPool, platform?: string): number {
+    return this.#slots.held(platform === undefined ? `pool ${pool}` : `platform ${pool} ${platform}`);
+  }
+
+  /** Publishes waiting for a slot now. */
+  get waiting(): number {
+    return this.#slots.waiting;
   }
 }
 
@@ -40,3 +115,11 @@ export class PlatformCallSlots {
  * 5 slots); 7, 15 or 20 jobs for 5 slots published no faster than 10.
  */
 export const publishJobsPerCallSlot = 2;
+
+/**
+ * Publish jobs one worker process holds: enough for every slot of both pools to stay busy. An
+ * upload takes minutes beside which its job's reads and writes are nothing: one job per slot.
+ */
+export function publishJobsHeld(sizes: Pick<CallSlotSizes, 'calls' | 'uploads'>): number {
+  return sizes.calls * publishJobsPerCallSlot + sizes.uploads;
+}

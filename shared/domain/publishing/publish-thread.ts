@@ -15,6 +15,7 @@ import type { OrganizationEndpoints, WebhookEvents } from '../webhooks/webhook-o
 import type { RecentReads } from '../../cache/recent-reads.ts';
 import type { PlatformCallSlots } from './platform-call-slots.ts';
 import { prepareThread, type NothingToCall, type PreparedThread, type PublishHints } from './prepare-thread.ts';
+import { takeCallSlot } from './take-call-slot.ts';
 import { savePublishedPart, type ThreadPart } from './publish-store.ts';
 
 export interface PublishDeps {
@@ -75,31 +76,27 @@ const fresh = (deps: PublishDeps, read: OrganizationEndpoints | null): Organizat
   read !== null && deps.now().getTime() - read.readAt <= endpointsFreshMs ? read : null;
 
 /**
- * Publishes a post's parts in order. The thread is read, then the publish waits for one of the
- * process's platform-call slots (read again if that took long) and holds it until the platform's
- * last answer; results are saved and told of after. Each part's release id is saved as soon as
- * the platform accepts it, so running this again (a retry, a stalled job taken over by another
- * worker) resumes after the last published part instead of publishing it twice.
+ * Publishes a post's parts in order. The thread is read, then the publish waits for its slot
+ * among the process's platform calls (its pool, platform and account: take-call-slot.ts; read
+ * again if that took long) and holds it until the platform's last answer; results are saved and
+ * told of after. Each part's release id is saved as soon as the platform accepts it, so running
+ * this again (a retry, a stalled job taken over by another worker) resumes after the last
+ * published part instead of publishing it twice.
  */
 export async function publishThread(
   deps: PublishRunDeps,
   postId: string,
   hints: PublishHints = {},
 ): Promise<PublishOutcome> {
-  let prepared = await prepareThread(deps, postId, hints);
+  const prepared = await prepareThread(deps, postId, hints);
   if (prepared.kind !== 'prepared') return prepared;
-  const slot = await deps.callSlots.take();
+  const held = await takeCallSlot(deps, postId, hints, prepared);
+  if (held.kind !== 'held') return held;
   let called: CalledThread | NothingToCall;
   try {
-    // Other publishes held every slot for a while: the post may have been deleted, moved or
-    // edited meanwhile, so what is sent is read again.
-    if (slot.waitedMs > deps.callSlots.readsFreshMs) {
-      prepared = await prepareThread(deps, postId, hints);
-      if (prepared.kind !== 'prepared') return prepared;
-    }
-    called = await callPlatform(deps, prepared, slot.release);
+    called = await callPlatform(deps, held.prepared, held.slot.release);
   } finally {
-    slot.release();
+    held.slot.release();
   }
   if (called.kind !== 'called') return called;
   await tellPublished(deps, called);

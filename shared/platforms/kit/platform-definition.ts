@@ -71,6 +71,20 @@ interface PlatformFacts {
    * all of them (true), or only images where videos are uploaded (TikTok pulls photos only).
    */
   mediaByUrl?: true | 'images';
+  /**
+   * Publishes to this platform one worker process has calling it at once
+   * (shared/domain/publishing/platform-call-slots.ts), where the platform limits the whole app,
+   * every account SPS publishes for together. A rate becomes a count as a quarter of the calls
+   * it allows a second (a call takes about a quarter second), rounded down, at least 1. Unset:
+   * half of the process's slots (PUBLISH_CONCURRENCY). Each account is bounded apart
+   * (PUBLISH_ACCOUNT_CONCURRENCY).
+   */
+  concurrentCalls?: number;
+  /**
+   * The same for publishes that send a video, which take slots of a pool of their own; unset: half
+   * of that pool. Set where the app's allowance is so small that its uploads must share it too.
+   */
+  concurrentUploads?: number;
 }
 
 /** How a platform file declares itself: its settings schema keeps its own type inside checkPost. */
