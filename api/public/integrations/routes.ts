@@ -104,6 +104,7 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
       method: 'get', path: '/social/:provider', tag: 'Integrations', status: 200,
       errors: [
         'not_found', 'validation_failed', 'platform_not_configured', 'connect_refused', 'platform_error',
+        'account_mismatch',
       ],
       summary: 'Where to send a user to connect (or, with refresh, reconnect) a channel of this platform: '
         + 'the platform\'s authorization URL or, for platforms that sign in with credentials, a link to the '
