@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -18,6 +19,16 @@ export default tseslint.config(
       // Mongoose types Date fields as NativeDate and schema definitions as plain objects; the rule
       // reports both as unsafe although they are the very same runtime values.
       '@typescript-eslint/no-unsafe-class-instance-assignment': 'off',
+    },
+  },
+  {
+    // A regular expression that backtracks or moves super-linearly lets one request hold the event
+    // loop for seconds (issue 30: the sign-up email pattern). The plugin's
+    // recommended set would also restyle over a hundred harmless patterns; these two catch the harm.
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
     },
   },
   {

@@ -46,7 +46,7 @@ export function loadAuthServerConfig(env: NodeJS.ProcessEnv = process.env): Auth
     }));
   }
   const c = result.data;
-  const trim = (url: string) => url.replace(/\/+$/, '');
+  const trim = (url: string) => url.replace(/(?<!\/)\/+$/, '');
   return {
     databaseUrl: c.DATABASE_URL,
     clientId: c.SERVICE_OAUTH_CLIENT_ID,

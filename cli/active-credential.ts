@@ -20,7 +20,7 @@ export async function activeCredential(): Promise<ActiveCredential> {
   const env = readEnvironment();
   const stored = await readStoredCredentials();
   if (stored !== null) {
-    return { kind: 'oauth', token: stored.accessToken, apiUrl: env.apiUrlOverride ?? stored.apiUrl.replace(/\/+$/, ''), organizationId: stored.organizationId };
+    return { kind: 'oauth', token: stored.accessToken, apiUrl: env.apiUrlOverride ?? stored.apiUrl.replace(/(?<!\/)\/+$/, ''), organizationId: stored.organizationId };
   }
   if (env.apiKey !== null) {
     return { kind: 'api-key', token: env.apiKey, apiUrl: env.apiUrlOverride ?? defaultApiUrl, organizationId: null };

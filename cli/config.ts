@@ -15,7 +15,7 @@ function nonEmpty(value: string | undefined): string | null {
 }
 
 export function withoutTrailingSlash(url: string): string {
-  return url.replace(/\/+$/, '');
+  return url.replace(/(?<!\/)\/+$/, '');
 }
 
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env): ClientEnvironment {

@@ -89,7 +89,7 @@ describe('sps upload, upload:url, media:get and video:generate against the api',
     const progress = run.stderr.split('\n').filter((line) => line.startsWith('Uploading ['));
     expect(progress.length).toBeGreaterThanOrEqual(5);
     expect(progress.at(-1)).toMatch(/\] 100% 6\.0 MB \/ 6\.0 MB$/);
-    const percents = progress.map((line) => Number(/(\d+)%/.exec(line)?.[1]));
+    const percents = progress.map((line) => Number(/(?<!\d)(\d+)%/.exec(line)?.[1]));
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
   });
 
@@ -147,7 +147,7 @@ describe('sps upload, upload:url, media:get and video:generate against the api',
     const bar = run.stderr.split('\n').filter((line) => line.startsWith('Generating ['));
     expect(bar.length).toBeGreaterThanOrEqual(2);
     expect(bar.at(-1)).toMatch(/\] 100% done$/);
-    const percents = bar.map((line) => Number(/(\d+)%/.exec(line)?.[1]));
+    const percents = bar.map((line) => Number(/(?<!\d)(\d+)%/.exec(line)?.[1]));
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
   });
 

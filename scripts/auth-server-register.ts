@@ -16,11 +16,11 @@ await runScript(async (config) => {
   const db = await openDatabase(config.MONGO_URL);
   try {
     const app = await ensureAuthServerApp(db, new SecretBox(config.SECRETS_KEY), { authUrl, organizationId: values.org });
-    logToStderr(`OAuth app ready; its callback is ${authUrl.replace(/\/+$/, '')}/device/callback. Set in the auth server's environment:`);
+    logToStderr(`OAuth app ready; its callback is ${authUrl.replace(/(?<!\/)\/+$/, '')}/device/callback. Set in the auth server's environment:`);
     for (const line of [
       `SERVICE_OAUTH_CLIENT_ID=${app.clientId}`,
       `SERVICE_OAUTH_CLIENT_SECRET=${app.clientSecret}`,
-      `SERVER_URL=${authUrl.replace(/\/+$/, '')}`,
+      `SERVER_URL=${authUrl.replace(/(?<!\/)\/+$/, '')}`,
       `SERVICE_FRONTEND_URL=${config.FRONTEND_URL}`,
       `SERVICE_API_URL=${config.BACKEND_URL}`,
       'DATABASE_URL=postgres://<user>:<password>@<host>:5432/<database>',

@@ -6,7 +6,7 @@ import { DomainError } from '../../shared/errors.ts';
 /** Both the spec's raw `Authorization: <key>` and `Bearer <key>` are accepted. */
 export function credentialFrom(header: string): string {
   const trimmed = header.trim();
-  const bearer = /^Bearer\s+(.+)$/i.exec(trimmed);
+  const bearer = /^Bearer\s+(\S.*)$/i.exec(trimmed);
   return (bearer?.[1] ?? trimmed).trim();
 }
 

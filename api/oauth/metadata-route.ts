@@ -33,7 +33,7 @@ export function authorizationServerMetadata(urls: ServerUrls): Record<string, un
 export function metadataRouter(urls: ServerUrls): Router<AppState> {
   const router = new Router<AppState>();
   const document = authorizationServerMetadata(urls);
-  const issuerPath = new URL(urls.frontendUrl).pathname.replace(/\/+$/, '');
+  const issuerPath = new URL(urls.frontendUrl).pathname.replace(/(?<!\/)\/+$/, '');
   const paths = ['/.well-known/oauth-authorization-server'];
   if (issuerPath !== '') paths.push(`/.well-known/oauth-authorization-server${issuerPath}`);
   for (const path of paths) {

@@ -34,7 +34,7 @@ export function parseRange(header: string | undefined, size: number): { start: n
  */
 export function uploadsRouter(storage: LocalDiskStorage, basePath: string): Router<AppState> {
   const router = new Router<AppState>();
-  router.get(`${basePath.replace(/\/+$/, '')}/:year/:month/:day/:file`, async (ctx) => {
+  router.get(`${basePath.replace(/(?<!\/)\/+$/, '')}/:year/:month/:day/:file`, async (ctx) => {
     const { year = '', month = '', day = '', file: name = '' } = ctx.params;
     const key = `${year}/${month}/${day}/${name}`;
     const file = storage.fileFor(key);

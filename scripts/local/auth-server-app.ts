@@ -12,7 +12,7 @@ const appName = 'SPS command-line client';
  * Made once; later calls rotate its secret, since a secret is only ever shown when it is made.
  */
 export async function ensureAuthServerApp(db: Database, secrets: SecretBox, input: { authUrl: string; organizationId?: string | undefined }): Promise<{ clientId: string; clientSecret: string; organizationId: string }> {
-  const redirectUrl = `${input.authUrl.replace(/\/+$/, '')}/device/callback`;
+  const redirectUrl = `${input.authUrl.replace(/(?<!\/)\/+$/, '')}/device/callback`;
   let organizationId = input.organizationId;
   if (organizationId === undefined) {
     const existing = await db.organizations.findOne({ name: authServerOrganizationName }).sort({ createdAt: 1 }).lean();

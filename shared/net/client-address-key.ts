@@ -21,7 +21,7 @@ function hextets(address: string): number[] {
  * wrote something odd) is keyed as written, cut to a bounded length.
  */
 export function clientAddressKey(address: string): string {
-  const bare = address.trim().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+  const bare = address.trim().replace(/^\[(.*)\]$/, '$1').replace(/%.*/, '');
   if (isIPv4(bare)) return bare;
   if (!isIPv6(bare)) return bare.slice(0, 100);
   const groups = hextets(bare.toLowerCase());

@@ -1,6 +1,6 @@
 import type { ErrorDetail } from '../errors.ts';
 import type { PlatformDefinition, PostPartFacts } from './kit/platform-definition.ts';
-import { countingUnit, textLength } from './kit/text-length.ts';
+import { countingUnit, measureTextLength } from './kit/text-length.ts';
 import { videoProblems } from './kit/video-rules.ts';
 
 export interface PlatformPostCheck {
@@ -32,15 +32,13 @@ export function validatePlatformPost(
 
   const textLimit = platform.textLimitFor?.(post.parts) ?? platform.textLimit;
   post.parts.forEach((part, index) => {
-    const length = textLength(part.text, platform.textCounting);
-    if (length > textLimit) {
-      problems.push({
-        path: `value.${index}.content`,
-        message:
-          `has ${length} ${countingUnit[platform.textCounting]}; `
-          + `${platform.displayName} allows ${textLimit}`,
-      });
-    }
+    // Bounded by the limit: a text far over it is refused before it is read to its end.
+    const measured = measureTextLength(part.text, platform.textCounting, textLimit);
+    if (measured.complete && measured.length <= textLimit) return;
+    const found = measured.complete
+      ? `has ${measured.length} ${countingUnit[platform.textCounting]}`
+      : measured.problem;
+    problems.push({ path: `value.${index}.content`, message: `${found}; ${platform.displayName} allows ${textLimit}` });
   });
   if (platform.replies === 'none' && post.parts.length > 1) {
     problems.push({
@@ -48,6 +46,7 @@ export function validatePlatformPost(
       message: `${platform.displayName} has no threads or comments: send one part only`,
     });
   }
+  // Only texts within the limit reach the platform's own rules, which may read them again.
   if (problems.length === 0) {
     for (const message of platform.checkPost({ settings, parts: post.parts, textLimit }))
       problems.push({ path: 'value', message });

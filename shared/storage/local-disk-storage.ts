@@ -13,7 +13,7 @@ export class LocalDiskStorage implements Storage {
 
   constructor(options: { root: string; publicBaseUrl: string }) {
     this.#root = path.resolve(options.root);
-    this.#publicBaseUrl = options.publicBaseUrl.replace(/\/+$/, '');
+    this.#publicBaseUrl = options.publicBaseUrl.replace(/(?<!\/)\/+$/, '');
   }
 
   async put(key: string, body: Readable): Promise<StoredObject> {

@@ -34,7 +34,7 @@ export class S3Storage implements Storage {
       credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
     });
     this.#bucket = options.bucket;
-    this.#publicBaseUrl = options.publicBaseUrl.replace(/\/+$/, '');
+    this.#publicBaseUrl = options.publicBaseUrl.replace(/(?<!\/)\/+$/, '');
   }
 
   async put(key: string, body: Readable, options: { contentType?: string } = {}): Promise<StoredObject> {

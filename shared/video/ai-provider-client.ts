@@ -125,7 +125,7 @@ export class AiProviderClient {
   }
 
   async #post(route: string, body: unknown): Promise<{ body: Buffer; contentType: string }> {
-    const url = `${this.settings.baseUrl.replace(/\/+$/, '')}${route}`;
+    const url = `${this.settings.baseUrl.replace(/(?<!\/)\/+$/, '')}${route}`;
     const seconds = +(this.settings.timeoutMs / 1000).toFixed(1);
     try {
       const response = await fetch(url, {

@@ -38,7 +38,7 @@ function instructions(bounds: ScriptBounds): string {
 
 /** Models often wrap JSON in a Markdown fence even when asked not to. */
 function withoutFence(content: string): string {
-  const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/i.exec(content);
+  const fenced = /^\s*```(?:json)?([\s\S]*)```\s*$/i.exec(content);
   return fenced?.[1] ?? content;
 }
 

@@ -91,7 +91,7 @@ function countingLeaders(platforms: readonly PlatformDefinition[]): Set<string> 
 
 /**
  * Every platform's text rules, with each kind of slow text: every free-text setting (titles,
- * tags, names) slow, filling the settings' cap, beside a text over most limits; a megabyte of
+ * tags, names) slow, filling the settings' cap, beside a text over most limits; the field budget of
  * text where it is counted longest (per way of counting, the platform with the largest limit),
  * refused for its missing settings once counted, so nothing that large is stored; and the text
  * within the platform's limit with valid settings, so its own rules after the schema run and
@@ -116,7 +116,7 @@ export function platformCases(
       send(postsBody(channelId, slowSettings(platform, kind, bytes), [slowText(kind, besideSettingsBytes, 'json')]))
     )));
     const counted = !leaders.has(platform.identifier) ? [] : slowTextKinds.map((kind) => stallCase(
-      `text of a megabyte, counted ${platform.textCounting}: ${kind}`, fieldBudget,
+      `text of the field budget, counted ${platform.textCounting}: ${kind}`, fieldBudget,
       (bytes) => send(postsBody(channelId, {}, [slowText(kind, bytes, 'json')])),
     ));
     // Sized in UTF-16 units under a quarter of the limit: within it however the platform counts.

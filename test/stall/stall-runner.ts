@@ -116,8 +116,9 @@ async function measuredAlone(
   request: StallRequest,
 ): Promise<CaseResult> {
   const attempts: CaseResult[] = [];
-  // Past a second, a block is never the machine's: once is enough.
-  const again = (): boolean => attempts.every(({ blockedMs }) => blockedMs > maxBlockedMs && blockedMs < 1_000);
+  // A loaded machine (a collection, other test files) held a quiet request over a second once:
+  // only a block seen three times counts.
+  const again = (): boolean => attempts.every(({ blockedMs }) => blockedMs > maxBlockedMs);
   while (attempts.length < 3 && again()) {
     const watched = await watchEventLoop(() => sendStallRequest(port, request, answerWithinMs));
     const outcome = watched.value;

@@ -243,8 +243,8 @@ describe('channel routes: list, delete, settings, groups, social', () => {
       const response = await call(org.apiKey, '/social/mastodon');
       expect(response.status).toBe(200);
       const { url } = z.object({ url: z.url() }).parse(response.body);
-      expect(url).toBe(`${ctx.config.FRONTEND_URL.replace(/\/+$/, '')}/channels/connect/mastodon`);
-      expect(url).toBe(`${ctx.config.FRONTEND_URL.replace(/\/+$/, '')}/channels/connect/mastodon`);
+      expect(url).toBe(`${ctx.config.FRONTEND_URL.replace(/(?<!\/)\/+$/, '')}/channels/connect/mastodon`);
+      expect(url).toBe(`${ctx.config.FRONTEND_URL.replace(/(?<!\/)\/+$/, '')}/channels/connect/mastodon`);
       const message = expectError(await call(org.apiKey, '/social/myspace'), 404, 'not_found');
       expect(message).toContain('myspace');
     });

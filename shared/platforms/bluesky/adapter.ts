@@ -90,7 +90,7 @@ function invalidData(issues: z.ZodError): PlatformError {
  * is read first), so 'unconfirmed' is never needed.
  */
 export function createBlueskyAdapter(options: AdapterOptions, endpoint: BlueskyEndpoint): PlatformAdapter {
-  const entryway = endpoint.apiUrl.replace(/\/+$/, '');
+  const entryway = endpoint.apiUrl.replace(/(?<!\/)\/+$/, '');
   const { timeoutMs } = options;
 
   function server(channel: ChannelCredentials): XrpcServer {

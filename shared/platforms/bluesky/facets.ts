@@ -34,7 +34,7 @@ const maxTagGraphemes = 64;
 
 /** Sentence punctuation after a link is not part of it; a closing bracket only when it opens none. */
 function trimLink(candidate: string): string {
-  let trimmed = candidate.replace(/[.,;:!?'"]+$/, '');
+  let trimmed = candidate.replace(/(?<![.,;:!?'"])[.,;:!?'"]+$/, '');
   if (trimmed.endsWith(')') && !trimmed.includes('(')) trimmed = trimmed.slice(0, -1);
   return trimmed;
 }
@@ -60,7 +60,7 @@ function mentions(text: string): Found[] {
 
 function hashtags(text: string): Found[] {
   return [...text.matchAll(hashtag)].flatMap((match): Found[] => {
-    const tag = (match[2] ?? '').replace(/\p{P}+$/u, '');
+    const tag = (match[2] ?? '').replace(/(?<!\p{P})\p{P}+$/u, '');
     // "#1" is a number, not a tag; an over-long tag is plain text rather than a refused record.
     if (tag === '' || /^\d+$/.test(tag) || graphemeCount(tag) > maxTagGraphemes) return [];
     const start = match.index + (match[1] ?? '').length;

@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { whenMissing } from '../kit/missing-setting.ts';
 import { countMedia, definePlatform } from '../kit/platform-definition.ts';
 
 /** Fields of the `article` object of POST /api/articles that SPS passes through. */
 export const devtoSettings = z.object({
-  title: z.string().trim().min(1, 'a Dev.to article needs a title').max(128).describe('Article title (required), up to 128 characters'),
+  title: z.string(whenMissing('a Dev.to article needs a title')).trim().min(1, 'a Dev.to article needs a title')
+    .max(128).describe('Article title (required), up to 128 characters'),
   tags: z
     .array(z.string().regex(/^[a-zA-Z0-9]+$/, 'tags are letters and digits only'))
     .max(4, 'Dev.to takes up to 4 tags')

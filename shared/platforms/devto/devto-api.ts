@@ -35,7 +35,7 @@ export interface DevtoCall {
  * classification and Retry-After reading of platformRequest).
  */
 export function devtoApi(apiUrl: string, timeoutMs: number) {
-  const base = apiUrl.replace(/\/+$/, '');
+  const base = apiUrl.replace(/(?<!\/)\/+$/, '');
   return (channel: ChannelCredentials, call: DevtoCall): Promise<unknown> => {
     const search = new URLSearchParams(call.query ?? {}).toString();
     return platformRequest({

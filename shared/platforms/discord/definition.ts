@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { whenMissing } from '../kit/missing-setting.ts';
 import { mediaSizeProblems } from '../kit/media-size-limits.ts';
 import { countMedia, definePlatform } from '../kit/platform-definition.ts';
 
 /** Where and how the bot posts; the channel must be in the guild the bot was installed to. */
 export const discordSettings = z.object({
   channel: z
-    .string()
+    .string(whenMissing('a Discord post needs a channel id (see the channels tool)'))
     .regex(/^\d{17,20}$/, 'must be a Discord channel id (a snowflake of 17 to 20 digits)')
     .describe('Id of the text, announcement or forum channel to post in (see the channels tool)'),
   thread_name: z
@@ -46,6 +47,8 @@ export const discord = definePlatform({
   textLimit: 1980,
   textCounting: 'code-points',
   replies: 'comment',
+  // The operator's one bot posts for every server: 50 requests a second in all (section 8.7).
+  concurrentCalls: 12,
   mediaRules: 'Up to 10 images or videos per message, attached as files of up to 10 MiB each, 25 MiB in all.',
   rules:
     'The bot posts in the chosen channel of the connected server and needs permission to view it and send messages. '

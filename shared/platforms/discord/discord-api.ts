@@ -27,7 +27,7 @@ export class DiscordApi {
   readonly #timeoutMs: number;
 
   constructor(apiUrl: string, botToken: string | null, timeoutMs: number) {
-    this.#base = `${apiUrl.replace(/\/+$/, '')}/${apiVersion}`;
+    this.#base = `${apiUrl.replace(/(?<!\/)\/+$/, '')}/${apiVersion}`;
     this.#botToken = botToken;
     this.#timeoutMs = timeoutMs;
   }

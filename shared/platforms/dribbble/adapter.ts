@@ -51,7 +51,7 @@ type DribbbleCall = Pick<PlatformRequest, 'method' | 'multipart' | 'withStatus' 
  * without a readable Location is 'unconfirmed': the shot exists, its id is unknown.
  */
 export function createDribbbleAdapter(options: AdapterOptions, app: Pick<PlatformApp, 'apiUrl'>): PlatformAdapter {
-  const origin = app.apiUrl.replace(/\/+$/, '');
+  const origin = app.apiUrl.replace(/(?<!\/)\/+$/, '');
 
   function call(channel: ChannelCredentials, request: DribbbleCall): Promise<unknown> {
     const { path, timeoutMs, ...rest } = request;

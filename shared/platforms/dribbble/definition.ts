@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { whenMissing } from '../kit/missing-setting.ts';
 import { countMedia, definePlatform } from '../kit/platform-definition.ts';
 
 /** Fields of POST /v2/shots that SPS passes through; the post text becomes the shot's description. */
 export const dribbbleSettings = z.object({
-  title: z.string().trim().min(1, 'a shot needs a title').describe('Shot title (required)'),
+  title: z.string(whenMissing('a shot needs a title')).trim().min(1, 'a shot needs a title')
+    .describe('Shot title (required)'),
   // Tags travel as one comma-separated field of the upload form, so a tag cannot hold a comma.
   tags: z.array(z.string().trim().min(1).regex(/^[^,]*$/, 'a tag cannot contain a comma')).max(12).optional()
     .describe('Tags of the shot, up to 12'),

@@ -57,7 +57,7 @@ function unreadable(what: string, cause: unknown): PlatformError {
 }
 
 export function createPageGraph(apiUrl: string, timeoutMs: number): PageGraph {
-  const origins = { graph: apiUrl.replace(/\/+$/, ''), video: videoHostOf(apiUrl.replace(/\/+$/, '')) };
+  const origins = { graph: apiUrl.replace(/(?<!\/)\/+$/, ''), video: videoHostOf(apiUrl.replace(/(?<!\/)\/+$/, '')) };
 
   const classify = (repeat: boolean) => (status: number, body: unknown): PlatformErrorKind | undefined => {
     if (repeat && readGraphRefusal(body)?.code === duplicatePost) return 'unconfirmed';

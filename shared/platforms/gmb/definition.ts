@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { whenMissing } from '../kit/missing-setting.ts';
 import { countMedia, definePlatform } from '../kit/platform-definition.ts';
 
 const day = z.iso.date();
@@ -8,7 +9,10 @@ const languageTag = z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must b
 
 /** Fields of a v4 LocalPost that SPS passes through; the post text becomes `summary`. */
 const localPostFields = z.object({
-  topicType: z.enum(['STANDARD', 'EVENT', 'OFFER', 'ALERT'])
+  topicType: z.enum(
+    ['STANDARD', 'EVENT', 'OFFER', 'ALERT'],
+    whenMissing('a Business Profile post needs a topicType: STANDARD, EVENT, OFFER or ALERT'),
+  )
     .describe('Kind of post (required): STANDARD update, EVENT, OFFER or ALERT'),
   languageCode: languageTag.optional().describe('Language of the post, such as en-US; en-US when absent'),
   callToAction: z
@@ -96,6 +100,8 @@ export const gmb = definePlatform({
   textLimit: 1500,
   textCounting: 'code-points',
   replies: 'none',
+  // 300 queries a minute per API for the operator's Google Cloud project (section 7.7).
+  concurrentCalls: 1,
   mediaRules: 'At most 1 image (JPG or PNG, at least 250x250); no video.',
   rules: 'Each post is a local post on one business location; topicType is required, and EVENT and OFFER posts '
     + 'also need an event title and dates. A call-to-action button needs a URL except for CALL. Google may reject '

@@ -18,9 +18,9 @@ export type GmbService =
 
 export function gmbServiceUrl(apiUrl: string, service: GmbService): string {
   const url = new URL(apiUrl);
-  if (!url.hostname.startsWith('mybusinessaccountmanagement.')) return apiUrl.replace(/\/+$/, '');
+  if (!url.hostname.startsWith('mybusinessaccountmanagement.')) return apiUrl.replace(/(?<!\/)\/+$/, '');
   url.hostname = url.hostname.replace(/^mybusinessaccountmanagement\./, `${service}.`);
-  return url.toString().replace(/\/+$/, '');
+  return url.toString().replace(/(?<!\/)\/+$/, '');
 }
 
 export function unreadable(what: string, cause?: unknown): PlatformError {

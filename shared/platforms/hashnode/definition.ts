@@ -1,17 +1,23 @@
 import { z } from 'zod';
+import { whenMissing } from '../kit/missing-setting.ts';
 import { countMedia, definePlatform } from '../kit/platform-definition.ts';
 
-const objectId = z.string().regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-character hex id');
+/** `required`: what a post left without it needs (see kit/missing-setting.ts). */
+const objectId = (required?: string) =>
+  z.string(required === undefined ? undefined : whenMissing(required))
+    .regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-character hex id');
 
 /** Fields of the PublishPostInput of the publishPost mutation that SPS passes through. */
 export const hashnodeSettings = z.object({
-  title: z.string().trim().min(1, 'a Hashnode post needs a title').describe('Post title (required)'),
-  publicationId: objectId.describe('Publication the post goes to (required; ids from the publications tool)'),
+  title: z.string(whenMissing('a Hashnode post needs a title')).trim().min(1, 'a Hashnode post needs a title')
+    .describe('Post title (required)'),
+  publicationId: objectId('a Hashnode post needs a publicationId (see the publications tool)')
+    .describe('Publication the post goes to (required; ids from the publications tool)'),
   tags: z
     .array(z.object({
       slug: z.string().trim().min(1).describe('Tag slug; an unknown slug creates the tag'),
       name: z.string().trim().min(1).optional().describe('Display name for a new tag'),
-    }))
+    }), whenMissing('Hashnode needs at least 1 tag'))
     .min(1, 'Hashnode needs at least 1 tag')
     .max(15, 'Hashnode takes up to 15 tags')
     .describe('1 to 15 tags'),
@@ -22,7 +28,7 @@ export const hashnodeSettings = z.object({
   originalArticleURL: z.url({ protocol: /^https?$/ }).optional().describe('Canonical address when the post was first published elsewhere'),
   metaTitle: z.string().trim().min(1).optional().describe('Title for search engines'),
   metaDescription: z.string().trim().min(1).optional().describe('Description for search engines'),
-  seriesId: objectId.optional().describe('Series of the publication the post joins (ids from the series tool)'),
+  seriesId: objectId().optional().describe('Series of the publication the post joins (ids from the series tool)'),
   disableComments: z.boolean().optional().describe('Turn comments off'),
   isDelisted: z.boolean().optional().describe('Keep the post out of Hashnode feeds'),
   enableToc: z.boolean().optional().describe('Show a table of contents'),

@@ -60,7 +60,7 @@ export class InstagramGraph {
   }
 
   #url(path: string): string {
-    return `${this.#host.apiUrl.replace(/\/+$/, '')}/${graphApiVersion}${path}`;
+    return `${this.#host.apiUrl.replace(/(?<!\/)\/+$/, '')}/${graphApiVersion}${path}`;
   }
 
   #send(

@@ -10,7 +10,7 @@ export interface PlatformUrls {
   tokenUrl?: string;
 }
 
-const origin = z.url().transform((url) => url.replace(/\/+$/, ''));
+const origin = z.url().transform((url) => url.replace(/(?<!\/)\/+$/, ''));
 
 /** `linkedin-page` reads LINKEDIN_PAGE_CLIENT_ID and so on. */
 export function platformEnvPrefix(identifier: string): string {

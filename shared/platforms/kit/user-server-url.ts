@@ -45,6 +45,6 @@ export function userServerUrl(typed: string, policy: ConnectionPolicy, options: 
     const message = `${serverName} cannot be called at this address: ${error.message}`;
     throw new PlatformError({ kind: 'permanent', provider, message, cause: error });
   }
-  const folder = options.strip === undefined ? '' : url.pathname.replace(options.strip, '').replace(/\/+$/, '');
+  const folder = options.strip === undefined ? '' : url.pathname.replace(options.strip, '').replace(/(?<!\/)\/+$/, '');
   return `${url.origin}${folder}`;
 }

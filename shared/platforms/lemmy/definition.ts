@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { whenMissing } from '../kit/missing-setting.ts';
 import { countMedia, definePlatform } from '../kit/platform-definition.ts';
 import { textLength } from '../kit/text-length.ts';
 
@@ -7,10 +8,10 @@ const commentLimit = 10_000;
 
 /** Fields of POST /api/v3/post that SPS takes from the caller; the body is the post's text. */
 export const lemmySettings = z.object({
-  community_id: z.number().int().positive()
+  community_id: z.number(whenMissing('a Lemmy post needs a community_id (see the communities tools)')).int().positive()
     .describe('Id of the community on the connected instance (see the communities tools)'),
   name: z
-    .string()
+    .string(whenMissing('a Lemmy post needs a name: its title'))
     .trim()
     .min(3)
     .max(200)

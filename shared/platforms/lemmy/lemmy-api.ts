@@ -47,7 +47,7 @@ export function sessionOf(channel: ChannelCredentials): LemmySession {
     const message = 'the channel has no Lemmy instance URL; connect it again';
     throw new PlatformError({ kind: 'disconnected', provider, message });
   }
-  return { instance: channel.instanceUrl.replace(/\/+$/, ''), jwt: channel.accessToken };
+  return { instance: channel.instanceUrl.replace(/(?<!\/)\/+$/, ''), jwt: channel.accessToken };
 }
 
 export interface LemmyCall {

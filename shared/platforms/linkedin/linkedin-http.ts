@@ -61,7 +61,7 @@ export class LinkedinApi {
 
   constructor(provider: string, apiUrl: string, timeoutMs: number) {
     this.provider = provider;
-    this.#apiUrl = apiUrl.replace(/\/+$/, '');
+    this.#apiUrl = apiUrl.replace(/(?<!\/)\/+$/, '');
     this.#timeoutMs = timeoutMs;
   }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { whenMissing } from '../kit/missing-setting.ts';
 import { definePlatform } from '../kit/platform-definition.ts';
 
 /** Fields of POST /api/campaigns that SPS passes through; the post text becomes `body`. */
@@ -6,7 +7,7 @@ export const listmonkSettings = z.object({
   subject: z.string().trim().min(1, 'a subject cannot be empty').max(5000).optional()
     .describe('Email subject, up to 5000 characters; the post\'s first line when absent'),
   lists: z
-    .array(z.number().int().positive())
+    .array(z.number().int().positive(), whenMissing('a campaign needs at least 1 list'))
     .min(1, 'a campaign needs at least 1 list')
     .describe('Ids of the lists the campaign goes to (required; see the lists tool)'),
   name: z.string().trim().min(1).max(2000).optional()

@@ -14,7 +14,7 @@ export function rootOf(channel: ChannelCredentials): string {
     const message = 'the channel has no listmonk address; connect the instance again';
     throw new PlatformError({ kind: 'disconnected', provider, message });
   }
-  return channel.instanceUrl.replace(/\/+$/, '');
+  return channel.instanceUrl.replace(/(?<!\/)\/+$/, '');
 }
 
 export function unreadable(what: string): PlatformError {

@@ -56,7 +56,7 @@ function instanceOf(channel: ChannelCredentials): string {
       message: 'the channel has no Mastodon instance URL; connect it again',
     });
   }
-  return channel.instanceUrl.replace(/\/+$/, '');
+  return channel.instanceUrl.replace(/(?<!\/)\/+$/, '');
 }
 
 /** What differs between the adapter's calls; the rest is the same for every call to an instance. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { whenMissing } from '../kit/missing-setting.ts';
 import { countMedia, definePlatform } from '../kit/platform-definition.ts';
 
 const licenses = [
@@ -8,7 +9,9 @@ const licenses = [
 /** Fields of POST /v1/users/{id}/posts (or /v1/publications/{id}/posts) that SPS passes through. */
 export const mediumSettings = z.object({
   // Medium drops a title over 100 characters and makes one up, so refuse it instead.
-  title: z.string().trim().min(1, 'a Medium story needs a title').max(100).describe('Story title for listings and search, up to 100 characters; Medium does not show it in the story, so repeat it in the text'),
+  title: z.string(whenMissing('a Medium story needs a title')).trim().min(1, 'a Medium story needs a title').max(100)
+    .describe('Story title for listings and search, up to 100 characters; '
+      + 'Medium does not show it in the story, so repeat it in the text'),
   tags: z.array(z.string().trim().min(1).max(25)).max(3).optional().describe('Up to 3 tags of at most 25 characters (Medium ignores the rest)'),
   canonicalUrl: z.url({ protocol: /^https?$/ }).optional().describe('Original address when the story was first published elsewhere'),
   publishStatus: z.enum(['public', 'draft', 'unlisted']).optional().describe('public (the default), draft or unlisted'),

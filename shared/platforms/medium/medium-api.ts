@@ -61,7 +61,7 @@ export interface MediumCall {
 
 /** One call to Medium's API v1 with the channel's integration token. */
 export function mediumApi(apiUrl: string, timeoutMs: number) {
-  const base = apiUrl.replace(/\/+$/, '');
+  const base = apiUrl.replace(/(?<!\/)\/+$/, '');
   return (channel: ChannelCredentials, call: MediumCall): Promise<unknown> => platformRequest({
     provider,
     serverName: 'Medium',

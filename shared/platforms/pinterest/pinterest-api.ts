@@ -26,7 +26,7 @@ export function unreadable(what: string): PlatformError {
 }
 
 export function pinterestApi(apiUrl: string, accessToken: string, timeoutMs: number): PinterestApi {
-  const origin = apiUrl.replace(/\/+$/, '');
+  const origin = apiUrl.replace(/(?<!\/)\/+$/, '');
   return async (call, schema, what) => {
     const search = call.query === undefined ? '' : `?${new URLSearchParams(call.query).toString()}`;
     const stream = call.jsonStream;

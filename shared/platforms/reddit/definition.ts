@@ -1,19 +1,24 @@
 import { z } from 'zod';
+import { whenMissing } from '../kit/missing-setting.ts';
 import { mediaSizeProblems } from '../kit/media-size-limits.ts';
 import { countMedia, definePlatform } from '../kit/platform-definition.ts';
 import { textLength } from '../kit/text-length.ts';
 
 /** A subreddit as Reddit names it in URLs (`/r/<name>`), without the `r/`. */
 export const subredditName = z
-  .string()
+  .string(whenMissing('name the subreddit, without "r/"'))
   .regex(/^[A-Za-z0-9_]{2,21}$/, 'must be a subreddit name without "r/", such as "typescript"');
 
 /** Fields of POST /api/submit (and the gallery variant) that SPS takes from the caller. */
 export const redditSettings = z.object({
   subreddit: subredditName.describe('Subreddit to submit to, without "r/"'),
-  title: z.string().trim().min(1).max(300).describe('Post title (1 to 300 characters)'),
+  title: z.string(whenMissing('a Reddit post needs a title')).trim().min(1).max(300)
+    .describe('Post title (1 to 300 characters)'),
   type: z
-    .enum(['self', 'link', 'image', 'video', 'videogif', 'gallery'])
+    .enum(
+      ['self', 'link', 'image', 'video', 'videogif', 'gallery'],
+      whenMissing('a Reddit post needs a type: self, link, image, video, videogif or gallery'),
+    )
     .describe(
       'Reddit post kind: self (text), link, image, video, videogif (silent video) or gallery (several images)',
     ),
@@ -45,6 +50,9 @@ export const reddit = definePlatform({
   textLimit: selfTextLimit,
   textCounting: 'code-points',
   replies: 'thread',
+  // 100 queries a minute per OAuth client id, the operator's one app, uploads included (section 6.7).
+  concurrentCalls: 1,
+  concurrentUploads: 1,
   mediaRules: 'Self and link posts take no media, image posts 1 image, video and videogif posts 1 video (MP4 or MOV), '
     + 'gallery posts 1 to 20 images (JPEG, PNG, GIF or WebP, up to 20 MB each); comments take none.',
   rules:

@@ -42,7 +42,7 @@ export class RedditApi {
   readonly timeoutMs: number;
 
   constructor(apiUrl: string, clientId: string | null, timeoutMs: number) {
-    this.apiUrl = apiUrl.replace(/\/+$/, '');
+    this.apiUrl = apiUrl.replace(/(?<!\/)\/+$/, '');
     this.userAgent = redditUserAgent(clientId);
     this.timeoutMs = timeoutMs;
   }

@@ -74,7 +74,7 @@ const units: Readonly<Record<string, number>> = {
  */
 export function rateLimitWaitMs(message: string, ratelimitSeconds: number | undefined): number {
   if (ratelimitSeconds !== undefined && ratelimitSeconds > 0) return Math.ceil(ratelimitSeconds * 1000);
-  const match = /(\d+)\s*(millisecond|second|minute|hour)s?/i.exec(message);
+  const match = /(?<!\d)(\d+)\s*(millisecond|second|minute|hour)s?/i.exec(message);
   if (match === null) return 60_000;
   return Number(match[1]) * (units[(match[2] ?? '').toLowerCase()] ?? 1_000);
 }

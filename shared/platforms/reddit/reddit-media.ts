@@ -76,7 +76,7 @@ async function uploadAsset(api: RedditApi, token: string, file: PublishMedia): P
     errorMessage: storageErrorMessage,
     classify: classifyStorage,
   });
-  return { url: `${action.href.replace(/\/+$/, '')}/${key}`, assetId: lease.asset.asset_id };
+  return { url: `${action.href.replace(/(?<!\/)\/+$/, '')}/${key}`, assetId: lease.asset.asset_id };
 }
 
 /**

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { whenMissing } from '../kit/missing-setting.ts';
 import { definePlatform } from '../kit/platform-definition.ts';
 
 /** A public (`C…`) or private (`G…`) channel's id, as conversations.list names it. */
-export const slackChannelId = z.string()
+export const slackChannelId = z.string(whenMissing('name the Slack channel by its id (see the channels tool)'))
   .regex(/^[CG][A-Z0-9]{6,}$/, 'must be a Slack channel id such as "C0123456789"');
 
 /** Fields of chat.postMessage that SPS takes from the caller. */

@@ -31,7 +31,7 @@ export class SlackApi {
   readonly #canRefresh: boolean;
 
   constructor(apiUrl: string, timeoutMs: number, canRefresh = false) {
-    this.#apiUrl = apiUrl.replace(/\/+$/, '');
+    this.#apiUrl = apiUrl.replace(/(?<!\/)\/+$/, '');
     this.#timeoutMs = timeoutMs;
     this.#canRefresh = canRefresh;
   }

@@ -28,6 +28,8 @@ export const telegram = definePlatform({
   textLimit: 4096,
   textCounting: 'code-points',
   replies: 'comment',
+  // One SPS bot sends for every chat: about 30 messages a second overall (section 10.7).
+  concurrentCalls: 7,
   mediaRules: 'Up to 10 photos and videos per message, sent as one album; photos up to 10 MB, videos up to 50 MB;'
     + ' with media the text is a caption of at most 1024 characters.',
   rules: 'The SPS bot posts in the connected channel or group, where it must be an administrator allowed to post.'

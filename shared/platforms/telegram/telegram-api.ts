@@ -25,7 +25,7 @@ export class TelegramApi {
   readonly #timeoutMs: number;
 
   constructor(apiUrl: string, timeoutMs: number) {
-    this.#apiUrl = apiUrl.replace(/\/+$/, '');
+    this.#apiUrl = apiUrl.replace(/(?<!\/)\/+$/, '');
     this.#timeoutMs = timeoutMs;
   }
 

@@ -22,7 +22,7 @@ export function unreadable(what: string, cause?: unknown): PlatformError {
 }
 
 export function threadsGraph(apiUrl: string, accessToken: string, timeoutMs: number): ThreadsGraph {
-  const base = `${apiUrl.replace(/\/+$/, '')}/${threadsApiVersion}`;
+  const base = `${apiUrl.replace(/(?<!\/)\/+$/, '')}/${threadsApiVersion}`;
 
   async function call<T>(
     method: 'GET' | 'POST',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { whenMissing } from '../kit/missing-setting.ts';
 import { countMedia, definePlatform, type PostPartFacts } from '../kit/platform-definition.ts';
 
 const photoTypes = ['image/jpeg', 'image/webp'];
@@ -17,7 +18,10 @@ export function isPhotoPost(parts: PostPartFacts[]): boolean {
 /** Fields of post_info (and post_mode) of TikTok's Content Posting API, under TikTok's names. */
 export const tiktokSettings = z.object({
   privacy_level: z
-    .enum(['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'])
+    .enum(
+      ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'],
+      whenMissing('a TikTok post needs a privacy_level: who can see it (see the creatorInfo tool)'),
+    )
     .describe('Who can see the post; must be one the creator offers (see the creatorInfo tool)'),
   disable_comment: z.boolean().optional().describe('Turn comments off'),
   disable_duet: z.boolean().optional().describe('For a video: turn Duet off'),

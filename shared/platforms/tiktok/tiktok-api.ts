@@ -29,7 +29,7 @@ export function unreadable(what: string, cause?: unknown): PlatformError {
 }
 
 export function tiktokApi(apiUrl: string, accessToken: string, timeoutMs: number): TikTokApi {
-  const base = apiUrl.replace(/\/+$/, '');
+  const base = apiUrl.replace(/(?<!\/)\/+$/, '');
   return async (call, schema, what) => {
     const url = new URL(`${base}${call.path}`);
     for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.set(name, value);

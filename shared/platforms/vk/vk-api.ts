@@ -23,7 +23,7 @@ export class VkApi {
   readonly #pacer: VkPacer;
 
   constructor(apiUrl: string, timeoutMs: number, pacer: VkPacer = new VkPacer()) {
-    this.#apiUrl = apiUrl.replace(/\/+$/, '');
+    this.#apiUrl = apiUrl.replace(/(?<!\/)\/+$/, '');
     this.#timeoutMs = timeoutMs;
     this.#pacer = pacer;
   }

@@ -113,7 +113,7 @@ export function castUrl(username: string, hash: string): string {
  * fail runs between Neynar's accept and the worker's write.
  */
 export function createWarpcastAdapter(options: AdapterOptions, neynar: NeynarEndpoint): PlatformAdapter {
-  const apiUrl = neynar.apiUrl.replace(/\/+$/, '');
+  const apiUrl = neynar.apiUrl.replace(/(?<!\/)\/+$/, '');
 
   function call(
     credential: WarpcastCredential,

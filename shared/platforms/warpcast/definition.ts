@@ -31,6 +31,10 @@ export const warpcast = definePlatform({
   textLimit: 320,
   textCounting: 'utf8-bytes',
   replies: 'thread',
+  // The operator's one Neynar key: 5 requests a second per endpoint on the Starter plan (section 3.7); a video
+  // cast is a URL embed like an image, so it takes no more.
+  concurrentCalls: 1,
+  concurrentUploads: 1,
   mediaByUrl: true,
   mediaRules: 'Up to 2 images or videos per cast, sent as URL embeds that readers\' apps fetch from SPS\'s public '
     + 'media address.',

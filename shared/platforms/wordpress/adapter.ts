@@ -23,7 +23,7 @@ function sessionOf(channel: ChannelCredentials): WordpressSession {
     const message = 'the channel has no WordPress site address; connect the site again';
     throw new PlatformError({ kind: 'disconnected', provider, message });
   }
-  return { site: channel.instanceUrl.replace(/\/+$/, ''), credential: readWordpressCredential(channel.accessToken) };
+  return { site: channel.instanceUrl.replace(/(?<!\/)\/+$/, ''), credential: readWordpressCredential(channel.accessToken) };
 }
 
 function settingsOf(input: PublishInput): Settings {

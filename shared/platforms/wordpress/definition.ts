@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { whenMissing } from '../kit/missing-setting.ts';
 import { definePlatform } from '../kit/platform-definition.ts';
 
 /** A term by its id, or by its name as the site shows it. */
@@ -6,9 +7,10 @@ const termRefs = z.array(z.union([z.number().int().positive(), z.string().trim()
 
 /** Arguments of POST /wp/v2/{rest_base} that SPS passes through; the post text becomes `content`. */
 export const wordpressSettings = z.object({
-  title: z.string().trim().min(1, 'a WordPress post needs a title').describe('Post title (required)'),
+  title: z.string(whenMissing('a WordPress post needs a title')).trim().min(1, 'a WordPress post needs a title')
+    .describe('Post title (required)'),
   post_type: z
-    .string()
+    .string(whenMissing('a WordPress post needs a post_type, such as "posts" or "pages" (see the postTypes tool)'))
     .regex(/^[a-z0-9_-]+$/, 'must be a REST base such as "posts" or "pages"')
     .describe('REST base of the post type to create, such as posts or pages (see the postTypes tool)'),
   status: z

@@ -31,7 +31,7 @@ export function uploadFileName(media: PublishMedia): string {
   const parsed = path.parse(media.fileName);
   // Accents come off their letters (NFKD, then the marks dropped) before anything else becomes a dash.
   const ascii = parsed.name.normalize('NFKD').replace(/\p{M}+/gu, '');
-  const stem = ascii.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'media';
+  const stem = ascii.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|(?<!-)-+$/g, '') || 'media';
   const extension = /^\.[A-Za-z0-9]{1,5}$/.test(parsed.ext)
     ? parsed.ext.toLowerCase()
     : extensions[media.mimeType] ?? '';

@@ -18,7 +18,7 @@ export interface XCall {
 export type XApi = (call: XCall) => Promise<unknown>;
 
 export function xApi(apiUrl: string, accessToken: string, timeoutMs: number): XApi {
-  const root = apiUrl.replace(/\/+$/, '');
+  const root = apiUrl.replace(/(?<!\/)\/+$/, '');
   return (call) => {
     const search = new URLSearchParams(call.query ?? {}).toString();
     return platformRequest({

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { whenMissing } from '../kit/missing-setting.ts';
 import { mediaSizeProblems } from '../kit/media-size-limits.ts';
 import { countMedia, definePlatform } from '../kit/platform-definition.ts';
 
 /** Fields of the video resource (snippet and status) SPS sends with the upload; the post text is the description. */
 export const youtubeSettings = z.object({
   title: z
-    .string()
+    .string(whenMissing('a YouTube video needs a title'))
     .trim()
     .min(2)
     .max(100)

@@ -25,7 +25,7 @@ export class YoutubeApi {
   readonly timeoutMs: number;
 
   constructor(apiUrl: string, accessToken: string, timeoutMs: number) {
-    this.#root = apiUrl.replace(/\/+$/, '');
+    this.#root = apiUrl.replace(/(?<!\/)\/+$/, '');
     this.#accessToken = accessToken;
     this.timeoutMs = timeoutMs;
   }

@@ -27,7 +27,7 @@ const explanations: Record<string, string> = {
 
 /** Google's message, without the HTML links it puts in some (`your <a href=...>quota</a>`). */
 export function youtubeErrorMessage(body: unknown): string | undefined {
-  const google = googleApiErrorMessage(body)?.replace(/<[^>]*>/g, '');
+  const google = googleApiErrorMessage(body)?.replace(/<[^<>]*>/g, '');
   if (google === undefined) return undefined;
   const reason = googleErrorReasons(body)[0];
   const explanation = reason === undefined ? undefined : explanations[reason];

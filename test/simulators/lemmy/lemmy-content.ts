@@ -151,7 +151,7 @@ export function personDetails(state: LemmyState, request: SimulatedRequest): Sim
   const username = request.query.get('username');
   if (personId === null && username === null) return lemmyError(400, 'no_id_given');
   const user = personId === null
-    ? state.users.find((candidate) => candidate.name === username?.replace(/@.*$/, ''))
+    ? state.users.find((candidate) => candidate.name === username?.replace(/@.*/, ''))
     : state.user(personId);
   if (user === undefined) return lemmyError(404, 'couldnt_find_person');
   const limit = integerQuery(request, 'limit') ?? 10;

@@ -23,7 +23,7 @@ function templateError(body: string): string | null {
   for (let open = rest.indexOf('{{'); open !== -1; open = rest.indexOf('{{')) {
     const close = rest.indexOf('}}', open);
     if (close === -1) return 'template: content:1: unclosed action';
-    const action = rest.slice(open + 2, close).replace(/^-?\s*|\s*-?$/g, '');
+    const action = rest.slice(open + 2, close).replace(/^-?\s*|(?<!\s)\s*-?$/g, '');
     const word = /^[A-Za-z_]\w*/.exec(action)?.[0];
     const keywords = ['if', 'else', 'end', 'range', 'with', 'template', 'block', 'define', 'nil'];
     if (word !== undefined && !templateFunctions.has(word) && !keywords.includes(word)) {
@@ -34,7 +34,7 @@ function templateError(body: string): string | null {
   return null;
 }
 
-const fromAddress = /(.+?)\s<(.+?)@(.+?)>/;
+const fromAddress = /^[^<>]*\S\s+<[^\s<>@]+@[^\s<>]+>/;
 const bareEmail = /^[^\s@<>]+@[^\s@<>]+$/;
 const contentTypes = ['richtext', 'html', 'markdown', 'plain', 'visual'];
 

@@ -36,10 +36,10 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       const verb = line.slice(0, 4).toUpperCase();
       if (verb === 'EHLO' || verb === 'HELO') reply('250 sps-smtp-sink');
       else if (verb === 'MAIL') {
-        envelope = { from: /<([^>]*)>/.exec(line)?.[1] ?? '', to: [], data: '' };
+        envelope = { from: /<([^<>]*)>/.exec(line)?.[1] ?? '', to: [], data: '' };
         reply('250 OK');
       } else if (verb === 'RCPT') {
-        envelope.to.push(/<([^>]*)>/.exec(line)?.[1] ?? '');
+        envelope.to.push(/<([^<>]*)>/.exec(line)?.[1] ?? '');
         reply('250 OK');
       } else if (verb === 'DATA') {
         inData = true;

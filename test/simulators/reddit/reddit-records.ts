@@ -122,7 +122,7 @@ export class RedditRecords {
 
   /** `/r/<sr>/comments/<id>/<slug>/`, Reddit's permalink of a post. */
   permalink(post: SimulatedPost): string {
-    const slug = post.title.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 50);
+    const slug = post.title.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|(?<!_)_+$/g, '').slice(0, 50);
     return `/r/${post.subreddit}/comments/${post.id}/${slug}/`;
   }
 
