@@ -68,7 +68,8 @@ describe('walking skeleton: org:create → connect → POST /posts → Mastodon 
 
   // Five script processes, each starting Node and loading the domain: 4-5 s apiece while other files run.
   const scriptsTimeout = { timeout: 90_000 };
-  it('channel:add connects a credentials platform the platform accepts, and says why it refuses', scriptsTimeout, async () => {
+  const channelAdd = 'channel:add connects a credentials platform the platform accepts, and says why it refuses';
+  it(channelAdd, scriptsTimeout, async () => {
     const args = ['--org', organizationId, '--provider', 'devto'];
     const added = await runScript('scripts/channel-add.ts', [...args, '--field', 'apiKey=devto-key'], ctx.env);
     expect(added.stderr).toBe('');

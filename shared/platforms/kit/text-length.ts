@@ -3,8 +3,13 @@ import { boundedMastodonTextLength, mastodonTextLength } from './mastodon-text-l
 import type { TextCounting } from './platform-definition.ts';
 import { boundedXWeightedLength, xWeightedLength } from './x-weighted-length.ts';
 
+/** Any half of a surrogate pair: without one, a text has as many code points as units. */
+const surrogate = /[\ud800-\udfff]/;
+
 /** Code points: UTF-16 units less the second unit of each surrogate pair. */
 function codePointCount(text: string): number {
+  // Most texts have no surrogate: a native search answers them several times faster than the loop.
+  if (!surrogate.test(text)) return text.length;
   let pairs = 0;
   for (let index = 0; index < text.length - 1; index += 1) {
     const unit = text.charCodeAt(index);
