@@ -48,8 +48,11 @@ function inflaterFor(encoding: string): Transform | null {
  * measured. A body nested too deeply is read to its end without being kept, then refused,
  * so the client reads the answer instead of a reset.
  */
-function readBody(request: IncomingMessage, encoding: string, limitBytes: number): Promise<Buffer> {
+function readBody(request: IncomingMessage, encoding: string, bodyLimitBytes: number): Promise<Buffer> {
   const inflater = inflaterFor(encoding);
+  // A compressed body inflates to at most the default limit: a few kilobytes of gzip can stand for
+  // gigabytes, and inflating the posts route's 50 MB of them kept the api from answering for 10 s.
+  const limitBytes = inflater === null ? bodyLimitBytes : Math.min(bodyLimitBytes, bodyLimits.default);
   // Not stream.pipeline: on broken compressed data it would destroy the request, and with it the answer.
   if (inflater !== null) request.once('error', (error) => { inflater.destroy(error); });
   const source: Readable = inflater === null ? request : request.pipe(inflater);
@@ -63,9 +66,13 @@ function readBody(request: IncomingMessage, encoding: string, limitBytes: number
       settled = true;
       source.off('data', onData);
       if (outcome instanceof Error) {
-        // Node reads and drops the rest of the request once the answer is sent.
-        if (inflater !== null) request.unpipe(inflater);
-        source.pause();
+        // The rest of the request is read and dropped: left paused, a client still sending (a
+        // compressed body past the limit) would wait on a full socket and never read the answer.
+        if (inflater !== null) {
+          request.unpipe(inflater);
+          inflater.destroy();
+        }
+        request.resume();
         reject(outcome);
       } else {
         resolve(outcome);
