@@ -29,6 +29,7 @@ import { InvalidationBus, type CacheInvalidation } from '../shared/cache/invalid
 import { InvalidatedCache } from '../shared/cache/invalidated-cache.ts';
 import { CredentialLookup } from './caches/credential-lookup.ts';
 import { cachedChannelFinder } from './caches/channel-lookup.ts';
+import { trailingSlashes } from '../shared/net/trailing-slashes.ts';
 
 export interface ApiRuntime {
   app: Koa<AppState>;
@@ -127,9 +128,9 @@ export async function createApiRuntime(
       leaseMs: Math.max(120_000, Math.max(config.MEDIA_WAIT_MS, config.VIDEO_WAIT_MS) + 60_000),
     }),
     now: () => new Date(),
-    frontendUrl: config.FRONTEND_URL.replace(/(?<!\/)\/+$/, ''),
+    frontendUrl: config.FRONTEND_URL.replace(trailingSlashes, ''),
     platforms,
-    backendUrl: config.BACKEND_URL.replace(/(?<!\/)\/+$/, ''),
+    backendUrl: config.BACKEND_URL.replace(trailingSlashes, ''),
     storage,
     mediaReach: mediaReachFor(storage.publicUrl(newObjectKey('jpg')), platforms),
     userHosts,

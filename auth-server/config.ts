@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../shared/config/config.ts';
 import { deprecatedTrustProxySchema, trustProxyHopsSchema, withTrustProxyAlias } from '../shared/config/proxy-hops.ts';
+import { trailingSlashes } from '../shared/net/trailing-slashes.ts';
 
 /** The spec's environment table for the auth server, plus LOG_LEVEL, TRUST_PROXY_HOPS and SWEEP_EVERY_MS. */
 const schema = z.object({
@@ -46,7 +47,7 @@ export function loadAuthServerConfig(env: NodeJS.ProcessEnv = process.env): Auth
     }));
   }
   const c = result.data;
-  const trim = (url: string) => url.replace(/(?<!\/)\/+$/, '');
+  const trim = (url: string) => url.replace(trailingSlashes, '');
   return {
     databaseUrl: c.DATABASE_URL,
     clientId: c.SERVICE_OAUTH_CLIENT_ID,

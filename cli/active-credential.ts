@@ -1,5 +1,5 @@
 import { CliError } from './cli-error.ts';
-import { defaultApiUrl, readEnvironment } from './config.ts';
+import { defaultApiUrl, readEnvironment, withoutTrailingSlash } from './config.ts';
 import { credentialsFile, readStoredCredentials } from './credentials-store.ts';
 
 /** The credential API commands send, and where they send it. */
@@ -20,7 +20,8 @@ export async function activeCredential(): Promise<ActiveCredential> {
   const env = readEnvironment();
   const stored = await readStoredCredentials();
   if (stored !== null) {
-    return { kind: 'oauth', token: stored.accessToken, apiUrl: env.apiUrlOverride ?? stored.apiUrl.replace(/(?<!\/)\/+$/, ''), organizationId: stored.organizationId };
+    const apiUrl = env.apiUrlOverride ?? withoutTrailingSlash(stored.apiUrl);
+    return { kind: 'oauth', token: stored.accessToken, apiUrl, organizationId: stored.organizationId };
   }
   if (env.apiKey !== null) {
     return { kind: 'api-key', token: env.apiKey, apiUrl: env.apiUrlOverride ?? defaultApiUrl, organizationId: null };

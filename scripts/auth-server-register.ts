@@ -6,6 +6,7 @@ import { SecretBox } from '../shared/crypto/secret-box.ts';
 import { openDatabase } from '../shared/db/database.ts';
 import { ensureAuthServerApp } from './local/auth-server-app.ts';
 import { logToStderr, runScript } from './local/run-script.ts';
+import { trailingSlashes } from '../shared/net/trailing-slashes.ts';
 
 const usage = 'usage: npm run auth-server:register -- --auth-url <public URL of the auth server> [--org <organization id>]';
 
@@ -16,11 +17,11 @@ await runScript(async (config) => {
   const db = await openDatabase(config.MONGO_URL);
   try {
     const app = await ensureAuthServerApp(db, new SecretBox(config.SECRETS_KEY), { authUrl, organizationId: values.org });
-    logToStderr(`OAuth app ready; its callback is ${authUrl.replace(/(?<!\/)\/+$/, '')}/device/callback. Set in the auth server's environment:`);
+    logToStderr(`OAuth app ready; its callback is ${authUrl.replace(trailingSlashes, '')}/device/callback. Set in the auth server's environment:`);
     for (const line of [
       `SERVICE_OAUTH_CLIENT_ID=${app.clientId}`,
       `SERVICE_OAUTH_CLIENT_SECRET=${app.clientSecret}`,
-      `SERVER_URL=${authUrl.replace(/(?<!\/)\/+$/, '')}`,
+      `SERVER_URL=${authUrl.replace(trailingSlashes, '')}`,
       `SERVICE_FRONTEND_URL=${config.FRONTEND_URL}`,
       `SERVICE_API_URL=${config.BACKEND_URL}`,
       'DATABASE_URL=postgres://<user>:<password>@<host>:5432/<database>',

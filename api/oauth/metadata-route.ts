@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { AppState } from '../context.ts';
 import { pkceMethods } from '../../shared/domain/oauth/pkce.ts';
 import { defaultScope } from '../../shared/domain/oauth/scope.ts';
+import { trailingSlashes } from '../../shared/net/trailing-slashes.ts';
 
 interface ServerUrls {
   /** Where the consent page is served: the issuer. */
@@ -33,7 +34,7 @@ export function authorizationServerMetadata(urls: ServerUrls): Record<string, un
 export function metadataRouter(urls: ServerUrls): Router<AppState> {
   const router = new Router<AppState>();
   const document = authorizationServerMetadata(urls);
-  const issuerPath = new URL(urls.frontendUrl).pathname.replace(/(?<!\/)\/+$/, '');
+  const issuerPath = new URL(urls.frontendUrl).pathname.replace(trailingSlashes, '');
   const paths = ['/.well-known/oauth-authorization-server'];
   if (issuerPath !== '') paths.push(`/.well-known/oauth-authorization-server${issuerPath}`);
   for (const path of paths) {

@@ -5,6 +5,7 @@ import type { AppState } from '../context.ts';
 import { notFound } from '../../shared/errors.ts';
 import { contentTypeForExtension } from '../../shared/media/media-types.ts';
 import type { LocalDiskStorage } from '../../shared/storage/local-disk-storage.ts';
+import { trailingSlashes } from '../../shared/net/trailing-slashes.ts';
 
 /** `bytes=start-end`, `bytes=start-` or `bytes=-suffix`; anything else (several ranges) is served whole. */
 export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
@@ -34,7 +35,7 @@ export function parseRange(header: string | undefined, size: number): { start: n
  */
 export function uploadsRouter(storage: LocalDiskStorage, basePath: string): Router<AppState> {
   const router = new Router<AppState>();
-  router.get(`${basePath.replace(/(?<!\/)\/+$/, '')}/:year/:month/:day/:file`, async (ctx) => {
+  router.get(`${basePath.replace(trailingSlashes, '')}/:year/:month/:day/:file`, async (ctx) => {
     const { year = '', month = '', day = '', file: name = '' } = ctx.params;
     const key = `${year}/${month}/${day}/${name}`;
     const file = storage.fileFor(key);

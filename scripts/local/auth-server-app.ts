@@ -2,6 +2,7 @@ import type { SecretBox } from '../../shared/crypto/secret-box.ts';
 import type { Database } from '../../shared/db/database.ts';
 import { registerApp, rotateAppSecret } from '../../shared/domain/oauth/oauth-apps.ts';
 import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
+import { trailingSlashes } from '../../shared/net/trailing-slashes.ts';
 
 /** Name of the organization that owns the auth server's OAuth app when none is given. */
 export const authServerOrganizationName = 'SPS command-line client';
@@ -12,7 +13,7 @@ const appName = 'SPS command-line client';
  * Made once; later calls rotate its secret, since a secret is only ever shown when it is made.
  */
 export async function ensureAuthServerApp(db: Database, secrets: SecretBox, input: { authUrl: string; organizationId?: string | undefined }): Promise<{ clientId: string; clientSecret: string; organizationId: string }> {
-  const redirectUrl = `${input.authUrl.replace(/(?<!\/)\/+$/, '')}/device/callback`;
+  const redirectUrl = `${input.authUrl.replace(trailingSlashes, '')}/device/callback`;
   let organizationId = input.organizationId;
   if (organizationId === undefined) {
     const existing = await db.organizations.findOne({ name: authServerOrganizationName }).sort({ createdAt: 1 }).lean();

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertSafeObjectKey, isSafeObjectKey } from './object-key.ts';
 import type { Storage, StoredObject } from './storage.ts';
+import { trailingSlashes } from '../net/trailing-slashes.ts';
 
 /** The embedded default: files under a folder on this machine, served by the api. */
 export class LocalDiskStorage implements Storage {
@@ -13,7 +14,7 @@ export class LocalDiskStorage implements Storage {
 
   constructor(options: { root: string; publicBaseUrl: string }) {
     this.#root = path.resolve(options.root);
-    this.#publicBaseUrl = options.publicBaseUrl.replace(/(?<!\/)\/+$/, '');
+    this.#publicBaseUrl = options.publicBaseUrl.replace(trailingSlashes, '');
   }
 
   async put(key: string, body: Readable): Promise<StoredObject> {

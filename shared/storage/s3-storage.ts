@@ -4,6 +4,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { assertSafeObjectKey } from './object-key.ts';
 import type { Storage, StoredObject } from './storage.ts';
+import { trailingSlashes } from '../net/trailing-slashes.ts';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -34,7 +35,7 @@ export class S3Storage implements Storage {
       credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
     });
     this.#bucket = options.bucket;
-    this.#publicBaseUrl = options.publicBaseUrl.replace(/(?<!\/)\/+$/, '');
+    this.#publicBaseUrl = options.publicBaseUrl.replace(trailingSlashes, '');
   }
 
   async put(key: string, body: Readable, options: { contentType?: string } = {}): Promise<StoredObject> {

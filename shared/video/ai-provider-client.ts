@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trailingSlashes } from '../net/trailing-slashes.ts';
 
 /** The operator's AI provider (AI_* settings): any API that speaks OpenAI's chat, image and speech routes. */
 export interface AiProviderSettings {
@@ -125,7 +126,7 @@ export class AiProviderClient {
   }
 
   async #post(route: string, body: unknown): Promise<{ body: Buffer; contentType: string }> {
-    const url = `${this.settings.baseUrl.replace(/(?<!\/)\/+$/, '')}${route}`;
+    const url = `${this.settings.baseUrl.replace(trailingSlashes, '')}${route}`;
     const seconds = +(this.settings.timeoutMs / 1000).toFixed(1);
     try {
       const response = await fetch(url, {

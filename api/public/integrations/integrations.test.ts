@@ -9,6 +9,7 @@ import { channelTestKit, expectError } from './channel-test-kit.ts';
 import type { RunningStack } from '../../../test/support/stack.ts';
 import { useSimulatedStack } from '../../../test/support/simulated-stack.ts';
 import type { TestContext } from '../../../test/support/test-context.ts';
+import { trailingSlashes } from '../../../shared/net/trailing-slashes.ts';
 
 describe('channel routes: list, delete, settings, groups, social', () => {
   const world = useSimulatedStack();
@@ -243,8 +244,8 @@ describe('channel routes: list, delete, settings, groups, social', () => {
       const response = await call(org.apiKey, '/social/mastodon');
       expect(response.status).toBe(200);
       const { url } = z.object({ url: z.url() }).parse(response.body);
-      expect(url).toBe(`${ctx.config.FRONTEND_URL.replace(/(?<!\/)\/+$/, '')}/channels/connect/mastodon`);
-      expect(url).toBe(`${ctx.config.FRONTEND_URL.replace(/(?<!\/)\/+$/, '')}/channels/connect/mastodon`);
+      expect(url).toBe(`${ctx.config.FRONTEND_URL.replace(trailingSlashes, '')}/channels/connect/mastodon`);
+      expect(url).toBe(`${ctx.config.FRONTEND_URL.replace(trailingSlashes, '')}/channels/connect/mastodon`);
       const message = expectError(await call(org.apiKey, '/social/myspace'), 404, 'not_found');
       expect(message).toContain('myspace');
     });

@@ -1,3 +1,4 @@
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 /**
  * Which stored channel is "the same platform account" as one a connect flow just read.
  *
@@ -25,7 +26,7 @@ export function accountServer(instanceUrl: string | null): string | null {
   // Not a URL (hand-edited data): compared as stored, so it matches only itself.
   if (!URL.canParse(instanceUrl)) return instanceUrl;
   const url = new URL(instanceUrl);
-  return `${url.origin}${url.pathname.replace(/(?<!\/)\/+$/, '')}`;
+  return `${url.origin}${url.pathname.replace(trailingSlashes, '')}`;
 }
 
 export function sameServer(stored: AccountIdentity, connected: AccountIdentity): boolean {

@@ -15,6 +15,7 @@ import { parsePostUri, postUrl, type StrongRef } from './post-ref.ts';
 import { partRecordKey, tidPattern } from './record-key.ts';
 import { channelServer, openSession, type BlueskySession } from './session.ts';
 import { provider, refusalName, xrpc, type XrpcServer } from './xrpc.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 const postCollection = 'app.bsky.feed.post';
 
@@ -90,7 +91,7 @@ function invalidData(issues: z.ZodError): PlatformError {
  * is read first), so 'unconfirmed' is never needed.
  */
 export function createBlueskyAdapter(options: AdapterOptions, endpoint: BlueskyEndpoint): PlatformAdapter {
-  const entryway = endpoint.apiUrl.replace(/(?<!\/)\/+$/, '');
+  const entryway = endpoint.apiUrl.replace(trailingSlashes, '');
   const { timeoutMs } = options;
 
   function server(channel: ChannelCredentials): XrpcServer {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ChannelCredentials } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 export const provider = 'devto';
 
@@ -35,7 +36,7 @@ export interface DevtoCall {
  * classification and Retry-After reading of platformRequest).
  */
 export function devtoApi(apiUrl: string, timeoutMs: number) {
-  const base = apiUrl.replace(/(?<!\/)\/+$/, '');
+  const base = apiUrl.replace(trailingSlashes, '');
   return (channel: ChannelCredentials, call: DevtoCall): Promise<unknown> => {
     const search = new URLSearchParams(call.query ?? {}).toString();
     return platformRequest({

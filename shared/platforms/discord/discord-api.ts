@@ -4,6 +4,7 @@ import { platformRequest, type MultipartBody } from '../kit/platform-http.ts';
 import {
   classifyDiscordRefusal, discordErrorMessage, discordRetryAfterMs, provider, unreadable,
 } from './discord-errors.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 /**
  * Discord asks bots to name themselves `DiscordBot (<url>, <version>)` (reference#user-agent); SPS
@@ -27,7 +28,7 @@ export class DiscordApi {
   readonly #timeoutMs: number;
 
   constructor(apiUrl: string, botToken: string | null, timeoutMs: number) {
-    this.#base = `${apiUrl.replace(/(?<!\/)\/+$/, '')}/${apiVersion}`;
+    this.#base = `${apiUrl.replace(trailingSlashes, '')}/${apiVersion}`;
     this.#botToken = botToken;
     this.#timeoutMs = timeoutMs;
   }

@@ -8,6 +8,7 @@ import { platformRequest, type PlatformRequest } from '../kit/platform-http.ts';
 import { dribbbleSettings } from './definition.ts';
 import { classifyDribbbleRefusal, dribbbleErrorMessage, dribbbleRetryAfterMs } from './dribbble-errors.ts';
 import { earlierShot, shotAttempt, shotsAnswer } from './shot-once.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 const provider = 'dribbble';
 
@@ -51,7 +52,7 @@ type DribbbleCall = Pick<PlatformRequest, 'method' | 'multipart' | 'withStatus' 
  * without a readable Location is 'unconfirmed': the shot exists, its id is unknown.
  */
 export function createDribbbleAdapter(options: AdapterOptions, app: Pick<PlatformApp, 'apiUrl'>): PlatformAdapter {
-  const origin = app.apiUrl.replace(/(?<!\/)\/+$/, '');
+  const origin = app.apiUrl.replace(trailingSlashes, '');
 
   function call(channel: ChannelCredentials, request: DribbbleCall): Promise<unknown> {
     const { path, timeoutMs, ...rest } = request;

@@ -6,6 +6,7 @@ import { graphApiVersion } from './meta-graph.ts';
 import {
   classifyGraphRefusal, graphRefusalMessage, graphRetryAfterMs, readGraphRefusal,
 } from './meta-graph-refusals.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 const provider = 'facebook';
 
@@ -57,7 +58,7 @@ function unreadable(what: string, cause: unknown): PlatformError {
 }
 
 export function createPageGraph(apiUrl: string, timeoutMs: number): PageGraph {
-  const origins = { graph: apiUrl.replace(/(?<!\/)\/+$/, ''), video: videoHostOf(apiUrl.replace(/(?<!\/)\/+$/, '')) };
+  const origins = { graph: apiUrl.replace(trailingSlashes, ''), video: videoHostOf(apiUrl.replace(trailingSlashes, '')) };
 
   const classify = (repeat: boolean) => (status: number, body: unknown): PlatformErrorKind | undefined => {
     if (repeat && readGraphRefusal(body)?.code === duplicatePost) return 'unconfirmed';

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest, type PlatformRequest } from '../kit/platform-http.ts';
 import { classifyGmbRefusal, gmbErrorMessage, gmbRetryAfterMs } from './gmb-errors.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 export const provider = 'gmb';
 
@@ -18,9 +19,9 @@ export type GmbService =
 
 export function gmbServiceUrl(apiUrl: string, service: GmbService): string {
   const url = new URL(apiUrl);
-  if (!url.hostname.startsWith('mybusinessaccountmanagement.')) return apiUrl.replace(/(?<!\/)\/+$/, '');
+  if (!url.hostname.startsWith('mybusinessaccountmanagement.')) return apiUrl.replace(trailingSlashes, '');
   url.hostname = url.hostname.replace(/^mybusinessaccountmanagement\./, `${service}.`);
-  return url.toString().replace(/(?<!\/)\/+$/, '');
+  return url.toString().replace(trailingSlashes, '');
 }
 
 export function unreadable(what: string, cause?: unknown): PlatformError {

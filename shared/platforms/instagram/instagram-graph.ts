@@ -3,6 +3,7 @@ import { metaRetryAfterMs, readGraphRefusal } from '../facebook/meta-graph-refus
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
 import { classifyInstagramError, instagramErrorMessage } from './instagram-errors.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 /** Which Instagram API a channel is published through: its provider name and its Graph host. */
 export interface InstagramHost {
@@ -60,7 +61,7 @@ export class InstagramGraph {
   }
 
   #url(path: string): string {
-    return `${this.#host.apiUrl.replace(/(?<!\/)\/+$/, '')}/${graphApiVersion}${path}`;
+    return `${this.#host.apiUrl.replace(trailingSlashes, '')}/${graphApiVersion}${path}`;
   }
 
   #send(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PlatformApp } from './platform-connect.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 /** Where a platform answers unless the operator (or a test) points SPS elsewhere. */
 export interface PlatformUrls {
@@ -10,7 +11,7 @@ export interface PlatformUrls {
   tokenUrl?: string;
 }
 
-const origin = z.url().transform((url) => url.replace(/(?<!\/)\/+$/, ''));
+const origin = z.url().transform((url) => url.replace(trailingSlashes, ''));
 
 /** `linkedin-page` reads LINKEDIN_PAGE_CLIENT_ID and so on. */
 export function platformEnvPrefix(identifier: string): string {

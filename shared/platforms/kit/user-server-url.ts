@@ -2,6 +2,7 @@ import type { ConnectionPolicy } from '../../net/connection-policy.ts';
 import { FetchFailure } from '../../net/fetch-failure.ts';
 import { checkPinnedTarget } from '../../net/pinned-request.ts';
 import { PlatformError } from './platform-error.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 export interface ServerUrlOptions {
   provider: string;
@@ -45,6 +46,6 @@ export function userServerUrl(typed: string, policy: ConnectionPolicy, options: 
     const message = `${serverName} cannot be called at this address: ${error.message}`;
     throw new PlatformError({ kind: 'permanent', provider, message, cause: error });
   }
-  const folder = options.strip === undefined ? '' : url.pathname.replace(options.strip, '').replace(/(?<!\/)\/+$/, '');
+  const folder = options.strip === undefined ? '' : url.pathname.replace(options.strip, '').replace(trailingSlashes, '');
   return `${url.origin}${folder}`;
 }

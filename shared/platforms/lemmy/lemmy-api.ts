@@ -3,6 +3,7 @@ import type { AdapterOptions, ChannelCredentials } from '../kit/platform-adapter
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest, type MultipartBody } from '../kit/platform-http.ts';
 import { classifyLemmyRefusal, isThrottled, lemmyErrorMessage } from './lemmy-errors.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 export const provider = 'lemmy';
 const serverName = 'the Lemmy instance';
@@ -47,7 +48,7 @@ export function sessionOf(channel: ChannelCredentials): LemmySession {
     const message = 'the channel has no Lemmy instance URL; connect it again';
     throw new PlatformError({ kind: 'disconnected', provider, message });
   }
-  return { instance: channel.instanceUrl.replace(/(?<!\/)\/+$/, ''), jwt: channel.accessToken };
+  return { instance: channel.instanceUrl.replace(trailingSlashes, ''), jwt: channel.accessToken };
 }
 
 export interface LemmyCall {

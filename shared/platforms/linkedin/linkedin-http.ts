@@ -5,6 +5,7 @@ import { linkedinRestHeaders } from './connect.ts';
 import {
   classifyLinkedinRefusal, linkedinRefusalMessage, linkedinRetryAfterMs,
 } from './linkedin-errors.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 export interface RestCall {
   method: 'GET' | 'POST';
@@ -61,7 +62,7 @@ export class LinkedinApi {
 
   constructor(provider: string, apiUrl: string, timeoutMs: number) {
     this.provider = provider;
-    this.#apiUrl = apiUrl.replace(/(?<!\/)\/+$/, '');
+    this.#apiUrl = apiUrl.replace(trailingSlashes, '');
     this.#timeoutMs = timeoutMs;
   }
 

@@ -4,6 +4,7 @@ import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest, type MultipartBody } from '../kit/platform-http.ts';
 import { listmonkAuthorization, readListmonkCredential } from './credential.ts';
 import { classifyListmonkRefusal, publishingMessage } from './listmonk-errors.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 export const provider = 'listmonk';
 const serverName = 'the listmonk instance';
@@ -14,7 +15,7 @@ export function rootOf(channel: ChannelCredentials): string {
     const message = 'the channel has no listmonk address; connect the instance again';
     throw new PlatformError({ kind: 'disconnected', provider, message });
   }
-  return channel.instanceUrl.replace(/(?<!\/)\/+$/, '');
+  return channel.instanceUrl.replace(trailingSlashes, '');
 }
 
 export function unreadable(what: string): PlatformError {

@@ -14,6 +14,7 @@ import type {
   PublishMedia,
   PublishResult,
 } from '../kit/platform-adapter.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 const provider = 'mastodon';
 
@@ -56,7 +57,7 @@ function instanceOf(channel: ChannelCredentials): string {
       message: 'the channel has no Mastodon instance URL; connect it again',
     });
   }
-  return channel.instanceUrl.replace(/(?<!\/)\/+$/, '');
+  return channel.instanceUrl.replace(trailingSlashes, '');
 }
 
 /** What differs between the adapter's calls; the rest is the same for every call to an instance. */

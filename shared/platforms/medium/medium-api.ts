@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ChannelCredentials } from '../kit/platform-adapter.ts';
 import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
 import { parseRetryAfter, platformRequest } from '../kit/platform-http.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 export const provider = 'medium';
 
@@ -61,7 +62,7 @@ export interface MediumCall {
 
 /** One call to Medium's API v1 with the channel's integration token. */
 export function mediumApi(apiUrl: string, timeoutMs: number) {
-  const base = apiUrl.replace(/(?<!\/)\/+$/, '');
+  const base = apiUrl.replace(trailingSlashes, '');
   return (channel: ChannelCredentials, call: MediumCall): Promise<unknown> => platformRequest({
     provider,
     serverName: 'Medium',

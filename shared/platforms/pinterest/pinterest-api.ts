@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
 import { classifyPinterestRefusal, pinterestErrorMessage, pinterestRetryAfterMs } from './pinterest-errors.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 export const provider = 'pinterest';
 
@@ -26,7 +27,7 @@ export function unreadable(what: string): PlatformError {
 }
 
 export function pinterestApi(apiUrl: string, accessToken: string, timeoutMs: number): PinterestApi {
-  const origin = apiUrl.replace(/(?<!\/)\/+$/, '');
+  const origin = apiUrl.replace(trailingSlashes, '');
   return async (call, schema, what) => {
     const search = call.query === undefined ? '' : `?${new URLSearchParams(call.query).toString()}`;
     const stream = call.jsonStream;

@@ -4,6 +4,7 @@ import { platformRequest } from '../kit/platform-http.ts';
 import {
   classifyRedditStatus, jsonEnvelope, provider, RedditRefusal, redditErrorMessage, redditRetryAfterMs, unreadable,
 } from './reddit-errors.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 /**
  * Reddit throttles clients that do not name themselves, and asks for
@@ -42,7 +43,7 @@ export class RedditApi {
   readonly timeoutMs: number;
 
   constructor(apiUrl: string, clientId: string | null, timeoutMs: number) {
-    this.apiUrl = apiUrl.replace(/(?<!\/)\/+$/, '');
+    this.apiUrl = apiUrl.replace(trailingSlashes, '');
     this.userAgent = redditUserAgent(clientId);
     this.timeoutMs = timeoutMs;
   }

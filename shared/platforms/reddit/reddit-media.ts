@@ -5,6 +5,7 @@ import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts'
 import { platformRequest } from '../kit/platform-http.ts';
 import type { RedditApi } from './reddit-api.ts';
 import { provider, unreadable } from './reddit-errors.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 /**
  * Media go to Reddit through an upload lease (open-and-community.md 6.3):
@@ -76,7 +77,7 @@ async function uploadAsset(api: RedditApi, token: string, file: PublishMedia): P
     errorMessage: storageErrorMessage,
     classify: classifyStorage,
   });
-  return { url: `${action.href.replace(/(?<!\/)\/+$/, '')}/${key}`, assetId: lease.asset.asset_id };
+  return { url: `${action.href.replace(trailingSlashes, '')}/${key}`, assetId: lease.asset.asset_id };
 }
 
 /**

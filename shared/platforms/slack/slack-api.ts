@@ -3,6 +3,7 @@ import type { PublishMedia } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
 import { provider, slackRefusal, slackRefusalBody, unreadable } from './slack-errors.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 /**
  * How a method takes its arguments: reads in the query of a GET; chat.postMessage and
@@ -31,7 +32,7 @@ export class SlackApi {
   readonly #canRefresh: boolean;
 
   constructor(apiUrl: string, timeoutMs: number, canRefresh = false) {
-    this.#apiUrl = apiUrl.replace(/(?<!\/)\/+$/, '');
+    this.#apiUrl = apiUrl.replace(trailingSlashes, '');
     this.#timeoutMs = timeoutMs;
     this.#canRefresh = canRefresh;
   }

@@ -4,6 +4,7 @@ import { platformRequest, type PlatformRequest } from '../kit/platform-http.ts';
 import {
   classifyTelegramRefusal, FileReadFailure, provider, telegramErrorMessage, telegramRetryAfterMs, unreadable,
 } from './telegram-errors.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 const success = z.object({ ok: z.literal(true), result: z.unknown() });
 
@@ -25,7 +26,7 @@ export class TelegramApi {
   readonly #timeoutMs: number;
 
   constructor(apiUrl: string, timeoutMs: number) {
-    this.#apiUrl = apiUrl.replace(/(?<!\/)\/+$/, '');
+    this.#apiUrl = apiUrl.replace(trailingSlashes, '');
     this.#timeoutMs = timeoutMs;
   }
 

@@ -5,6 +5,7 @@ import { platformRequest } from '../kit/platform-http.ts';
 import { threadsApiVersion } from './connect.ts';
 import { metaRetryAfterMs } from '../facebook/meta-graph-refusals.ts';
 import { classifyThreadsError } from './threads-errors.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 export const provider = 'threads';
 
@@ -22,7 +23,7 @@ export function unreadable(what: string, cause?: unknown): PlatformError {
 }
 
 export function threadsGraph(apiUrl: string, accessToken: string, timeoutMs: number): ThreadsGraph {
-  const base = `${apiUrl.replace(/(?<!\/)\/+$/, '')}/${threadsApiVersion}`;
+  const base = `${apiUrl.replace(trailingSlashes, '')}/${threadsApiVersion}`;
 
   async function call<T>(
     method: 'GET' | 'POST',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
 import { classifyTikTokError, tiktokErrorMessage, tiktokRetryAfterMs } from './tiktok-errors.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 export const provider = 'tiktok';
 
@@ -29,7 +30,7 @@ export function unreadable(what: string, cause?: unknown): PlatformError {
 }
 
 export function tiktokApi(apiUrl: string, accessToken: string, timeoutMs: number): TikTokApi {
-  const base = apiUrl.replace(/(?<!\/)\/+$/, '');
+  const base = apiUrl.replace(trailingSlashes, '');
   return async (call, schema, what) => {
     const url = new URL(`${base}${call.path}`);
     for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.set(name, value);

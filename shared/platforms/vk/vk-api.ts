@@ -3,6 +3,7 @@ import type { MultipartBody } from '../kit/platform-http.ts';
 import { platformRequest } from '../kit/platform-http.ts';
 import { unreadable, VkRefusal, vkErrorBody } from './vk-errors.ts';
 import { VkPacer } from './vk-pacer.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 const provider = 'vk';
 
@@ -23,7 +24,7 @@ export class VkApi {
   readonly #pacer: VkPacer;
 
   constructor(apiUrl: string, timeoutMs: number, pacer: VkPacer = new VkPacer()) {
-    this.#apiUrl = apiUrl.replace(/(?<!\/)\/+$/, '');
+    this.#apiUrl = apiUrl.replace(trailingSlashes, '');
     this.#timeoutMs = timeoutMs;
     this.#pacer = pacer;
   }

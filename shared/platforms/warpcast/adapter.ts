@@ -8,6 +8,7 @@ import type {
 import { readWarpcastCredential, type WarpcastCredential } from './credential.ts';
 import { warpcastSettings } from './definition.ts';
 import { classifyNeynarRefusal, neynarErrorMessage, neynarRetryAfterMs } from './neynar-errors.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 const provider = 'warpcast';
 
@@ -113,7 +114,7 @@ export function castUrl(username: string, hash: string): string {
  * fail runs between Neynar's accept and the worker's write.
  */
 export function createWarpcastAdapter(options: AdapterOptions, neynar: NeynarEndpoint): PlatformAdapter {
-  const apiUrl = neynar.apiUrl.replace(/(?<!\/)\/+$/, '');
+  const apiUrl = neynar.apiUrl.replace(trailingSlashes, '');
 
   function call(
     credential: WarpcastCredential,

@@ -12,6 +12,7 @@ import { provider, wordpressRest, type WordpressSession } from './wordpress-rest
 import { draftOnce } from './wordpress-send-once.ts';
 import { resolveTerms, unreadable } from './wordpress-terms.ts';
 import { wordpressTools } from './wordpress-tools.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 type Settings = z.output<typeof wordpressSettings>;
 
@@ -23,7 +24,7 @@ function sessionOf(channel: ChannelCredentials): WordpressSession {
     const message = 'the channel has no WordPress site address; connect the site again';
     throw new PlatformError({ kind: 'disconnected', provider, message });
   }
-  return { site: channel.instanceUrl.replace(/(?<!\/)\/+$/, ''), credential: readWordpressCredential(channel.accessToken) };
+  return { site: channel.instanceUrl.replace(trailingSlashes, ''), credential: readWordpressCredential(channel.accessToken) };
 }
 
 function settingsOf(input: PublishInput): Settings {

@@ -1,6 +1,7 @@
 import type { MultipartBody } from '../kit/platform-http.ts';
 import { platformRequest } from '../kit/platform-http.ts';
 import { classifyXRefusal, xErrorMessage, xRetryAfterMs } from './x-errors.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 export const provider = 'x';
 
@@ -18,7 +19,7 @@ export interface XCall {
 export type XApi = (call: XCall) => Promise<unknown>;
 
 export function xApi(apiUrl: string, accessToken: string, timeoutMs: number): XApi {
-  const root = apiUrl.replace(/(?<!\/)\/+$/, '');
+  const root = apiUrl.replace(trailingSlashes, '');
   return (call) => {
     const search = new URLSearchParams(call.query ?? {}).toString();
     return platformRequest({

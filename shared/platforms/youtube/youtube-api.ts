@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest, type PlatformRequest } from '../kit/platform-http.ts';
 import { classifyYoutubeRefusal, youtubeErrorMessage, youtubeRetryAfterMs } from './youtube-errors.ts';
+import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 export const provider = 'youtube';
 
@@ -25,7 +26,7 @@ export class YoutubeApi {
   readonly timeoutMs: number;
 
   constructor(apiUrl: string, accessToken: string, timeoutMs: number) {
-    this.#root = apiUrl.replace(/(?<!\/)\/+$/, '');
+    this.#root = apiUrl.replace(trailingSlashes, '');
     this.#accessToken = accessToken;
     this.timeoutMs = timeoutMs;
   }
