@@ -17,7 +17,8 @@ await runScript(async (config) => {
   const db = await openDatabase(config.MONGO_URL);
   try {
     const app = await ensureAuthServerApp(db, new SecretBox(config.SECRETS_KEY), { authUrl, organizationId: values.org });
-    logToStderr(`OAuth app ready; its callback is ${authUrl.replace(trailingSlashes, '')}/device/callback. Set in the auth server's environment:`);
+    const callback = `${authUrl.replace(trailingSlashes, '')}/device/callback`;
+    logToStderr(`OAuth app ready; its callback is ${callback}. Set in the auth server's environment:`);
     for (const line of [
       `SERVICE_OAUTH_CLIENT_ID=${app.clientId}`,
       `SERVICE_OAUTH_CLIENT_SECRET=${app.clientSecret}`,

@@ -15,7 +15,8 @@ describe('the job registry', () => {
 
   it('refuses to start when a job has no handler, naming the job and its queue', () => {
     const withoutSweep = jobHandlers.filter((handler) => handler.job !== jobs.sweepPublications);
-    expect(() => JobRegistry.of(withoutSweep)).toThrow('no handler for job "sweep-publications" on queue "maintenance"');
+    expect(() => JobRegistry.of(withoutSweep))
+      .toThrow('no handler for job "sweep-publications" on queue "maintenance"');
   });
 
   it('refuses to start when a job has two handlers', () => {

@@ -78,7 +78,8 @@ describe('safeFetch', () => {
     expect(error.reason).toBe('blocked_address');
     // The addresses are for the logs (the cause), never the message a user reads.
     expect(error.message).toBe('rebind.example.test resolves to a private network address');
-    expect(error.cause).toMatchObject({ message: 'rebind.example.test resolved to 127.0.0.1, 10.0.0.7; refused 10.0.0.7' });
+    const detail = 'rebind.example.test resolved to 127.0.0.1, 10.0.0.7; refused 10.0.0.7';
+    expect(error.cause).toMatchObject({ message: detail });
   });
 
   it('holds the public-address check when private networks are not allowed', async () => {

@@ -1,24 +1,14 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readinessTimeoutMs } from '../../shared/health/readiness.ts';
 import { SpsMetrics } from '../../shared/metrics/sps-metrics.ts';
 import { createStorage } from '../../shared/storage/create-storage.ts';
 import { startWorkerHttp } from '../../workers/worker-http.ts';
-import { startStack, type RunningStack } from '../support/stack.ts';
-import { createTestContext, type TestContext } from '../support/test-context.ts';
+import { useSimulatedStack } from '../support/simulated-stack.ts';
 
 /** Without METRICS_TOKEN, /metrics is closed to everyone, and says which setting opens it. */
 describe('/metrics without METRICS_TOKEN', () => {
-  let ctx: TestContext;
-  let stack: RunningStack;
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    stack = await startStack(ctx, { workers: false });
-  });
-  afterAll(async () => {
-    await stack.close();
-    await ctx.cleanup();
-  });
+  const world = useSimulatedStack({ workers: false });
 
   /** Every way a scraper might ask: nothing, and some Bearer token. */
   async function expectClosed(url: string): Promise<void> {
@@ -33,11 +23,12 @@ describe('/metrics without METRICS_TOKEN', () => {
   }
 
   it('answers 403 on the api, even to a client on the loopback address', async () => {
-    expect(ctx.config.METRICS_TOKEN).toBeUndefined();
-    await expectClosed(`${stack.baseUrl}/metrics`);
+    expect(world.ctx.config.METRICS_TOKEN).toBeUndefined();
+    await expectClosed(`${world.stack.baseUrl}/metrics`);
   });
 
   it('answers 403 on a worker process\'s HTTP port', async () => {
+    const { ctx } = world;
     const redis = new Redis(ctx.config.REDIS_URL);
     const http = await startWorkerHttp(
       { host: '127.0.0.1', port: 0 },

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../shared/config/config.ts';
 import { DashboardClient, newAccount } from '../browser/dashboard-client.ts';
 import { runScript } from '../support/processes.ts';
-import { startStack, type RunningStack } from '../support/stack.ts';
-import { createTestContext, type TestContext } from '../support/test-context.ts';
+import { useSimulatedStack } from '../support/simulated-stack.ts';
 
 /**
  * Operators see every organization's jobs on Bull Board. Sign-up proves nothing about an email,
@@ -18,26 +17,17 @@ describe('who is an operator', () => {
   });
 
   describe('on a running api', () => {
-    let ctx: TestContext;
-    let stack: RunningStack;
-    beforeAll(async () => {
-      ctx = await createTestContext();
-      stack = await startStack(ctx, { workers: false });
-    });
-    afterAll(async () => {
-      await stack.close();
-      await ctx.cleanup();
-    });
+    const world = useSimulatedStack({ workers: false });
 
     it('a new sign-up is no operator until operator:grant sets the flag, and none once it is revoked', async () => {
       const account = newAccount('first-ops');
-      const client = new DashboardClient(stack.baseUrl);
+      const client = new DashboardClient(world.stack.baseUrl);
       expect((await client.signUp(account)).status).toBe(302);
       expect((await client.get('/admin/queues')).status).toBe(403);
 
       const grant = async (...extra: string[]) => {
         const args = ['--email', account.email.toUpperCase(), ...extra];
-        const result = await runScript('scripts/operator-grant.ts', args, ctx.env);
+        const result = await runScript('scripts/operator-grant.ts', args, world.ctx.env);
         expect(result.code, result.stderr).toBe(0);
         return JSON.parse(result.stdout) as unknown;
       };

@@ -7,8 +7,9 @@ import { waitFor } from '../support/stack.ts';
 /**
  * A worker process keeps as many platform calls in flight as its slots allow (PUBLISH_CONCURRENCY,
  * default 200), at most PUBLISH_ACCOUNT_CONCURRENCY per account: posts of many channels are all at the
- * platform at once while it is slow, and two posts of one channel, bounded to one, never are. The simulator holds every status creation
- * until the test lets them go, so what is counted is what was in flight, not how fast it went.
+ * platform at once while it is slow, and two posts of one channel, bounded to one, never are. The
+ * simulator holds every status creation until the test lets them go, so what is counted is what was in
+ * flight, not how fast it went.
  */
 describe('publishing many channels at once through the stack', () => {
   // One post per account at a time (the default is 5), so the test sees the account bound hold.

@@ -13,7 +13,9 @@ export function processMediaProcessor(deps: MediaProcessingDeps, baseLogger: Log
     if (!payload.success) throw new UnrecoverableError(`invalid payload: ${payload.error.message}`);
     log.info({ event: LogEvent.jobStarted, mediaId: payload.data.mediaId, kind: payload.data.kind }, 'processing media');
     const failures: Error[] = [];
-    const media = await processMedia(deps, payload.data.mediaId, payload.data.kind, (error) => { failures.push(error); });
+    const media = await processMedia(deps, payload.data.mediaId, payload.data.kind, (error) => {
+      failures.push(error);
+    });
     if (media === null) return null;
     // The failure's causes only here: the media's stored error leaves out what the user must not read.
     const fields = { mediaId: payload.data.mediaId, status: media.status, reason: media.errorReason, err: failures[0] };

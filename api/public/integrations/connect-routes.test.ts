@@ -88,7 +88,8 @@ describe('GET /social/:provider', () => {
     );
   });
 
-  it('points credentials platforms at a form link of their own, a Mastodon without its instance at its form', async () => {
+  const formLinks = 'points credentials platforms at a form link of their own, a Mastodon without its instance at its form';
+  it(formLinks, async () => {
     const { apiKey } = await organization();
     const telegram = new URL(urlAnswer.parse((await social(apiKey, 'telegram')).body).url);
     expect(`${telegram.origin}${telegram.pathname}`).toBe(`${frontendUrl}/channels/connect/telegram`);

@@ -39,6 +39,12 @@ const idempotencyParameter: JsonSchema = {
     + '(header Idempotent-Replayed: true) and creates nothing again.',
 };
 
+/** `post` and `/integrations/:id/time` give `postIntegrationsIdTime`: each separator drops, the next letter rises. */
+function operationIdOf(method: string, path: string): string {
+  const camel = path.replace(/(?<![:/-])[:/-]+(\w)/g, (_match, letter: string) => letter.toUpperCase());
+  return `${method}${camel.replace(/\W/g, '')}`;
+}
+
 function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {
   const keyed = route.idempotent === true ? idempotencyErrors : [];
   const bodyErrors: ErrorCode[] = route.body === undefined
@@ -72,7 +78,7 @@ export function openApiDocument(routes: readonly RouteDefinition[], serverUrl: s
       tags: [route.tag],
       summary: route.summary,
       ...(route.description === undefined ? {} : { description: route.description }),
-      operationId: `${route.method}${route.path.replace(/(?<![:/-])[:/-]+(\w)/g, (_match, letter: string) => letter.toUpperCase()).replace(/\W/g, '')}`,
+      operationId: operationIdOf(route.method, route.path),
       parameters: [
         ...parameters(route.params, 'path'), ...parameters(route.query, 'query'),
         ...(route.idempotent === true ? [idempotencyParameter] : []),

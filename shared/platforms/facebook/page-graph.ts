@@ -58,7 +58,8 @@ function unreadable(what: string, cause: unknown): PlatformError {
 }
 
 export function createPageGraph(apiUrl: string, timeoutMs: number): PageGraph {
-  const origins = { graph: apiUrl.replace(trailingSlashes, ''), video: videoHostOf(apiUrl.replace(trailingSlashes, '')) };
+  const graph = apiUrl.replace(trailingSlashes, '');
+  const origins = { graph, video: videoHostOf(graph) };
 
   const classify = (repeat: boolean) => (status: number, body: unknown): PlatformErrorKind | undefined => {
     if (repeat && readGraphRefusal(body)?.code === duplicatePost) return 'unconfirmed';

@@ -46,6 +46,8 @@ export function userServerUrl(typed: string, policy: ConnectionPolicy, options: 
     const message = `${serverName} cannot be called at this address: ${error.message}`;
     throw new PlatformError({ kind: 'permanent', provider, message, cause: error });
   }
-  const folder = options.strip === undefined ? '' : url.pathname.replace(options.strip, '').replace(trailingSlashes, '');
+  const folder = options.strip === undefined
+    ? ''
+    : url.pathname.replace(options.strip, '').replace(trailingSlashes, '');
   return `${url.origin}${folder}`;
 }

@@ -24,7 +24,8 @@ function sessionOf(channel: ChannelCredentials): WordpressSession {
     const message = 'the channel has no WordPress site address; connect the site again';
     throw new PlatformError({ kind: 'disconnected', provider, message });
   }
-  return { site: channel.instanceUrl.replace(trailingSlashes, ''), credential: readWordpressCredential(channel.accessToken) };
+  const site = channel.instanceUrl.replace(trailingSlashes, '');
+  return { site, credential: readWordpressCredential(channel.accessToken) };
 }
 
 function settingsOf(input: PublishInput): Settings {
