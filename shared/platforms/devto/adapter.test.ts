@@ -221,3 +221,20 @@ describe('Dev.to tools, analytics and recent content', () => {
     expect(recent.length).toBe(devto.articles.filter((item) => item.userId === ada.id && item.published).length);
   });
 });
+
+describe('Dev.to article tags', () => {
+  it('are sent as an array, the shape Forem permits; a comma-separated string would save untagged', async () => {
+    await publish({ settings: { title: 'Tagged as an array', tags: ['typescript', 'node'] } });
+    expect(lastArticle().tags).toEqual(['typescript', 'node']);
+    const answer = await fetch(`${devto.apiUrl}/articles`, {
+      method: 'POST',
+      headers: {
+        'api-key': channel.accessToken, 'Content-Type': 'application/json',
+        Accept: 'application/vnd.forem.api-v1+json',
+      },
+      body: JSON.stringify({ article: { title: 'Tagged as a string', body_markdown: 'x', tags: 'typescript, node' } }),
+    });
+    expect(answer.status).toBe(201);
+    expect(await answer.json()).toMatchObject({ tag_list: '', tags: [] });
+  });
+});

@@ -287,10 +287,12 @@ describe('facebook adapter: Graph refusals by code', () => {
   });
 
   it('retries what Meta calls transient', async () => {
-    facebook.publishing.failNext({
-      status: 400,
-      body: { error: { message: 'Please retry your request later.', code: 100, is_transient: true } },
-    });
+    // A refusal whose code alone would be final: is_transient is what makes it worth another try.
+    const transient = graphError('Please retry your request later.', 100, { transient: true });
+    expect(transient.body).toMatchObject({ error: {
+      message: 'Please retry your request later.', type: 'OAuthException', code: 100, is_transient: true,
+    } });
+    facebook.publishing.failNext(transient);
     expect((await platformFailure(adapter.publish(part(unique('Transient'))))).kind).toBe('retryable');
   });
 

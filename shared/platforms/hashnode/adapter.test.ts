@@ -222,3 +222,56 @@ describe('Hashnode tools, analytics and recent content', () => {
     expect(recent).toHaveLength(Math.min(20, hashnode.world.posts.length));
   });
 });
+
+describe('Hashnode production schema (gql-beta, not the retired gql.hashnode.com one)', () => {
+  async function graphql(query: string, variables: Record<string, unknown> = {}) {
+    const response = await fetch(hashnode.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: channel.accessToken },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = await response.json() as { errors?: { message: string; extensions: { code: string } }[] };
+    return { status: response.status, error: body.errors?.[0] };
+  }
+  const publishQuery = 'mutation P($input: PublishPostInput!) { publishPost(input: $input) { post { id } } }';
+  const input = (extra: Record<string, unknown>) =>
+    ({ ...titled('Old schema'), contentMarkdown: 'Text', ...extra });
+
+  it('refuses User.posts by page and pageSize before running the query, as graphql validation does', async () => {
+    const paged = 'query { user(username: "ada") { posts(page: 1, pageSize: 20) { edges { node { id } } } } }';
+    const answer = await graphql(paged);
+    expect(answer).toEqual({ status: 400, error: {
+      message: 'Unknown argument "page" on field "User.posts".', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    } });
+  });
+
+  it('refuses the older PublishPostInput shapes with 400 BAD_USER_INPUT, making no post', async () => {
+    const coverImageOptions = { coverImageURL: 'https://a.example/c.png' };
+    const cover = await graphql(publishQuery, { input: input({ coverImageOptions }) });
+    expect(cover.status).toBe(400);
+    expect(cover.error).toEqual({
+      message: 'Variable "$input" got invalid value; '
+        + 'Field "coverImageOptions" is not defined by type "PublishPostInput".',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    const toc = await graphql(publishQuery, { input: input({ settings: { enableTableOfContent: true } }) });
+    expect(toc.error?.message).toMatch(/Field "settings" is not defined by type "PublishPostInput"/);
+    const tagById = await graphql(publishQuery, { input: input({ tags: [{ id: blog }] }) });
+    expect(tagById).toMatchObject({ status: 400, error: {
+      message: 'Variable "$input" got invalid value at "input.tags[0]"; '
+        + 'Field "slug" of required type "String!" was not provided.',
+    } });
+    expect(postsTitled('Old schema')).toHaveLength(0);
+  });
+
+  it('sends what the gql-beta schema declares: coverImage and enableToc on the input, posts by first', async () => {
+    await publish({
+      settings: titled('New schema', { enableToc: true }),
+      media: [linkedImage('https://sps.example/u/cover.png', 'Cover')],
+    });
+    expect(postsTitled('New schema')[0]?.input).toMatchObject({
+      coverImage: 'https://sps.example/u/cover.png', enableToc: true,
+    });
+    expect(await adapter.analytics?.account(channel)).toEqual([{ label: 'Followers', value: 42 }]);
+  });
+});

@@ -279,5 +279,19 @@ describe('listmonk adapter: tools, analytics, recent campaigns', () => {
       id: String(newest?.id), url: `${listmonk.rootUrl}/admin/campaigns/${String(newest?.id)}`,
     });
     expect(recent.length).toBeLessThanOrEqual(20);
+    expect(listmonk.requestsTo('GET /api/campaigns').at(-1)?.query.get('order')).toBe('desc');
+  });
+
+  it('orders campaigns as listmonk does: only a lowercase asc turns the list around', async () => {
+    const names = async (order: string) => {
+      const response = await fetch(`${listmonk.rootUrl}/api/campaigns?order_by=created_at&order=${order}`, {
+        headers: { Authorization: `token ${admin.username}:${admin.token}` },
+      });
+      const body = await response.json() as { data: { results: { id: number }[] } };
+      return body.data.results.map((campaign) => campaign.id);
+    };
+    const newestFirst = [...listmonk.state.campaigns].map((campaign) => campaign.id).sort((a, b) => b - a);
+    expect(await names('asc')).toEqual([...newestFirst].reverse());
+    for (const order of ['desc', 'DESC', 'ASC']) expect(await names(order)).toEqual(newestFirst);
   });
 });

@@ -69,6 +69,7 @@ export function createListmonkAdapter(options: AdapterOptions): PlatformAdapter 
       const answer = await api.call(channel, {
         method: 'GET',
         path: '/api/campaigns',
+        // Lowercase, as listmonk compares it (SortDesc = "desc"); its swagger's `DESC` only lands on the default.
         query: { per_page: '20', order_by: 'created_at', order: 'desc', no_body: 'true' },
       });
       const root = rootOf(channel);

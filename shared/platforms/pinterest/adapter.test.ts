@@ -131,13 +131,13 @@ describe('Pinterest adapter against the simulator', () => {
   it('registers, uploads and waits for a video, then pins it with its cover; each step checkpointed', async () => {
     sim.media.processingReads = 2;
     const checkpoint = memoryCheckpoint();
-    const result = await publish('A video pin', [video()], { cover_image_key_frame_time: 1.5 }, checkpoint);
+    const result = await publish('A video pin', [video()], { cover_image_key_frame_time: 2 }, checkpoint);
     const [pin] = pinsWith('A video pin');
     expect(result.releaseId).toBe(pin?.id);
     const media = sim.media.items.get(pin?.video?.mediaId ?? '');
     expect(media).toMatchObject({ status: 'succeeded', fileName: 'clip.mp4' });
     expect(media?.bytes?.equals(sampleMp4(50_000))).toBe(true);
-    expect(pin?.video?.cover).toEqual({ cover_image_key_frame_time: 1.5 });
+    expect(pin?.video?.cover).toEqual({ cover_image_key_frame_time: 2 });
     expect(checkpoint.saves.slice(0, 2)).toEqual([
       { videoMediaId: media?.id, videoUploaded: '' },
       { videoUploaded: '1' },
@@ -145,6 +145,36 @@ describe('Pinterest adapter against the simulator', () => {
     expect(checkpoint.saves[2]).toHaveProperty('pinAttemptAt');
     // The upload host got the form and its signature, never the user's token.
     expect(sim.requestsTo('POST upload').at(-1)?.headers.authorization).toBeUndefined();
+  });
+
+  it('takes the cover frame in whole seconds only, as Pinterest types it (integer, at least 0)', async () => {
+    const before = sim.requestsTo('POST /v5/media').length;
+    const fraction = await failure(publish('Fraction frame', [video()], { cover_image_key_frame_time: 1.5 }));
+    expect(fraction).toMatchObject({
+      kind: 'permanent',
+      message: 'Pinterest settings: cover_image_key_frame_time: must be a whole number of seconds, such as 2 '
+        + '(Pinterest takes no fractions of a second)',
+    });
+    expect(sim.requestsTo('POST /v5/media').length).toBe(before);
+    // Pinterest itself refuses a fraction, in its {code, message} shape, and pins nothing.
+    await publish('Whole frame', [video()], { cover_image_key_frame_time: 0 });
+    const mediaId = pinsWith('Whole frame')[0]?.video?.mediaId;
+    const answer = await fetch(`${sim.url}/v5/pins`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${readPinterestCredential(channel.accessToken).accessToken}`,
+      },
+      body: JSON.stringify({
+        board_id: recipes, description: 'Fraction sent',
+        media_source: { source_type: 'video_id', media_id: mediaId, cover_image_key_frame_time: 1.5 },
+      }),
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({
+      code: 1, message: 'Invalid request: media_source.cover_image_key_frame_time must be an integer of 0 or more.',
+    });
+    expect(pinsWith('Fraction sent')).toHaveLength(0);
   });
 
   it('polls the same video after the upload\'s answer was lost, without registering or uploading again', async () => {

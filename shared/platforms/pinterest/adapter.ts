@@ -4,6 +4,7 @@ import type {
 } from '../kit/platform-adapter.ts';
 import type { PlatformApp } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
+import { parseInput } from '../kit/parse-input.ts';
 import { readPinterestCredential } from './credential.ts';
 import { pinterestSettings } from './definition.ts';
 import { pinImageBody } from './pin-image-body.ts';
@@ -54,7 +55,7 @@ export function createPinterestAdapter(
   polling: VideoPolling = defaultVideoPolling,
 ): PlatformAdapter {
   async function publish(input: PublishInput): Promise<PublishResult> {
-    const settings = pinterestSettings.parse(input.settings);
+    const settings = parseInput(provider, 'Pinterest settings', pinterestSettings, input.settings);
     const { api, boardId: channelBoard } = boardApi(input.channel, app, options.timeoutMs);
     if (input.media.length === 0) {
       throw new PlatformError({ kind: 'permanent', provider, message: 'a pin needs an image or a video' });

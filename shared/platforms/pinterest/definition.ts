@@ -15,8 +15,11 @@ export const pinterestSettings = z.object({
     .describe('Placeholder colour shown while the pin loads'),
   cover_image_url: z.url({ protocol: /^https?$/ }).optional()
     .describe('Cover image of a video pin; a video pin needs this or cover_image_key_frame_time'),
-  cover_image_key_frame_time: z.number().min(0).optional()
-    .describe('Second of the video used as its cover; a video pin needs this or cover_image_url'),
+  // Pinterest's PinMediaSourceVideoID types the key frame as an integer of seconds, at least 0.
+  cover_image_key_frame_time: z.number()
+    .int('must be a whole number of seconds, such as 2 (Pinterest takes no fractions of a second)')
+    .min(0, 'must be 0 seconds or more').optional()
+    .describe('Whole second of the video used as its cover; a video pin needs this or cover_image_url'),
 });
 
 /** The image types pins take (help centre: PNG and JPEG; the API's base64 sources name only these two). */

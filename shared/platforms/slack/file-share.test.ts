@@ -76,6 +76,27 @@ describe('Slack adapter against the simulator: files through the external upload
     ]);
   });
 
+  it('names the alt text alt_txt, as Slack\'s method reference does; alt_text is refused', async () => {
+    const { botToken } = readSlackCredential(channel.accessToken);
+    const ticket = async (form: Record<string, string>) => {
+      const response = await fetch(`${slack.url}/api/files.getUploadURLExternal`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${botToken}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ filename: 'square.png', length: String(png.length), ...form }).toString(),
+      });
+      return { status: response.status, body: await response.json() as Record<string, unknown> };
+    };
+    expect(await ticket({ alt_text: 'A red square' })).toEqual({
+      status: 200, body: { ok: false, error: 'invalid_arguments' },
+    });
+    expect(await ticket({ alt_txt: 'x'.repeat(1001) })).toEqual({
+      status: 200, body: { ok: false, error: 'alt_txt_too_large' },
+    });
+    expect((await ticket({ alt_txt: 'A red square' })).body).toMatchObject({ ok: true });
+    await publish('Described image', [image('A described square')]);
+    expect(slack.calls('files.getUploadURLExternal').at(-1)).toMatchObject({ alt_txt: 'A described square' });
+  });
+
   it('finds the message in the channel when Slack shares the files after answering', async () => {
     slack.sharing.shareDelayMs = 60;
     const reads = calls('conversations.history');

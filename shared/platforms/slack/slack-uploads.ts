@@ -47,6 +47,7 @@ export async function uploadFiles(
       const form = {
         filename: item.fileName,
         length: String(item.size),
+        // `alt_txt` is the name Slack's method reference gives; @slack/web-api's `alt_text` is not documented.
         ...(item.alt === null || item.alt === '' ? {} : { alt_txt: item.alt }),
       };
       const ticket = await api.call(token, 'files.getUploadURLExternal', { form }, uploadTicket);

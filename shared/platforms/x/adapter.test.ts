@@ -184,13 +184,29 @@ describe('x adapter: media', () => {
     expect(sim.media.earlyPolls).toBe(early);
   });
 
-  it('fails the part with X\'s reason when processing fails', async () => {
+  it('fails the part when processing fails, from the state alone as X\'s description shapes it', async () => {
     sim.media.failNextProcessing = 'Unsupported video codec';
     const media = [file(mp4, 'video/mp4', 'bad.mp4')];
     const error = await platformFailure(adapter.publish(part('Bad video', { media })));
-    const message = 'X could not process the media: Unsupported video codec';
-    expect(error).toMatchObject({ kind: 'permanent', message });
+    expect(error.kind).toBe('permanent');
+    expect(error.message).toMatch(/^X could not process media \d+; it gives no reason/);
     expect(madeWith('Bad video')).toHaveLength(0);
+    // processing_info has no room for an error object (additionalProperties: false in the description).
+    const failed = sim.media.items.find((item) => item.state === 'failed');
+    const status = await fetch(`${sim.url}/2/media/upload?command=STATUS&media_id=${failed?.id ?? ''}`, {
+      headers: { Authorization: `Bearer ${channel.accessToken}` },
+    });
+    const body = await status.json() as { data: { processing_info: Record<string, unknown> } };
+    expect(body.data.processing_info).toEqual({ state: 'failed', progress_percent: 100 });
+  });
+
+  it('answers refusals as problem details typed application/problem+json, which the adapter reads', async () => {
+    const answer = await fetch(`${sim.url}/2/tweets`, { method: 'POST', headers: { Authorization: 'Bearer nobody' } });
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('content-type')).toBe('application/problem+json');
+    expect(await answer.json()).toMatchObject({ title: 'Unauthorized', status: 401 });
+    const error = await platformFailure(adapter.publish(part('Refused', { channel: { ...channel, accessToken: 'at-nobody' } })));
+    expect(error.httpStatus).toBe(401);
   });
 
   it('does not upload a video again when the finalize answer was lost: the retry asks STATUS', async () => {

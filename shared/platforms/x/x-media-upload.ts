@@ -35,11 +35,11 @@ const reuseMarginMs = 5 * 60_000;
 /** Where X leaves out `expires_after_secs`, assume no more than this rather than a day. */
 const assumedLifetimeSecs = 3600;
 
+/** X's description closes processing_info to these fields: a failed state carries no reason. */
 const processingInfo = z.object({
   state: z.enum(['pending', 'in_progress', 'succeeded', 'failed']),
   check_after_secs: z.number().nonnegative().optional(),
   progress_percent: z.number().optional(),
-  error: z.object({ message: z.string().optional(), name: z.string().optional() }).loose().optional(),
 });
 
 const mediaAnswer = z.object({
@@ -219,8 +219,8 @@ export class PartMediaUploader {
     let info = first;
     while (info !== null && info.state !== 'succeeded') {
       if (info.state === 'failed') {
-        const reason = info.error?.message ?? info.error?.name ?? 'no reason given';
-        throw new PlatformError({ kind: 'permanent', provider, message: `X could not process the media: ${reason}` });
+        const message = `X could not process media ${id}; it gives no reason (check the file's format, size and length)`;
+        throw new PlatformError({ kind: 'permanent', provider, message });
       }
       const waitMs = (info.check_after_secs ?? 1) * 1000;
       if (Date.now() + waitMs > giveUpAt) {

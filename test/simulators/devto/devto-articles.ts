@@ -49,6 +49,8 @@ export function articleProblems(fields: Record<string, unknown>, others: readonl
   const title = typeof fields.title === 'string' ? fields.title.trim() : '';
   if (title === '') problems.push('Title can\'t be blank');
   if (title.length > 128) problems.push('Title is too long (maximum is 128 characters)');
+  // Forem's controller permits `tags: []` only: a comma-separated string, as its OpenAPI file
+  // types the field, is dropped by Rails' strong parameters and the article saves untagged.
   const tags = Array.isArray(fields.tags) ? fields.tags : [];
   if (tags.length > 4) problems.push('Tag list exceed the maximum of 4 tags');
   for (const tag of tags) {

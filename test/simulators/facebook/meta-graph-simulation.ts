@@ -9,14 +9,18 @@ import type { SimulatedAnswer, SimulatedRequest } from '../kit/simulator-server.
  * Facts: ../shared/platforms/oauth-majors.md, sections 3.5, 5.1 and 6.1.
  */
 
-/** Meta answers most refusals with HTTP 400 and `{error: {message, type, code, fbtrace_id}}`. */
+/**
+ * Meta answers most refusals with HTTP 400 and `{error: {message, type, code, fbtrace_id}}`;
+ * `is_transient: true` joins them when Meta says trying again may work. Every refusal has a type.
+ */
 export function graphError(
   message: string,
   code: number,
-  extra: { status?: number; subcode?: number; type?: string } = {},
+  extra: { status?: number; subcode?: number; type?: string; transient?: boolean } = {},
 ): SimulatedAnswer {
   const error: Record<string, unknown> = { message, type: extra.type ?? 'OAuthException', code };
   if (extra.subcode !== undefined) error.error_subcode = extra.subcode;
+  if (extra.transient === true) error.is_transient = true;
   error.fbtrace_id = randomBytes(8).toString('base64url');
   return { status: extra.status ?? 400, body: { error } };
 }

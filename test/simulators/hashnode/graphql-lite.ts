@@ -200,8 +200,32 @@ export function parseOperation(source: string): Operation {
 /** Object types by name, each field's type name (scalars and objects alike; lists are not marked). */
 export type SchemaTypes = Record<string, Record<string, string>>;
 
-/** Refuses unknown fields, scalars with selections, objects without, and undeclared variables. */
-export function validate(operation: Operation, types: SchemaTypes, scalars: ReadonlySet<string>): void {
+/**
+ * The arguments each field takes, by type and field name, each with its type as written in the
+ * schema (`Int!` is required). A field absent from the map takes no arguments.
+ */
+export type SchemaArguments = Record<string, Record<string, Record<string, string>>>;
+
+const invalid = (message: string) => new GraphqlFailure(message, 'GRAPHQL_VALIDATION_FAILED');
+
+/** Refuses arguments the field does not declare and required ones left out, as graphql-js validation does. */
+function checkArguments(field: FieldNode, typeName: string, declaredArgs: Record<string, string>): void {
+  const unknown = Object.keys(field.args).find((name) => declaredArgs[name] === undefined);
+  if (unknown !== undefined) throw invalid(`Unknown argument "${unknown}" on field "${typeName}.${field.name}".`);
+  for (const [name, type] of Object.entries(declaredArgs)) {
+    if (type.endsWith('!') && field.args[name] === undefined) {
+      throw invalid(`Field "${field.name}" argument "${name}" of type "${type}" is required, but it was not provided.`);
+    }
+  }
+}
+
+/**
+ * Refuses unknown fields, scalars with selections, objects without, undeclared variables and,
+ * when `args` is given, arguments the schema does not declare or required ones left out.
+ */
+export function validate(
+  operation: Operation, types: SchemaTypes, scalars: ReadonlySet<string>, args?: SchemaArguments,
+): void {
   const declared = new Set(operation.variables.map((variable) => variable.name));
   const checkValue = (value: ValueNode): void => {
     if (value.kind === 'variable' && !declared.has(value.name)) {
@@ -219,6 +243,7 @@ export function validate(operation: Operation, types: SchemaTypes, scalars: Read
         const message = `Cannot query field "${field.name}" on type "${typeName}".`;
         throw new GraphqlFailure(message, 'GRAPHQL_VALIDATION_FAILED');
       }
+      if (args !== undefined) checkArguments(field, typeName, args[typeName]?.[field.name] ?? {});
       const scalar = scalars.has(fieldType);
       if (scalar && field.selections !== null) {
         const message = `Field "${field.name}" must not have a selection since type "${fieldType}" has no subfields.`;
@@ -232,6 +257,70 @@ export function validate(operation: Operation, types: SchemaTypes, scalars: Read
     }
   };
   walk(operation.selections, operation.type === 'query' ? 'Query' : 'Mutation');
+}
+
+/** Input object types by name, each field's type as written in the schema (`String!` is required). */
+export type InputTypes = Record<string, Record<string, string>>;
+
+const scalarChecks: Record<string, (value: unknown) => boolean> = {
+  String: (value) => typeof value === 'string',
+  ID: (value) => typeof value === 'string' || Number.isInteger(value),
+  ObjectId: (value) => typeof value === 'string',
+  DateTime: (value) => typeof value === 'string',
+  Int: (value) => Number.isInteger(value),
+  Boolean: (value) => typeof value === 'boolean',
+};
+
+/**
+ * Checks one variable's value against its declared type before anything runs, as graphql-js
+ * coerces variables: a required value left out, an input field the type does not declare, or a
+ * scalar of the wrong kind is refused with BAD_USER_INPUT, naming where in the value it was.
+ */
+function coerce(value: unknown, type: string, inputs: InputTypes, variable: string, at: string): void {
+  const refuse = (reason: string): never => {
+    const where = at === variable ? '' : ` at "${at}"`;
+    throw new GraphqlFailure(`Variable "$${variable}" got invalid value${where}; ${reason}`, 'BAD_USER_INPUT');
+  };
+  const required = type.endsWith('!');
+  const inner = required ? type.slice(0, -1) : type;
+  if (value === undefined || value === null) {
+    if (required) refuse(`Expected non-nullable type "${type}" not to be null.`);
+    return;
+  }
+  if (inner.startsWith('[')) {
+    const item = inner.slice(1, -1);
+    const items: unknown[] = Array.isArray(value) ? value : [value];
+    items.forEach((entry, index) => { coerce(entry, item, inputs, variable, `${at}[${String(index)}]`); });
+    return;
+  }
+  const fields = inputs[inner];
+  if (fields === undefined) {
+    const check = scalarChecks[inner];
+    if (check !== undefined && !check(value)) refuse(`${inner} cannot represent value: ${JSON.stringify(value)}`);
+    return;
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) refuse(`Expected type "${inner}" to be an object.`);
+  const given = value as Record<string, unknown>;
+  for (const [name, fieldType] of Object.entries(fields)) {
+    if (fieldType.endsWith('!') && (given[name] === undefined || given[name] === null)) {
+      refuse(`Field "${name}" of required type "${fieldType}" was not provided.`);
+    }
+    coerce(given[name], fieldType, inputs, variable, `${at}.${name}`);
+  }
+  const unknown = Object.keys(given).find((name) => fields[name] === undefined);
+  if (unknown !== undefined) refuse(`Field "${unknown}" is not defined by type "${inner}".`);
+}
+
+/** Refuses, before anything runs, a declared variable whose value does not fit its type (see `coerce`). */
+export function coerceVariables(operation: Operation, variables: Record<string, unknown>, inputs: InputTypes): void {
+  for (const declared of operation.variables) {
+    const value = variables[declared.name];
+    if (declared.type.endsWith('!') && (value === undefined || value === null)) {
+      const message = `Variable "$${declared.name}" of required type "${declared.type}" was not provided.`;
+      throw new GraphqlFailure(message, 'BAD_USER_INPUT');
+    }
+    coerce(value, declared.type, inputs, declared.name, declared.name);
+  }
 }
 
 /** An argument's value with the request's variables in place. */

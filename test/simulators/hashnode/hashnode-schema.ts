@@ -1,8 +1,13 @@
-import type { SchemaTypes } from './graphql-lite.ts';
+import type { InputTypes, SchemaArguments, SchemaTypes } from './graphql-lite.ts';
 
 /**
- * The part of Hashnode's schema (gql-skill `schema.graphql`, the gql-beta schema) the simulator
- * answers: the types SPS reads and the publishPost mutation. Field names and types are Hashnode's.
+ * The part of Hashnode's schema the simulator answers: the types SPS reads and the publishPost
+ * mutation. Field names and types are Hashnode's, from the schema production serves: the one
+ * Hashnode's gql-skill (`references/schema.graphql`) publishes for https://gql-beta.hashnode.com,
+ * which it names production. gql.hashnode.com, whose older schema Hashnode's starter kit carries
+ * (User.posts by page and pageSize, PublishPostInput with coverImageOptions and settings), has
+ * answered with a redirect to Hashnode's announcement since the API became a Pro feature on
+ * 2026-05-13; the simulator refuses that schema's shapes as the gql-beta schema does.
  */
 export const scalars: ReadonlySet<string> = new Set([
   'ID', 'String', 'Int', 'Boolean', 'DateTime', 'ObjectId', 'JSONObject',
@@ -53,9 +58,31 @@ export const hashnodeTypes: SchemaTypes = {
   UserEdge: edge('User'),
 };
 
-/** The fields PublishPostInput declares; anything else is refused as BAD_USER_INPUT. */
-export const publishPostInputFields: ReadonlySet<string> = new Set([
-  'publicationId', 'title', 'subtitle', 'contentMarkdown', 'publishedAt', 'coverImage', 'slug', 'originalArticleURL',
-  'tags', 'disableComments', 'isDelisted', 'enableToc', 'metaTitle', 'metaDescription', 'ogImage', 'seriesId',
-  'publishAs', 'coAuthors',
-]);
+const page = { first: 'Int!', after: 'String' };
+
+/** The arguments of the fields above that take any; every other field takes none. */
+export const hashnodeArguments: SchemaArguments = {
+  Query: {
+    post: { id: 'ID!' }, publication: { id: 'ObjectId', host: 'String' }, user: { username: 'String!' },
+    tag: { slug: 'String!' },
+  },
+  Mutation: { publishPost: { input: 'PublishPostInput!' } },
+  MyUser: { publications: page, followers: page, follows: page },
+  User: { posts: page, publications: page },
+  Publication: {
+    post: { slug: 'String!' }, posts: { ...page, filter: 'PublicationPostConnectionFilter' }, seriesList: page,
+  },
+};
+
+/** The input types SPS sends; a field they do not declare is refused as BAD_USER_INPUT. */
+export const hashnodeInputTypes: InputTypes = {
+  PublishPostInput: {
+    publicationId: 'ObjectId!', title: 'String!', subtitle: 'String', contentMarkdown: 'String!', coverImage: 'String',
+    slug: 'String', tags: '[PublishPostTagInput!]', originalArticleURL: 'String', metaTitle: 'String',
+    metaDescription: 'String', ogImage: 'String', disableComments: 'Boolean', isDelisted: 'Boolean',
+    enableToc: 'Boolean', publishAs: 'ObjectId', coAuthors: '[ObjectId!]', seriesId: 'ObjectId',
+    publishedAt: 'DateTime',
+  },
+  PublishPostTagInput: { slug: 'String!', name: 'String' },
+  PublicationPostConnectionFilter: { tagSlugs: '[String!]' },
+};

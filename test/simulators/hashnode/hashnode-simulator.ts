@@ -1,8 +1,10 @@
 import {
   jsonBody, startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
-import { execute, GraphqlFailure, parseOperation, validate, type Operation } from './graphql-lite.ts';
-import { hashnodeTypes, scalars } from './hashnode-schema.ts';
+import {
+  coerceVariables, execute, GraphqlFailure, parseOperation, validate, type Operation,
+} from './graphql-lite.ts';
+import { hashnodeArguments, hashnodeInputTypes, hashnodeTypes, scalars } from './hashnode-schema.ts';
 import {
   resolvers, type HashnodeWorld, type SimulatedHashnodeUser, type SimulatedPublication,
 } from './hashnode-world.ts';
@@ -13,8 +15,10 @@ export type { SimulatedHashnodeUser, SimulatedPost, SimulatedPublication } from 
  * A local stand-in for Hashnode's GraphQL endpoint (Apollo Server at /): POST a JSON
  * `{query, variables}` with the personal access token in the Authorization header (a "Bearer "
  * prefix is optional, any case). Like Apollo it refuses a request that is not a JSON POST with a
- * query (400 BAD_REQUEST), a query it cannot parse (400 GRAPHQL_PARSE_FAILED) or that asks for a
- * field the type does not have (400 GRAPHQL_VALIDATION_FAILED); what a resolver refuses comes
+ * query (400 BAD_REQUEST), a query it cannot parse (400 GRAPHQL_PARSE_FAILED), that asks for a
+ * field the type does not have or passes arguments the field does not declare (400
+ * GRAPHQL_VALIDATION_FAILED), or whose variables do not fit their input types (400
+ * BAD_USER_INPUT, e.g. a PublishPostInput field the gql-beta schema lacks); what a resolver refuses comes
  * with HTTP 200, no data and the error's code (UNAUTHENTICATED for a missing or unknown token on
  * `me` and mutations, FORBIDDEN, NOT_FOUND, BAD_USER_INPUT). The exact wording of Hashnode's
  * messages is unconfirmed, and so is its throttling: published limits are not enforced today,
@@ -80,14 +84,9 @@ function readRequest(request: SimulatedRequest): ParsedRequest | SimulatedAnswer
   }
   try {
     const operation = parseOperation(query);
-    validate(operation, hashnodeTypes, scalars);
+    validate(operation, hashnodeTypes, scalars, hashnodeArguments);
     const given = typeof variables === 'object' && variables !== null ? variables as Record<string, unknown> : {};
-    for (const declared of operation.variables) {
-      if (declared.type.endsWith('!') && (given[declared.name] ?? null) === null) {
-        const message = `Variable "$${declared.name}" of required type "${declared.type}" was not provided.`;
-        return badRequest(message, 'BAD_USER_INPUT');
-      }
-    }
+    coerceVariables(operation, given, hashnodeInputTypes);
     return { operation, variables: given };
   } catch (error) {
     if (error instanceof GraphqlFailure) return badRequest(error.message, error.code);

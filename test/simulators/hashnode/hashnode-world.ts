@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { GraphqlFailure, type FieldResolver } from './graphql-lite.ts';
-import { publishPostInputFields } from './hashnode-schema.ts';
 
 /**
  * What the simulated Hashnode holds (users, publications with their members, series and posts)
@@ -62,7 +61,6 @@ export const proPlanMessage = 'Publication does not have an active Pro plan. '
   + 'Upgrade in your dashboard to access this via the API.';
 
 const badInput = (message: string) => new GraphqlFailure(message, 'BAD_USER_INPUT');
-const invalidInput = 'Variable "$input" got invalid value;';
 
 function firstOf(args: Record<string, unknown>, field: string): number {
   if (typeof args.first !== 'number') {
@@ -124,20 +122,11 @@ export function resolvers(world: HashnodeWorld) {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       throw badInput('Variable "$input" of required type "PublishPostInput!" was not provided.');
     }
+    // The input's shape (known fields, required ones, scalar kinds) was checked with the
+    // variables before execution (hashnode-simulator.ts); what is left is what Hashnode decides.
     const fields = input as Record<string, unknown>;
-    const unknown = Object.keys(fields).find((key) => !publishPostInputFields.has(key));
-    if (unknown !== undefined) {
-      throw badInput(`${invalidInput} Field "${unknown}" is not defined by type "PublishPostInput".`);
-    }
-    for (const required of ['publicationId', 'title', 'contentMarkdown']) {
-      if (typeof fields[required] !== 'string') {
-        throw badInput(`${invalidInput} Field "${required}" of required type "String!" was not provided.`);
-      }
-    }
     const tags = Array.isArray(fields.tags) ? fields.tags as Record<string, unknown>[] : [];
-    if (tags.some((tag) => typeof tag.slug !== 'string' || tag.slug === '')) {
-      throw badInput(`${invalidInput} Field "slug" of required type "String!" was not provided.`);
-    }
+    if (tags.some((tag) => tag.slug === '')) throw badInput('A tag needs a slug.');
     if (tags.length > 15) throw badInput('A post can have at most 15 tags.');
     const title = String(fields.title).trim();
     if (title === '') throw badInput('Title is required.');

@@ -124,7 +124,9 @@ export function queryCampaigns(state: ListmonkState, request: SimulatedRequest):
   const noBody = request.query.get('no_body') === 'true';
   const matching = state.campaigns
     .filter((campaign) => query === '' || `${campaign.name} ${campaign.subject}`.toLowerCase().includes(query))
-    .sort((a, b) => b.id - a.id);
+    // listmonk compares `order` with its lowercase constants: only `asc` turns the list around;
+    // anything else, `ASC` and `DESC` as its swagger spells them included, falls back to newest first.
+    .sort((a, b) => (request.query.get('order') === 'asc' ? a.id - b.id : b.id - a.id));
   const page = Number.isInteger(perPage) && perPage > 0 ? matching.slice(0, perPage) : matching;
   return {
     status: 200,

@@ -106,7 +106,13 @@ export class PinterestPins {
     const media = this.#media.forPin(source.media_id, owner);
     if (isAnswer(media)) return media;
     const cover = Object.fromEntries(Object.entries(source).filter(([name]) => name.startsWith('cover_image_')));
-    const framed = typeof cover.cover_image_key_frame_time === 'number' && cover.cover_image_key_frame_time >= 0;
+    const frame = cover.cover_image_key_frame_time;
+    // The spec types the key frame as an integer, minimum 0: a fraction of a second is refused.
+    if (frame !== undefined && !(Number.isInteger(frame) && Number(frame) >= 0)) {
+      const message = 'Invalid request: media_source.cover_image_key_frame_time must be an integer of 0 or more.';
+      return invalidRequest(message);
+    }
+    const framed = frame !== undefined;
     const pictured = typeof cover.cover_image_url === 'string'
       || (typeof cover.cover_image_content_type === 'string' && typeof cover.cover_image_data === 'string');
     if (!framed && !pictured) {

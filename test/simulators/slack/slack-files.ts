@@ -57,10 +57,13 @@ function filesArgument(values: Record<string, unknown>): { id: string; title: st
   return entries.every((entry) => entry !== null) ? entries : null;
 }
 
+/** The longest `alt_txt` files.getUploadURLExternal takes, in characters. */
+const maxAltTextLength = 1000;
+
 /**
  * Slack's external upload flow (open-and-community.md 9.3), checked step by step:
- * 1. files.getUploadURLExternal (`filename`, `length`; form or query, not JSON) names an upload
- *    URL and a file id;
+ * 1. files.getUploadURLExternal (`filename`, `length`, optional `alt_txt`; form or query, not
+ *    JSON) names an upload URL and a file id;
  * 2. the bytes go to that URL, raw or as a form, and must be exactly `length` bytes; until the
  *    file is completed they may be sent again;
  * 3. files.completeUploadExternal (`files`, `channel_id`, `thread_ts`, `initial_comment`) takes
@@ -88,12 +91,18 @@ export class SlackFileMethods {
       return slackRefused('invalid_arguments');
     }
     if (length > this.sharing.maxFileBytes) return slackRefused('file_upload_size_restricted');
+    // Slack's method reference names the alt text `alt_txt` (error alt_txt_too_large past 1000
+    // characters); @slack/web-api 8.x types it `alt_text`, a name the method does not document.
+    // The simulator refuses that name, so a client sending it fails here instead of losing the text.
+    if (call.values.alt_text !== undefined) return slackRefused('invalid_arguments');
+    const altText = textArgument(call.values, 'alt_txt');
+    if (altText !== null && Array.from(altText).length > maxAltTextLength) return slackRefused('alt_txt_too_large');
     const file: SlackFile = {
       teamId: call.workspace.teamId,
       id: this.#records.nextFileId(),
       fileName,
       length,
-      altText: textArgument(call.values, 'alt_txt'),
+      altText,
       title: null,
       uploadToken: randomBytes(18).toString('base64url'),
       bytes: null,

@@ -94,10 +94,9 @@ export class XMediaStore {
   #processingInfo(media: SimulatedMedia): Record<string, unknown> | undefined {
     if (media.category === 'tweet_image') return undefined;
     if (media.state === 'succeeded') return { state: 'succeeded', progress_percent: 100 };
-    if (media.state === 'failed') {
-      const error = { code: 1, name: 'InvalidMedia', message: media.failReason };
-      return { state: 'failed', progress_percent: 100, error };
-    }
+    // X's description closes processing_info to these three fields (additionalProperties: false):
+    // a failure says `failed` and nothing of why.
+    if (media.state === 'failed') return { state: 'failed', progress_percent: 100 };
     media.answeredAt = Date.now();
     const done = media.statusPolls / (this.processing.pollsUntilDone + 1);
     const progress = media.state === 'pending' ? 0 : Math.round(100 * done);

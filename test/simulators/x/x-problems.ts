@@ -3,8 +3,11 @@ import type { SimulatedAnswer } from '../kit/simulator-server.ts';
 /** X's API refusals: problem details, with `errors[]` naming the parameters a 400 refused. */
 export const problemTypes = 'https://api.x.com/2/problems';
 
+/** The media type X's description gives its problem answers (RFC 7807), not plain JSON. */
+export const problemHeaders: Readonly<Record<string, string>> = { 'content-type': 'application/problem+json' };
+
 export function problem(status: number, title: string, detail: string, type = 'about:blank'): SimulatedAnswer {
-  return { status, body: { title, detail, type, status } };
+  return { status, headers: { ...problemHeaders }, body: { title, detail, type, status } };
 }
 
 /** A 400 as X words it: one message per refused parameter. */
@@ -12,6 +15,7 @@ export function invalidRequest(message: string, parameter?: string, value?: unkn
   const parameters = parameter === undefined ? {} : { parameters: { [parameter]: [String(value)] } };
   return {
     status: 400,
+    headers: { ...problemHeaders },
     body: {
       errors: [{ ...parameters, message }],
       title: 'Invalid Request',

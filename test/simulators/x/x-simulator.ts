@@ -226,7 +226,7 @@ export async function startXSimulator(): Promise<XSimulator> {
     const reset = Math.ceil(Date.now() / 1000) + seconds;
     const answer = problem(429, 'Too Many Requests', 'Too Many Requests');
     const headers = { 'x-rate-limit-limit': '100', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(reset) };
-    return { ...answer, headers };
+    return { ...answer, headers: { ...answer.headers, ...headers } };
   }
 
   function answerApi(request: RawRequest): XAnswer {
