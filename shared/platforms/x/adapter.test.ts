@@ -205,7 +205,8 @@ describe('x adapter: media', () => {
     expect(answer.status).toBe(401);
     expect(answer.headers.get('content-type')).toBe('application/problem+json');
     expect(await answer.json()).toMatchObject({ title: 'Unauthorized', status: 401 });
-    const error = await platformFailure(adapter.publish(part('Refused', { channel: { ...channel, accessToken: 'at-nobody' } })));
+    const refused = part('Refused', { channel: { ...channel, accessToken: 'at-nobody' } });
+    const error = await platformFailure(adapter.publish(refused));
     expect(error.httpStatus).toBe(401);
   });
 

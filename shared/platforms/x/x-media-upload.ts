@@ -219,7 +219,8 @@ export class PartMediaUploader {
     let info = first;
     while (info !== null && info.state !== 'succeeded') {
       if (info.state === 'failed') {
-        const message = `X could not process media ${id}; it gives no reason (check the file's format, size and length)`;
+        const message = `X could not process media ${id}; it gives no reason `
+          + '(check the file\'s format, size and length)';
         throw new PlatformError({ kind: 'permanent', provider, message });
       }
       const waitMs = (info.check_after_secs ?? 1) * 1000;

@@ -214,7 +214,8 @@ function checkArguments(field: FieldNode, typeName: string, declaredArgs: Record
   if (unknown !== undefined) throw invalid(`Unknown argument "${unknown}" on field "${typeName}.${field.name}".`);
   for (const [name, type] of Object.entries(declaredArgs)) {
     if (type.endsWith('!') && field.args[name] === undefined) {
-      throw invalid(`Field "${field.name}" argument "${name}" of type "${type}" is required, but it was not provided.`);
+      const where = `Field "${field.name}" argument "${name}" of type "${type}"`;
+      throw invalid(`${where} is required, but it was not provided.`);
     }
   }
 }
