@@ -74,7 +74,14 @@ export const jobHandlers: readonly JobHandler[] = [
     job: jobs.cleanExpired,
     everyMs: (config) => config.MAINTENANCE_EVERY_MS,
     create: ({ deps, config, logger }) =>
-      cleanExpiredProcessor({ ...deps, analyticsRetentionDays: config.ANALYTICS_RETENTION_DAYS }, logger),
+      cleanExpiredProcessor({
+        ...deps,
+        analyticsRetentionDays: config.ANALYTICS_RETENTION_DAYS,
+        retention: {
+          notifications: config.NOTIFICATION_RETENTION_DAYS,
+          webhookDeliveries: config.WEBHOOK_DELIVERY_RETENTION_DAYS,
+        },
+      }, logger),
   },
   {
     job: jobs.sweepPublications,

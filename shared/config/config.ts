@@ -60,6 +60,10 @@ export const configSchema = z.object({
   ANALYTICS_PACE_MS: z.coerce.number().int().min(0).default(1_000),
   /** Days of analytics kept; the maintenance job removes older ones. */
   ANALYTICS_RETENTION_DAYS: positiveInt.default(400),
+  /** Days a notification is kept; older ones are removed by the maintenance job. */
+  NOTIFICATION_RETENTION_DAYS: positiveInt.default(90),
+  /** Days a webhook delivery that ended (delivered, or failed) stays in the delivery log. */
+  WEBHOOK_DELIVERY_RETENTION_DAYS: positiveInt.default(30),
   /** Channels one worker process gathers at once. */
   ANALYTICS_CONCURRENCY: positiveInt.default(2),
   /**

@@ -10,6 +10,8 @@ const notificationSchema = new Schema(
 );
 // Newest first within an organization; _id breaks ties between notifications of the same millisecond.
 notificationSchema.index({ organizationId: 1, createdAt: -1, _id: -1 });
+// Retention removes by age across organizations (shared/domain/retention.ts).
+notificationSchema.index({ createdAt: 1 });
 
 export type Notification = InferSchemaType<typeof notificationSchema>;
 export type NotificationModel = Model<Notification>;
