@@ -17,6 +17,7 @@ import { createAdapters } from '../shared/platforms/platforms.ts';
 import { createStorage } from '../shared/storage/create-storage.ts';
 import { BullPublishScheduler, createPublishQueue } from '../shared/queue/publish-queue.ts';
 import { createRedis } from '../shared/queue/redis.ts';
+import { queuePrefixOf } from '../shared/queue/queue-prefix.ts';
 import { FixedWindowLimiter } from '../shared/rate-limit/fixed-window-limiter.ts';
 import { IdempotencyStore } from '../shared/idempotency/idempotency-store.ts';
 import { mediaReachFor } from '../shared/platforms/media-reach.ts';
@@ -56,16 +57,18 @@ export async function createApiRuntime(
     (identifier) => platforms.context(identifier).app,
   );
   const storage = await createStorage(config);
-  const producer = createRedis(config.REDIS_URL, 'producer', logger);
+  const producer = createRedis(config, 'producer', logger);
   // QueueEvents blocks on its connection, so it must not share the producer's fail-fast one.
   const eventConnections = [
-    createRedis(config.REDIS_URL, 'worker', logger),
-    createRedis(config.REDIS_URL, 'worker', logger),
-    createRedis(config.REDIS_URL, 'worker', logger),
+    createRedis(config, 'worker', logger),
+    createRedis(config, 'worker', logger),
+    createRedis(config, 'worker', logger),
   ] as const;
-  const events = BullPlatformCaller.events(eventConnections[0], config.QUEUE_PREFIX);
-  const mediaEvents = MediaQueue.events(eventConnections[1], config.QUEUE_PREFIX);
-  const videoEvents = VideoQueue.events(eventConnections[2], config.QUEUE_PREFIX);
+  // BullMQ's keys: hash-tagged on a Redis Cluster. SPS's own keys below keep QUEUE_PREFIX as it is.
+  const queuePrefix = queuePrefixOf(config);
+  const events = BullPlatformCaller.events(eventConnections[0], queuePrefix);
+  const mediaEvents = MediaQueue.events(eventConnections[1], queuePrefix);
+  const videoEvents = VideoQueue.events(eventConnections[2], queuePrefix);
   for (const emitter of [events, mediaEvents, videoEvents]) {
     // Without a listener BullMQ prints each connection error while Redis is away.
     emitter.on('error', (error) => {
@@ -74,27 +77,27 @@ export async function createApiRuntime(
   }
   const publishQueue = createPublishQueue(
     producer,
-    { prefix: config.QUEUE_PREFIX, attempts: config.PUBLISH_ATTEMPTS, backoffMs: config.PUBLISH_BACKOFF_MS },
+    { prefix: queuePrefix, attempts: config.PUBLISH_ATTEMPTS, backoffMs: config.PUBLISH_BACKOFF_MS },
     logger,
   );
   await Promise.all([
     publishQueue.waitUntilReady(), events.waitUntilReady(), mediaEvents.waitUntilReady(), videoEvents.waitUntilReady(),
   ]);
-  const mediaQueue = new MediaQueue(producer, mediaEvents, { prefix: config.QUEUE_PREFIX });
-  const videoQueue = new VideoQueue(producer, videoEvents, { prefix: config.QUEUE_PREFIX });
-  const platformCaller = new BullPlatformCaller(producer, events, { prefix: config.QUEUE_PREFIX, timeoutMs: config.PLATFORM_CALL_WAIT_MS });
+  const mediaQueue = new MediaQueue(producer, mediaEvents, { prefix: queuePrefix });
+  const videoQueue = new VideoQueue(producer, videoEvents, { prefix: queuePrefix });
+  const platformCaller = new BullPlatformCaller(producer, events, { prefix: queuePrefix, timeoutMs: config.PLATFORM_CALL_WAIT_MS });
 
   // One handle per queue for operators (depth metrics, Bull Board), on the producer's connection.
   const observedQueues = Object.values(QueueName).map(
-    (name) => new Queue(name, { connection: producer, prefix: config.QUEUE_PREFIX }),
+    (name) => new Queue(name, { connection: producer, prefix: queuePrefix }),
   );
-  const analytics = new AnalyticsQueue(producer, { prefix: config.QUEUE_PREFIX });
+  const analytics = new AnalyticsQueue(producer, { prefix: queuePrefix });
   const metrics = new SpsMetrics('api');
   registerQueueDepth(metrics.registry, observedQueues);
   // Publishing goes through the fail-fast producer; subscribing needs a connection of its own.
   const caches = new InvalidationBus({
     publisher: producer,
-    subscriber: createRedis(config.REDIS_URL, 'worker', logger),
+    subscriber: createRedis(config, 'worker', logger),
     prefix: config.QUEUE_PREFIX,
     logger,
   });
@@ -118,7 +121,7 @@ export async function createApiRuntime(
     credentials,
     caches,
     findChannels,
-    scheduler: new BullPublishScheduler(publishQueue),
+    scheduler: new BullPublishScheduler(publishQueue, producer),
     platformCaller,
     limiter: new FixedWindowLimiter(producer, { limit: config.PUBLIC_API_RATE_LIMIT, windowSeconds: config.PUBLIC_API_RATE_WINDOW_SECONDS, keyPrefix: `${config.QUEUE_PREFIX}:rate-limit` }),
     idempotency: new IdempotencyStore(producer, {

@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../shared/queue/redis.ts';
 import type { AppState } from './context.ts';
 import { dashboard } from './dashboard/dashboard-router.ts';
 import { errorHandler } from './middleware/error-handler.ts';
@@ -25,7 +25,7 @@ import { queueBoard } from './operators/queue-board.ts';
 import type { Queue } from 'bullmq';
 
 export interface AppDeps extends PublicApiDeps {
-  redis: Redis;
+  redis: RedisConnection;
   logger: Logger;
   /** URL path local uploads are served under (the path of UPLOADS_PUBLIC_URL). */
   uploadsPath: string;

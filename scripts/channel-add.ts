@@ -46,7 +46,7 @@ await runScript(async (config) => {
   }
   const db = await openDatabase(config.MONGO_URL);
   // A reconnect renames the channel or changes its text limit: running api processes hear of it.
-  const redis = createRedis(config.REDIS_URL, 'producer');
+  const redis = createRedis(config, 'producer');
   try {
     const userHosts = connectionPolicyFor(config.ALLOW_PRIVATE_NETWORK);
     const platforms = new PlatformApps(process.env, { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts });

@@ -23,6 +23,13 @@ const redisUnavailableMessages = [
   /^Stream isn't writeable and enableOfflineQueue options is false$/,
   /^LOADING /,
   /^Reached the max retries per request limit/,
+  // A Redis Cluster while a primary fails over, or while no node answers: ioredis retries the
+  // command for a while (maxRedirections), then gives up with the last error inside this one.
+  /^Too many Cluster redirections\. Last error: /,
+  /^CLUSTERDOWN /,
+  /^TRYAGAIN /,
+  /^Cluster isn't ready and enableOfflineQueue options is false$/,
+  /^Failed to refresh slots cache/,
 ];
 
 /**

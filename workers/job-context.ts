@@ -1,5 +1,5 @@
 import { Queue, type DefaultJobOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../shared/queue/redis.ts';
 import type { Config } from '../shared/config/config.ts';
 import type { RecoveryDeps } from '../shared/domain/publishing/recover-publications.ts';
 import { LogEvent } from '../shared/logging/events.ts';
@@ -8,6 +8,7 @@ import type { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
 import { AnalyticsQueue } from '../shared/queue/analytics-queue.ts';
 import { BullPublishScheduler, createPublishQueue } from '../shared/queue/publish-queue.ts';
 import type { QueueName } from '../shared/queue/queues.ts';
+import { queuePrefixOf } from '../shared/queue/queue-prefix.ts';
 import type { WorkerDeps } from './worker-deps.ts';
 
 /**
@@ -23,7 +24,7 @@ export class JobContext {
 
   readonly deps: WorkerDeps;
   readonly config: Config;
-  readonly connection: Redis;
+  readonly connection: RedisConnection;
   readonly logger: Logger;
   readonly metrics: SpsMetrics;
   /** Default options of the jobs this process adds to a queue (the webhook dispatcher's attempts). */
@@ -32,7 +33,7 @@ export class JobContext {
   constructor(parts: {
     deps: WorkerDeps;
     config: Config;
-    connection: Redis;
+    connection: RedisConnection;
     logger: Logger;
     metrics: SpsMetrics;
     jobOptionsOf: (queue: QueueName) => DefaultJobOptions | undefined;
@@ -52,7 +53,7 @@ export class JobContext {
     const defaultJobOptions = this.#jobOptionsOf(name);
     const queue = new Queue(name, {
       connection: this.connection,
-      prefix: this.config.QUEUE_PREFIX,
+      prefix: queuePrefixOf(this.config),
       ...(defaultJobOptions === undefined ? {} : { defaultJobOptions }),
     });
     // Without a listener BullMQ prints each connection error while Redis is away.
@@ -68,12 +69,12 @@ export class JobContext {
     if (this.#recovery !== null) return this.#recovery.deps;
     const { config } = this;
     const settings = {
-      prefix: config.QUEUE_PREFIX, attempts: config.PUBLISH_ATTEMPTS, backoffMs: config.PUBLISH_BACKOFF_MS,
+      prefix: queuePrefixOf(config), attempts: config.PUBLISH_ATTEMPTS, backoffMs: config.PUBLISH_BACKOFF_MS,
     };
     const queue = createPublishQueue(this.connection, settings, this.logger);
     const deps = {
       ...this.deps,
-      jobs: new BullPublishScheduler(queue, this.deps.now),
+      jobs: new BullPublishScheduler(queue, this.connection, this.deps.now),
       maxRecoveries: config.PUBLISH_MAX_RECOVERIES,
     };
     this.#recovery = { deps, queue };
@@ -82,7 +83,7 @@ export class JobContext {
 
   /** Where the analytics schedule asks for each channel's gathering. */
   analyticsRequests(): AnalyticsQueue {
-    this.#analytics ??= new AnalyticsQueue(this.connection, { prefix: this.config.QUEUE_PREFIX });
+    this.#analytics ??= new AnalyticsQueue(this.connection, { prefix: queuePrefixOf(this.config) });
     return this.#analytics;
   }
 

@@ -14,7 +14,7 @@ const config = loadConfigOrExit();
 const logger = createLogger({ name: 'workers', level: config.LOG_LEVEL, asynchronous: true });
 
 const db = await openDatabase(config.MONGO_URL);
-const redis = createRedis(config.REDIS_URL, 'worker', logger);
+const redis = createRedis(config, 'worker', logger);
 const running = await startConfiguredWorkers(config, db, redis, logger);
 const http = config.WORKER_HTTP_PORT === undefined ? null : await startWorkerHttp(
   { host: config.HOST, port: config.WORKER_HTTP_PORT },

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../shared/queue/redis.ts';
 import { LogEvent } from '../shared/logging/events.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 
@@ -20,7 +20,7 @@ const runOptions = { removeOnComplete: 100, removeOnFail: 100 };
 export async function keepRepeatableJobs(
   queue: Queue,
   repeatable: readonly RepeatableJob[],
-  connection: Redis,
+  connection: RedisConnection,
   logger: Logger,
 ): Promise<() => void> {
   if (repeatable.length === 0) return () => undefined;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../shared/queue/redis.ts';
 import type { Config } from '../shared/config/config.ts';
 import { SecretBox } from '../shared/crypto/secret-box.ts';
 import type { Database } from '../shared/db/database.ts';
@@ -29,7 +29,7 @@ export const mediaFetchUserAgent =
 export async function createWorkerDeps(
   config: Config,
   db: Database,
-  connection: Redis,
+  connection: RedisConnection,
   logger: Logger,
   metrics: SpsMetrics,
   /** Where each platform's app settings are read (`<PLATFORM>_CLIENT_ID`...; README, environment). */

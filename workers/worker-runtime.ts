@@ -1,11 +1,12 @@
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../shared/queue/redis.ts';
 import type { Config } from '../shared/config/config.ts';
 import type { Database } from '../shared/db/database.ts';
 import { LogEvent } from '../shared/logging/events.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import { registerQueueDepth } from '../shared/metrics/queue-depth.ts';
 import { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
+import { queuePrefixOf } from '../shared/queue/queue-prefix.ts';
 import { QueueName } from '../shared/queue/queues.ts';
 import { closeWorker } from './close-worker.ts';
 import { JobContext } from './job-context.ts';
@@ -57,7 +58,7 @@ async function serveQueue(
     const processor = processors.get(job.name);
     if (processor === undefined) throw new UnrecoverableError(`no handler for ${queue} job "${job.name}"`);
     return processor(job);
-  }, { connection, prefix: config.QUEUE_PREFIX, ...runner.options(config) });
+  }, { connection, prefix: queuePrefixOf(config), ...runner.options(config) });
   // Without a listener an 'error' event would crash the process on a Redis blip.
   worker.on('error', (error) => {
     logger.error({ event: LogEvent.workerError, queue, err: error }, 'worker error');
@@ -74,7 +75,7 @@ async function serveQueue(
 export async function startConfiguredWorkers(
   config: Config,
   db: Database,
-  connection: Redis,
+  connection: RedisConnection,
   logger: Logger,
   /** Where each platform's app settings are read (`<PLATFORM>_CLIENT_ID`...; README, environment). */
   platformEnv: NodeJS.ProcessEnv = process.env,
@@ -87,7 +88,7 @@ export async function startConfiguredWorkers(
   const context = new JobContext({ deps, config, connection, logger, metrics, jobOptionsOf });
   const served: { worker: Worker; stopScheduling: () => void }[] = [];
   for (const queue of queues) served.push(await serveQueue(queue, registry, context));
-  const depthQueues = queues.map((name) => new Queue(name, { connection, prefix: config.QUEUE_PREFIX }));
+  const depthQueues = queues.map((name) => new Queue(name, { connection, prefix: queuePrefixOf(config) }));
   registerQueueDepth(metrics.registry, depthQueues);
 
   const workers = served.map(({ worker }) => worker);

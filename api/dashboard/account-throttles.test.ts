@@ -42,9 +42,9 @@ describe('dashboard logins and sign-ups, counted per client address', () => {
       const redis = new Redis(ctx.config.REDIS_URL, { maxRetriesPerRequest: 1 });
       try {
         const prefix = ctx.config.QUEUE_PREFIX;
-        const [, keys] = await redis.scan('0', 'MATCH', `${prefix}:dashboard-login:*`, 'COUNT', 10_000);
-        expect(keys.some((key) => key.startsWith(`${ctx.config.QUEUE_PREFIX}:dashboard-login:address:`))).toBe(true);
-        expect(keys.some((key) => key.startsWith(`${ctx.config.QUEUE_PREFIX}:dashboard-login:account:`))).toBe(true);
+        const [, keys] = await redis.scan('0', 'MATCH', `${prefix}:{dashboard-login}:*`, 'COUNT', 10_000);
+        expect(keys.some((key) => key.startsWith(`${ctx.config.QUEUE_PREFIX}:{dashboard-login}:address:`))).toBe(true);
+        expect(keys.some((key) => key.startsWith(`${ctx.config.QUEUE_PREFIX}:{dashboard-login}:account:`))).toBe(true);
       } finally {
         await redis.quit();
       }

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../../shared/queue/redis.ts';
 import type { SecretBox } from '../../shared/crypto/secret-box.ts';
 import type { CacheInvalidation } from '../../shared/cache/invalidation-bus.ts';
 import type { Database } from '../../shared/db/database.ts';
@@ -14,7 +14,7 @@ export interface DashboardDeps {
   /** Revokes, key rotations and deletions are told to every api process's caches. */
   caches: CacheInvalidation;
   /** Login throttling counters. */
-  redis: Redis;
+  redis: RedisConnection;
   /** QUEUE_PREFIX: the login throttle's Redis keys live under it, like the queues'. */
   queuePrefix: string;
   /** Disconnecting a channel cancels its scheduled jobs. */

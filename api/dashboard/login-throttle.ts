@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../../shared/queue/redis.ts';
 import { z } from 'zod';
 import type { SecretBox } from '../../shared/crypto/secret-box.ts';
 import { clientAddressKey } from '../../shared/net/client-address-key.ts';
@@ -84,13 +84,13 @@ const takeAnswer = z.number().int().min(0);
  * test files sharing one Redis never share counters.
  */
 export class LoginThrottle {
-  readonly #redis: Redis;
+  readonly #redis: RedisConnection;
   readonly #secrets: SecretBox;
   readonly #keyPrefix: string;
   readonly #limits: LoginLimits;
   readonly #signUps: FixedWindowLimiter;
 
-  constructor(redis: Redis, secrets: SecretBox, keyPrefix: string, limits: LoginLimits = defaultLoginLimits) {
+  constructor(redis: RedisConnection, secrets: SecretBox, keyPrefix: string, limits: LoginLimits = defaultLoginLimits) {
     this.#redis = redis;
     this.#secrets = secrets;
     this.#keyPrefix = keyPrefix;
@@ -131,12 +131,17 @@ export class LoginThrottle {
     return decision.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: decision.resetSeconds };
   }
 
-  /** The pair's, the address's and the account's counters, in takeScript's order. */
+  /**
+   * The pair's, the address's and the account's counters, in takeScript's order. One script
+   * touches all three, so on a Redis Cluster they must live in one slot: they share the hash tag
+   * `{dashboard-login}` (three counters have no other value in common). Every login counter is
+   * therefore on one primary, a few small keys per attempt; a single Redis ignores the braces.
+   */
   #keys(email: string, address: string): [string, string, string] {
     const account = email.trim().toLowerCase();
     const client = clientAddressKey(address);
     const key = (kind: string, value: string) =>
-      `${this.#keyPrefix}:dashboard-login:${kind}:${this.#secrets.digest(`login-${kind}:${value}`)}`;
+      `${this.#keyPrefix}:{dashboard-login}:${kind}:${this.#secrets.digest(`login-${kind}:${value}`)}`;
     return [key('pair', JSON.stringify([account, client])), key('address', client), key('account', account)];
   }
 }

@@ -50,7 +50,7 @@ export async function createBenchTenant(options: BenchTenantOptions): Promise<Be
   });
   return {
     mongoUrl: options.mongoUrl, queuePrefix: options.queuePrefix, db, organizationId, apiKey, channelId, publishQueue,
-    scheduler: new BullPublishScheduler(publishQueue),
+    scheduler: new BullPublishScheduler(publishQueue, options.connection),
   };
 }
 

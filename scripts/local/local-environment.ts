@@ -35,7 +35,8 @@ export async function prepareLocalEnvironment(env: NodeJS.ProcessEnv, log: (line
   const prepared: NodeJS.ProcessEnv = { ...env };
   prepared.SECRETS_KEY ??= localSecretsKey();
   prepared.REDIS_URL ??= 'redis://127.0.0.1:6379';
-  await ensureRedis(prepared.REDIS_URL, log);
+  // A Redis Cluster is the operator's to run: no local Redis is started in its place.
+  if ((prepared.REDIS_CLUSTER_NODES ?? '').trim() === '') await ensureRedis(prepared.REDIS_URL, log);
   if (prepared.MONGO_URL === undefined || prepared.MONGO_URL === '') {
     const postgresUrl = prepared.FERRETDB_POSTGRESQL_URL ?? localFerretDbPostgresUrl;
     await ensureLocalPostgres(postgresUrl, log);

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../queue/redis.ts';
 import { LogEvent } from '../logging/events.ts';
 import type { Logger } from '../logging/logger.ts';
 
@@ -27,10 +27,10 @@ const busChannel = (prefix: string): string => `${prefix}:cache-invalidation`;
 
 /** A process that caches nothing itself (a script) but changes what api processes may have cached. */
 export class InvalidationPublisher implements CacheInvalidation {
-  readonly #redis: Redis;
+  readonly #redis: RedisConnection;
   readonly #channel: string;
 
-  constructor(redis: Redis, prefix: string) {
+  constructor(redis: RedisConnection, prefix: string) {
     this.#redis = redis;
     this.#channel = busChannel(prefix);
   }
@@ -49,15 +49,15 @@ const topicPattern = /^(organization|app|channel):[0-9a-f]{24}$/;
  * through), and the subscription is made again before `live` turns true.
  */
 export class InvalidationBus implements CacheInvalidation {
-  readonly #publisher: Redis;
-  readonly #subscriber: Redis;
+  readonly #publisher: RedisConnection;
+  readonly #subscriber: RedisConnection;
   readonly #channel: string;
   readonly #logger: Logger;
   readonly #listeners: BusListener[] = [];
   #live = false;
   #closed = false;
 
-  constructor(deps: { publisher: Redis; subscriber: Redis; prefix: string; logger: Logger }) {
+  constructor(deps: { publisher: RedisConnection; subscriber: RedisConnection; prefix: string; logger: Logger }) {
     this.#publisher = deps.publisher;
     this.#subscriber = deps.subscriber;
     this.#channel = busChannel(deps.prefix);
@@ -71,6 +71,13 @@ export class InvalidationBus implements CacheInvalidation {
     // ioredis resubscribes by itself after a reconnect, but messages sent meanwhile are lost.
     this.#subscriber.on('close', () => { this.#goDown(); });
     this.#subscriber.on('ready', () => { void this.#subscribe(); });
+    // On a Redis Cluster the subscription lives on one node, and when that node fails ioredis
+    // moves it to another without a 'close': a node leaving (only a cluster emits '-node') may
+    // have taken messages with it, so the caches are emptied and the subscription confirmed again.
+    this.#subscriber.on('-node', () => {
+      this.#goDown();
+      void this.#subscribe();
+    });
   }
 
   /** True while this process hears every change; caches store and answer only then. */
@@ -116,6 +123,8 @@ export class InvalidationBus implements CacheInvalidation {
     } catch (error) {
       this.#goDown();
       this.#logger.warn({ event: LogEvent.workerError, err: error }, 'cache invalidation: subscribing failed');
+      // A cluster that stays up while its subscriber moves emits no 'ready' to try again on.
+      if (this.#subscriber.status === 'ready') setTimeout(() => { void this.#subscribe(); }, 1_000).unref();
     }
   }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { platformConcurrencySchema } from './platform-concurrency.ts';
+import { redisClusterNodesSchema } from './redis-cluster-nodes.ts';
 import { deprecatedTrustProxySchema, trustProxyHopsSchema, withTrustProxyAlias } from './proxy-hops.ts';
 import { videoConfigShape } from './video-config.ts';
 
@@ -22,6 +23,11 @@ export const configSchema = z.object({
   BACKEND_URL: z.url().default('http://localhost:5000/api'),
   MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URL').default('mongodb://127.0.0.1:27017/sps'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').default('redis://127.0.0.1:6379'),
+  /**
+   * Seeds of a Redis Cluster (`host:port,...`); empty: one Redis at REDIS_URL. With seeds, REDIS_URL
+   * gives only the user, password and TLS (rediss://) of every node (shared/queue/redis.ts).
+   */
+  REDIS_CLUSTER_NODES: redisClusterNodesSchema,
   QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, "_" and "-" only').default('sps'),
   SECRETS_KEY: secretsKey,
   ALLOW_PRIVATE_NETWORK: envBoolean.default(false),

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../queue/redis.ts';
 import { Readable } from 'node:stream';
 import type { Database } from '../db/database.ts';
 import { LogEvent } from '../logging/events.ts';
@@ -12,7 +12,7 @@ import type { Storage } from '../storage/storage.ts';
 /** What a process needs to be able to do its work; each check says why it is not ready. */
 export interface ReadinessDeps {
   db: Database;
-  redis: Redis;
+  redis: RedisConnection;
   storage: Storage;
   /** The media tools this process runs (the workers that inspect media); none for the api. */
   mediaTools: MediaToolCommands | null;

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../queue/redis.ts';
 import { z } from 'zod';
 
 /** A finished request's answer, as it is handed back to a repeat of the request. */
@@ -60,10 +60,10 @@ export interface IdempotencyStoreOptions {
  * Redis expiry removes records after `rememberMs`, so nothing needs sweeping.
  */
 export class IdempotencyStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisConnection;
   readonly #options: IdempotencyStoreOptions;
 
-  constructor(redis: Redis, options: IdempotencyStoreOptions) {
+  constructor(redis: RedisConnection, options: IdempotencyStoreOptions) {
     this.#redis = redis;
     this.#options = options;
   }

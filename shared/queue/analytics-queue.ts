@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './redis.ts';
 import { gatherAnalyticsJobId, gatherAnalyticsPayload, jobs, QueueName } from './queues.ts';
 
 /** Asks the analytics workers to read a channel's counters (the api when data is stale, the schedule). */
@@ -10,7 +10,7 @@ export interface AnalyticsGathering {
 export class AnalyticsQueue implements AnalyticsGathering {
   readonly #queue: Queue;
 
-  constructor(connection: Redis, options: { prefix: string }) {
+  constructor(connection: RedisConnection, options: { prefix: string }) {
     this.#queue = new Queue(QueueName.analytics, {
       connection,
       prefix: options.prefix,

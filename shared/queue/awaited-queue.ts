@@ -1,5 +1,5 @@
 import { Queue, QueueEvents, type DefaultJobOptions, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './redis.ts';
 import type { z } from 'zod';
 import { awaitJob, type AwaitedJob } from './awaited-job.ts';
 import type { QueueName } from './queues.ts';
@@ -15,7 +15,7 @@ export interface AwaitedJobSpec<Payload> {
 }
 
 /** The events connection an AwaitedQueue listens on: a blocking one, never the producer's. */
-export function awaitedQueueEvents(queue: QueueName, connection: Redis, prefix: string): QueueEvents {
+export function awaitedQueueEvents(queue: QueueName, connection: RedisConnection, prefix: string): QueueEvents {
   return new QueueEvents(queue, { connection, prefix });
 }
 
@@ -25,7 +25,9 @@ export class AwaitedQueue<Payload> {
   readonly #events: QueueEvents;
   readonly #spec: AwaitedJobSpec<Payload>;
 
-  constructor(producer: Redis, events: QueueEvents, spec: AwaitedJobSpec<Payload>, options: { prefix: string }) {
+  constructor(
+    producer: RedisConnection, events: QueueEvents, spec: AwaitedJobSpec<Payload>, options: { prefix: string },
+  ) {
     this.#queue = new Queue(spec.queue, {
       connection: producer, prefix: options.prefix, defaultJobOptions: spec.jobOptions,
     });

@@ -1,12 +1,12 @@
 import type { QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './redis.ts';
 import type { AwaitedJob } from './awaited-job.ts';
 import { AwaitedQueue, awaitedQueueEvents } from './awaited-queue.ts';
 import { jobs, mediaJobId, mediaJobPayload, QueueName, type MediaJobPayload } from './queues.ts';
 
 /** The api's handle on the media worker: queue a record's processing and wait a bounded time for it. */
 export class MediaQueue extends AwaitedQueue<MediaJobPayload> {
-  constructor(producer: Redis, events: QueueEvents, options: { prefix: string }) {
+  constructor(producer: RedisConnection, events: QueueEvents, options: { prefix: string }) {
     super(producer, events, {
       queue: QueueName.media,
       name: jobs.processMedia.name,
@@ -20,7 +20,7 @@ export class MediaQueue extends AwaitedQueue<MediaJobPayload> {
     }, options);
   }
 
-  static events(connection: Redis, prefix: string): QueueEvents {
+  static events(connection: RedisConnection, prefix: string): QueueEvents {
     return awaitedQueueEvents(QueueName.media, connection, prefix);
   }
 

@@ -1,5 +1,5 @@
 import { Queue, QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './redis.ts';
 import type { PlatformCaller } from '../domain/channels/platform-calls.ts';
 import { DomainError } from '../errors.ts';
 import { awaitJob } from './awaited-job.ts';
@@ -14,7 +14,7 @@ export class BullPlatformCaller implements PlatformCaller {
   readonly #events: QueueEvents;
   readonly #timeoutMs: number;
 
-  constructor(producer: Redis, events: QueueEvents, options: { prefix: string; timeoutMs: number }) {
+  constructor(producer: RedisConnection, events: QueueEvents, options: { prefix: string; timeoutMs: number }) {
     this.#queue = new Queue(QueueName.platform, {
       connection: producer,
       prefix: options.prefix,
@@ -25,7 +25,7 @@ export class BullPlatformCaller implements PlatformCaller {
   }
 
   /** QueueEvents blocks on its own connection, so it gets a dedicated one. */
-  static events(connection: Redis, prefix: string): QueueEvents {
+  static events(connection: RedisConnection, prefix: string): QueueEvents {
     return new QueueEvents(QueueName.platform, { connection, prefix });
   }
 

@@ -1,10 +1,11 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './redis.ts';
 import { LogEvent } from '../logging/events.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { CancelOutcome, PublishScheduler, ScheduledPublication } from '../domain/posts/publish-scheduler.ts';
 import type { PublishJobPresence, PublishJobs } from '../domain/publishing/publish-jobs.ts';
 import { defaultJobOptions, jobs, publishJobId, publishPostPayload } from './queues.ts';
+import { TenantTurns } from './tenant-turns.ts';
 
 export interface QueueSettings {
   prefix: string;
@@ -12,7 +13,7 @@ export interface QueueSettings {
   backoffMs: number;
 }
 
-export function createPublishQueue(connection: Redis, settings: QueueSettings, logger?: Logger): Queue {
+export function createPublishQueue(connection: RedisConnection, settings: QueueSettings, logger?: Logger): Queue {
   const queue = new Queue(jobs.publishPost.queue, {
     connection,
     prefix: settings.prefix,
@@ -27,15 +28,19 @@ export function createPublishQueue(connection: Redis, settings: QueueSettings, l
 
 /**
  * The posts domain's scheduling port and publication recovery's view of the queue, backed by
- * one delayed BullMQ job per post whose id is derived from the post (ARCHITECTURE rule 2).
+ * one delayed BullMQ job per post whose id is derived from the post (ARCHITECTURE rule 2), with
+ * its organization's turn as its priority (tenant-turns.ts).
  */
 export class BullPublishScheduler implements PublishScheduler, PublishJobs {
   readonly #queue: Queue;
   readonly #now: () => Date;
+  readonly #turns: TenantTurns;
 
-  constructor(queue: Queue, now: () => Date = () => new Date()) {
+  /** `connection` is the one `queue` was made with; the turns are counted on it. */
+  constructor(queue: Queue, connection: RedisConnection, now: () => Date = () => new Date()) {
     this.#queue = queue;
     this.#now = now;
+    this.#turns = new TenantTurns(queue, connection);
   }
 
   async schedule(job: ScheduledPublication): Promise<void> {
@@ -45,6 +50,7 @@ export class BullPublishScheduler implements PublishScheduler, PublishJobs {
     await this.#queue.add(jobs.publishPost.name, payload, {
       jobId: publishJobId(job.postId),
       delay: Math.max(0, job.publishAt.getTime() - this.#now().getTime()),
+      priority: await this.#turns.next(organizationId, job.publishAt),
     });
   }
 

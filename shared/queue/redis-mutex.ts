@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './redis.ts';
 
 /** Deletes the key only while it still holds our token, so an expired holder cannot free a successor's lock. */
 const releaseScript =
@@ -27,7 +27,7 @@ export interface MutexOptions {
  * time. `work` must finish well within `holdMs`; callers give it a platform timeout below it.
  */
 export async function withRedisMutex<T>(
-  redis: Redis,
+  redis: RedisConnection,
   key: string,
   options: MutexOptions,
   work: () => Promise<T>,

@@ -1,18 +1,71 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import type { Config } from '../config/config.ts';
 import { LogEvent } from '../logging/events.ts';
 import type { Logger } from '../logging/logger.ts';
 
 /**
- * Workers block on Redis and must never give up on a command (BullMQ requires
- * `maxRetriesPerRequest: null`); the api fails fast instead, so a request is answered with 503
- * rather than hanging while Redis is away. Connection errors while Redis is away are logged
- * (once per reconnection attempt) when a logger is given; without any listener ioredis would
- * print "Unhandled error event" for each one.
+ * A connection to the deployment's Redis: one server (REDIS_URL) or a Redis Cluster
+ * (REDIS_CLUSTER_NODES). Both take the same commands, events, scripts and pub/sub, and BullMQ
+ * takes either; only keys that one script or MULTI touches together must share a hash tag.
  */
-export function createRedis(url: string, role: 'worker' | 'producer', logger?: Logger): Redis {
-  const redis = new Redis(url, role === 'worker'
-    ? { maxRetriesPerRequest: null, enableReadyCheck: true }
-    : { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 5_000 });
+export type RedisConnection = Redis | Cluster;
+
+/** What a connection needs from the configuration. */
+export type RedisSettings = Pick<Config, 'REDIS_URL' | 'REDIS_CLUSTER_NODES'>;
+
+export type RedisRole = 'worker' | 'producer';
+
+/**
+ * Workers block on Redis and must never give up on a command (BullMQ requires
+ * `maxRetriesPerRequest: null`); producers fail fast instead, so a request is answered with 503
+ * rather than hanging while Redis is away.
+ */
+const serverOptions: Record<RedisRole, RedisOptions> = {
+  worker: { maxRetriesPerRequest: null, enableReadyCheck: true },
+  producer: { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 5_000 },
+};
+
+/**
+ * The same roles on a cluster. BullMQ reads `redisOptions.maxRetriesPerRequest` of a Cluster, so
+ * the worker's null goes there; failing fast is the cluster's offline queue being off (a command
+ * sent while no node answers is refused at once). A command meeting a primary that just died is
+ * retried by ioredis every `retryDelayOnFailover` (100 ms) up to `maxRedirections` (16) times
+ * while the slot map is read again, so a failover within about 1.6 s costs a caller nothing.
+ * `slotsRefreshInterval` lets a connection that sends nothing (the cache subscriber) notice a
+ * failover too.
+ */
+export function clusterOptionsFor(settings: RedisSettings, role: RedisRole): ClusterOptions {
+  const url = new URL(settings.REDIS_URL);
+  // The cluster's nodes share REDIS_URL's credentials and TLS; its host and database are not used.
+  const credentials: ClusterOptions['redisOptions'] = {
+    ...(url.username === '' ? {} : { username: decodeURIComponent(url.username) }),
+    ...(url.password === '' ? {} : { password: decodeURIComponent(url.password) }),
+    ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
+  const refresh = { slotsRefreshInterval: 5_000 };
+  return role === 'worker'
+    ? { ...refresh, redisOptions: { ...credentials, maxRetriesPerRequest: null } }
+    : {
+      ...refresh,
+      enableOfflineQueue: false,
+      redisOptions: { ...credentials, maxRetriesPerRequest: 1, connectTimeout: 5_000 },
+    };
+}
+
+/**
+ * Every Redis connection SPS makes: one server, or a cluster when REDIS_CLUSTER_NODES names seeds.
+ * The services pass their configuration; a bare URL is one server at that address whatever the
+ * configuration says (tests and tools that name a server of their own).
+ * Connection errors while Redis is away are logged (once per reconnection attempt) when a logger
+ * is given; without any listener ioredis would print "Unhandled error event" for each one.
+ */
+export function createRedis(target: string, role: RedisRole, logger?: Logger): Redis;
+export function createRedis(target: RedisSettings, role: RedisRole, logger?: Logger): RedisConnection;
+export function createRedis(target: RedisSettings | string, role: RedisRole, logger?: Logger): RedisConnection {
+  const settings: RedisSettings = typeof target === 'string' ? { REDIS_URL: target, REDIS_CLUSTER_NODES: [] } : target;
+  const redis: RedisConnection = settings.REDIS_CLUSTER_NODES.length === 0
+    ? new Redis(settings.REDIS_URL, serverOptions[role])
+    : new Cluster([...settings.REDIS_CLUSTER_NODES], clusterOptionsFor(settings, role));
   if (logger !== undefined) {
     redis.on('error', (error: Error) => {
       logger.warn({ event: LogEvent.workerError, role, err: error }, 'Redis connection error; reconnecting');

@@ -1,12 +1,12 @@
 import type { QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './redis.ts';
 import type { AwaitedJob } from './awaited-job.ts';
 import { AwaitedQueue, awaitedQueueEvents } from './awaited-queue.ts';
 import { jobs, QueueName, videoJobId, videoJobPayload, type VideoJobPayload } from './queues.ts';
 
 /** The api's handle on the video worker: queue a generation and wait a bounded time for the video. */
 export class VideoQueue extends AwaitedQueue<VideoJobPayload> {
-  constructor(producer: Redis, events: QueueEvents, options: { prefix: string }) {
+  constructor(producer: RedisConnection, events: QueueEvents, options: { prefix: string }) {
     super(producer, events, {
       queue: QueueName.video,
       name: jobs.generateVideo.name,
@@ -20,7 +20,7 @@ export class VideoQueue extends AwaitedQueue<VideoJobPayload> {
     }, options);
   }
 
-  static events(connection: Redis, prefix: string): QueueEvents {
+  static events(connection: RedisConnection, prefix: string): QueueEvents {
     return awaitedQueueEvents(QueueName.video, connection, prefix);
   }
 

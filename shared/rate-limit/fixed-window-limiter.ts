@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../queue/redis.ts';
 
 /**
  * One round trip, atomic in Redis: count the hit, start the window on the first hit, report the
@@ -13,7 +13,7 @@ return { count, ttl }
 `;
 
 const hitCommand = 'spsRateLimitHit';
-type HitCommand = (this: Redis, key: string, windowMs: number) => Promise<[number, number]>;
+type HitCommand = (this: RedisConnection, key: string, windowMs: number) => Promise<[number, number]>;
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -26,12 +26,12 @@ export interface RateLimitDecision {
 
 /** Fixed-window counter per key (per organization for the public API). */
 export class FixedWindowLimiter {
-  readonly #redis: Redis;
+  readonly #redis: RedisConnection;
   readonly #limit: number;
   readonly #windowMs: number;
   readonly #prefix: string;
 
-  constructor(redis: Redis, options: { limit: number; windowSeconds: number; keyPrefix: string }) {
+  constructor(redis: RedisConnection, options: { limit: number; windowSeconds: number; keyPrefix: string }) {
     // Sent by its SHA (EVALSHA; ioredis loads it again after a Redis restart): every public request
     // counts a hit, and the script's text would otherwise travel and be hashed each time.
     if (!(hitCommand in redis)) redis.defineCommand(hitCommand, { numberOfKeys: 1, lua: hitScript });

@@ -31,7 +31,7 @@ export async function startStack(
   });
   const { port } = server.address() as AddressInfo;
 
-  const workerRedis = options.workers === false ? null : createRedis(ctx.config.REDIS_URL, 'worker', ctx.logger);
+  const workerRedis = options.workers === false ? null : createRedis(ctx.config, 'worker', ctx.logger);
   const workers = workerRedis === null
     ? null
     : await startConfiguredWorkers(ctx.config, ctx.db, workerRedis, ctx.logger, ctx.env);

@@ -1,6 +1,7 @@
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishJobId } from '../../../shared/queue/queues.ts';
+import { createRedis } from '../../../shared/queue/redis.ts';
 import { api, organizationWithMastodon } from '../../../test/support/fixtures.ts';
 import { startStack, type RunningStack } from '../../../test/support/stack.ts';
 import { createTestContext, type TestContext } from '../../../test/support/test-context.ts';
@@ -55,11 +56,16 @@ describe('POST /posts (workers stopped, so jobs stay queued)', () => {
     const response = await post({ type: 'schedule', date: new Date(Date.now() + 60_000).toISOString(), posts: [{ integration: { id: channelId }, value: [{ content: 'Once' }] }] });
     const postId = (response.body as { postId: string }[])[0]?.postId ?? '';
     const { BullPublishScheduler } = await import('../../../shared/queue/publish-queue.ts');
-    const scheduler = new BullPublishScheduler(stack.publishQueue);
+    const connection = createRedis(ctx.config.REDIS_URL, 'worker');
+    const scheduler = new BullPublishScheduler(stack.publishQueue, connection);
     const organizationId = (await ctx.db.posts.findById(postId).lean())?.organizationId.toString() ?? '';
-    await scheduler.schedule({ organizationId, postId, publishAt: new Date() });
-    await scheduler.schedule({ organizationId, postId, publishAt: new Date() });
-    const jobs = await stack.publishQueue.getJobs(['delayed', 'waiting', 'active', 'completed']);
+    try {
+      await scheduler.schedule({ organizationId, postId, publishAt: new Date() });
+      await scheduler.schedule({ organizationId, postId, publishAt: new Date() });
+    } finally {
+      await connection.quit();
+    }
+    const jobs = await stack.publishQueue.getJobs(['delayed', 'waiting', 'prioritized', 'active', 'completed']);
     expect(jobs.filter((job) => job.id === publishJobId(postId))).toHaveLength(1);
   });
 
@@ -76,7 +82,9 @@ describe('POST /posts (workers stopped, so jobs stay queued)', () => {
     const postId = (response.body as { postId: string }[])[0]?.postId ?? '';
     const job = await stack.publishQueue.getJob(publishJobId(postId));
     expect(job?.opts.delay).toBe(0);
-    expect(await job?.getState()).toBe('waiting');
+    // Waiting for a worker, in BullMQ's list of jobs with a priority: the organization's turn this minute.
+    expect(await job?.getState()).toBe('prioritized');
+    expect(job?.opts.priority).toBeGreaterThanOrEqual(1);
   });
 
   it('answers 404 naming the entry for a channel of another organization or an unknown one, and stores nothing', async () => {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../../queue/redis.ts';
 import type { Types } from 'mongoose';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
@@ -33,7 +33,7 @@ export type RefreshTokens = (request: RefreshRequest) => Promise<RefreshedTokens
 export interface ChannelTokenDeps {
   db: Database;
   secrets: SecretBox;
-  redis: Redis;
+  redis: RedisConnection;
   /** Prefix of the Redis lock keys (the queue prefix, so test files stay apart). */
   lockPrefix: string;
   refresherFor(provider: string): RefreshTokens | undefined;
