@@ -15,9 +15,15 @@ export function registerQueueDepth(registry: Registry, queues: readonly Queue[])
     registers: [registry],
     async collect() {
       this.reset();
-      const counts = await Promise.all(queues.map((queue) => queue.getJobCounts(...states)));
+      const counts = await Promise.all(queues.map((queue) => queue.getJobCounts(...states, 'prioritized')));
       queues.forEach((queue, index) => {
-        for (const state of states) this.set({ queue: queue.name, state }, counts[index]?.[state] ?? 0);
+        const count = counts[index] ?? {};
+        for (const state of states) {
+          // BullMQ keeps jobs with a priority (publish jobs: their organization's turn, tenant-turns.ts)
+          // apart from its plain waiting list; to an operator both are jobs waiting for a worker.
+          const prioritized = state === 'waiting' ? (count.prioritized ?? 0) : 0;
+          this.set({ queue: queue.name, state }, (count[state] ?? 0) + prioritized);
+        }
       });
     },
   });

@@ -50,7 +50,8 @@ export function publishPostProcessor(
     log.info({ event: LogEvent.jobStarted, postId }, 'publishing post');
 
     try {
-      const outcome = await publishThread(deps, postId, { organizationId, channelId });
+      const turn = job.opts.priority;
+      const outcome = await publishThread(deps, postId, { organizationId, channelId, turn });
       switch (outcome.kind) {
         case 'published':
           log.info({ event: LogEvent.postPublished, postId, releaseURL: outcome.releaseURL }, 'post published');

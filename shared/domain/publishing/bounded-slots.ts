@@ -6,27 +6,37 @@ export interface SlotBound {
 
 interface Waiter {
   bounds: readonly SlotBound[];
+  /** Lower goes first; equal ranks in the order they asked. */
+  rank: number;
   grant: (release: () => void) => void;
 }
 
 /**
  * Slots that each count against several bounds at once (a pool, a platform, an account): a slot
- * is given when every bound it names has room. Waiters are served in the order they asked, except
- * that one whose bound is full lets later ones that fit go first: an account or a platform at its
- * limit holds back only the slots that need it, never the others.
+ * is given when every bound it names has room. Waiters are served by rank, then in the order they
+ * asked, except that one whose bound is full lets the next ones that fit go first: an account or a
+ * platform at its limit holds back only the slots that need it, never the others.
  */
 export class BoundedSlots {
   readonly #held = new Map<string, number>();
   #waiting: Waiter[] = [];
 
-  /** Resolves with the slot's release (safe to call more than once) when every bound has room. */
-  take(bounds: readonly SlotBound[]): Promise<() => void> {
+  /**
+   * Resolves with the slot's release (safe to call more than once) when every bound has room and
+   * no waiter of a lower `rank` that fits is still waiting.
+   */
+  take(bounds: readonly SlotBound[], rank = 0): Promise<() => void> {
     return new Promise((resolve) => {
-      const waiter = { bounds, grant: resolve };
+      const waiter = { bounds, rank, grant: resolve };
       // Every release serves the waiters that fit, so none that fits is waiting now: a newcomer
       // that fits passes no one who could have gone.
-      if (this.#fits(bounds)) this.#give(waiter);
-      else this.#waiting.push(waiter);
+      if (this.#fits(bounds)) {
+        this.#give(waiter);
+        return;
+      }
+      const after = this.#waiting.findIndex((waiting) => waiting.rank > rank);
+      if (after === -1) this.#waiting.push(waiter);
+      else this.#waiting.splice(after, 0, waiter);
     });
   }
 

@@ -19,9 +19,9 @@ class Asked {
     this.#slots = slots;
   }
 
-  ask(name: string, request: Partial<CallSlotRequest> = {}): void {
+  ask(name: string, request: Partial<CallSlotRequest> = {}, turn?: number): void {
     const wanted: CallSlotRequest = { account: name, platform: 'mastodon', pool: 'calls', ...request };
-    void this.#slots.take(wanted).then((slot) => {
+    void this.#slots.take(wanted, turn).then((slot) => {
       this.given.push(name);
       this.#held.set(name, slot);
     });
@@ -35,6 +35,25 @@ class Asked {
 }
 
 describe('the platform-call slots of a worker process', () => {
+  it('serves waiters by their organization\'s turn, then in the order they asked', async () => {
+    const asked = new Asked(new PlatformCallSlots({ calls: 1, uploads: 1, perAccount: 5 }));
+    asked.ask('holder', {}, 1);
+    asked.ask('backlog 7', {}, 7);
+    asked.ask('backlog 8', {}, 8);
+    asked.ask('first of another', {}, 1);
+    asked.ask('backlog 2', {}, 2);
+    asked.ask('first of a third', {}, 1);
+    await settle();
+    expect(asked.given).toEqual(['holder']);
+    for (const name of ['holder', 'first of another', 'first of a third', 'backlog 2', 'backlog 7']) {
+      asked.release(name);
+      await settle();
+    }
+    expect(asked.given).toEqual([
+      'holder', 'first of another', 'first of a third', 'backlog 2', 'backlog 7', 'backlog 8',
+    ]);
+  });
+
   it('gives an account as many slots as its bound (PUBLISH_ACCOUNT_CONCURRENCY), then makes it wait', async () => {
     const asked = new Asked(new PlatformCallSlots({ calls: 10, uploads: 10, perAccount: 2 }));
     for (const name of ['a1', 'a2', 'a3']) asked.ask(name, { account: 'a' });

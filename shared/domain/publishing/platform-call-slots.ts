@@ -83,10 +83,11 @@ export class PlatformCallSlots {
   }
 
   /**
-   * Waits for a slot that fits all three bounds. Waiters are served in the order they asked, a
-   * waiter whose account or platform is full letting the later ones that fit go first.
+   * Waits for a slot that fits all three bounds. Waiters are served by `turn` (their
+   * organization's turn among its posts due that minute, tenant-turns.ts), then in the order they
+   * asked, a waiter whose account or platform is full letting the next ones that fit go first.
    */
-  async take(request: CallSlotRequest): Promise<CallSlot> {
+  async take(request: CallSlotRequest, turn = 0): Promise<CallSlot> {
     const { pool, platform } = request;
     const bounds: SlotBound[] = [
       { key: `pool ${pool}`, limit: this.#sizes[pool] },
@@ -94,7 +95,7 @@ export class PlatformCallSlots {
       { key: `account ${request.account}`, limit: this.#perAccount },
     ];
     const asked = performance.now();
-    const release = await this.#slots.take(bounds);
+    const release = await this.#slots.take(bounds, turn);
     return { release, waitedMs: performance.now() - asked };
   }
 

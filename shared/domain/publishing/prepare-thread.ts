@@ -19,6 +19,8 @@ type MediaReference = { id: string; alt?: string | null };
 export interface PublishHints {
   organizationId?: string;
   channelId?: string;
+  /** The job's turn among its organization's posts due that minute: a call slot goes to the lowest. */
+  turn?: number | undefined;
 }
 
 /**

@@ -24,7 +24,7 @@ export async function takeCallSlot(
 ): Promise<HeldCallSlot | NothingToCall> {
   let wanted = callSlotRequestFor(prepared);
   for (;;) {
-    const slot = await deps.callSlots.take(wanted);
+    const slot = await deps.callSlots.take(wanted, hints.turn);
     if (slot.waitedMs <= deps.callSlots.readsFreshMs) return { kind: 'held', slot, prepared };
     let again: PreparedThread | NothingToCall;
     let needed = wanted;
