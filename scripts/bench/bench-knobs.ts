@@ -4,7 +4,8 @@ const count = (fallback: number) => z.coerce.number().int().positive().default(f
 
 /** The groups of measures `BENCH_ONLY` can pick, in the order a full run makes them. */
 export const benchMeasures = [
-  'post-rate', 'integrations', 'now', 'lateness', 'publish-jobs', 'publish-rate', 'spread', 'burst', 'seeded', 'upload',
+  'post-rate', 'integrations', 'now', 'lateness', 'publish-jobs', 'publish-rate', 'spread', 'burst',
+  'drain', 'fairness', 'processes', 'seeded', 'upload',
 ] as const;
 export type BenchMeasure = (typeof benchMeasures)[number];
 
@@ -40,6 +41,16 @@ export const benchKnobs = z.object({
   BENCH_SPREAD_POSTS: count(10_000),
   BENCH_SPREAD_SECONDS: count(60),
   BENCH_BURST_POSTS: count(10_000),
+  /** Issue 31's world: organizations, and channels of each (each its own account on the stand-in). */
+  BENCH_SCALE_ORGANIZATIONS: count(100),
+  BENCH_SCALE_CHANNELS: count(20),
+  /** Posts of the drain rows (one per channel in turn), due in one second, on a 500 ms and a 2 s platform. */
+  BENCH_DRAIN_POSTS: count(2_000),
+  /** The one organization's backlog in the fairness row; the other organizations post one each. */
+  BENCH_FAIRNESS_BACKLOG: count(10_000),
+  /** Posts of the processes rows, drained by 1, 2 and 4 workers processes of BENCH_PROCESS_CALLS slots each. */
+  BENCH_PROCESSES_POSTS: count(1_000),
+  BENCH_PROCESS_CALLS: count(20),
   /** `POST /posts` type now, one after the other, each timed until the simulator receives it. */
   BENCH_NOW_POSTS: count(50),
   /** 0 leaves the upload benchmark out. */

@@ -1,5 +1,6 @@
 import { platformDelayMs, publishConcurrency } from './bench-stack.ts';
 import { latenessFloorMs, ratioKeptTarget } from './measure-rows.ts';
+import { bareScaleConcurrency } from './scale/scale-processes.ts';
 
 /** What the table's readers need to know about how the figures were taken. */
 export const benchNotes: readonly string[] = [
@@ -28,4 +29,13 @@ export const benchNotes: readonly string[] = [
     + 'so the machine\'s load weighs on both alike.',
   'After seeding, the PostgreSQL database under FerretDB gets one VACUUM ANALYZE, as autovacuum would have done to a '
     + 'database that grew over months.',
+  'Scale rows (issue 31): a database of their own with BENCH_SCALE_ORGANIZATIONS organizations of '
+    + 'BENCH_SCALE_CHANNELS channels, each channel an account of its own on a stand-in answering each status after '
+    + '500 ms (or 2 s); SPS\'s workers with their default slots, one process unless the row says otherwise. Drain: '
+    + 'posts due in one second, one per channel in turn, from the first due time to the last status; the bare side is '
+    + `a BullMQ worker at concurrency ${bareScaleConcurrency} making one HTTP POST per job to the same stand-in. `
+    + 'Fairness: one organization\'s backlog due in one second, each other organization\'s single post due one after '
+    + 'the other over the next 20 s; p99 of the single posts\' lateness. Processes: the same burst drained by 1, 2 '
+    + 'and 4 workers processes of BENCH_PROCESS_CALLS slots each, so the platform\'s latency, not the CPU, bounds it.',
+  'Redis: the run starts its own redis-server with hz 100, so a due job is not held up to 100 ms by Redis\'s timer.',
 ];

@@ -6,6 +6,7 @@ import { runIntegrationsRate, runLateness, runNowLatency, runPublishRate } from 
 import { postRateRow, postRatio, postRatioKeptRow, publishJobRow, publishJobScaleRow } from './measure-rows.ts';
 import { measurePostRate, type PostRateResult } from './post-rate-measure.ts';
 import { measureBarePublishJobs, measureSpsPublishJobs, type PublishJobSettings } from './publish-job-measure.ts';
+import { runScaleMeasures } from './scale/scale-phase.ts';
 import { seedOrganizations, seedPosts, type SeededOrganization } from './seed-database.ts';
 
 async function runPostRate({ stack, knobs, rows, log }: BenchRun): Promise<PostRateResult> {
@@ -119,6 +120,7 @@ export async function runPhases(run: BenchRun): Promise<void> {
   }
   if (runs(knobs, 'publish-jobs')) await runSmallPublishJobs(run);
   await runBacklogMeasures(run);
+  await runScaleMeasures(run);
   if (emptyRate === null || !seeded) return;
 
   await seedUpTo(run, stack.main, knobs.BENCH_POSTS);

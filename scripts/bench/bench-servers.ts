@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { freePort } from '../../test/support/free-port.ts';
 import { startFerretDb } from '../local/ferretdb.ts';
 import { dropFerretDbDatabase } from '../local/ferretdb-postgres.ts';
 import { ensureLocalPostgres } from '../local/postgres.ts';
-import { ensureRedis } from '../local/redis.ts';
+import { startBenchRedis } from './bench-redis.ts';
 
-/** The servers one benchmark run owns: a FerretDB over a PostgreSQL database of its own, and a key prefix on Redis. */
+/** The servers one benchmark run owns: a FerretDB over a PostgreSQL database of its own, and a Redis. */
 export interface BenchServers {
   id: string;
   /** FerretDB root URL (ends in `/`); append a database name. */
@@ -22,7 +21,7 @@ export interface BenchServers {
    * otherwise start on it in the middle of a measure.
    */
   vacuumAnalyze(): Promise<void>;
-  /** Stops FerretDB, drops its PostgreSQL database and deletes the run's Redis keys (all starting with the prefix). */
+  /** Stops FerretDB and the run's Redis, and drops its PostgreSQL database. */
   stop(): Promise<void>;
 }
 
@@ -34,8 +33,8 @@ const postgresRoot = 'postgres://postgres@127.0.0.1:5432';
  */
 export async function startBenchServers(workDir: string, log: (line: string) => void): Promise<BenchServers> {
   const id = randomBytes(4).toString('hex');
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  await ensureRedis(redisUrl, log);
+  const redis = await startBenchRedis(workDir, log);
+  const redisUrl = redis.url;
   const postgresUrl = `${postgresRoot}/sps_bench_${id}`;
   await ensureLocalPostgres(postgresUrl, log);
   const dataDir = path.join(workDir, 'ferretdb');
@@ -47,7 +46,10 @@ export async function startBenchServers(workDir: string, log: (line: string) => 
     dataDir,
     detached: false,
     logFile: path.join(workDir, 'ferretdb.log'),
-  }, log);
+  }, log).catch(async (error: unknown) => {
+    await redis.stop();
+    throw error;
+  });
   const queuePrefix = `sps-bench-${id}`;
   return {
     id,
@@ -71,23 +73,7 @@ export async function startBenchServers(workDir: string, log: (line: string) => 
         await exited;
       }
       await dropFerretDbDatabase(postgresUrl);
-      // `*` rather than `:*`: the upload benchmark's keys are under `<prefix>-upload:`.
-      await deleteKeys(redisUrl, `${queuePrefix}*`);
+      await redis.stop();
     },
   };
-}
-
-/** Removes every key matching `pattern` (SCAN, never KEYS, so a shared Redis is not blocked). */
-async function deleteKeys(redisUrl: string, pattern: string): Promise<void> {
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }

@@ -52,6 +52,12 @@ export interface BenchStack {
   /** `publish` is served by the bare worker posting to the simulator, `slowPublish` by one posting to the slow one. */
   bareQueues: { posts: Queue; publish: Queue; slowPublish: Queue };
   processes: ServiceProcess[];
+  /** What every SPS process of the run is started with (servers, secrets key, log level). */
+  serviceEnv: NodeJS.ProcessEnv;
+  /** Where the processes' logs go. */
+  workDir: string;
+  /** The connection the bench process's queues use. */
+  connection: Redis;
   close(): Promise<void>;
 }
 
@@ -150,6 +156,7 @@ export async function startBenchStack(
   }
   return {
     main, small, secrets, simulator, slowSimulator, slowChannelId, processes, close, bareQueues: queues,
+    serviceEnv: common, workDir, connection,
     apiUrl: `http://127.0.0.1:${apiPort}/api/public/v1`,
     bareUrl: `http://127.0.0.1:${barePort}`,
   };

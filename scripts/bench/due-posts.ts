@@ -1,9 +1,12 @@
 import { createPosts } from '../../shared/domain/posts/create-posts.ts';
 import { clearTenantWork, type BenchTenant } from './bench-tenant.ts';
 
+/** Who a post is created for: an organization, its database and its queue's scheduler. */
+export type PostingOrganization = Pick<BenchTenant, 'db' | 'scheduler' | 'organizationId'>;
+
 /** Creates one single-part post on `channelId` due at `due`, with the api's own `createPosts`. */
 export async function createDuePost(
-  tenant: BenchTenant,
+  tenant: PostingOrganization,
   channelId: string,
   due: number,
   content: string,
@@ -18,7 +21,7 @@ export async function createDuePost(
 }
 
 /** Runs `task(index)` for every index below `count`, `concurrency` at a time. */
-async function inParallel(count: number, concurrency: number, task: (index: number) => Promise<void>): Promise<void> {
+export async function inParallel(count: number, concurrency: number, task: (index: number) => Promise<void>): Promise<void> {
   let next = 0;
   const loop = async (): Promise<void> => {
     while (next < count) {

@@ -7,6 +7,8 @@ export const statusText = (tag: string, index: number): string => `bench ${tag} 
 /** When the simulator received each status of one measure (wall-clock ms, comparable with due times). */
 export class StatusReceipts {
   readonly receivedAt = new Map<number, number>();
+  /** Statuses that arrived a second time or more: a post published twice. */
+  repeats = 0;
   readonly #simulator: MastodonSimulator;
 
   constructor(simulator: MastodonSimulator, tag: string) {
@@ -17,7 +19,8 @@ export class StatusReceipts {
       if (match?.[1] === undefined) return;
       const index = Number(match[1]);
       // A repeat (a retried job) keeps its first arrival: that is when the post went out.
-      if (!this.receivedAt.has(index)) this.receivedAt.set(index, Date.now());
+      if (this.receivedAt.has(index)) this.repeats += 1;
+      else this.receivedAt.set(index, Date.now());
     };
   }
 

@@ -49,7 +49,8 @@ export class MastodonSimulator {
   readonly #throttledReads: number[] = [];
   readonly #limiter = new RateLimiter();
   readonly #rateLimits: RateLimits;
-  readonly #responseDelayMs: number;
+  /** How long each status creation waits before it is answered (a benchmark sets it between measures). */
+  responseDelayMs: number;
   readonly #host: string;
   readonly #port: number;
   readonly #server: Server;
@@ -62,7 +63,7 @@ export class MastodonSimulator {
     this.#host = options.host ?? '127.0.0.1';
     this.#port = options.port ?? 0;
     this.#rateLimits = { ...defaultRateLimits, ...options.rateLimits };
-    this.#responseDelayMs = options.responseDelayMs ?? 0;
+    this.responseDelayMs = options.responseDelayMs ?? 0;
     this.#server = createServer((request, response) => {
       this.#handle(request, response).catch((error: unknown) => {
         send(response, 500, { error: `simulator failure: ${String(error)}` });
@@ -187,7 +188,7 @@ export class MastodonSimulator {
       await this.statusesInFlight.handle(poster.id, async () => {
         const failure = this.#failures.shift();
         const injected = failure === undefined || failure === 'pass' ? null : failure;
-        const delayMs = injected?.delayMs ?? this.#responseDelayMs;
+        const delayMs = injected?.delayMs ?? this.responseDelayMs;
         if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
         if (injected?.status !== undefined) {
           // Exactly what the test asked for, without the throttle's headers: a bare injected 429 stays bare.
