@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { listPosts, type StoredChannel, type StoredPost } from '../../../shared/domain/posts/post-queries.ts';
+import { listPosts, type ListedChannel, type StoredPost } from '../../../shared/domain/posts/post-queries.ts';
 import { DomainError } from '../../../shared/errors.ts';
 import type { DashboardDeps } from '../dashboard-deps.ts';
 import { html, webUrl, type SafeHtml } from '../html.ts';
@@ -23,7 +23,7 @@ function dayParameter(ctx: DashboardRouterContext, name: 'from' | 'to', fallback
 
 const dayText = (date: Date): string => date.toISOString().slice(0, 10);
 
-function postRow(post: StoredPost, channel: StoredChannel | undefined): SafeHtml {
+function postRow(post: StoredPost, channel: ListedChannel | undefined): SafeHtml {
   const release = webUrl(post.releaseURL);
   const content = post.content.length > 140 ? `${post.content.slice(0, 139)}…` : post.content;
   return html`<tr>

@@ -1,6 +1,6 @@
-import type { PostWithThread, StoredChannel, StoredPost } from '../../../shared/domain/posts/post-queries.ts';
+import type { ListedChannel, PostWithThread, StoredPost } from '../../../shared/domain/posts/post-queries.ts';
 
-function integrationRef(channel: StoredChannel | null | undefined, channelId: string) {
+function integrationRef(channel: ListedChannel | null | undefined, channelId: string) {
   return {
     id: channelId,
     providerIdentifier: channel?.provider ?? 'unknown',
@@ -9,7 +9,7 @@ function integrationRef(channel: StoredChannel | null | undefined, channelId: st
   };
 }
 
-export function presentListedPost(post: StoredPost, channel: StoredChannel | null | undefined) {
+export function presentListedPost(post: StoredPost, channel: ListedChannel | null | undefined) {
   const stored = (post.settings ?? {}) as Record<string, unknown>;
   return {
     id: post._id.toString(),

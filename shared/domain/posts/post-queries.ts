@@ -8,6 +8,10 @@ import { DomainError, notFound } from '../../errors.ts';
 export type StoredPost = Post & { _id: Types.ObjectId };
 export type StoredChannel = Channel & { _id: Types.ObjectId };
 
+/** What a listed post shows of its channel: read alone, not the tokens and settings of every channel. */
+export type ListedChannel = Pick<StoredChannel, '_id' | 'provider' | 'name' | 'picture'>;
+const listedChannelFields = { provider: 1, name: 1, picture: 1 } as const;
+
 /** Listing is bounded: one request never scans more than a year of posts. */
 export const maxListRangeDays = 366;
 
@@ -19,7 +23,7 @@ export async function findOwnedPost(db: Database, organizationId: string, postId
   return post;
 }
 
-export async function listPosts(db: Database, organizationId: string, range: { startDate: Date; endDate: Date; customer?: string | undefined }): Promise<{ posts: StoredPost[]; channels: Map<string, StoredChannel> }> {
+export async function listPosts(db: Database, organizationId: string, range: { startDate: Date; endDate: Date; customer?: string | undefined }): Promise<{ posts: StoredPost[]; channels: Map<string, ListedChannel> }> {
   if (range.endDate < range.startDate) throw new DomainError('validation_failed', 'endDate must not be before startDate', [{ path: 'endDate', message: 'before startDate' }]);
   if (range.endDate.getTime() - range.startDate.getTime() > maxListRangeDays * 86_400_000) {
     throw new DomainError('validation_failed', `the date range may span at most ${maxListRangeDays} days`, [{ path: 'endDate', message: `more than ${maxListRangeDays} days after startDate` }]);
@@ -30,7 +34,7 @@ export async function listPosts(db: Database, organizationId: string, range: { s
     if (customerId === null) return { posts: [], channels: new Map() };
     channelFilter.customerId = customerId;
   }
-  const channels = await db.channels.find(channelFilter).lean();
+  const channels: ListedChannel[] = await db.channels.find(channelFilter, listedChannelFields).lean();
   const posts = await db.posts
     .find({ organizationId, rootPostId: null, deletedAt: null, channelId: { $in: channels.map((channel) => channel._id) }, publishDate: { $gte: range.startDate, $lte: range.endDate } })
     .sort({ publishDate: 1, _id: 1 })
