@@ -95,6 +95,7 @@ async function runBacklogMeasures(run: BenchRun): Promise<void> {
   if (runs(knobs, 'burst')) {
     await runLateness(run, {
       posts: knobs.BENCH_BURST_POSTS, shape: { kind: 'burst' }, creation: { via: 'createPosts' }, tag: 'burst',
+      durable: true,
     });
   }
 }

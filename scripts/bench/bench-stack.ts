@@ -15,7 +15,9 @@ import {
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 
 /** Queue names of the baselines, under the main tenant's prefix, apart from SPS's queues. */
-export const bareQueues = { posts: 'bare-posts', publish: 'bare-publish', slowPublish: 'bare-publish-slow' } as const;
+export const bareQueues = {
+  posts: 'bare-posts', publish: 'bare-publish', slowPublish: 'bare-publish-slow', durablePublish: 'bare-publish-durable',
+} as const;
 
 /**
  * Publish jobs one worker runs at once, SPS and baseline alike. The bench's posts are all on one
@@ -49,8 +51,11 @@ export interface BenchStack {
   apiUrl: string;
   /** The bare server's origin (`POST /posts`, `GET /integrations`). */
   bareUrl: string;
-  /** `publish` is served by the bare worker posting to the simulator, `slowPublish` by one posting to the slow one. */
-  bareQueues: { posts: Queue; publish: Queue; slowPublish: Queue };
+  /**
+   * `publish` is served by the bare worker posting to the simulator, `slowPublish` by one posting to
+   * the slow one, `durablePublish` by the durable worker (reads and writes the post, as SPS must).
+   */
+  bareQueues: { posts: Queue; publish: Queue; slowPublish: Queue; durablePublish: Queue };
   processes: ServiceProcess[];
   /** What every SPS process of the run is started with (servers, secrets key, log level). */
   serviceEnv: NodeJS.ProcessEnv;
@@ -102,7 +107,7 @@ export async function startBenchStack(
   const bare = { prefix: servers.queuePrefix, connection };
   const queues = {
     posts: new Queue(bareQueues.posts, bare), publish: new Queue(bareQueues.publish, bare),
-    slowPublish: new Queue(bareQueues.slowPublish, bare),
+    slowPublish: new Queue(bareQueues.slowPublish, bare), durablePublish: new Queue(bareQueues.durablePublish, bare),
   };
 
   const apiPort = await freePort();
@@ -129,7 +134,7 @@ export async function startBenchStack(
   };
   const script = (file: string): string => path.join(projectRoot, file);
   try {
-    log('starting the api, two workers processes and the three baselines...');
+    log('starting the api, two workers processes and the four baselines...');
     await start('api', [...apiNodeFlags, script('api/main.ts')], {
       ...common, ...apiProcessEnvironment, PORT: String(apiPort), PUBLIC_API_RATE_LIMIT: '1000000000',
     }, /api listening/);
@@ -150,6 +155,10 @@ export async function startBenchStack(
       ...common, BARE_QUEUE: bareQueues.slowPublish, PUBLISH_CONCURRENCY: String(publishConcurrency),
       SIMULATOR_URL: slowSimulator.origin, SIMULATOR_TOKEN: slowToken,
     }, /bare publish worker running/);
+    await start('durable publish worker', [script('scripts/bench/baselines/durable-publish-worker.ts')], {
+      ...common, BARE_QUEUE: bareQueues.durablePublish, PUBLISH_CONCURRENCY: String(publishConcurrency),
+      SIMULATOR_URL: simulator.origin, SIMULATOR_TOKEN: token,
+    }, /durable publish worker running/);
   } catch (error) {
     await close();
     throw error;

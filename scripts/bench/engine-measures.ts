@@ -4,9 +4,10 @@ import { clearBenchWork } from './bench-stack.ts';
 import { postCount, sizeLabel, type BenchRun } from './bench-run.ts';
 import { measureIntegrationsRate } from './integrations-rate-measure.ts';
 import {
-  measureBareLateness, measureSpsLateness, shapeLabel, type LatenessCreation, type LatenessShape,
+  measureBareLateness, measureDurableLateness, measureSpsLateness, shapeLabel, type LatenessCreation,
+  type LatenessShape,
 } from './lateness-measure.ts';
-import { latenessRows, nowLatencyRow, publishRateRow, requestRateRow } from './measure-rows.ts';
+import { latenessFloorRow, latenessRows, nowLatencyRow, publishRateRow, requestRateRow } from './measure-rows.ts';
 import { measureNowLatency } from './now-latency-measure.ts';
 import { measureBarePublishRate, measureSpsPublishRate } from './publish-rate-measure.ts';
 
@@ -54,7 +55,11 @@ export async function runPublishRate({ stack, knobs, rows, log }: BenchRun): Pro
 /** Scheduling lateness of `posts` posts of the given shape, SPS then bare BullMQ. */
 export async function runLateness(
   { stack, knobs, rows, log }: BenchRun,
-  measure: { posts: number; shape: LatenessShape; creation: LatenessCreation; tag: string },
+  measure: {
+    posts: number; shape: LatenessShape; creation: LatenessCreation; tag: string;
+    /** Scored against the durable bare worker, the no-database one shown as a floor (the burst). */
+    durable?: boolean;
+  },
 ): Promise<void> {
   const size = sizeLabel(await postCount(stack.main.db));
   const { posts, shape, creation } = measure;
@@ -69,6 +74,13 @@ export async function runLateness(
   await clearBenchWork(stack);
   log(`lateness on ${size}: bare BullMQ...`);
   const bare = await measureBareLateness(stack, settings, `${measure.tag}-bare`);
-  rows.push(...latenessRows(sps, bare, size, label));
   await clearBenchWork(stack);
+  if (measure.durable === true) {
+    log(`lateness on ${size}: durable bare BullMQ (reads and writes the post)...`);
+    const durable = await measureDurableLateness(stack, settings, `${measure.tag}-durable`);
+    rows.push(...latenessRows(sps, durable, size, `${label}, vs durable bare`), latenessFloorRow(sps, bare, size));
+    await clearBenchWork(stack);
+    return;
+  }
+  rows.push(...latenessRows(sps, bare, size, label));
 }

@@ -1,3 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { Types } from 'mongoose';
+import { configSchema } from '../../shared/config/config.ts';
+import { defaultJobOptions } from '../../shared/queue/queues.ts';
 import type { BenchStack } from './bench-stack.ts';
 import { createDuePosts, estimateCreationMs } from './due-posts.ts';
 import { sendAll } from './http-load.ts';
@@ -110,6 +114,43 @@ export async function measureBareLateness(
   await stack.bareQueues.publish.addBulk(dues.map((due, index) => ({
     name: 'publish', data: { text: statusText(tag, index) },
     opts: { delay: Math.max(0, due - now), removeOnComplete: true },
+  })));
+  return collect(receipts, dues, settings.graceMs, start - Date.now());
+}
+
+/** SPS's publish job options (attempts, backoff, finished jobs trimmed), for a baseline's jobs to match. */
+const spsJobOptions = defaultJobOptions({
+  attempts: configSchema.shape.PUBLISH_ATTEMPTS.parse(undefined),
+  backoffMs: configSchema.shape.PUBLISH_BACKOFF_MS.parse(undefined),
+});
+
+/**
+ * The fair baseline of a burst: post documents written straight into SPS's collection (as the
+ * bare post server writes them), each with a delayed job of SPS's options, run by the durable
+ * worker, which reads the post, posts it, saves the result and inserts the notification.
+ */
+export async function measureDurableLateness(
+  stack: BenchStack,
+  settings: LatenessSettings,
+  tag: string,
+): Promise<LatenessResult> {
+  const { main } = stack;
+  const start = Date.now() + settings.leadMs;
+  const dues = dueTimes(start, settings);
+  const organizationId = new Types.ObjectId(main.organizationId);
+  const channelId = new Types.ObjectId(main.channelId);
+  const now = new Date();
+  const documents = dues.map((due, index) => ({
+    _id: new Types.ObjectId(), organizationId, channelId, group: randomUUID(), rootPostId: null, position: 0,
+    content: statusText(tag, index), media: [], settings: { __type: 'mastodon' }, tags: [],
+    publishDate: new Date(due), state: 'QUEUE', deletedAt: null, createdAt: now, updatedAt: now,
+  }));
+  await main.db.posts.collection.insertMany(documents);
+  const receipts = new StatusReceipts(stack.simulator, tag);
+  const queuedAt = Date.now();
+  await stack.bareQueues.durablePublish.addBulk(documents.map((document) => ({
+    name: 'publish-post', data: { postId: document._id.toHexString() },
+    opts: { ...spsJobOptions, delay: Math.max(0, document.publishDate.getTime() - queuedAt) },
   })));
   return collect(receipts, dues, settings.graceMs, start - Date.now());
 }

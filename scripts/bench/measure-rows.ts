@@ -69,6 +69,15 @@ export function latenessRows(sps: LatenessResult, bare: LatenessResult, size: st
   ];
 }
 
+/** p99 against the bare worker that writes nothing: a floor no durable publisher reaches, shown, not scored. */
+export function latenessFloorRow(sps: LatenessResult, bare: LatenessResult, size: string): BenchRow {
+  return {
+    measure: 'lateness p99 (ms) vs no-database bare (floor)', databaseSize: size,
+    sps: figure(sps.p99Ms), baseline: figure(bare.p99Ms),
+    ratio: ratioText(againstFloor(sps.p99Ms, bare.p99Ms)), target: '-', pass: null,
+  };
+}
+
 /** Jobs/s draining a backlog against a slow platform; every post must be published, created before it was due. */
 export function publishRateRow(sps: PublishRateResult, bare: PublishRateResult, size: string): BenchRow {
   const shown = (result: PublishRateResult): string =>

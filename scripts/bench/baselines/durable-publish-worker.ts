@@ -1,0 +1,64 @@
+// The fair baseline of a burst of due posts (issue 31): a bare BullMQ worker doing the durable
+// writes a publish must make, with the raw driver: read the post, post it to the Mastodon
+// stand-in, save the result on the post, insert the notification. No adapter, thread, slots,
+// metrics or outbox: what any durable publishing worker must spend at least.
+import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { MongoClient, ObjectId } from 'mongodb';
+import { z } from 'zod';
+
+const env = z.object({
+  MONGO_URL: z.string().regex(/^mongodb:\/\//),
+  REDIS_URL: z.string().regex(/^redis:\/\//),
+  QUEUE_PREFIX: z.string().min(1),
+  BARE_QUEUE: z.string().min(1),
+  PUBLISH_CONCURRENCY: z.coerce.number().int().positive(),
+  SIMULATOR_URL: z.url(),
+  SIMULATOR_TOKEN: z.string().min(1),
+}).parse(process.env);
+
+const jobData = z.object({ postId: z.string().regex(/^[0-9a-f]{24}$/) });
+const status = z.object({ id: z.string(), url: z.string() });
+
+const mongo = await MongoClient.connect(env.MONGO_URL);
+const posts = mongo.db().collection('posts');
+const notifications = mongo.db().collection('notifications');
+
+const worker = new Worker(env.BARE_QUEUE, async (job) => {
+  const { postId } = jobData.parse(job.data);
+  const _id = new ObjectId(postId);
+  const post = await posts.findOne({ _id, deletedAt: null });
+  if (post === null) return;
+  const response = await fetch(`${env.SIMULATOR_URL}/api/v1/statuses`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${env.SIMULATOR_TOKEN}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ status: String(post.content) }),
+  });
+  const answer: unknown = await response.json();
+  if (!response.ok) throw new Error(`the simulator answered ${response.status}`);
+  const published = status.parse(answer);
+  const now = new Date();
+  await posts.updateOne({ _id }, {
+    $set: { state: 'PUBLISHED', releaseId: published.id, releaseURL: published.url, publishedAt: now, updatedAt: now },
+  });
+  await notifications.insertOne({
+    organizationId: post.organizationId, content: 'Your post was published', link: published.url, createdAt: now,
+  });
+}, {
+  connection: new Redis(env.REDIS_URL, { maxRetriesPerRequest: null }),
+  prefix: env.QUEUE_PREFIX,
+  concurrency: env.PUBLISH_CONCURRENCY,
+});
+worker.on('error', (error) => { process.stderr.write(`durable publish worker: ${error.message}\n`); });
+worker.on('failed', (job, error) => {
+  process.stderr.write(`durable publish job ${job?.id ?? '?'} failed: ${error.message}\n`);
+});
+await worker.waitUntilReady();
+process.stdout.write(`durable publish worker running (concurrency ${env.PUBLISH_CONCURRENCY})\n`);
+
+process.once('SIGTERM', () => {
+  void Promise.all([worker.close(), mongo.close()]).then(() => process.exit(0), (error: unknown) => {
+    process.stderr.write(`durable publish worker: closing failed: ${String(error)}\n`);
+    process.exit(1);
+  });
+});
