@@ -32,7 +32,7 @@ export interface JobHandler {
 /** Said on every webhook delivery, so receivers' operators know who is calling. */
 export const webhookUserAgent = 'SPS-Webhooks/0.1 (Social Publishing Service; events an organization subscribed to)';
 
-/** Webhook deliveries handed out per dispatcher round. */
+/** Webhook deliveries the dispatcher reads per query. */
 const webhookDispatchBatch = 200;
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => { setTimeout(resolve, ms); });
@@ -108,12 +108,11 @@ export const jobHandlers: readonly JobHandler[] = [
   {
     job: jobs.dispatchWebhooks,
     everyMs: (config) => config.WEBHOOK_DISPATCH_EVERY_MS,
-    create: (context) => dispatchWebhooksProcessor(
-      context.deps,
-      { batchSize: webhookDispatchBatch, retryScheduleMs: context.config.WEBHOOK_RETRY_SCHEDULE_MS },
-      context.queue(jobs.deliverWebhook.queue),
-      context.logger,
-    ),
+    create: ({ deps, config, logger }) => dispatchWebhooksProcessor(deps, {
+      batchSize: webhookDispatchBatch,
+      graceMs: config.WEBHOOK_DISPATCH_GRACE_MS,
+      retryScheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,
+    }, logger),
   },
   {
     job: jobs.deliverWebhook,

@@ -2,6 +2,7 @@ import type { DefaultJobOptions, Worker, WorkerOptions } from 'bullmq';
 import type { Config } from '../shared/config/config.ts';
 import { publishJobsHeld } from '../shared/domain/publishing/platform-call-slots.ts';
 import { QueueName } from '../shared/queue/queues.ts';
+import { webhookJobOptions } from '../shared/queue/webhook-delivery-queue.ts';
 import type { JobContext } from './job-context.ts';
 import { settleFailedPublishJob } from './settle-failed-publish.ts';
 
@@ -42,12 +43,7 @@ export const queueRunners: Readonly<Record<QueueName, QueueRunner>> = {
   [QueueName.analytics]: { options: (config) => ({ concurrency: config.ANALYTICS_CONCURRENCY }) },
   [QueueName.webhook]: {
     options: (config) => ({ concurrency: config.WEBHOOK_CONCURRENCY }),
-    jobOptions: {
-      attempts: 1,
-      removeOnComplete: { age: 24 * 3600, count: 1000 },
-      // A failed attempt job is removed at once: kept, its id would stop the dispatcher from queueing
-      // the delivery again. The processor logs why it failed.
-      removeOnFail: true,
-    },
+    // The same options as every producer of attempts (failed jobs removed at once; the processor logs why).
+    jobOptions: webhookJobOptions,
   },
 };

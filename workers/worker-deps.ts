@@ -8,18 +8,25 @@ import type { PublishDeps } from '../shared/domain/publishing/publish-thread.ts'
 import type { VideoGenerationDeps } from '../shared/domain/video/generate-video.ts';
 import type { WebhookDeliveryDeps } from '../shared/domain/webhooks/deliver-webhook.ts';
 import { WebhookOutbox } from '../shared/domain/webhooks/webhook-outbox.ts';
+import { LogEvent } from '../shared/logging/events.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import type { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
 import { connectionPolicyFor } from '../shared/net/connection-policy.ts';
 import { publicAddressesOnly } from '../shared/net/safe-fetch.ts';
 import { PlatformApps } from '../shared/platforms/platform-apps.ts';
 import { createAdapters } from '../shared/platforms/platforms.ts';
+import { queuePrefixOf } from '../shared/queue/queue-prefix.ts';
+import { QueueName } from '../shared/queue/queues.ts';
+import { WebhookDeliveryQueue } from '../shared/queue/webhook-delivery-queue.ts';
 import { createStorage } from '../shared/storage/create-storage.ts';
 import { countedRefresher } from './token-refresh-metrics.ts';
 import { videoGenerationSettings } from './video-generation-settings.ts';
 
 /** Everything the jobs' domain code reaches: the database, storage, platforms, tokens, outbox. */
-export type WorkerDeps = PublishDeps & VideoGenerationDeps & WebhookDeliveryDeps;
+export type WorkerDeps = PublishDeps & VideoGenerationDeps & WebhookDeliveryDeps & {
+  /** Where webhook attempts are queued: an event's deliveries, retries, the dispatcher's recoveries. */
+  deliveryJobs: WebhookDeliveryQueue;
+};
 
 /** Said on every remote media fetch, so site owners know who is asking. */
 export const mediaFetchUserAgent =
@@ -39,8 +46,12 @@ export async function createWorkerDeps(
   const now = () => new Date();
   const userHosts = connectionPolicyFor(config.ALLOW_PRIVATE_NETWORK);
   const platforms = new PlatformApps(platformEnv, { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts });
+  const deliveryJobs = new WebhookDeliveryQueue(connection, { prefix: queuePrefixOf(config), now });
+  deliveryJobs.onError((error) => {
+    logger.warn({ event: LogEvent.workerError, queue: QueueName.webhook, err: error }, 'webhook queue error');
+  });
   // A burst of one organization's publishes reads its endpoints once a second, not once a post.
-  const webhooks = new WebhookOutbox({ db, logger, now, reuseEndpointsMs: publishReadReuseMs });
+  const webhooks = new WebhookOutbox({ db, logger, now, reuseEndpointsMs: publishReadReuseMs, jobs: deliveryJobs });
   const tokens = new ChannelTokens({
     db,
     secrets,
@@ -57,6 +68,7 @@ export async function createWorkerDeps(
     secrets,
     userHosts,
     webhooks,
+    deliveryJobs,
     adapters: createAdapters(
       { timeoutMs: config.PLATFORM_TIMEOUT_MS, userHosts },
       (identifier) => platforms.context(identifier).app,

@@ -100,6 +100,7 @@ export async function startConfiguredWorkers(
       const within = (worker: Worker) => (worker.name === QueueName.publish ? publishTimeoutMs : timeoutMs);
       await Promise.all(workers.map((worker) => closeWorker(worker, within(worker), logger)));
       await context.close();
+      await deps.deliveryJobs.close();
       await Promise.all(depthQueues.map((queue) => queue.close()));
     },
   };

@@ -6,6 +6,7 @@ import type { MediaReach } from '../../shared/platforms/media-reach.ts';
 import type { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import type { PublishScheduler } from '../../shared/domain/posts/publish-scheduler.ts';
 import type { ConnectionPolicy } from '../../shared/net/connection-policy.ts';
+import type { WebhookDeliveryJobs } from '../../shared/domain/webhooks/delivery-jobs.ts';
 
 /** What the dashboard pages are built from (a subset of the app's dependencies). */
 export interface DashboardDeps {
@@ -28,4 +29,6 @@ export interface DashboardDeps {
   mediaReach: MediaReach;
   /** The deployment's connection policy (ALLOW_PRIVATE_NETWORK): which webhook URLs may be registered. */
   userHosts: ConnectionPolicy;
+  /** Where a resent delivery's attempt is queued. */
+  webhookDeliveries: WebhookDeliveryJobs;
 }

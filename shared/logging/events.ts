@@ -42,8 +42,13 @@ export const LogEvent = {
   webhookRetrying: 'webhook.retrying',
   /** A webhook delivery failed its last attempt. */
   webhookFailed: 'webhook.failed',
-  /** The dispatcher's round: deliveries queued, and attempts whose worker stopped. */
+  /**
+   * The dispatcher's round (the safety net): overdue deliveries queued again, and attempts whose
+   * worker stopped.
+   */
   webhookDispatch: 'webhook.dispatch',
+  /** A written delivery's attempt could not be queued; the dispatcher queues it once overdue. */
+  webhookNotQueued: 'webhook.not_queued',
 } as const;
 
 export type LogEvent = (typeof LogEvent)[keyof typeof LogEvent];

@@ -22,8 +22,9 @@ export const QueueName = {
   /** Reading each channel's and its recent posts' counters from the platforms (analytics). */
   analytics: 'analytics',
   /**
-   * Signed webhook deliveries: a repeatable dispatcher that finds due deliveries in MongoDB (the
-   * outbox) and one job per delivery attempt, apart from publishing so a slow receiver delays no post.
+   * Signed webhook deliveries: one job per delivery attempt, queued when the delivery is written
+   * (a retry delayed until it is due), apart from publishing so a slow receiver delays no post;
+   * and a repeatable dispatcher that queues again the deliveries whose job was lost.
    */
   webhook: 'webhook',
 } as const;
@@ -63,7 +64,7 @@ export const deliverWebhookPayload = z.object({
 });
 export type DeliverWebhookPayload = z.infer<typeof deliverWebhookPayload>;
 
-/** One job per delivery attempt: the dispatcher adding it again on its next round adds nothing. */
+/** One job per delivery attempt: queueing the attempt again (the dispatcher's safety net) adds nothing. */
 export const webhookJobId = (deliveryId: string, attempt: number): string => `webhook-${deliveryId}-${attempt}`;
 
 /** One processing job per media record, whatever asks for it twice. */

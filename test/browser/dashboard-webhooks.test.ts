@@ -20,7 +20,10 @@ describe('dashboard: webhook endpoints, their secret shown once, the delivery lo
 
   beforeAll(async () => {
     await target.start();
-    ctx = await createTestContext({ WORKER_QUEUES: 'webhook', WEBHOOK_DISPATCH_EVERY_MS: '100' });
+    // The outbox below queues no jobs: its deliveries reach the workers through the dispatcher.
+    ctx = await createTestContext({
+      WORKER_QUEUES: 'webhook', WEBHOOK_DISPATCH_EVERY_MS: '100', WEBHOOK_DISPATCH_GRACE_MS: '100',
+    });
     stack = await startStack(ctx);
     client = new DashboardClient(stack.baseUrl);
     expect((await client.signUp(owner)).status).toBe(302);

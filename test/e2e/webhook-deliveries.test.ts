@@ -5,6 +5,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookOutbox } from '../../shared/domain/webhooks/webhook-outbox.ts';
+import { queuePrefixOf } from '../../shared/queue/queue-prefix.ts';
+import { createRedis, type RedisConnection } from '../../shared/queue/redis.ts';
+import { WebhookDeliveryQueue } from '../../shared/queue/webhook-delivery-queue.ts';
 import type { WebhookEventType } from '../../shared/domain/webhooks/webhook-events.ts';
 import { MastodonSimulator } from '../simulators/mastodon-simulator.ts';
 import { api, organizationWithMastodon } from '../support/fixtures.ts';
@@ -63,6 +66,8 @@ interface LoggedDelivery {
 describe('webhook deliveries: signed, retried on a schedule, logged, resent', () => {
   let ctx: TestContext;
   let stack: RunningStack;
+  let producer: RedisConnection;
+  let deliveryJobs: WebhookDeliveryQueue;
   const simulator = new MastodonSimulator();
   const receivers: WebhookReceiver[] = [];
 
@@ -74,12 +79,16 @@ describe('webhook deliveries: signed, retried on a schedule, logged, resent', ()
       WEBHOOK_TIMEOUT_MS: '1500',
     });
     stack = await startStack(ctx);
+    producer = createRedis(ctx.config, 'producer', ctx.logger);
+    deliveryJobs = new WebhookDeliveryQueue(producer, { prefix: queuePrefixOf(ctx.config) });
   });
   afterEach(async () => {
     await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
   });
   afterAll(async () => {
     await stack.close();
+    await deliveryJobs.close();
+    await producer.quit();
     await ctx.cleanup();
     await simulator.stop();
   });
@@ -120,7 +129,8 @@ describe('webhook deliveries: signed, retried on a schedule, logged, resent', ()
     return organizationWithMastodon(ctx, simulator.origin, simulator.addAccount(`user${Date.now()}`));
   }
 
-  const outbox = () => new WebhookOutbox({ db: ctx.db, logger: ctx.logger, now: () => new Date() });
+  // As the workers' outbox: each delivery's job queued when it is written.
+  const outbox = () => new WebhookOutbox({ db: ctx.db, logger: ctx.logger, now: () => new Date(), jobs: deliveryJobs });
 
   it('delivers post.published once a post is published, signed so a receiver can check it', async () => {
     const org = await newOrganization();

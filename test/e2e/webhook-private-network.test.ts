@@ -25,6 +25,8 @@ describe('webhooks never reach private or local addresses unless the deployment 
       ALLOW_PRIVATE_NETWORK: 'false',
       WORKER_QUEUES: 'webhook',
       WEBHOOK_DISPATCH_EVERY_MS: '100',
+      // The outbox below queues no jobs: its deliveries reach the workers through the dispatcher.
+      WEBHOOK_DISPATCH_GRACE_MS: '100',
       WEBHOOK_RETRY_SCHEDULE_MS: '100',
       // The workers' log names the cause the organization's log leaves out.
       LOG_LEVEL: 'info',

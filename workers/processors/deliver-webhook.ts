@@ -2,17 +2,19 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import {
   deliverWebhook, type WebhookDeliveryDeps, type WebhookDeliverySettings,
 } from '../../shared/domain/webhooks/deliver-webhook.ts';
+import { queueWrittenAttempts, type WebhookDeliveryJobs } from '../../shared/domain/webhooks/delivery-jobs.ts';
 import { LogEvent } from '../../shared/logging/events.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
 import { deliverWebhookPayload } from '../../shared/queue/queues.ts';
 
 /**
  * One attempt at one delivery. A receiver's failure is an outcome, recorded on the delivery and
- * retried by its schedule, not a job failure; the job fails only when MongoDB could not be used,
- * and the dispatcher queues the delivery again on a later round.
+ * retried by its schedule, not a job failure: the next attempt is queued as a job delayed until
+ * it is due. The job fails only when MongoDB could not be used, and the dispatcher queues the
+ * delivery again once it is overdue.
  */
 export function deliverWebhookProcessor(
-  deps: WebhookDeliveryDeps,
+  deps: WebhookDeliveryDeps & { deliveryJobs: WebhookDeliveryJobs },
   settings: WebhookDeliverySettings,
   baseLogger: Logger,
 ) {
@@ -42,6 +44,9 @@ export function deliverWebhookProcessor(
         const { statusCode, durationMs, error, cause } = outcome.send;
         const fields = { statusCode, durationMs, reason: error, err: cause, nextAttemptAt: outcome.nextAttemptAt };
         log.warn({ event: LogEvent.webhookRetrying, ...fields }, 'webhook attempt failed; retrying later');
+        // The claim counted this attempt, so the next one claims the delivery at one more.
+        const next = { deliveryId, attempt: attempt + 1, dueAt: outcome.nextAttemptAt };
+        await queueWrittenAttempts(deps.deliveryJobs, [next], log);
         break;
       }
       case 'failed': {

@@ -172,7 +172,8 @@ ${log}`,
   });
 
   router.post('/webhooks/deliveries/:id/resend', requireSignIn(), async (ctx) => {
-    const copy = await resendDelivery(deps.db, signedIn(ctx).organization.id, ctx.params.id ?? '', deps.now());
+    const resending = { db: deps.db, deliveryJobs: deps.webhookDeliveries, logger: ctx.state.log };
+    const copy = await resendDelivery(resending, signedIn(ctx).organization.id, ctx.params.id ?? '', deps.now());
     ctx.redirect(`/webhooks/${copy.endpointId}?resent=1`);
   });
 }

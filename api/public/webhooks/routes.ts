@@ -69,7 +69,10 @@ export function webhookRoutes(deps: PublicApiDeps): RouteDefinition[] {
       summary: 'Send a delivery\'s body again, as a new delivery (the log keeps both)',
       params: idParams,
       response: deliverySchema,
-      handle: ({ organization, params }) => resendDelivery(deps.db, organization.id, params.id, deps.now()),
+      handle: ({ organization, params, ctx }) => resendDelivery(
+        { db: deps.db, deliveryJobs: deps.webhookDeliveries, logger: ctx.state.log },
+        organization.id, params.id, deps.now(),
+      ),
     }),
   ];
 }

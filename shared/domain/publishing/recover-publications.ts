@@ -1,4 +1,5 @@
 import type { Types } from 'mongoose';
+import { dateOrderedPages } from '../../db/date-ordered-pages.ts';
 import { threadFilters } from '../../db/equality-queries.ts';
 import { failThread, type PublishDeps } from './publish-thread.ts';
 import type { PublishJobs } from './publish-jobs.ts';
@@ -45,6 +46,13 @@ export async function recoverPublication(deps: RecoveryDeps, postId: string): Pr
   return 'requeued';
 }
 
+/** A queued part as the sweep reads it. */
+interface DuePart {
+  _id: Types.ObjectId;
+  rootPostId?: Types.ObjectId | null;
+  publishDate: Date;
+}
+
 export interface SweepResult {
   /** Posts whose job was looked at. */
   checked: number;
@@ -66,19 +74,16 @@ export async function sweepLostPublications(
   const cutoff = new Date(deps.now().getTime() - options.graceMs);
   const result: SweepResult = { checked: 0, requeued: [], failed: [], errors: [] };
   const seenRoots = new Set<string>();
-  // Pages continue from the last publish date seen ($gte, no $or: docs/queries.md); the parts
-  // already handled at exactly that date are skipped, and the limit grows by their number so a
-  // page always brings something new.
-  let from: Date | null = null;
-  let handledAtFrom = new Set<string>();
-  for (;;) {
-    const limit = options.batchSize + handledAtFrom.size;
-    const due = from === null ? { $lte: cutoff } : { $gte: from, $lte: cutoff };
-    const page: { _id: Types.ObjectId; rootPostId?: Types.ObjectId | null; publishDate: Date }[] = await deps.db.posts
-      .find({ state: 'QUEUE', deletedAt: null, publishDate: due })
-      .sort({ publishDate: 1, _id: 1 }).limit(limit).select({ _id: 1, rootPostId: 1, publishDate: 1 }).lean();
-    const fresh = page.filter((part) => !handledAtFrom.has(part._id.toString()));
-    const roots = [...new Set(fresh.map((part) => (part.rootPostId ?? part._id).toString()))]
+  const due = (from: Date | null) => (from === null ? { $lte: cutoff } : { $gte: from, $lte: cutoff });
+  const duePages = dateOrderedPages<DuePart>(
+    (from, limit) => deps.db.posts
+      .find({ state: 'QUEUE', deletedAt: null, publishDate: due(from) })
+      .sort({ publishDate: 1, _id: 1 }).limit(limit).select({ _id: 1, rootPostId: 1, publishDate: 1 }).lean(),
+    (part) => part.publishDate,
+    options.batchSize,
+  );
+  for await (const page of duePages) {
+    const roots = [...new Set(page.map((part) => (part.rootPostId ?? part._id).toString()))]
       .filter((id) => !seenRoots.has(id));
     for (const id of roots) seenRoots.add(id);
     const outcomes = await Promise.allSettled(roots.map((postId) => recoverPublication(deps, postId)));
@@ -89,11 +94,6 @@ export async function sweepLostPublications(
       else if (outcome.value === 'requeued') result.requeued.push(postId);
       else if (outcome.value === 'failed') result.failed.push(postId);
     });
-    const last = fresh.at(-1);
-    if (last === undefined || page.length < limit) return result;
-    const lastDate = last.publishDate.getTime();
-    const atLast = fresh.filter((part) => part.publishDate.getTime() === lastDate).map((part) => part._id.toString());
-    handledAtFrom = from?.getTime() === lastDate ? new Set([...handledAtFrom, ...atLast]) : new Set(atLast);
-    from = last.publishDate;
   }
+  return result;
 }

@@ -3,6 +3,8 @@ import type { Database } from '../../db/database.ts';
 import type { WebhookDelivery, WebhookDeliveryStatus } from '../../db/models/webhook-delivery.ts';
 import { asObjectId } from '../../db/object-id.ts';
 import { notFound } from '../../errors.ts';
+import type { Logger } from '../../logging/logger.ts';
+import { queueWrittenAttempts, type WebhookDeliveryJobs } from './delivery-jobs.ts';
 import { findOwnedEndpoint } from './webhook-endpoints.ts';
 
 export type StoredDelivery = WebhookDelivery & { _id: Types.ObjectId };
@@ -71,13 +73,15 @@ export async function listDeliveries(
 /**
  * Sends a delivery's body again as a new delivery, due at once: the log keeps the original with
  * its attempts, and the copy gets its own id (SPS-Delivery) while the event id stays the same.
+ * The copy's attempt is queued after it is written; if that fails, the dispatcher queues it.
  */
 export async function resendDelivery(
-  db: Database,
+  deps: { db: Database; deliveryJobs: WebhookDeliveryJobs; logger: Logger },
   organizationId: string,
   deliveryId: string,
   now: Date,
 ): Promise<DeliveryView> {
+  const { db } = deps;
   const id = asObjectId(deliveryId);
   const original = id === null
     ? null
@@ -98,5 +102,7 @@ export async function resendDelivery(
     attempts: [],
     resentFrom: original._id,
   });
+  const attempt = { deliveryId: copy._id.toHexString(), attempt: 0, dueAt: now };
+  await queueWrittenAttempts(deps.deliveryJobs, [attempt], deps.logger);
   return deliveryView(copy.toObject());
 }

@@ -5,6 +5,7 @@ import { derivedObjectId } from '../../db/derived-object-id.ts';
 import { groupInsertInto } from '../../db/group-insert.ts';
 import { LogEvent } from '../../logging/events.ts';
 import type { Logger } from '../../logging/logger.ts';
+import { queueWrittenAttempts, type WebhookDeliveryJobs } from './delivery-jobs.ts';
 import type { WebhookEventBody, WebhookEventData, WebhookEventType } from './webhook-events.ts';
 
 /** The port the domain tells events through (publishing, channels, media). */
@@ -74,11 +75,19 @@ export interface WebhookOutboxDeps {
    * burst then read them once; what an emit may use stays bounded by the reader's own limit.
    */
   reuseEndpointsMs?: number;
+  /**
+   * Where each written delivery's first attempt is queued at once. Without it (tests of the
+   * outbox alone) deliveries wait for the dispatcher, which queues them once overdue by its grace.
+   */
+  jobs?: WebhookDeliveryJobs;
 }
 
 /**
- * Emitting writes delivery records to MongoDB (the outbox) and calls no one: the webhook
- * workers send them, so a slow or failing receiver never holds up the step that emitted.
+ * Emitting writes delivery records to MongoDB (the outbox), then queues one job per delivery,
+ * and calls no one: the webhook workers send them, so a slow or failing receiver never holds up
+ * the step that emitted. The record comes first, so a crash or a Redis away between the two
+ * leaves a delivery without a job, which the dispatcher queues once overdue, never a job without
+ * its delivery.
  */
 export class WebhookOutbox implements WebhookEvents {
   readonly #deps: WebhookOutboxDeps;
@@ -152,6 +161,14 @@ export class WebhookOutbox implements WebhookEvents {
         updatedAt: now,
       }));
       await insertDeliveries(db, deliveries, once !== undefined);
+      // An event emitted again queues its deliveries again: their jobs (same ids) add nothing, or
+      // claim nothing when the delivery moved on.
+      if (this.#deps.jobs !== undefined) {
+        const attempts = deliveries.map((delivery) => ({
+          deliveryId: delivery._id.toHexString(), attempt: 0, dueAt: now,
+        }));
+        await queueWrittenAttempts(this.#deps.jobs, attempts, logger.child({ webhookEvent: type, eventId }));
+      }
     } catch (error) {
       logger.error(
         { event: LogEvent.webhookNotRecorded, webhookEvent: type, eventId, organizationId, err: error },
