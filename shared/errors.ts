@@ -38,6 +38,8 @@ export const errorStatus = {
   connect_refused: 422,
   /** Media would be pulled by a platform from an address it cannot reach (UPLOADS_PUBLIC_URL is private). */
   media_not_public: 422,
+  /** A posting schedule named a well-formed time zone the IANA database does not know. */
+  unknown_time_zone: 422,
   /** An Idempotency-Key sent again with another method, path or body. */
   idempotency_key_reused: 422,
   /** An AI video type was asked for and the operator has not given SPS an AI provider (AI_API_KEY). */

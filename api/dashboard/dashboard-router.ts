@@ -9,6 +9,7 @@ import { LoginThrottle } from './login-throttle.ts';
 import { registerAccountPages } from './pages/account-pages.ts';
 import { registerApprovedAppPages } from './pages/approved-app-pages.ts';
 import { registerChannelPages } from './pages/channel-pages.ts';
+import { registerChannelSchedulePages } from './pages/channel-schedule-pages.ts';
 import { registerConnectPages } from './pages/connect-pages.ts';
 import { registerConsentPages } from './pages/consent-pages.ts';
 import { registerNotificationPages } from './pages/notification-pages.ts';
@@ -42,6 +43,7 @@ export function dashboard(deps: DashboardDeps): DashboardMiddleware {
   registerSettingsPages(router, deps);
   registerChannelPages(router, deps);
   registerConnectPages(router, deps);
+  registerChannelSchedulePages(router, deps);
   registerPostPages(router, deps);
   registerNotificationPages(router, deps);
   registerWebhookPages(router, deps);

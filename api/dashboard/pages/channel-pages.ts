@@ -25,7 +25,8 @@ function channelRow(ctx: DashboardRouterContext, channel: ChannelView, chart: Sa
   <td>${channel.customer?.name ?? ''}</td>
   <td>${channelStatus(channel)}</td>
   <td>${chart ?? html`<span class="muted">none yet</span>`}</td>
-  <td><a href="/channels/connect/${channel.identifier}?refresh=${channel.id}"
+  <td><a href="/channels/${channel.id}/schedule" aria-label="Posting schedule of ${channel.name}">Schedule</a>
+  <a href="/channels/connect/${channel.identifier}?refresh=${channel.id}"
     aria-label="Reconnect ${channel.name}">Reconnect</a>
   <form method="post" action="/channels/${channel.id}/disconnect" class="inline">${csrfField(ctx)}
     <button type="submit" class="danger" aria-label="Disconnect ${channel.name}">Disconnect</button></form></td>

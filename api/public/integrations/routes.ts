@@ -5,6 +5,7 @@ import type { PublicApiDeps } from '../public-api-deps.ts';
 import { channelSettingsView } from '../../../shared/domain/channels/channel-settings.ts';
 import { deleteChannel, findOwnedChannel, listChannels } from '../../../shared/domain/channels/channels.ts';
 import { findFreeSlot } from '../../../shared/domain/channels/find-slot.ts';
+import { channelSchedule, setChannelSchedule } from '../../../shared/domain/channels/channel-schedule.ts';
 import { DomainError } from '../../../shared/errors.ts';
 import { publishingProviders } from '../../../shared/platforms/platforms.ts';
 import { findPlatform } from '../../../shared/platforms/platforms.ts';
@@ -17,7 +18,8 @@ import { startCredentialsLink } from '../../../shared/domain/channels/credential
 import { Reply } from '../route-definition.ts';
 import {
   connectQuery, credentialsConnectBody, credentialsConnectDescription, credentialsPlatformParams, customerFilterQuery,
-  deletedResponse, integrationSchema, integrationSettingsResponse, providerParams, triggerBody,
+  deletedResponse, integrationSchema, integrationSettingsResponse, postingScheduleBody, postingScheduleDescription,
+  postingScheduleResponse, providerParams, triggerBody,
 } from './schema.ts';
 
 function platformOf(provider: string): PlatformDefinition {
@@ -85,8 +87,27 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
+      method: 'get', path: '/integrations/:id/schedule', tag: 'Integrations', status: 200, errors: ['not_found'],
+      summary: 'A channel\'s time zone and weekly posting slots',
+      description: postingScheduleDescription,
+      params: idParams,
+      response: postingScheduleResponse,
+      handle: ({ organization, params }) => channelSchedule(deps.db, organization.id, params.id),
+    }),
+    defineRoute({
+      method: 'put', path: '/integrations/:id/schedule', tag: 'Integrations', status: 200,
+      errors: ['not_found', 'validation_failed', 'unknown_time_zone'],
+      summary: 'Set a channel\'s time zone and weekly posting slots',
+      description: `${postingScheduleDescription} A malformed body is 400 validation_failed naming the field; a `
+        + 'well-formed zone the IANA database does not know is 422 unknown_time_zone.',
+      params: idParams,
+      body: postingScheduleBody,
+      response: postingScheduleResponse,
+      handle: ({ organization, params, body }) => setChannelSchedule(deps.db, organization.id, params.id, body),
+    }),
+    defineRoute({
       method: 'get', path: '/find-slot/:id', tag: 'Integrations', status: 200, errors: ['not_found', 'conflict'],
-      summary: 'Next free posting time of a channel (searches 90 days ahead)',
+      summary: 'Next free posting slot of a channel, from its schedule in its time zone (searches 90 days ahead)',
       params: idParams,
       response: z.object({ date: z.iso.datetime() }),
       handle: async ({ organization, params }) => {

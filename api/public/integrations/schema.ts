@@ -1,6 +1,7 @@
 import { allPlatformModules, allPlatforms } from '../../../shared/platforms/platforms.ts';
 import { z } from 'zod';
 import { boundedJsonObject } from '../common-schemas.ts';
+import { postingScheduleSchema } from '../../../shared/domain/channels/posting-schedule.ts';
 
 /** `group` is the name Postiz clients send for the same filter (CONTRACT: GET /integrations). */
 export const customerFilterQuery = z.object({
@@ -97,3 +98,21 @@ export const credentialsConnectDescription = `${[
   'refusal is 422 connect_refused with its own words; missing or invalid fields are 400 with one detail per',
   'field. The fields of each platform:',
 ].join(' ')}\n\n${credentialsPlatforms.map((one) => one.line).join('\n')}`;
+
+/** A channel's posting schedule: PUT takes it whole, GET and PUT answer it as stored. */
+export const postingScheduleBody = postingScheduleSchema.describe(
+  'The channel\'s time zone and weekly posting slots (wall-clock times there); replaces the whole schedule',
+);
+
+export const postingScheduleResponse = z.object({
+  timeZone: z.string().describe('IANA time zone name'),
+  postingSlots: z.array(z.object({ weekday: z.number().int(), time: z.string() }))
+    .describe('Weekly slots, by weekday (1 = Monday) then time'),
+});
+
+export const postingScheduleDescription = [
+  'Slots are local wall-clock times in the time zone: a 09:00 slot stays 09:00 across daylight-saving changes.',
+  'A slot in an hour the clocks skip is taken at the moment of the change (02:30 on a spring-forward day becomes',
+  '03:00); a slot in an hour the clocks repeat is taken at its first occurrence. GET /find-slot/:id and POST /posts',
+  'with type "queue" use the schedule. A channel that never had one is read as its former daily times in UTC.',
+].join(' ');

@@ -1,5 +1,11 @@
 import { Schema, Types, type Connection, type InferSchemaType, type Model } from 'mongoose';
 
+/** One weekly posting slot: ISO weekday (1 = Monday) and local `HH:MM`. */
+const postingSlotSchema = new Schema(
+  { weekday: { type: Number, required: true }, time: { type: String, required: true } },
+  { _id: false },
+);
+
 /** A connected account on one platform ("integration" in the API, "channel" in the UI). */
 const channelSchema = new Schema(
   {
@@ -34,8 +40,16 @@ const channelSchema = new Schema(
     /** Set when the platform rejected the token: the user must reconnect. */
     refreshNeeded: { type: Boolean, default: false },
     customerId: { type: Types.ObjectId, default: null },
-    /** Preferred posting times, minutes after midnight UTC, used by find-slot. */
+    /**
+     * Before posting schedules: posting times, minutes after midnight UTC, every day. Still written
+     * for new channels and read while `postingSlots` is unset (posting-schedule.ts
+     * scheduleOfChannel); setting a schedule removes it.
+     */
     postingTimes: { type: [Number], default: () => [560, 850, 1140] },
+    /** IANA time zone the posting slots are wall-clock times in. */
+    timeZone: { type: String, default: 'UTC' },
+    /** Weekly posting slots (find-slot, the `queue` post type); unset until a schedule is set. */
+    postingSlots: { type: [postingSlotSchema], default: undefined },
     deletedAt: { type: Date, default: null },
   },
   { timestamps: true, collection: 'channels' },
