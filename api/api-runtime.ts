@@ -26,6 +26,7 @@ import { registerQueueDepth } from '../shared/metrics/queue-depth.ts';
 import { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
 import { QueueName } from '../shared/queue/queues.ts';
 import { AnalyticsQueue } from '../shared/queue/analytics-queue.ts';
+import { WebhookDeliveryQueue } from '../shared/queue/webhook-delivery-queue.ts';
 import { InvalidationBus, type CacheInvalidation } from '../shared/cache/invalidation-bus.ts';
 import { InvalidatedCache } from '../shared/cache/invalidated-cache.ts';
 import { CredentialLookup } from './caches/credential-lookup.ts';
@@ -92,6 +93,10 @@ export async function createApiRuntime(
     (name) => new Queue(name, { connection: producer, prefix: queuePrefix }),
   );
   const analytics = new AnalyticsQueue(producer, { prefix: queuePrefix });
+  const webhookDeliveries = new WebhookDeliveryQueue(producer, { prefix: queuePrefix });
+  webhookDeliveries.onError((error) => {
+    logger.warn({ event: LogEvent.workerError, queue: QueueName.webhook, err: error }, 'queue error');
+  });
   const metrics = new SpsMetrics('api');
   registerQueueDepth(metrics.registry, observedQueues);
   // Publishing goes through the fail-fast producer; subscribing needs a connection of its own.
@@ -124,6 +129,11 @@ export async function createApiRuntime(
     scheduler: new BullPublishScheduler(publishQueue, producer),
     platformCaller,
     limiter: new FixedWindowLimiter(producer, { limit: config.PUBLIC_API_RATE_LIMIT, windowSeconds: config.PUBLIC_API_RATE_WINDOW_SECONDS, keyPrefix: `${config.QUEUE_PREFIX}:rate-limit` }),
+    postValidationLimiter: new FixedWindowLimiter(producer, {
+      limit: config.PUBLIC_API_VALIDATE_RATE_LIMIT,
+      windowSeconds: config.PUBLIC_API_RATE_WINDOW_SECONDS,
+      keyPrefix: `${config.QUEUE_PREFIX}:rate-limit-post-validation`,
+    }),
     idempotency: new IdempotencyStore(producer, {
       keyPrefix: `${config.QUEUE_PREFIX}:idempotency`,
       rememberMs: 24 * 60 * 60 * 1000,
@@ -147,6 +157,7 @@ export async function createApiRuntime(
     videoCatalog: videoCatalogFor(config),
     videoQueue,
     videoWaitMs: config.VIDEO_WAIT_MS,
+    webhookDeliveries,
   });
 
   return {
@@ -163,6 +174,7 @@ export async function createApiRuntime(
       await publishQueue.close();
       await Promise.all(observedQueues.map((queue) => queue.close()));
       await analytics.close();
+      await webhookDeliveries.close();
       await caches.close();
       await producer.quit();
     },

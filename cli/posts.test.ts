@@ -78,6 +78,21 @@ describe('sps posts:* against the api', () => {
     expectFailure(run, 'validation_failed', 'posts.0.value.0.content: Mastodon channel "Our Mastodon": has 501 characters; Mastodon allows 500');
   });
 
+  it('posts:validate prints the dry run: exit 0 when the post is fine, exit 1 with the problems when not', async () => {
+    const before = await ctx.db.posts.countDocuments();
+    const fine = await sps('posts:validate', '--channel', org.channelId, '--content', 'Fits');
+    expect(fine.code).toBe(0);
+    expect(stdoutJson(fine)).toEqual({ valid: true, problems: [] });
+    const tooLong = await sps('posts:validate', '--channel', org.channelId, '--content', 'é'.repeat(501));
+    expect(tooLong.code).toBe(1);
+    expect(JSON.parse(tooLong.stdout)).toMatchObject({
+      valid: false,
+      problems: [{ channel: org.channelId, part: 0, path: 'posts.0.value.0.content', code: 'validation_failed' }],
+    });
+    expect(tooLong.stderr).toContain('posts:create would be refused: 1 problem(s)');
+    expect(await ctx.db.posts.countDocuments()).toBe(before);
+  });
+
   it('posts:create refuses bad flags before calling the server', async () => {
     const badJson = await sps('posts:create', '--channel', org.channelId, '--content', 'x', '--settings', '{visibility');
     expect(badJson.code).toBe(1);

@@ -5,9 +5,12 @@ import { measureJson, type JsonShapeLimits } from '../../shared/validation/json-
 /** Ids are opaque strings; one that is not ours is answered 404, so only the length is bounded here. */
 export const idParams = z.object({ id: z.string().min(1).max(100).describe('Resource id') });
 
+type ErrorCodes = [keyof typeof errorStatus, ...(keyof typeof errorStatus)[]];
+export const errorCodeSchema = z.enum(Object.keys(errorStatus) as ErrorCodes);
+
 export const errorBodySchema = z.object({
   statusCode: z.number().int(),
-  error: z.enum(Object.keys(errorStatus) as [keyof typeof errorStatus, ...(keyof typeof errorStatus)[]]).describe('Stable snake_case code'),
+  error: errorCodeSchema.describe('Stable snake_case code'),
   message: z.string().describe('Readable sentence'),
   details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });

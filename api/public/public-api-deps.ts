@@ -17,6 +17,7 @@ import type { FixedWindowLimiter } from '../../shared/rate-limit/fixed-window-li
 import type { Storage } from '../../shared/storage/storage.ts';
 import type { VideoQueue } from '../../shared/queue/video-queue.ts';
 import type { VideoCatalog } from '../../shared/video/video-catalog.ts';
+import type { WebhookDeliveryJobs } from '../../shared/domain/webhooks/delivery-jobs.ts';
 
 /** What the public API's routes are built from. */
 export interface PublicApiDeps {
@@ -30,7 +31,10 @@ export interface PublicApiDeps {
   findChannels: ChannelFinder;
   scheduler: PublishScheduler;
   platformCaller: PlatformCaller;
+  /** The organization's hourly budget across the public API (PUBLIC_API_RATE_LIMIT). */
   limiter: FixedWindowLimiter;
+  /** POST /posts/validate's own hourly budget (PUBLIC_API_VALIDATE_RATE_LIMIT). */
+  postValidationLimiter: FixedWindowLimiter;
   /** Answers of requests sent with an Idempotency-Key, for their repeats. */
   idempotency: IdempotencyStore;
   now: () => Date;
@@ -60,4 +64,6 @@ export interface PublicApiDeps {
   videoQueue: Pick<VideoQueue, 'generateAndWait' | 'add'>;
   /** How long POST /generate-video waits for the video worker before answering 202. */
   videoWaitMs: number;
+  /** Where a resent delivery's attempt is queued. */
+  webhookDeliveries: WebhookDeliveryJobs;
 }

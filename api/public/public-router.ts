@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import type { AppState } from '../context.ts';
 import { authenticate } from '../middleware/authenticate.ts';
-import { rateLimit } from '../middleware/rate-limit.ts';
 import { mountRoutes } from './mount-routes.ts';
 import { publicApiPrefix } from './openapi/openapi-document.ts';
 import type { PublicApiDeps } from './public-api-deps.ts';
@@ -11,7 +10,10 @@ import type { RouteDefinition } from './route-definition.ts';
 export function publicApiRouter(deps: PublicApiDeps, routes: readonly RouteDefinition[]): Router<AppState> {
   const router = new Router<AppState>({ prefix: publicApiPrefix });
   router.use(authenticate(deps.credentials));
-  router.use(rateLimit(deps.limiter));
-  mountRoutes(router, routes, { store: deps.idempotency, now: deps.now });
+  // Each route counts against its own budget (route-definition.ts, RouteBudget).
+  mountRoutes(router, routes, { store: deps.idempotency, now: deps.now }, {
+    organization: deps.limiter,
+    'post-validation': deps.postValidationLimiter,
+  });
   return router;
 }

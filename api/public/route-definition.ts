@@ -3,6 +3,14 @@ import type { AppContext } from '../context.ts';
 import type { AuthenticatedOrganization } from '../../shared/domain/organizations/organizations.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
 
+/**
+ * Hourly budgets of an organization's requests: `organization` is the spec's 30 an hour across the
+ * public API (PUBLIC_API_RATE_LIMIT); `post-validation` is POST /posts/validate's own
+ * (PUBLIC_API_VALIDATE_RATE_LIMIT), so checking a post never spends what creating it needs.
+ */
+export const routeBudgets = ['organization', 'post-validation'] as const;
+export type RouteBudget = (typeof routeBudgets)[number];
+
 /** The spec's API tags. */
 export type ApiTag =
   | 'Integrations' | 'Posts' | 'Uploads' | 'Notifications' | 'Analytics' | 'Video Generation' | 'Webhooks';
@@ -44,6 +52,11 @@ interface RouteFacts {
   errors: ErrorCode[];
   /** Takes an `Idempotency-Key` header (api/middleware/idempotency.ts): set on routes that create. */
   idempotent?: true;
+  /**
+   * The hourly budget the route spends (RouteBudget): the organization's public API budget unless
+   * the route says otherwise.
+   */
+  budget?: RouteBudget;
 }
 
 export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> extends RouteFacts {

@@ -1,4 +1,5 @@
 import { Argument, Option, type Command } from 'commander';
+import { z } from 'zod';
 import { segment } from '../api-client.ts';
 import { requestAndPrint } from '../api-command.ts';
 import { CliError } from '../cli-error.ts';
@@ -6,18 +7,41 @@ import { defineCommand } from '../command-definition.ts';
 import { collect, jsonObject } from '../option-parsers.ts';
 import { mediaReference, postBody, postTypes, type PostFlags } from '../post-body.ts';
 
-export function registerPostCommands(program: Command): void {
-  defineCommand(program, 'posts:create', 'Create a post on one or more channels: publish now, schedule, or keep as a draft',
-    'sps posts:create --channel <channelId> --content "Hello" --content "A reply in the thread" --type schedule --date 2030-01-01T09:00:00Z')
+/** What POST /posts/validate answers, as far as the exit code reads it. */
+const validationAnswer = z.object({ problems: z.array(z.unknown()) });
+
+/** The flags that build a POST /posts body: posts:create sends it, posts:validate checks it. */
+function withPostFlags(command: Command): Command {
+  return command
     .option('--channel <id>', 'channel to post on (repeat for several)', collect)
     .option('--content <text>', 'the text; repeat it and the later ones become thread replies or comments', collect)
     .addOption(new Option('--type <type>', 'draft, schedule or now (default: now)').choices(postTypes))
     .option('--date <iso>', 'publish date for --type schedule (ISO 8601; no offset means UTC)')
     .option('--media <id:path>', 'uploaded media for the first part, as the id and path an upload returned (repeatable)', mediaReference)
     .option('--settings <json>', 'the platform\'s post settings, a JSON object (see integrations:settings)', jsonObject)
-    .option('--file <post.json>', 'send this file as the whole request body instead of using the flags')
+    .option('--file <post.json>', 'send this file as the whole request body instead of using the flags');
+}
+
+export function registerPostCommands(program: Command): void {
+  withPostFlags(defineCommand(
+    program, 'posts:create', 'Create a post on one or more channels: publish now, schedule, or keep as a draft',
+    'sps posts:create --channel <channelId> --content "Hello" --content "A reply in the thread" '
+      + '--type schedule --date 2030-01-01T09:00:00Z',
+  ))
     .action(async (options: PostFlags) => {
       await requestAndPrint({ method: 'POST', path: '/posts', body: await postBody(options) });
+    });
+
+  withPostFlags(defineCommand(
+    program, 'posts:validate', 'Check a post as posts:create would, without creating it; exits 1 when it has problems',
+    'sps posts:validate --channel <channelId> --content "Hello" --settings \'{"visibility":"unlisted"}\'',
+  ))
+    .action(async (options: PostFlags) => {
+      const answer = await requestAndPrint({ method: 'POST', path: '/posts/validate', body: await postBody(options) });
+      const problems = validationAnswer.safeParse(answer.body).data?.problems ?? [];
+      if (problems.length > 0) {
+        throw new CliError(`posts:create would be refused: ${problems.length} problem(s), listed above`);
+      }
     });
 
   defineCommand(program, 'posts:list', 'List posts whose publish date is in a range (root posts only)', 'sps posts:list --start 2030-01-01 --end 2030-02-01')

@@ -166,8 +166,14 @@ export const configSchema = z.object({
    */
   HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(15 * 60 * 1000),
   MAINTENANCE_EVERY_MS: positiveInt.default(10 * 60 * 1000),
-  /** How often the webhook dispatcher looks for deliveries that are due (the outbox in MongoDB). */
-  WEBHOOK_DISPATCH_EVERY_MS: positiveInt.default(1_000),
+  /**
+   * How often the webhook dispatcher looks for deliveries whose job was lost (a Redis without its
+   * data, a crash between writing a delivery and queueing it). Deliveries are queued when written
+   * and retries when they fail, so this bounds only how late a lost one is recovered.
+   */
+  WEBHOOK_DISPATCH_EVERY_MS: positiveInt.default(60_000),
+  /** How long past its due time a pending delivery waits for its own job before the dispatcher queues it again. */
+  WEBHOOK_DISPATCH_GRACE_MS: positiveInt.default(60_000),
   /**
    * Waits between a failed webhook attempt and the next, comma-separated: one retry per entry,
    * then the delivery is failed. The default spreads 7 attempts over about 21 hours.
@@ -182,6 +188,11 @@ export const configSchema = z.object({
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
   WEBHOOK_CONCURRENCY: positiveInt.default(10),
   PUBLIC_API_RATE_LIMIT: positiveInt.default(30),
+  /**
+   * POST /posts/validate's budget per window and organization, apart from PUBLIC_API_RATE_LIMIT so
+   * a dry run never spends what creating posts needs: twenty checks for each post the budget allows.
+   */
+  PUBLIC_API_VALIDATE_RATE_LIMIT: positiveInt.default(600),
   PUBLIC_API_RATE_WINDOW_SECONDS: positiveInt.default(3600),
   /**
    * Longest an api process trusts what it cached (credential to organization, channels) without

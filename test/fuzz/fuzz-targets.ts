@@ -39,7 +39,7 @@ const day = 86_400_000;
 function publicExamples(facts: FuzzFacts, random: Random): Record<string, PublicExample> {
   const json = (value: unknown): BodySpec => ({ kind: 'json', value });
   // Drafts skip the platform's settings schema, so more of what they carry reaches storage.
-  const postType = random.pick(['draft', 'draft', 'draft', 'schedule', 'now']);
+  const postType = random.pick(['draft', 'draft', 'draft', 'schedule', 'now', 'queue']);
   return {
     'GET /integrations': { query: [[random.pick(['customer', 'group']), facts.customerId]] },
     'DELETE /integrations/:id': { params: { id: facts.spareChannelId } },
@@ -48,6 +48,13 @@ function publicExamples(facts: FuzzFacts, random: Random): Record<string, Public
       params: { id: facts.channelId }, body: json({ methodName: 'instanceLimits', data: {} }),
     },
     'GET /find-slot/:id': { params: { id: facts.channelId } },
+    'GET /integrations/:id/schedule': { params: { id: facts.channelId } },
+    'PUT /integrations/:id/schedule': {
+      params: { id: facts.channelId },
+      body: json({
+        timeZone: 'Europe/Berlin', postingSlots: [{ weekday: 1, time: '09:00' }, { weekday: 5, time: '17:30' }],
+      }),
+    },
     'GET /is-connected': {},
     'GET /social/:provider': { params: { provider: 'mastodon' } },
     // The site is this api, which answers but not like WordPress: refused (422) without leaving the machine.
@@ -204,6 +211,10 @@ function dashboardTargets(facts: FuzzFacts): FuzzTarget[] {
     form('/oauth-app/delete', [['app_id', '000000000000000000000000']]),
     form('/approved-apps/:appId/revoke', [], { appId: facts.appId }),
     form('/channels/:id/disconnect', [], { id: '000000000000000000000000' }),
+    page('/channels/:id/schedule', [['saved', '1']], { id: '000000000000000000000000' }),
+    form('/channels/:id/schedule', [['timeZone', 'Europe/Berlin'], ['slots-1', '09:00, 17:30']], {
+      id: '000000000000000000000000',
+    }),
     form('/settings/api-key/reveal', []), form('/settings/api-key/rotate', []),
     form('/organizations', [['name', 'Another org']]),
     form('/organizations/switch', [['organization_id', facts.dashboardOrganizationId], ['return_to', '/settings']]),

@@ -264,7 +264,7 @@ describe('OpenAPI document and API reference', () => {
         tags: z.looseObject({ maxItems: z.number() }),
       }),
     }).parse(operation.requestBody?.content['application/json']?.schema);
-    expect(body.properties.type.enum).toEqual(['draft', 'schedule', 'now', 'update']);
+    expect(body.properties.type.enum).toEqual(['draft', 'schedule', 'now', 'update', 'queue']);
     expect(body.properties.posts.maxItems).toBe(50);
     expect(body.properties.posts.minItems).toBe(1);
     expect(body.properties.tags.maxItems).toBe(50);

@@ -6,10 +6,14 @@ import { bodyLimits } from '../../middleware/json-body.ts';
 import { createPosts } from '../../../shared/domain/posts/create-posts.ts';
 import { changePostStatus, deleteGroup, deletePost, missingReleaseId, setReleaseId } from '../../../shared/domain/posts/post-changes.ts';
 import { findOwnedPost, getPost, listPosts } from '../../../shared/domain/posts/post-queries.ts';
+import { validatePosts } from '../../../shared/domain/posts/validate-posts.ts';
 import { DomainError } from '../../../shared/errors.ts';
 import { publishingProviders } from '../../../shared/platforms/platforms.ts';
 import { presentListedPost, presentPost } from './present.ts';
-import { changeStatusBody, createPostsBody, createPostsResponse, groupParams, listPostsQuery, listPostsResponse, postDetailSchema, releaseIdBody } from './schema.ts';
+import {
+  changeStatusBody, createPostsBody, createPostsResponse, groupParams, listPostsQuery, listPostsResponse,
+  postDetailSchema, releaseIdBody, validatePostsResponse,
+} from './schema.ts';
 
 export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
   return [
@@ -24,6 +28,22 @@ export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
       body: createPostsBody,
       response: createPostsResponse,
       handle: ({ organization, body }) => createPosts(deps, organization.id, body),
+    }),
+    defineRoute({
+      method: 'post', path: '/posts/validate', tag: 'Posts', status: 200, bodyLimit: bodyLimits.posts,
+      budget: 'post-validation',
+      errors: [
+        'validation_failed', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'service_unavailable',
+      ],
+      summary: 'Dry run of POST /posts: every check it makes, answered as problems; nothing stored or queued',
+      description: 'Takes the body of POST /posts. A body its schema refuses is answered as POST /posts answers '
+        + 'it (400); every other refusal becomes a problem naming the channel, the part, the path and the '
+        + 'code and message POST /posts would give. Media given by URL are not imported: they count as '
+        + 'imports still running. Counts against its own hourly budget (RateLimit-Policy "post-validation"), '
+        + 'not the one POST /posts spends.',
+      body: createPostsBody,
+      response: validatePostsResponse,
+      handle: ({ organization, body }) => validatePosts(deps, organization.id, body),
     }),
     defineRoute({
       method: 'get', path: '/posts', tag: 'Posts', status: 200, errors: ['validation_failed'],

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { postStates } from '../../../shared/db/models/post.ts';
 import { isoDate } from '../../../shared/validation/iso-date.ts';
-import { boundedJsonObject, integrationRefSchema } from '../common-schemas.ts';
+import { boundedJsonObject, errorCodeSchema, integrationRefSchema } from '../common-schemas.ts';
 
 /** Bounds that keep one request from asking for unbounded work (ARCHITECTURE rule 6). */
 export const postLimits = {
@@ -38,8 +38,10 @@ const channelPost = z.object({
 });
 
 export const createPostsBody = z.object({
-  type: z.enum(['draft', 'schedule', 'now', 'update']).describe('update edits posts named by value[0].id without rescheduling them'),
-  date: isoDate.optional(),
+  type: z.enum(['draft', 'schedule', 'now', 'update', 'queue']).describe('update edits posts named by value[0].id '
+    + 'without rescheduling them; queue gives each post its channel\'s next free posting slot (see '
+    + 'GET /integrations/:id/schedule), consecutive slots for posts on one channel'),
+  date: isoDate.optional().describe('When to publish (schedule); with queue, the earliest slot to take'),
   shortLink: z.boolean().optional(),
   tags: z.array(z.object({ value: z.string().min(1).max(100), label: z.string().min(1).max(100) })).max(50).default([]),
   posts: z.array(channelPost).min(1, 'name at least one channel in posts').max(postLimits.channelsPerRequest),
@@ -47,6 +49,22 @@ export const createPostsBody = z.object({
 export type CreatePostsBody = z.infer<typeof createPostsBody>;
 
 export const createPostsResponse = z.array(z.object({ postId: z.string(), integration: z.string() }));
+
+/** One refusal of POST /posts, as a dry run reports it (shared/domain/posts/validate-posts.ts). */
+const postProblemSchema = z.object({
+  channel: z.string().nullable()
+    .describe('posts[].integration.id as given; null for a problem of the request as a whole'),
+  post: z.number().int().nullable().describe('Index of the channel post in posts[]; null with channel'),
+  part: z.number().int().nullable().describe('Index of the part in value[]; null for the channel post as a whole'),
+  path: z.string().describe('Where in the body, as in the details of POST /posts errors'),
+  code: errorCodeSchema.describe('The error code POST /posts would answer with'),
+  message: z.string().describe('The message of that detail in the POST /posts error'),
+});
+
+export const validatePostsResponse = z.object({
+  valid: z.boolean().describe('True when POST /posts would accept the same body'),
+  problems: z.array(postProblemSchema),
+});
 
 export const listPostsQuery = z.object({
   startDate: isoDate.describe('Start of the range (ISO 8601)'),

@@ -48,16 +48,24 @@ export async function recordUploadedMedia(db: Database, organizationId: string, 
   return media.toObject();
 }
 
-/** A media library entry for a URL the worker will fetch (parsed by `parseRemoteMediaUrl`). */
-export async function recordRemoteMedia(db: Database, organizationId: string, source: URL): Promise<StoredMedia> {
+/**
+ * The pending library entry an import of `source` starts with, not saved: a dry run of a post
+ * (shared/domain/posts/validate-posts.ts) checks the post against it without importing anything.
+ */
+export function remoteMediaEntry(db: Database, organizationId: string, source: URL): StoredMedia {
   const name = remoteMediaName(source);
-  const media = await db.media.create({
+  return new db.media({
     organizationId: new Types.ObjectId(organizationId),
     name,
     originalName: name,
     sourceUrl: source.href,
     status: 'pending',
-  });
+  }).toObject();
+}
+
+/** A media library entry for a URL the worker will fetch (parsed by `parseRemoteMediaUrl`). */
+export async function recordRemoteMedia(db: Database, organizationId: string, source: URL): Promise<StoredMedia> {
+  const media = await db.media.create(remoteMediaEntry(db, organizationId, source));
   return media.toObject();
 }
 

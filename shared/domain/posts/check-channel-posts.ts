@@ -10,8 +10,9 @@ import type { MediaReach } from '../../platforms/media-reach.ts';
 import { findPlatform } from '../../platforms/platforms.ts';
 import { validatePlatformPost } from '../../platforms/validate-post.ts';
 import { measureJson } from '../../validation/json-shape.ts';
+import { channelPostIndexOf } from './post-body-paths.ts';
 import type { ChannelPostInput, CreatePostType } from './post-input.ts';
-import { resolvePostMedia, type MediaImports } from './post-media.ts';
+import { resolvePostMedia, type MediaByUrl } from './post-media.ts';
 
 /** What checking and storing a post needs of its channel: the platform, its name, its own text limit. */
 export type PostingChannel = Pick<Channel, 'provider' | 'name' | 'textLimit'> & { _id: Types.ObjectId };
@@ -27,6 +28,8 @@ export const findPostingChannels = (db: Database): ChannelFinder => (organizatio
   findEachById(db.channels, ids, { organizationId, deletedAt: null });
 
 export interface CheckedChannelPost {
+  /** Its place in the request's `posts[]`. */
+  index: number;
   input: ChannelPostInput;
   channel: PostingChannel;
   /** Settings as the platform schema parsed them, with `__type` set from the channel. */
@@ -79,20 +82,28 @@ function mediaFacts(media: Media): MediaFacts {
   };
 }
 
-/**
- * Everything a channel post must satisfy before anything is stored: every part says something,
- * the channel and the media belong to the organization, and (except for drafts) the platform's
- * rules hold. All problems are reported at once, each naming the channel, platform and rule.
- */
 export interface CheckOptions {
   /** Tags are copied into every part document: they count towards its size. */
   tags?: { value: string; label: string }[];
-  /** Given by the api: unknown media given by URL are imported (post-media.ts). */
-  imports?: MediaImports;
+  /** Given by the api: unknown media given by URL are imported, or in a dry run taken as importing (post-media.ts). */
+  imports?: MediaByUrl;
   /** Given by the api: refuses media for platforms that could not fetch them (media-reach.ts). */
   mediaReach?: MediaReach;
   /** Given by the api: its cached look-up; the database otherwise. */
   findChannels?: ChannelFinder;
+  /**
+   * A dry run: every check runs instead of stopping at the first that fails. A check that needs
+   * what an earlier one found missing (the channel; for platform rules, the media) skips only the
+   * channel posts concerned.
+   */
+  reportAll?: boolean;
+}
+
+export interface ChannelPostsCheck {
+  /** The channel posts whose channel was found, in order: all of them when no check failed. */
+  checked: CheckedChannelPost[];
+  /** Each failed check, in the order they run, naming its problems in `details`. */
+  failures: DomainError[];
 }
 
 /**
@@ -104,7 +115,7 @@ function unreachableMedia(
   channels: Map<string, { provider: string; name: string }>,
   library: ReadonlyMap<string, Media>,
   reach: MediaReach,
-): void {
+): DomainError | null {
   const details = posts.flatMap((post, index) => {
     const channel = channels.get(asObjectId(post.integration.id)?.toString() ?? '');
     if (channel === undefined || reach(channel.provider)) return [];
@@ -130,8 +141,8 @@ function unreachableMedia(
     ];
   });
   const [first] = details;
-  if (first === undefined) return;
-  throw new DomainError(
+  if (first === undefined) return null;
+  return new DomainError(
     'media_not_public',
     `${first.message}; set UPLOADS_PUBLIC_URL (or a public S3 bucket ` +
       'address) to an address the platform can reach, or post without media',
@@ -139,67 +150,91 @@ function unreachableMedia(
   );
 }
 
-export async function checkChannelPosts(
+/** The channel posts named by the details of `failures` (`posts.2...`). */
+function channelPostsNamedBy(failures: DomainError[]): Set<number> {
+  const indexes = failures.flatMap((failure) => failure.details ?? []).map((detail) => channelPostIndexOf(detail.path));
+  return new Set(indexes.filter((index) => index !== null));
+}
+
+/**
+ * Everything a channel post must satisfy before anything is stored: every part says something,
+ * the channel and the media belong to the organization, and (except for drafts) the platform's
+ * rules hold. Each check reports all its problems at once, each naming the channel, platform and
+ * rule; the first check that fails ends the inspection unless `reportAll` is set.
+ */
+export async function inspectChannelPosts(
   db: Database,
   organizationId: Types.ObjectId,
   type: CreatePostType,
   given: ChannelPostInput[],
   options: CheckOptions = {},
-): Promise<CheckedChannelPost[]> {
-  let posts = given;
-  const empty: ErrorDetail[] = posts.flatMap((post, postIndex) =>
+): Promise<ChannelPostsCheck> {
+  const failures: DomainError[] = [];
+  const stopped = (): boolean => options.reportAll !== true && failures.length > 0;
+  const empty: ErrorDetail[] = given.flatMap((post, postIndex) =>
     post.value.flatMap((part, partIndex) =>
       part.content.trim() === '' && part.image.length === 0
         ? [{ path: `posts.${postIndex}.value.${partIndex}.content`, message: 'each part needs content or media' }]
         : [],
     ),
   );
-  if (empty.length > 0)
-    throw new DomainError('validation_failed', 'some post parts are empty: each needs content or media', empty);
-  const oversized = oversizedParts(posts, options.tags ?? []);
+  if (empty.length > 0) {
+    const message = 'some post parts are empty: each needs content or media';
+    failures.push(new DomainError('validation_failed', message, empty));
+  }
+  if (stopped()) return { checked: [], failures };
+  const oversized = oversizedParts(given, options.tags ?? []);
   if (oversized.length > 0) {
     const [first] = oversized;
-    throw new DomainError(
+    failures.push(new DomainError(
       'payload_too_large',
       `PayloadTooLargeError: ${first?.path ?? 'posts'}: ${first?.message ?? 'too large'}; ` +
         'split the text over several parts',
       oversized,
-    );
+    ));
   }
+  if (stopped()) return { checked: [], failures };
 
-  const channelIds = posts.map((post) => asObjectId(post.integration.id));
+  const channelIds = given.map((post) => asObjectId(post.integration.id));
   const findChannels = options.findChannels ?? findPostingChannels(db);
-  const channels = await findChannels(organizationId, distinctObjectIds(posts.map((post) => post.integration.id)));
+  const channels = await findChannels(organizationId, distinctObjectIds(given.map((post) => post.integration.id)));
   const byId = new Map(channels.map((channel) => [channel._id.toString(), channel]));
-  const unknown = posts.flatMap((post, index) =>
+  const unknown = given.flatMap((post, index) =>
     byId.has(channelIds[index]?.toString() ?? '') ? [] : [{ index, id: post.integration.id }],
   );
   if (unknown.length > 0) {
-    throw new DomainError(
+    failures.push(new DomainError(
       'not_found',
       `channel ${unknown.map(({ id }) => JSON.stringify(id)).join(', ')} was not found in your organization`,
       unknown.map(({ index }) => ({
         path: `posts.${index}.integration.id`,
         message: 'not a channel of your organization',
       })),
-    );
+    ));
   }
+  if (stopped()) return { checked: [], failures };
 
-  const resolved = await resolvePostMedia(db, organizationId, posts, options.imports);
-  posts = resolved.posts;
+  const resolved = await resolvePostMedia(db, organizationId, given, options.imports);
+  failures.push(...resolved.failures);
+  if (stopped()) return { checked: [], failures };
+  const posts = resolved.posts;
   const mediaById = resolved.library;
 
   if (type !== 'draft' && options.mediaReach !== undefined) {
-    unreachableMedia(posts, byId, mediaById, options.mediaReach);
+    const unreachable = unreachableMedia(posts, byId, mediaById, options.mediaReach);
+    if (unreachable !== null) failures.push(unreachable);
   }
+  if (stopped()) return { checked: [], failures };
+  // Only a dry run gets here with media problems: the rules are not judged on media half known.
+  const mediaMissing = channelPostsNamedBy(resolved.failures);
   const problems: ErrorDetail[] = [];
-  const checked = posts.map((post, index): CheckedChannelPost => {
+  const checked = posts.flatMap((post, index): CheckedChannelPost[] => {
     const channel = byId.get(channelIds[index]?.toString() ?? '');
-    if (channel === undefined) throw new Error('checked above');
+    if (channel === undefined) return [];
     const platform = findPlatform(channel.provider);
     const given = post.settings ?? {};
-    if (platform === undefined || type === 'draft')
-      return { input: post, channel, settings: { ...given, __type: channel.provider } };
+    if (platform === undefined || type === 'draft' || mediaMissing.has(index))
+      return [{ index, input: post, channel, settings: { ...given, __type: channel.provider } }];
     const parts = post.value.map((part) => ({
       text: part.content,
       media: part.image.flatMap((image) => {
@@ -216,16 +251,32 @@ export async function checkChannelPosts(
         message: `${platform.displayName} channel "${channel.name}": ${problem.message}`,
       });
     }
-    return { input: post, channel, settings: { ...result.settings, __type: channel.provider } };
+    return [{ index, input: post, channel, settings: { ...result.settings, __type: channel.provider } }];
   });
   if (problems.length > 0) {
     const first = problems[0];
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-    throw new DomainError(
+    failures.push(new DomainError(
       'validation_failed',
       `${first?.path ?? 'posts'}: ${first?.message ?? 'breaks a platform rule'}${more}`,
       problems,
-    );
+    ));
   }
+  return { checked, failures };
+}
+
+/** `inspectChannelPosts` for callers that store what passes: the first failed check is thrown. */
+export async function checkChannelPosts(
+  db: Database,
+  organizationId: Types.ObjectId,
+  type: CreatePostType,
+  given: ChannelPostInput[],
+  options: CheckOptions = {},
+): Promise<CheckedChannelPost[]> {
+  const { checked, failures } = await inspectChannelPosts(db, organizationId, type, given, {
+    ...options, reportAll: false,
+  });
+  const [failure] = failures;
+  if (failure !== undefined) throw failure;
   return checked;
 }

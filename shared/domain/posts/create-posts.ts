@@ -3,28 +3,21 @@ import { Types } from 'mongoose';
 import type { Database } from '../../db/database.ts';
 import { threadFilters, updateThread } from '../../db/equality-queries.ts';
 import { groupInsertInto } from '../../db/group-insert.ts';
-import type { Post, PostState } from '../../db/models/post.ts';
-import { asObjectId } from '../../db/object-id.ts';
+import type { PostState } from '../../db/models/post.ts';
 import { DomainError } from '../../errors.ts';
 import { postDocuments, type PostFields } from './post-documents.ts';
-import { checkChannelPosts, type ChannelFinder, type CheckedChannelPost } from './check-channel-posts.ts';
+import { checkPosts, type CheckPostsDeps } from './check-posts.ts';
 import type { CreatedPost, CreatePostsInput } from './post-input.ts';
-import type { MediaImports } from './post-media.ts';
 import type { PublishScheduler } from './publish-scheduler.ts';
-import type { MediaReach } from '../../platforms/media-reach.ts';
+import { takeQueueSlots } from '../channels/find-slot.ts';
 
 export type { CreatedPost, CreatePostsInput } from './post-input.ts';
 
-export interface CreatePostsDeps extends Partial<MediaImports> {
-  db: Database;
+export interface CreatePostsDeps extends CheckPostsDeps {
   scheduler: PublishScheduler;
   now: () => Date;
-  mediaReach?: MediaReach;
-  /** The api's cached channel look-up (check-channel-posts.ts). */
-  findChannels?: ChannelFinder;
 }
 
-type ExistingPost = Post & { _id: Types.ObjectId };
 type PostDocument = ReturnType<typeof postDocuments>[number];
 
 /**
@@ -37,22 +30,6 @@ async function insertParts(db: Database, parts: PostDocument[]): Promise<void> {
   else if (parts.length > 1) await db.posts.collection.insertMany(parts, { ordered: true });
 }
 
-/** Posts named by `value[0].id` are edited in place; they must be ours, on the same channel, and unpublished. */
-async function postsToEdit(db: Database, organizationId: Types.ObjectId, checked: CheckedChannelPost[]): Promise<(ExistingPost | null)[]> {
-  return Promise.all(checked.map(async ({ input, channel }, index) => {
-    const id = input.value[0]?.id;
-    if (id === undefined) return null;
-    const objectId = asObjectId(id);
-    const existing = objectId === null ? null : await db.posts.findOne({ _id: objectId, organizationId, rootPostId: null, deletedAt: null }).lean();
-    if (existing === null) throw new DomainError('not_found', `post ${JSON.stringify(id)} was not found`, [{ path: `posts.${index}.value.0.id`, message: 'no post of yours has this id' }]);
-    if (!existing.channelId.equals(channel._id)) {
-      throw new DomainError('validation_failed', 'a post cannot move to another channel; delete it and create a new one', [{ path: `posts.${index}.integration.id`, message: 'differs from the channel of the post being edited' }]);
-    }
-    if (existing.state === 'PUBLISHED' || existing.releaseId !== null) throw new DomainError('conflict', `post ${id} is already published and cannot be edited`);
-    return existing;
-  }));
-}
-
 /**
  * Creates (or, with `value[0].id`, edits) one post per channel entry: its first part plus thread
  * parts, stored together, then scheduled unless it is a draft. `update` edits content without
@@ -61,31 +38,30 @@ async function postsToEdit(db: Database, organizationId: Types.ObjectId, checked
 export async function createPosts(deps: CreatePostsDeps, organizationId: string, input: CreatePostsInput): Promise<CreatedPost[]> {
   const { db } = deps;
   const orgId = new Types.ObjectId(organizationId);
-  if (input.type === 'schedule' && input.date === undefined) {
-    throw new DomainError('validation_failed', 'a scheduled post needs a date', [{ path: 'date', message: 'required when type is "schedule"' }]);
-  }
-  if (input.type === 'update') {
-    const unnamed = input.posts.flatMap((post, index) => (post.value[0]?.id === undefined ? [{ path: `posts.${index}.value.0.id`, message: 'required when type is "update"' }] : []));
-    if (unnamed.length > 0) throw new DomainError('validation_failed', '"update" edits existing posts: give the post id as value[0].id', unnamed);
-  }
-  const imports = deps.mediaQueue === undefined || deps.mediaWaitMs === undefined
-    ? undefined
-    : { mediaQueue: deps.mediaQueue, mediaWaitMs: deps.mediaWaitMs };
-  const checked = await checkChannelPosts(db, orgId, input.type, input.posts, {
-    tags: input.tags, imports, mediaReach: deps.mediaReach, findChannels: deps.findChannels,
-  });
-  const existing = await postsToEdit(db, orgId, checked);
+  // The same checks as a dry run (validate-posts.ts), stopping at the first that fails.
+  const { checked, existing, failures } = await checkPosts(deps, orgId, input, 'create');
+  const [failure] = failures;
+  if (failure !== undefined) throw failure;
   const now = deps.now();
+  // `queue`: one free slot per post, none before `date` when given; a post being edited frees its own.
+  const queueAfter = input.date !== undefined && input.date > now ? input.date : now;
+  const slots = input.type !== 'queue' ? [] : await takeQueueSlots(
+    db, orgId, checked.map((entry) => entry.channel._id), queueAfter,
+    existing.flatMap((post) => (post === null ? [] : [post._id])),
+  );
+  const queued = new Map(checked.map((entry, position) => [entry.index, slots[position]]));
   const requestGroup = randomUUID();
   const results: CreatedPost[] = [];
   const created: Types.ObjectId[] = [];
   const toSchedule: { rootId: Types.ObjectId; channelId: Types.ObjectId; publishAt: Date; edited: boolean }[] = [];
 
-  for (const [index, entry] of checked.entries()) {
-    const previous = existing[index] ?? null;
+  for (const entry of checked) {
+    const previous = existing[entry.index] ?? null;
     const rootId = previous?._id ?? new Types.ObjectId();
     const state: PostState = input.type === 'update' ? (previous?.state ?? 'DRAFT') : input.type === 'draft' ? 'DRAFT' : 'QUEUE';
-    const publishDate = input.type === 'update' ? (previous?.publishDate ?? now) : input.type === 'now' ? now : (input.date ?? previous?.publishDate ?? now);
+    const publishDate = input.type === 'update'
+      ? (previous?.publishDate ?? now)
+      : input.type === 'now' ? now : (queued.get(entry.index) ?? input.date ?? previous?.publishDate ?? now);
     const fields: PostFields = {
       organizationId: orgId, channelId: entry.channel._id, group: entry.input.group ?? previous?.group ?? requestGroup,
       settings: entry.settings, tags: input.tags, publishDate, state,

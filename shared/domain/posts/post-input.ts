@@ -1,5 +1,8 @@
-/** Plain input of post creation, as the api's zod schema produces it. */
-export type CreatePostType = 'draft' | 'schedule' | 'now' | 'update';
+/**
+ * Plain input of post creation, as the api's zod schema produces it. `queue`: each post takes its
+ * channel's next free posting slot (channels/find-slot.ts takeQueueSlots).
+ */
+export type CreatePostType = 'draft' | 'schedule' | 'now' | 'update' | 'queue';
 
 export interface MediaReference {
   id: string;
@@ -26,7 +29,7 @@ export interface ChannelPostInput {
 
 export interface CreatePostsInput {
   type: CreatePostType;
-  /** Required for `schedule`; `now` and `draft` default to the current time. */
+  /** Required for `schedule`; `now` and `draft` default to the current time; `queue`: no slot before it. */
   date?: Date | undefined;
   tags: { value: string; label: string }[];
   posts: ChannelPostInput[];

@@ -6,7 +6,7 @@ import { DomainError, type ErrorDetail } from '../../errors.ts';
 import type { AwaitedJob } from '../../queue/awaited-job.ts';
 import type { MediaJobPayload } from '../../queue/queues.ts';
 import { parseRemoteMediaUrl } from '../media/remote-media-url.ts';
-import { recordRemoteMedia } from '../media/store-media.ts';
+import { recordRemoteMedia, remoteMediaEntry } from '../media/store-media.ts';
 import { failedMediaCode, type MediaView, type StoredMedia } from '../media/media-view.ts';
 import type { ChannelPostInput, MediaReference } from './post-input.ts';
 
@@ -21,7 +21,8 @@ import type { ChannelPostInput, MediaReference } from './post-input.ts';
  *   public, on every hop) and the post refers to the new media. The api waits for the import as
  *   long as upload-from-url does (MEDIA_WAIT_MS): a failed import is answered at once (422), a
  *   finished one is checked against the platform's rules like any upload, and one still running
- *   is kept pending: the publish job waits for it (`importedMediaState`);
+ *   is kept pending: the publish job waits for it (`importedMediaState`). A dry run
+ *   (`POST /posts/validate`) imports nothing: it checks the post as if the import were running;
  * - anything else is 400 `unknown_media`, and so is media whose processing failed.
  */
 
@@ -40,11 +41,23 @@ export interface MediaImports {
   mediaWaitMs: number;
 }
 
+/**
+ * What becomes of an unknown `id` whose `path` is a URL: imported (the api creating posts), taken
+ * as an import still running without recording or fetching anything (`dry-run`), or refused
+ * (undefined: scripts that create posts directly).
+ */
+export type MediaByUrl = MediaImports | 'dry-run' | undefined;
+
 export interface ResolvedPostMedia {
-  /** The posts with every image naming a library media by its canonical id. */
+  /**
+   * The posts with every image naming a library media by its canonical id. Images with a problem
+   * are left out: only a dry run reads the posts after a problem.
+   */
   posts: ChannelPostInput[];
-  /** The library records the posts refer to, by canonical id (ready or still importing). */
+  /** The library records the posts refer to, by canonical id (ready, still importing, or to import). */
   library: Map<string, StoredMedia>;
+  /** Refusals (unknown media, too many imports), each naming its images; nothing was imported if any. */
+  failures: DomainError[];
 }
 
 interface Reference { postIndex: number; partIndex: number; imageIndex: number; image: MediaReference }
@@ -88,19 +101,18 @@ async function importOne(
 }
 
 /**
- * Resolves every `image[]` item of the posts against the organization's library, importing the
- * unknown ones given by URL when `imports` is given (the api; scripts that create posts
- * directly pass none and get `unknown_media`).
+ * Resolves every `image[]` item of the posts against the organization's library, and the unknown
+ * ones given by URL as `byUrl` says (MediaByUrl).
  */
 export async function resolvePostMedia(
   db: Database,
   organizationId: Types.ObjectId,
   posts: ChannelPostInput[],
-  imports?: MediaImports,
+  byUrl?: MediaByUrl,
 ): Promise<ResolvedPostMedia> {
   const references: Reference[] = posts.flatMap((post, postIndex) => post.value.flatMap((part, partIndex) =>
     part.image.map((image, imageIndex) => ({ postIndex, partIndex, imageIndex, image }))));
-  if (references.length === 0) return { posts, library: new Map() };
+  if (references.length === 0) return { posts, library: new Map(), failures: [] };
 
   const ids = distinctObjectIds(references.map((reference) => reference.image.id));
   const found = await findEachById(db.media, ids, { organizationId });
@@ -118,7 +130,7 @@ export async function resolvePostMedia(
         message: `media ${reference.image.id} could not be processed (${media.error ?? 'failed'}); upload it again`,
       });
     } else if (media === undefined) {
-      const url = imports === undefined ? null : importableUrl(reference.image.path);
+      const url = byUrl === undefined ? null : importableUrl(reference.image.path);
       if (url === null) {
         problems.push({
           path: referencePath(reference),
@@ -128,24 +140,38 @@ export async function resolvePostMedia(
       } else if (!toImport.has(url.href)) toImport.set(url.href, { url, path: referencePath(reference) });
     }
   }
+  const failures: DomainError[] = [];
   if (problems.length > 0) {
-    throw new DomainError(
+    failures.push(new DomainError(
       'unknown_media',
       `${problems[0]?.path ?? 'image'}: ${problems[0]?.message ?? 'unknown media'}; `
         + 'upload it first and use the returned id and path, or give a public https URL as its path',
       problems,
-    );
+    ));
   }
   if (toImport.size > maxImportsPerRequest) {
-    throw new DomainError(
+    failures.push(new DomainError(
       'validation_failed',
       `a request can import at most ${maxImportsPerRequest} images by URL (this one names ${toImport.size}); `
         + 'upload the others first',
-    );
+      [{
+        path: 'posts',
+        message: `names ${toImport.size} images by URL; at most ${maxImportsPerRequest} are imported`,
+      }],
+    ));
   }
 
   const imported = new Map<string, StoredMedia>();
-  if (imports !== undefined && toImport.size > 0) {
+  if (byUrl === 'dry-run') {
+    // Unsaved entries, as the import would record them: bounded like imports are.
+    const entries = toImport.size > maxImportsPerRequest ? [] : [...toImport];
+    for (const [href, { url }] of entries) {
+      const pending = remoteMediaEntry(db, organizationId.toString(), url);
+      imported.set(href, pending);
+      library.set(pending._id.toString(), pending);
+    }
+  } else if (byUrl !== undefined && failures.length === 0 && toImport.size > 0) {
+    const imports = byUrl;
     // Settled one by one, so the first failure is reported with its own path, not a lost rejection.
     const outcomes = await Promise.allSettled(
       [...toImport.values()].map(({ url, path }) => importOne(imports, db, organizationId.toString(), url, path)),
@@ -161,20 +187,24 @@ export async function resolvePostMedia(
     });
   }
 
-  const resolve = (image: MediaReference): MediaReference => {
+  const resolve = (image: MediaReference): MediaReference[] => {
     const id = asObjectId(image.id)?.toString();
-    if (id !== undefined && library.has(id)) return { ...image, id };
+    const known = id === undefined ? undefined : library.get(id);
+    if (id !== undefined && known !== undefined && known.status !== 'failed') return [{ ...image, id }];
     const url = importableUrl(image.path);
     const media = url === null ? undefined : imported.get(url.href);
-    if (media === undefined) throw new Error(`media ${image.id} was neither found nor imported`);
+    if (media === undefined) {
+      if (failures.length > 0) return [];
+      throw new Error(`media ${image.id} was neither found nor imported`);
+    }
     // The library's own URL once the file is stored; the given one while the import runs.
-    return { ...image, id: media._id.toString(), path: media.path ?? image.path };
+    return [{ ...image, id: media._id.toString(), path: media.path ?? image.path }];
   };
   const resolved = posts.map((post) => ({
     ...post,
-    value: post.value.map((part) => ({ ...part, image: part.image.map(resolve) })),
+    value: post.value.map((part) => ({ ...part, image: part.image.flatMap(resolve) })),
   }));
-  return { posts: resolved, library };
+  return { posts: resolved, library, failures };
 }
 
 export type ImportedMediaState =
