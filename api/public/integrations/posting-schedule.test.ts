@@ -1,11 +1,10 @@
 import { DateTime } from 'luxon';
 import { Types } from 'mongoose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { publishJobId } from '../../../shared/queue/queues.ts';
 import { api, organizationWithMastodon } from '../../../test/support/fixtures.ts';
-import { startStack, type RunningStack } from '../../../test/support/stack.ts';
-import { createTestContext, type TestContext } from '../../../test/support/test-context.ts';
+import { useSimulatedStack } from '../../../test/support/simulated-stack.ts';
 import { expectError, v1 } from './channel-test-kit.ts';
 
 const slotAnswer = z.object({ date: z.iso.datetime() });
@@ -38,20 +37,11 @@ function localSlots(zone: string, after: number, times: string[], count: number,
 }
 
 describe('posting schedules: time zone and weekly slots per channel, find-slot and the queue post type', () => {
-  let ctx: TestContext;
-  let stack: RunningStack;
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    stack = await startStack(ctx, { workers: false });
-  });
-  afterAll(async () => {
-    await stack.close();
-    await ctx.cleanup();
-  });
+  const world = useSimulatedStack({ workers: false });
 
   const call = (apiKey: string, path: string, init: { method?: string; body?: unknown } = {}) =>
-    api(stack.baseUrl, apiKey, `${v1}${path}`, init);
-  const organization = () => organizationWithMastodon(ctx, 'http://127.0.0.1:1234', 'token');
+    api(world.stack.baseUrl, apiKey, `${v1}${path}`, init);
+  const organization = () => organizationWithMastodon(world.ctx, 'http://127.0.0.1:1234', 'token');
   const putSchedule = (apiKey: string, channelId: string, body: unknown) =>
     call(apiKey, `/integrations/${channelId}/schedule`, { method: 'PUT', body });
   const setSchedule = async (apiKey: string, channelId: string, timeZone: string, postingSlots: unknown[]) => {
@@ -82,7 +72,7 @@ describe('posting schedules: time zone and weekly slots per channel, find-slot a
 
   it('keeps a channel saved before schedules working: its UTC minutes become daily slots', async () => {
     const org = await organization();
-    await ctx.db.channels.collection.updateOne(
+    await world.ctx.db.channels.collection.updateOne(
       { _id: new Types.ObjectId(org.channelId) },
       { $set: { postingTimes: [600] }, $unset: { timeZone: 1, postingSlots: 1 } },
     );
@@ -100,7 +90,7 @@ describe('posting schedules: time zone and weekly slots per channel, find-slot a
     const stored = await setSchedule(org.apiKey, org.channelId, 'Asia/Kolkata', everyDay('09:00'));
     expect(stored).toEqual({ timeZone: 'Asia/Kolkata', postingSlots: everyDay('09:00') });
     expect((await call(org.apiKey, `/integrations/${org.channelId}/schedule`)).body).toEqual(stored);
-    const document = await ctx.db.channels.collection.findOne({ _id: new Types.ObjectId(org.channelId) });
+    const document = await world.ctx.db.channels.collection.findOne({ _id: new Types.ObjectId(org.channelId) });
     expect(document?.postingTimes).toBeUndefined();
 
     const before = Date.now();
@@ -123,9 +113,9 @@ describe('posting schedules: time zone and weekly slots per channel, find-slot a
   it('queues posts into consecutive free slots, per channel, and find-slot answers the one after', async () => {
     const org = await organization();
     // A second channel of the same organization, with a schedule of its own.
-    const second = await ctx.db.channels.create({
+    const second = await world.ctx.db.channels.create({
       organizationId: new Types.ObjectId(org.organizationId), provider: 'mastodon', name: 'Second',
-      instanceUrl: 'http://127.0.0.1:1234', tokenSealed: ctx.secrets.seal('token'),
+      instanceUrl: 'http://127.0.0.1:1234', tokenSealed: world.ctx.secrets.seal('token'),
     });
     const secondId = second._id.toString();
     const times = ['09:00', '18:00'];
@@ -140,7 +130,7 @@ describe('posting schedules: time zone and weekly slots per channel, find-slot a
     const later = await createPosts(org.apiKey, { type: 'queue' }, [[org.channelId, 'three']]);
     expect(later.status).toBe(201);
     const ids = [...created.parse(first.body), ...created.parse(later.body)].map((entry) => entry.postId);
-    const parts = await Promise.all(ids.map((id) => ctx.db.posts.findById(id).lean()));
+    const parts = await Promise.all(ids.map((id) => world.ctx.db.posts.findById(id).lean()));
     const dates = parts.map((part) => part?.publishDate.toISOString());
     const after = Date.now();
 
@@ -154,7 +144,7 @@ describe('posting schedules: time zone and weekly slots per channel, find-slot a
     expect(eitherSlot('Asia/Kolkata', before, times, 3)).toContain(next);
 
     for (const id of ids) {
-      const job = await stack.publishQueue.getJob(publishJobId(id));
+      const job = await world.stack.publishQueue.getJob(publishJobId(id));
       expect(await job?.getState()).toBe('delayed');
     }
     expect(parts.map((part) => part?.state)).toEqual(['QUEUE', 'QUEUE', 'QUEUE', 'QUEUE']);
@@ -169,13 +159,13 @@ describe('posting schedules: time zone and weekly slots per channel, find-slot a
     ]);
     expect(queued.status).toBe(201);
     const [post] = created.parse(queued.body);
-    const stored = await ctx.db.posts.findById(post?.postId).lean();
+    const stored = await world.ctx.db.posts.findById(post?.postId).lean();
     expect(stored?.publishDate.toISOString()).toBe(localSlots('Asia/Kolkata', from, ['09:00'], 1)[0]);
 
     const date = new Date(Date.now() + 3_600_000).toISOString();
     const scheduled = await createPosts(org.apiKey, { type: 'schedule', date }, [[org.channelId, 'at a time']]);
     const [scheduledPost] = created.parse(scheduled.body);
-    expect((await ctx.db.posts.findById(scheduledPost?.postId).lean())?.publishDate.toISOString()).toBe(date);
+    expect((await world.ctx.db.posts.findById(scheduledPost?.postId).lean())?.publishDate.toISOString()).toBe(date);
   });
 
   it('answers 400 for a malformed zone, time or weekday, 422 for a zone the IANA database lacks', async () => {
@@ -217,9 +207,9 @@ describe('posting schedules: time zone and weekly slots per channel, find-slot a
 
     expect((await putSchedule(org.apiKey, org.channelId, body)).status).toBe(200);
     expectError(await call(org.apiKey, `/find-slot/${org.channelId}`), 409, 'conflict');
-    const postsBefore = await ctx.db.posts.countDocuments({ channelId: new Types.ObjectId(org.channelId) });
+    const postsBefore = await world.ctx.db.posts.countDocuments({ channelId: new Types.ObjectId(org.channelId) });
     const queued = await createPosts(org.apiKey, { type: 'queue' }, [[org.channelId, 'nowhere']]);
     expectError(queued, 409, 'conflict');
-    expect(await ctx.db.posts.countDocuments({ channelId: new Types.ObjectId(org.channelId) })).toBe(postsBefore);
+    expect(await world.ctx.db.posts.countDocuments({ channelId: new Types.ObjectId(org.channelId) })).toBe(postsBefore);
   });
 });

@@ -4,6 +4,7 @@
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
+import { runBaselineWorker } from './baseline-worker.ts';
 
 const env = z.object({
   REDIS_URL: z.string().regex(/^redis:\/\//),
@@ -30,16 +31,4 @@ const worker = new Worker(env.BARE_QUEUE, async (job) => {
   prefix: env.QUEUE_PREFIX,
   concurrency: env.PUBLISH_CONCURRENCY,
 });
-worker.on('error', (error) => { process.stderr.write(`bare publish worker: ${error.message}\n`); });
-worker.on('failed', (job, error) => {
-  process.stderr.write(`bare publish job ${job?.id ?? '?'} failed: ${error.message}\n`);
-});
-await worker.waitUntilReady();
-process.stdout.write(`bare publish worker running (concurrency ${env.PUBLISH_CONCURRENCY})\n`);
-
-process.once('SIGTERM', () => {
-  void worker.close().then(() => process.exit(0), (error: unknown) => {
-    process.stderr.write(`bare publish worker: closing failed: ${String(error)}\n`);
-    process.exit(1);
-  });
-});
+await runBaselineWorker('bare publish worker', worker);

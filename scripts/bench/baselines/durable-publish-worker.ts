@@ -6,6 +6,7 @@ import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { MongoClient, ObjectId } from 'mongodb';
 import { z } from 'zod';
+import { runBaselineWorker } from './baseline-worker.ts';
 
 const env = z.object({
   MONGO_URL: z.string().regex(/^mongodb:\/\//),
@@ -49,16 +50,4 @@ const worker = new Worker(env.BARE_QUEUE, async (job) => {
   prefix: env.QUEUE_PREFIX,
   concurrency: env.PUBLISH_CONCURRENCY,
 });
-worker.on('error', (error) => { process.stderr.write(`durable publish worker: ${error.message}\n`); });
-worker.on('failed', (job, error) => {
-  process.stderr.write(`durable publish job ${job?.id ?? '?'} failed: ${error.message}\n`);
-});
-await worker.waitUntilReady();
-process.stdout.write(`durable publish worker running (concurrency ${env.PUBLISH_CONCURRENCY})\n`);
-
-process.once('SIGTERM', () => {
-  void Promise.all([worker.close(), mongo.close()]).then(() => process.exit(0), (error: unknown) => {
-    process.stderr.write(`durable publish worker: closing failed: ${String(error)}\n`);
-    process.exit(1);
-  });
-});
+await runBaselineWorker('durable publish worker', worker, () => mongo.close());
