@@ -90,9 +90,13 @@ describe('webhooks never reach private or local addresses unless the deployment 
       [null, `could not connect to localhost:${port}`], [null, `could not connect to localhost:${port}`],
     ]);
     expect(target.received).toEqual([]);
-    // The pinned lookup refused the address it resolved; only the workers' log says so.
-    const refusedLines = ctx.logLines
-      .filter((line) => line.includes('"event":"webhook.') && line.includes('blocked_address'));
+    // The pinned lookup refused the address it resolved; only the workers' log says so. The last
+    // attempt's line may reach the log just after its outcome is saved: waited for, not read at once.
+    const refusedLines = await waitFor(() => {
+      const lines = ctx.logLines
+        .filter((line) => line.includes('"event":"webhook.') && line.includes('blocked_address'));
+      return lines.length >= 2 ? lines : undefined;
+    }, { what: 'both refused attempts in the workers\' log' });
     expect(refusedLines.length).toBeGreaterThanOrEqual(2);
   });
 });

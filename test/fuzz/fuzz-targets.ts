@@ -30,7 +30,8 @@ const notBuiltYet = new Set(['GET /analytics/post/:id', 'GET /analytics/:id']);
 /** Routes that call a server the request names: one that cannot be reached is 502 `platform_error` by design. */
 const namedServer = new Set(['POST /integrations/:id']);
 const weights: Record<string, number> = {
-  'POST /posts': 6, 'POST /integration-trigger/:id': 2, 'POST /upload': 2, 'POST /upload-from-url': 2,
+  'POST /posts': 6, 'POST /posts/validate': 2, 'POST /integration-trigger/:id': 2, 'POST /upload': 2,
+  'POST /upload-from-url': 2,
 };
 
 const day = 86_400_000;
@@ -76,6 +77,15 @@ function publicExamples(facts: FuzzFacts, random: Random): Record<string, Public
             { content: 'fuzzed post', image: [{ id: facts.mediaId, path: facts.mediaPath, alt: 'an image' }] },
             { content: 'a reply', delay: 5, image: [] },
           ],
+        }],
+      }),
+    },
+    'POST /posts/validate': {
+      body: json({
+        type: random.pick(['schedule', 'now', 'queue', 'update']), date: new Date(Date.now() + day).toISOString(),
+        posts: [{
+          integration: { id: facts.channelId }, settings: { visibility: 'public' },
+          value: [{ content: 'checked, not stored', image: [{ id: facts.mediaId, path: facts.mediaPath }] }],
         }],
       }),
     },
