@@ -6,7 +6,7 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
     return loadConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\nSee the environment table in README.md.\n`);
+      process.stderr.write(`${error.message}\nEvery setting is described in docs/configuration.md.\n`);
       process.exit(1);
     }
     throw error;

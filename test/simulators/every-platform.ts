@@ -45,7 +45,7 @@ interface AppRegistration {
   clientSecret: string;
 }
 
-/** The operator's settings pointing one platform at its simulator (README, environment table). */
+/** The operator's settings pointing one platform at its simulator (docs/configuration.md, Platforms). */
 function appSettings(
   identifier: string,
   app: AppRegistration | null,

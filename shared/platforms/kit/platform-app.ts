@@ -19,9 +19,10 @@ export function platformEnvPrefix(identifier: string): string {
 }
 
 /**
- * A platform's app registration from the environment: `<P>_CLIENT_ID`, `<P>_CLIENT_SECRET`, `<P>_BOT_TOKEN`,
- * `<P>_API_URL`, `<P>_AUTH_URL`, `<P>_TOKEN_URL` (README, environment table). A malformed URL stops start-up with
- * the variable's name rather than failing the first user who tries to connect.
+ * A platform's app registration from the environment: `<P>_CLIENT_ID`, `<P>_CLIENT_SECRET`,
+ * `<P>_BOT_TOKEN`, `<P>_API_URL`, `<P>_AUTH_URL`, `<P>_TOKEN_URL` (docs/configuration.md, Platforms).
+ * A malformed URL stops start-up with the variable's name rather than failing the first user who
+ * tries to connect.
  */
 export function readPlatformApp(identifier: string, defaults: PlatformUrls, env: NodeJS.ProcessEnv): PlatformApp {
   const prefix = platformEnvPrefix(identifier);

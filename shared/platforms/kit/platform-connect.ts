@@ -3,7 +3,7 @@ import type { OAuth2Client, OAuth2Provider } from './oauth2-provider.ts';
 import type { UserTokens } from './user-tokens.ts';
 
 /**
- * One platform's app registration as the operator configured it (README, environment table):
+ * One platform's app registration as the operator configured it (docs/configuration.md, Platforms):
  * `<PLATFORM>_CLIENT_ID`, `<PLATFORM>_CLIENT_SECRET`, and base URLs that tests point at simulators.
  */
 export interface PlatformApp {
