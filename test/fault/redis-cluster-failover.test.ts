@@ -112,10 +112,15 @@ describe.skipIf(!failoverRuns)('a Redis Cluster primary killed while posts are d
     const outcomes = await waitFor(async () => {
       latest = await threadOutcomes(ctx, simulator, org.organizationId, threads);
       return latest.every((outcome) => outcome.settled) ? latest : undefined;
-    }, { timeoutMs: 75_000, what: 'every thread to settle after the failover' }).catch((error: unknown) => {
+    }, { timeoutMs: 75_000, what: 'every thread to settle after the failover' }).catch(async (error: unknown) => {
       const unsettled = latest.filter((outcome) => !outcome.settled)
         .map((outcome) => `${outcome.postId}: ${outcome.problem ?? 'unsettled'}`);
-      throw new Error(`${String(error)}; not settled: ${unsettled.join('; ')}`, { cause: error });
+      // Where the publish jobs were left: waiting with no worker taking them, or held by one.
+      const jobs = await stack.publishQueue.getJobCounts('prioritized', 'wait', 'active', 'delayed', 'failed');
+      throw new Error(
+        `${String(error)}; not settled: ${unsettled.join('; ')}; publish jobs: ${JSON.stringify(jobs)}`,
+        { cause: error },
+      );
     });
     // Calls, not statuses: a call repeated after the failover carries the same Idempotency-Key.
     const callsPerThread = threads.map(({ parts }) =>
