@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError } from 'commander';
 import { CliError } from './cli-error.ts';
 
-export const postTypes = ['draft', 'schedule', 'now'] as const;
+export const postTypes = ['draft', 'schedule', 'now', 'queue'] as const;
 export type PostType = (typeof postTypes)[number];
 
 export interface MediaReference {

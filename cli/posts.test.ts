@@ -57,6 +57,25 @@ describe('sps posts:* against the api', () => {
     expect(listed.posts.map((listedPost) => [listedPost.id, listedPost.content])).toEqual([[id, 'CLI root']]);
   });
 
+  it('posts:create --type queue takes the channel\'s next free posting slot', async () => {
+    const schedule = await fetch(`${stack.baseUrl}/api/public/v1/integrations/${org.channelId}/schedule`, {
+      method: 'PUT',
+      headers: { Authorization: org.apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ timeZone: 'Europe/Berlin', postingSlots: [{ weekday: 3, time: '09:30' }] }),
+    });
+    expect(schedule.status).toBe(200);
+    const slot = await fetch(`${stack.baseUrl}/api/public/v1/find-slot/${org.channelId}`, {
+      headers: { Authorization: org.apiKey },
+    });
+    const { date } = await slot.json() as { date: string };
+    const id = await create('--content', 'Into the next slot', '--type', 'queue');
+    const post = stdoutJson(await sps('posts:get', id)) as PostDetail;
+    expect(post.publishDate).toBe(new Date(date).toISOString());
+    // Wednesday 09:30 in Berlin is 07:30 or 08:30 UTC, as daylight saving has it.
+    expect(new Date(date).getUTCDay()).toBe(3);
+    expect(['07:30', '08:30']).toContain(new Date(date).toISOString().slice(11, 16));
+  });
+
   it('posts:list and posts:get report the server\'s refusals', async () => {
     expectFailure(
       await sps('posts:list', '--start', '2032-02-01', '--end', '2032-01-01'),
@@ -102,7 +121,7 @@ describe('sps posts:* against the api', () => {
     expect(noChannel.stderr).toContain('name at least one channel with --channel <id>');
     const badType = await sps('posts:create', '--channel', org.channelId, '--content', 'x', '--type', 'later');
     expect(badType.code).toBe(1);
-    expect(badType.stderr).toMatch(/Allowed choices are draft, schedule, now/);
+    expect(badType.stderr).toMatch(/Allowed choices are draft, schedule, now, queue/);
     const badMedia = await sps('posts:create', '--channel', org.channelId, '--content', 'x', '--media', 'just-an-id');
     expect(badMedia.code).toBe(1);
     expect(badMedia.stderr).toContain('expected <id>:<path>');

@@ -15,8 +15,10 @@ function withPostFlags(command: Command): Command {
   return command
     .option('--channel <id>', 'channel to post on (repeat for several)', collect)
     .option('--content <text>', 'the text; repeat it and the later ones become thread replies or comments', collect)
-    .addOption(new Option('--type <type>', 'draft, schedule or now (default: now)').choices(postTypes))
-    .option('--date <iso>', 'publish date for --type schedule (ISO 8601; no offset means UTC)')
+    .addOption(new Option(
+      '--type <type>', 'draft, schedule, now, or queue: the channel\'s next free posting slot (default: now)',
+    ).choices(postTypes))
+    .option('--date <iso>', 'publish date for --type schedule; with queue, no slot before it (ISO 8601, UTC if bare)')
     .option('--media <id:path>', 'uploaded media for the first part, as the id and path an upload returned (repeatable)', mediaReference)
     .option('--settings <json>', 'the platform\'s post settings, a JSON object (see integrations:settings)', jsonObject)
     .option('--file <post.json>', 'send this file as the whole request body instead of using the flags');
