@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { expectError, v1 } from '../../api/public/integrations/channel-test-kit.ts';
+import { expectError, v1 } from '../support/channel-test-kit.ts';
 import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
 import { api } from '../support/fixtures.ts';
 import { startStack, type RunningStack } from '../support/stack.ts';

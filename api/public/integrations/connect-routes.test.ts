@@ -6,7 +6,7 @@ import { api } from '../../../test/support/fixtures.ts';
 import { freePort } from '../../../test/support/free-port.ts';
 import { startStack, type RunningStack } from '../../../test/support/stack.ts';
 import { createTestContext, type TestContext } from '../../../test/support/test-context.ts';
-import { expectError, v1 } from './channel-test-kit.ts';
+import { expectError, v1 } from '../../../test/support/channel-test-kit.ts';
 
 const urlAnswer = z.object({ url: z.url() });
 
@@ -88,7 +88,8 @@ describe('GET /social/:provider', () => {
     );
   });
 
-  const formLinks = 'points credentials platforms at a form link of their own, a Mastodon without its instance at its form';
+  const formLinks = 'points credentials platforms at a form link of their own, '
+    + 'a Mastodon without its instance at its form';
   it(formLinks, async () => {
     const { apiKey } = await organization();
     const telegram = new URL(urlAnswer.parse((await social(apiKey, 'telegram')).body).url);

@@ -9,7 +9,7 @@ import { api } from '../../../test/support/fixtures.ts';
 import { freePort } from '../../../test/support/free-port.ts';
 import { startStack, type RunningStack } from '../../../test/support/stack.ts';
 import { createTestContext, type TestContext } from '../../../test/support/test-context.ts';
-import { expectError, v1 } from './channel-test-kit.ts';
+import { expectError, v1 } from '../../../test/support/channel-test-kit.ts';
 
 const urlAnswer = z.object({ url: z.url() });
 const listed = z.array(z.object({

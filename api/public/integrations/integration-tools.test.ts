@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { api, organizationWithMastodon } from '../../../test/support/fixtures.ts';
 import { createTestContext } from '../../../test/support/test-context.ts';
-import { channelTestKit, expectError, v1 } from './channel-test-kit.ts';
+import { channelTestKit, expectError, v1 } from '../../../test/support/channel-test-kit.ts';
 import { MastodonSimulator } from '../../../test/simulators/mastodon-simulator.ts';
 import { startStack, waitFor, type RunningStack } from '../../../test/support/stack.ts';
 import { useSimulatedStack } from '../../../test/support/simulated-stack.ts';

@@ -5,7 +5,7 @@ import { createOrganization } from '../../../shared/domain/organizations/organiz
 import { publishJobId } from '../../../shared/queue/queues.ts';
 import { api, organizationWithMastodon } from '../../../test/support/fixtures.ts';
 import { waitFor } from '../../../test/support/stack.ts';
-import { channelTestKit, expectError } from './channel-test-kit.ts';
+import { channelTestKit, expectError } from '../../../test/support/channel-test-kit.ts';
 import type { RunningStack } from '../../../test/support/stack.ts';
 import { useSimulatedStack } from '../../../test/support/simulated-stack.ts';
 import type { TestContext } from '../../../test/support/test-context.ts';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { publishJobId } from '../../../shared/queue/queues.ts';
 import { api, organizationWithMastodon } from '../../../test/support/fixtures.ts';
 import { useSimulatedStack } from '../../../test/support/simulated-stack.ts';
-import { expectError, v1 } from './channel-test-kit.ts';
+import { expectError, v1 } from '../../../test/support/channel-test-kit.ts';
 
 const slotAnswer = z.object({ date: z.iso.datetime() });
 const scheduleAnswer = z.object({

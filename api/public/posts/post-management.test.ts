@@ -7,7 +7,7 @@ import { createMastodonAdapter } from '../../../shared/platforms/mastodon/adapte
 import { publishJobId } from '../../../shared/queue/queues.ts';
 import { MastodonSimulator } from '../../../test/simulators/mastodon-simulator.ts';
 import { api, organizationWithMastodon } from '../../../test/support/fixtures.ts';
-import { expectError } from '../integrations/channel-test-kit.ts';
+import { expectError } from '../../../test/support/channel-test-kit.ts';
 import { startStack, type RunningStack } from '../../../test/support/stack.ts';
 import { createTestContext, type TestContext } from '../../../test/support/test-context.ts';
 

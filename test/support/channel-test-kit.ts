@@ -1,9 +1,9 @@
 import { Types } from 'mongoose';
 import { expect } from 'vitest';
-import { errorBodySchema } from '../common-schemas.ts';
-import { addTokenChannel } from '../../../shared/domain/channels/channels.ts';
-import { api, organizationWithMastodon } from '../../../test/support/fixtures.ts';
-import type { SimulatedStack } from '../../../test/support/simulated-stack.ts';
+import { errorBodySchema } from '../../api/public/common-schemas.ts';
+import { addTokenChannel } from '../../shared/domain/channels/channels.ts';
+import { api, organizationWithMastodon } from './fixtures.ts';
+import type { SimulatedStack } from './simulated-stack.ts';
 
 export const v1 = '/api/public/v1';
 
