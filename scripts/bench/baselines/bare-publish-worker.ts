@@ -4,16 +4,9 @@
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
-import { runBaselineWorker } from './baseline-worker.ts';
+import { baselineWorkerEnv, runBaselineWorker } from './baseline-worker.ts';
 
-const env = z.object({
-  REDIS_URL: z.string().regex(/^redis:\/\//),
-  QUEUE_PREFIX: z.string().min(1),
-  BARE_QUEUE: z.string().min(1),
-  PUBLISH_CONCURRENCY: z.coerce.number().int().positive(),
-  SIMULATOR_URL: z.url(),
-  SIMULATOR_TOKEN: z.string().min(1),
-}).parse(process.env);
+const env = baselineWorkerEnv.parse(process.env);
 
 const jobData = z.object({ text: z.string().min(1) });
 

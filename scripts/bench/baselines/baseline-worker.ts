@@ -1,4 +1,15 @@
 import type { Worker } from 'bullmq';
+import { z } from 'zod';
+
+/** What a baseline worker process is started with: its queue, concurrency and the stand-in it posts to. */
+export const baselineWorkerEnv = z.object({
+  REDIS_URL: z.string().regex(/^redis:\/\//),
+  QUEUE_PREFIX: z.string().min(1),
+  BARE_QUEUE: z.string().min(1),
+  PUBLISH_CONCURRENCY: z.coerce.number().int().positive(),
+  SIMULATOR_URL: z.url(),
+  SIMULATOR_TOKEN: z.string().min(1),
+});
 
 /**
  * What every baseline worker process does around its processor: says its errors and failed jobs

@@ -6,17 +6,9 @@ import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { MongoClient, ObjectId } from 'mongodb';
 import { z } from 'zod';
-import { runBaselineWorker } from './baseline-worker.ts';
+import { baselineWorkerEnv, runBaselineWorker } from './baseline-worker.ts';
 
-const env = z.object({
-  MONGO_URL: z.string().regex(/^mongodb:\/\//),
-  REDIS_URL: z.string().regex(/^redis:\/\//),
-  QUEUE_PREFIX: z.string().min(1),
-  BARE_QUEUE: z.string().min(1),
-  PUBLISH_CONCURRENCY: z.coerce.number().int().positive(),
-  SIMULATOR_URL: z.url(),
-  SIMULATOR_TOKEN: z.string().min(1),
-}).parse(process.env);
+const env = baselineWorkerEnv.extend({ MONGO_URL: z.string().regex(/^mongodb:\/\//) }).parse(process.env);
 
 const jobData = z.object({ postId: z.string().regex(/^[0-9a-f]{24}$/) });
 const status = z.object({ id: z.string(), url: z.string() });
