@@ -86,7 +86,9 @@ export async function createApiRuntime(
   ]);
   const mediaQueue = new MediaQueue(producer, mediaEvents, { prefix: queuePrefix });
   const videoQueue = new VideoQueue(producer, videoEvents, { prefix: queuePrefix });
-  const platformCaller = new BullPlatformCaller(producer, events, { prefix: queuePrefix, timeoutMs: config.PLATFORM_CALL_WAIT_MS });
+  const platformCaller = new BullPlatformCaller(producer, events, {
+    prefix: queuePrefix, timeoutMs: config.PLATFORM_CALL_WAIT_MS,
+  });
 
   // One handle per queue for operators (depth metrics, Bull Board), on the producer's connection.
   const observedQueues = Object.values(QueueName).map(

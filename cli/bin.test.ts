@@ -7,7 +7,8 @@ import { binPath, removeTemporaryFolders, runCli, temporaryFolder, temporaryHome
 const commands = [
   'auth:login', 'auth:status', 'auth:logout',
   'integrations:list', 'integrations:settings', 'integrations:trigger',
-  'posts:create', 'posts:validate', 'posts:list', 'posts:get', 'posts:delete', 'posts:status', 'posts:missing', 'posts:connect',
+  'posts:create', 'posts:validate', 'posts:list', 'posts:get', 'posts:delete', 'posts:status', 'posts:missing',
+  'posts:connect',
   'upload', 'upload:url', 'media:get', 'notifications:list', 'analytics:platform', 'analytics:post', 'video:generate',
 ];
 

@@ -79,7 +79,8 @@ describe('dashboard logins and sign-ups, counted per client address', () => {
       expect((await behindProxy('198.51.100.2').logIn(neighbour)).location).toBe('/settings');
     }, hashingTimeoutMs);
 
-    const strangerFails = 'a stranger failing for someone\'s email throttles the stranger\'s address, not the owner\'s login';
+    const strangerFails = 'a stranger failing for someone\'s email throttles the stranger\'s address, '
+      + 'not the owner\'s login';
     it(strangerFails, async () => {
       const victim = newAccount('victim');
       expect((await behindProxy('198.51.100.60').signUp(victim)).status).toBe(302);

@@ -84,7 +84,8 @@ describe('LoginThrottle, on the test Redis', () => {
     expect(await another('198.51.100.5')).toMatchObject({ allowed: true });
   });
 
-  const budgetSpent = 'once an email has used its budget, slows each failing address, never an address that has not failed';
+  const budgetSpent = 'once an email has used its budget, slows each failing address, '
+    + 'never an address that has not failed';
   it(budgetSpent, async () => {
     const throttle = freshThrottle();
     const email = 'popular@example.test';

@@ -16,7 +16,10 @@ import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 
 /** Queue names of the baselines, under the main tenant's prefix, apart from SPS's queues. */
 export const bareQueues = {
-  posts: 'bare-posts', publish: 'bare-publish', slowPublish: 'bare-publish-slow', durablePublish: 'bare-publish-durable',
+  posts: 'bare-posts',
+  publish: 'bare-publish',
+  slowPublish: 'bare-publish-slow',
+  durablePublish: 'bare-publish-durable',
 } as const;
 
 /**

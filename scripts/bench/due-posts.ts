@@ -21,7 +21,11 @@ export async function createDuePost(
 }
 
 /** Runs `task(index)` for every index below `count`, `concurrency` at a time. */
-export async function inParallel(count: number, concurrency: number, task: (index: number) => Promise<void>): Promise<void> {
+export async function inParallel(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const loop = async (): Promise<void> => {
     while (next < count) {

@@ -39,7 +39,8 @@ export class TenantTurns {
     const window = Math.floor(dueAt.getTime() / turnWindowMs);
     const key = this.#queue.toKey(`turns:${organizationId}:${window}`);
     // One round trip, and the count never outlives its expiry even if this process stops between the two.
-    const answers = await this.#redis.multi().incr(key).pexpireat(key, (window + 1) * turnWindowMs + keptAfterMs).exec();
+    const expiresAt = (window + 1) * turnWindowMs + keptAfterMs;
+    const answers = await this.#redis.multi().incr(key).pexpireat(key, expiresAt).exec();
     const [error, turn] = answers?.[0] ?? [new Error('Redis discarded the turn count'), null];
     if (error !== null) throw error;
     return Math.min(Number(turn), lastTurn);

@@ -23,7 +23,11 @@ export async function findOwnedPost(db: Database, organizationId: string, postId
   return post;
 }
 
-export async function listPosts(db: Database, organizationId: string, range: { startDate: Date; endDate: Date; customer?: string | undefined }): Promise<{ posts: StoredPost[]; channels: Map<string, ListedChannel> }> {
+export async function listPosts(
+  db: Database,
+  organizationId: string,
+  range: { startDate: Date; endDate: Date; customer?: string | undefined },
+): Promise<{ posts: StoredPost[]; channels: Map<string, ListedChannel> }> {
   if (range.endDate < range.startDate) throw new DomainError('validation_failed', 'endDate must not be before startDate', [{ path: 'endDate', message: 'before startDate' }]);
   if (range.endDate.getTime() - range.startDate.getTime() > maxListRangeDays * 86_400_000) {
     throw new DomainError('validation_failed', `the date range may span at most ${maxListRangeDays} days`, [{ path: 'endDate', message: `more than ${maxListRangeDays} days after startDate` }]);
