@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'data/**', '.cache/**'],
     globalSetup: ['test/support/global-setup.ts'],
+    // Fails a test during which a simulator answered off its platform's description.
+    setupFiles: ['test/support/simulator-conformance.ts'],
     // Files run in parallel; each owns its database and queue prefix (test/support/test-context.ts).
     pool: 'forks',
     fileParallelism: true,

@@ -223,7 +223,7 @@ describe('Dev.to tools, analytics and recent content', () => {
 });
 
 describe('Dev.to article tags', () => {
-  it('are sent as an array, the shape Forem permits; a comma-separated string would save untagged', async () => {
+  it('are sent as an array, the shape Forem permits; the simulator refuses the string form', async () => {
     await publish({ settings: { title: 'Tagged as an array', tags: ['typescript', 'node'] } });
     expect(lastArticle().tags).toEqual(['typescript', 'node']);
     const answer = await fetch(`${devto.apiUrl}/articles`, {
@@ -234,7 +234,8 @@ describe('Dev.to article tags', () => {
       },
       body: JSON.stringify({ article: { title: 'Tagged as a string', body_markdown: 'x', tags: 'typescript, node' } }),
     });
-    expect(answer.status).toBe(201);
-    expect(await answer.json()).toMatchObject({ tag_list: '', tags: [] });
+    // Forem would drop the string and save the article untagged; the simulator says why instead.
+    expect(answer.status).toBe(422);
+    expect(await answer.json()).toMatchObject({ error: 'body.article.tags must be array' });
   });
 });

@@ -152,6 +152,14 @@ export function presentMine(article: SimulatedArticle): Record<string, unknown> 
     cover_image: article.mainImage,
     tag_list: article.tags,
     canonical_url: article.canonicalUrl ?? articleUrl(article),
+    published_timestamp: article.publishedAt ?? '',
+    reading_time_minutes: Math.max(1, Math.round(article.bodyMarkdown.split(/\s+/).length / 275)),
+    user: {
+      name: article.username, username: article.username, twitter_username: null, github_username: null,
+      user_id: article.userId, website_url: null,
+      profile_image: `https://media.dev.to/${article.username}-640.png`,
+      profile_image_90: `https://media.dev.to/${article.username}-90.png`,
+    },
     ...(article.organization === null ? {} : {
       organization: {
         name: article.organization.name,

@@ -1,3 +1,4 @@
+import { OperationCheck } from '../kit/operation-check.ts';
 import {
   jsonBody, startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
@@ -161,7 +162,13 @@ export async function startDevtoSimulator(users: SimulatedDevtoUser[]): Promise<
       return { ...answer, lose: true };
     }
     return answer;
-  }, notFound);
+  }, notFound, {
+    // Forem answers a request its API does not take with 422 and the reason as its error.
+    operations: {
+      check: OperationCheck.forPlatform('devto'),
+      refuse: (problems) => unprocessable(problems.join(', ')),
+    },
+  });
 
   return {
     ...server,

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { recordOffDescription } from './conformance-log.ts';
+import type { OperationCheck } from './operation-check.ts';
 
 /** One request as a simulator received it, for tests that check what SPS sent. */
 export interface SimulatedRequest {
@@ -29,6 +31,14 @@ export interface SimulatorServerOptions {
   maxBodyBytes?: number;
   /** The platform's own answer to a body over the limit. */
   tooLarge?: SimulatedAnswer;
+  /** The platform's operations: requests off them are refused, answers off them fail the test. */
+  operations?: HeldToOperations;
+}
+
+export interface HeldToOperations {
+  check: OperationCheck;
+  /** The platform's own refusal of a request its description does not allow. */
+  refuse(problems: string[], request: SimulatedRequest): SimulatedAnswer;
 }
 
 /** A route's handler: answer, or undefined for "no such route" (404 in the platform's own shape). */
@@ -90,6 +100,28 @@ export async function startSimulatorServer(
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes;
   const tooLarge = options.tooLarge ?? { status: 413, body: { error: 'payload_too_large' } };
   const received: SimulatedRequest[] = [];
+  const held = options.operations;
+  const answerHeld = async (request: SimulatedRequest): Promise<SimulatedAnswer | undefined> => {
+    if (held === undefined) return handle(request);
+    const { check } = held;
+    const verdict = check.checkRequest(request);
+    const route = `${request.method} ${request.path}`;
+    if (verdict.operation === null) {
+      const answer = await handle(request);
+      if (answer !== undefined && answer.status < 400) {
+        const problems = ['the platform\'s operations have no such route'];
+        recordOffDescription({ platform: check.file.platform, route, status: answer.status, problems });
+      }
+      return answer;
+    }
+    const answer = verdict.problems.length > 0 ? held.refuse(verdict.problems, request) : await handle(request);
+    const problems = check.checkAnswer(verdict.operation, answer ?? notFound);
+    if (problems.length > 0) {
+      const status = (answer ?? notFound).status;
+      recordOffDescription({ platform: check.file.platform, route: verdict.operation.route, status, problems });
+    }
+    return answer;
+  };
   const server: Server = createServer((incoming, response) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -111,7 +143,7 @@ export async function startSimulatorServer(
       };
       received.push(request);
       Promise.resolve()
-        .then(() => (size > maxBodyBytes ? tooLarge : handle(request)))
+        .then(() => (size > maxBodyBytes ? tooLarge : answerHeld(request)))
         .then((answer) => {
           if (answer?.lose === true) {
             incoming.socket.destroy();

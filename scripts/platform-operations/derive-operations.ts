@@ -1,0 +1,86 @@
+// `npm run operations:derive [platform...]`: writes each simulator folder's operations.json from its
+// operations.source.json and the platform's published description in the platform-specs folder that
+// sits beside the repository (PLATFORM_SPECS_DIR to point elsewhere). The simulators are held to the
+// written files; this script is only needed again when a selection, a correction or a description changes.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import {
+  operationFile, operationSelection, type OperationFile, type OperationSelection,
+} from '../../test/simulators/kit/operation-file.ts';
+import { applyCorrections } from './corrections.ts';
+import { openapiOperations, type DerivedOperations } from './openapi-operations.ts';
+
+const repositoryRoot = path.resolve(import.meta.dirname, '..', '..');
+export const simulatorsDir = path.join(repositoryRoot, 'test', 'simulators');
+export const specsDir = process.env.PLATFORM_SPECS_DIR
+  ?? path.resolve(repositoryRoot, '..', 'shared', 'platform-specs');
+
+interface Provenance { repository: string; commit: string }
+
+/** PROVENANCE.tsv: repository folder (owner+name), path inside it, commit, size. */
+function provenanceOf(description: string): Provenance | undefined {
+  const [folder = '', ...rest] = description.split('/');
+  const inside = rest.join('/');
+  const table = readFileSync(path.join(specsDir, 'PROVENANCE.tsv'), 'utf8');
+  for (const line of table.split('\n')) {
+    const [repository, file, commit] = line.split('\t');
+    if (repository === folder && file === inside && commit !== undefined) {
+      return { repository: repository.replace('+', '/'), commit };
+    }
+  }
+  return undefined;
+}
+
+function readDescription(file: string): Record<string, unknown> {
+  const text = readFileSync(file, 'utf8');
+  const parsed: unknown = /\.ya?ml$/.test(file) ? parseYaml(text) : JSON.parse(text);
+  if (typeof parsed !== 'object' || parsed === null) throw new Error(`${file} holds no document`);
+  return parsed as Record<string, unknown>;
+}
+
+export function deriveOperations(selection: OperationSelection): OperationFile {
+  let derived: DerivedOperations = { operations: [], definitions: {} };
+  const source: OperationFile['source'] = { description: selection.description, format: selection.format };
+  if (selection.description !== null) {
+    const file = path.join(specsDir, selection.description);
+    if (selection.format === 'written') throw new Error('written operations name no description');
+    derived = openapiOperations(readDescription(file), selection.routes);
+    source.sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
+    Object.assign(source, provenanceOf(selection.description));
+  }
+  if (selection.note !== undefined) source.note = selection.note;
+  const document: OperationFile = {
+    platform: selection.platform,
+    generatedBy: 'npm run operations:derive (scripts/platform-operations/derive-operations.ts)',
+    source,
+    operations: [...derived.operations, ...selection.written],
+    definitions: derived.definitions,
+    corrections: selection.corrections,
+  };
+  applyCorrections(document, selection.corrections);
+  return operationFile.parse(document);
+}
+
+export function selectionFiles(): string[] {
+  return readdirSync(simulatorsDir)
+    .map((folder) => path.join(simulatorsDir, folder, 'operations.source.json'))
+    .filter((file) => existsSync(file));
+}
+
+function main(): void {
+  const only = new Set(process.argv.slice(2));
+  for (const file of selectionFiles()) {
+    const selection = operationSelection.parse(JSON.parse(readFileSync(file, 'utf8')));
+    if (only.size > 0 && !only.has(selection.platform)) continue;
+    const document = deriveOperations(selection);
+    const target = path.join(path.dirname(file), 'operations.json');
+    writeFileSync(target, `${JSON.stringify(document, null, 1)}\n`);
+    const definitions = Object.keys(document.definitions).length;
+    process.stdout.write(`${selection.platform}: ${String(document.operations.length)} operations, `
+      + `${String(definitions)} definitions -> ${path.relative(repositoryRoot, target)}\n`);
+  }
+}
+
+if (import.meta.filename === process.argv[1]) main();
