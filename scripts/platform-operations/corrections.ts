@@ -11,7 +11,8 @@ function isTree(value: unknown): value is Tree {
   return typeof value === 'object' && value !== null;
 }
 
-function segmentsOf(at: string): string[] {
+function segmentsOf(at: string | string[]): string[] {
+  if (Array.isArray(at)) return [...at];
   // A route holds a space and slashes but no dots, so it is one segment of its own.
   const route = /^operations\.((?:GET|POST|PUT|PATCH|DELETE) [^.]+)(?:\.(.*))?$/.exec(at);
   if (route !== null) return ['operations', route[1] ?? '', ...(route[2] === undefined ? [] : route[2].split('.'))];
@@ -31,9 +32,10 @@ export function applyCorrections(document: Tree, corrections: Correction[]): voi
     const last = segments.pop() ?? '';
     let parent: unknown = document;
     for (const segment of segments) parent = child(parent, segment);
-    if (!isTree(parent) || Array.isArray(parent)) throw new Error(`correction ${fix.at}: no such place`);
+    const place = segmentsOf(fix.at).join(' > ');
+    if (!isTree(parent) || Array.isArray(parent)) throw new Error(`correction ${place}: no such place`);
     if (fix.remove === true) {
-      if (!(last in parent)) throw new Error(`correction ${fix.at}: nothing to remove`);
+      if (!(last in parent)) throw new Error(`correction ${place}: nothing to remove`);
       Reflect.deleteProperty(parent, last);
     } else {
       parent[last] = fix.set;

@@ -83,6 +83,7 @@ export function openapiOperations(document: Node, routes: string[]): DerivedOper
     const inQuery: ObjectSchemaParts = { properties: {}, required: [] };
     const inForm: ObjectSchemaParts = { properties: {}, required: [] };
     const body: Record<string, JsonSchema> = {};
+    const commaSeparated: string[] = [];
     let bodyRequired = false;
     for (const parameter of parameters) {
       const name = String(parameter.name);
@@ -97,6 +98,11 @@ export function openapiOperations(document: Node, routes: string[]): DerivedOper
       // Swagger 2.0 writes a parameter's type on the parameter itself.
       const { name: _name, in: _in, required: _required, schema: inner, ...rest } = parameter;
       target.properties[name] = schema(swagger ? rest : inner ?? {});
+      // OpenAPI's form style explodes query arrays unless told not to; Swagger 2.0 writes csv by default.
+      const joined = swagger ? (parameter.collectionFormat ?? 'csv') === 'csv' : parameter.explode === false;
+      if (place === 'query' && joined && (swagger ? rest.type : isNode(inner) ? inner.type : null) === 'array') {
+        commaSeparated.push(name);
+      }
       if (parameter.required === true || place === 'path') target.required.push(name);
     }
     const form = objectSchema(inForm);
@@ -119,10 +125,14 @@ export function openapiOperations(document: Node, routes: string[]): DerivedOper
         responses[status] = response.schema === undefined ? null : schema(response.schema);
         continue;
       }
+      // X answers errors as application/json or application/problem+json: either shape is the platform's.
       const content = isNode(response.content) ? response.content : {};
-      const json = Object.entries(content).find(([type]) => jsonMediaType.test(type) || type === '*/*');
-      const media = json === undefined ? undefined : deref(document, json[1]);
-      responses[status] = media?.schema === undefined ? null : schema(media.schema);
+      const shapes = Object.entries(content)
+        .filter(([type]) => jsonMediaType.test(type) || type === '*/*')
+        .map(([, media]) => deref(document, media).schema)
+        .filter((shape) => shape !== undefined)
+        .map(schema);
+      responses[status] = shapes.length === 0 ? null : shapes.length === 1 ? shapes[0] ?? null : { anyOf: shapes };
     }
     const pathParameters = objectSchema(inPath);
     const query = objectSchema(inQuery);
@@ -130,6 +140,7 @@ export function openapiOperations(document: Node, routes: string[]): DerivedOper
       route,
       ...(pathParameters === undefined ? {} : { pathParameters }),
       ...(query === undefined ? {} : { query }),
+      ...(commaSeparated.length > 0 ? { commaSeparated } : {}),
       ...(Object.keys(body).length > 0 ? { body, bodyRequired } : {}),
       responses,
     };

@@ -201,7 +201,11 @@ describe('x adapter: media', () => {
   });
 
   it('answers refusals as problem details typed application/problem+json, which the adapter reads', async () => {
-    const answer = await fetch(`${sim.url}/2/tweets`, { method: 'POST', headers: { Authorization: 'Bearer nobody' } });
+    const answer = await fetch(`${sim.url}/2/tweets`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer nobody', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ text: 'Refused' }),
+    });
     expect(answer.status).toBe(401);
     expect(answer.headers.get('content-type')).toBe('application/problem+json');
     expect(await answer.json()).toMatchObject({ title: 'Unauthorized', status: 401 });
@@ -325,7 +329,8 @@ describe('x adapter: exactly once', () => {
   });
 
   it('calls an accept it cannot read unconfirmed', async () => {
-    sim.failNext('POST /2/tweets', { status: 201, body: { data: {} } });
+    const offDescription = 'an accept without the post\'s id, which X never sends: SPS must not call it published';
+    sim.failNext('POST /2/tweets', { status: 201, body: { data: {} }, offDescription });
     expect((await platformFailure(adapter.publish(part('Odd answer')))).kind).toBe('unconfirmed');
   });
 });

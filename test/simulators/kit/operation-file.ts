@@ -21,6 +21,8 @@ export const describedOperation = z.object({
   /** Body schema by media type (`application/json`, `multipart/form-data`, `application/x-www-form-urlencoded`). */
   body: z.record(z.string(), jsonSchema).optional(),
   bodyRequired: z.boolean().optional(),
+  /** Query parameters written as one comma-separated value (OpenAPI `style: form, explode: false`). */
+  commaSeparated: z.array(z.string()).optional(),
   /** Answer schema by status (`200`, `4XX`, `default`); null where the description shows no body schema. */
   responses: z.record(z.string(), jsonSchema.nullable()),
   /** Set on operations written from documentation rather than taken from a description. */
@@ -42,8 +44,11 @@ export const operationSource = z.object({
 });
 
 export const correction = z.object({
-  /** Dot path into the derived document, such as `definitions.Article.properties.tags`. */
-  at: z.string().min(1),
+  /**
+   * Dot path into the derived document, such as `definitions.Article.properties.tags`, or its
+   * segments as a list where a name holds a dot (X's `tweet.fields`).
+   */
+  at: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
   /** The value put there; absent with `remove`. */
   set: z.unknown().optional(),
   remove: z.literal(true).optional(),

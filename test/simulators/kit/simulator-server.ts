@@ -24,6 +24,8 @@ export interface SimulatedAnswer {
   headers?: Record<string, string>;
   /** The platform acted, then the connection broke before its answer left: the socket is destroyed. */
   lose?: boolean;
+  /** Deliberately off the platform's description, to test how SPS copes with it: says why, skips the check. */
+  offDescription?: string;
 }
 
 export interface SimulatorServerOptions {

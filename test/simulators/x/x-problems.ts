@@ -6,8 +6,15 @@ export const problemTypes = 'https://api.x.com/2/problems';
 /** The media type X's description gives its problem answers (RFC 7807), not plain JSON. */
 export const problemHeaders: Readonly<Record<string, string>> = { 'content-type': 'application/problem+json' };
 
-export function problem(status: number, title: string, detail: string, type = 'about:blank'): SimulatedAnswer {
-  return { status, headers: { ...problemHeaders }, body: { title, detail, type, status } };
+export function problem(
+  status: number,
+  title: string,
+  detail: string,
+  type = 'about:blank',
+  /** What a typed problem names besides (`resource_type`, `resource_id`, `parameter`), as X's description requires. */
+  about: Record<string, string> = {},
+): SimulatedAnswer {
+  return { status, headers: { ...problemHeaders }, body: { title, detail, type, status, ...about } };
 }
 
 /** A 400 as X words it: one message per refused parameter. */

@@ -1,10 +1,11 @@
 import { OAuthAuthority, type IssuedTokens } from '../kit/oauth-authority.ts';
+import { OperationCheck } from '../kit/operation-check.ts';
 import {
   bearerToken, startSimulatorServer, type RunningSimulator, type SimulatedAnswer,
 } from '../kit/simulator-server.ts';
 import { XMediaStore } from './x-media.ts';
 import { XPostStore } from './x-posts.ts';
-import { problem, problemTypes } from './x-problems.ts';
+import { invalidRequest, problem, problemTypes } from './x-problems.ts';
 import type { RawRequest, XAnswer } from './x-multipart.ts';
 
 /**
@@ -173,7 +174,8 @@ export async function startXSimulator(): Promise<XSimulator> {
     const missing = needed.find((scope) => !grant.includes(scope));
     if (missing !== undefined) {
       const detail = `The token is missing the ${missing} scope this endpoint requires.`;
-      return problem(403, 'Forbidden', detail, `${problemTypes}/not-authorized-for-resource`);
+      const type = `${problemTypes}/not-authorized-for-resource`;
+      return problem(403, 'Forbidden', detail, type, { resource_type: 'user' });
     }
     if (user.suspended === true && request.method === 'POST') {
       return problem(403, 'Forbidden', 'Your account is suspended and is not permitted to access this feature.');
@@ -194,7 +196,10 @@ export async function startXSimulator(): Promise<XSimulator> {
       case 'GET /2/media/upload': return media.status(request, user.id);
       case 'GET /2/users/:id/tweets': {
         const owner = users.get(request.path.split('/')[3] ?? '');
-        if (owner === undefined) return problem(404, 'Not Found Error', 'Could not find user.', resourceNotFound);
+        if (owner === undefined) {
+          const about = { resource_type: 'user', parameter: 'id', resource_id: request.path.split('/')[3] ?? '' };
+          return problem(404, 'Not Found Error', 'Could not find user.', resourceNotFound, about);
+        }
         return posts.timeline(request, owner.id, owner.username);
       }
       case 'GET /2/tweets/:id':
@@ -257,7 +262,11 @@ export async function startXSimulator(): Promise<XSimulator> {
     if (request.path === '/2/oauth2/token') return authority.token(request);
     if (request.path.startsWith('/2/')) return answerApi(request);
     return notFound;
-  }, notFound, { maxBodyBytes: 8 * 1024 * 1024, tooLarge });
+  }, notFound, {
+    maxBodyBytes: 8 * 1024 * 1024,
+    tooLarge,
+    operations: { check: OperationCheck.forPlatform('x'), refuse: (problems) => invalidRequest(problems.join('; ')) },
+  });
 
   return {
     ...server,
