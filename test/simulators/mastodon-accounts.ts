@@ -41,14 +41,33 @@ export class MastodonAccounts {
     this.#followers.set(this.#idOf(username), count);
   }
 
-  /** The account as verify_credentials shows it; the statuses it has posted are the timeline's to count. */
-  present(account: Account, origin: string, statusesCount: number): Record<string, unknown> {
-    const avatar = `${origin}/avatars/${account.id}.png`;
+  /**
+   * An account as the API shows it (Mastodon's Account entity, every field it always sends); the
+   * statuses it has posted are the timeline's to count.
+   */
+  presentById(id: string, origin: string, statusesCount: number): Record<string, unknown> {
+    const username = [...this.#idsByUsername].find(([, known]) => known === id)?.[0] ?? `user${id}`;
+    const avatar = `${origin}/avatars/${id}.png`;
+    const header = `${origin}/headers/original/missing.png`;
     return {
-      id: account.id, username: account.username, acct: account.username, display_name: account.username, avatar,
-      followers_count: this.#followers.get(account.id) ?? 0,
+      id, username, acct: username, display_name: username, avatar, avatar_static: avatar, header,
+      header_static: header, locked: false, bot: false, group: false, discoverable: true, indexable: false,
+      created_at: '2024-01-01T00:00:00.000Z', note: '',
+      url: `${origin}/@${username}`, uri: `${origin}/users/${username}`,
+      emojis: [], fields: [],
+      followers_count: this.#followers.get(id) ?? 0,
       following_count: 0,
       statuses_count: statusesCount,
+    };
+  }
+
+  /** The account as verify_credentials shows it: the entity with what only its owner sees (source, role). */
+  present(account: Account, origin: string, statusesCount: number): Record<string, unknown> {
+    return {
+      ...this.presentById(account.id, origin, statusesCount),
+      source: { privacy: 'public', sensitive: false, language: null, note: '', fields: [], follow_requests_count: 0,
+        indexable: false },
+      role: { id: '-99', name: '', permissions: '0', color: '', highlighted: false },
     };
   }
 

@@ -73,7 +73,11 @@ export class MastodonApps {
       id: String(this.#apps.size),
       name,
       redirect_uris: redirectUris,
+      // The pre-4.3 single field, still sent: the URIs joined by line breaks.
+      redirect_uri: redirectUris.join('\n'),
       scopes,
+      // Web Push's server key, sent to every application (deprecated in 4.3, still in the entity).
+      vapid_key: 'BCk-QqERU0q-CfYZjcuB6lnyyOYfJ2AifKqfeGIm7Z-HiTU5T9eTG5GxVA0_OH5mMlI4UkkDTpaZwozy0TzdZ2M=',
       client_id: clientId,
       client_secret: clientSecret,
     };

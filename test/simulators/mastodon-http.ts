@@ -19,10 +19,8 @@ export async function readText(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function readBody(request: IncomingMessage): Promise<unknown> {
-  const raw = await readText(request);
+export function parseBody(raw: string, type: string): unknown {
   if (raw === '') return null;
-  const type = request.headers['content-type'] ?? '';
   if (type.startsWith('application/json')) return JSON.parse(raw) as unknown;
   if (type.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(raw));
   return raw;
@@ -34,6 +32,24 @@ export async function readSimulatedRequest(request: IncomingMessage, url: URL): 
   return {
     method: request.method ?? '', path: url.pathname, query: url.searchParams, headers: request.headers, text,
     raw: Buffer.from(text), receivedAt: Date.now(),
+  };
+}
+
+/**
+ * An upload's form as it was read, written back as a request to hold to the operations: its text
+ * fields and its file part, whose bytes (counted, perhaps not kept) are the simulator's to judge.
+ */
+export function formAsRead(fields: Record<string, string>, fileBytes: number): SimulatedRequest {
+  const boundary = 'form-as-read';
+  const parts = Object.entries(fields)
+    .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  const file = fileBytes > 0
+    ? [`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="upload"\r\n\r\n\r\n`] : [];
+  const text = `${[...parts, ...file].join('')}--${boundary}--\r\n`;
+  return {
+    method: 'POST', path: '/api/v2/media', query: new URLSearchParams(),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    text, raw: Buffer.from(text), receivedAt: Date.now(),
   };
 }
 

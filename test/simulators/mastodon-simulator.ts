@@ -4,7 +4,9 @@ import { MastodonApps } from './mastodon-apps.ts';
 import type {
   InjectedFailure, ReceivedRequest, SimulatedMedia, SimulatedStatus, SimulatorOptions,
 } from './mastodon-records.ts';
-import { fieldsOf, readBody, readMultipart, readSimulatedRequest, send } from './mastodon-http.ts';
+import { HeldExchange } from './kit/held-exchange.ts';
+import { OperationCheck } from './kit/operation-check.ts';
+import { fieldsOf, formAsRead, parseBody, readMultipart, readSimulatedRequest, send } from './mastodon-http.ts';
 import { defaultRateLimits, RateLimiter, type RateLimits, type Throttled } from './mastodon-rate-limiter.ts';
 import { StatusesInFlight } from './mastodon-in-flight.ts';
 import { authorizationRefusal, videoSizeLimit } from './mastodon-rules.ts';
@@ -54,7 +56,11 @@ export class MastodonSimulator {
   readonly #host: string;
   readonly #port: number;
   readonly #server: Server;
-  readonly #timeline = new MastodonTimeline(() => this.origin);
+  readonly #timeline = new MastodonTimeline(
+    () => this.origin,
+    (accountId, statusesCount) => this.#accounts.presentById(accountId, this.origin, statusesCount),
+  );
+  readonly #operations = OperationCheck.forPlatform('mastodon');
   origin = '';
   /** Called for every status created (the by-hand script logs them). */
   onStatus: ((status: SimulatedStatus) => void) | null = null;
@@ -155,25 +161,32 @@ export class MastodonSimulator {
     const account = this.#accounts.fromAuthorization(request.headers.authorization);
     // Rack::Attack runs before the application: a throttled call is refused whatever it is.
     const throttle = account === null ? null : this.#limiter.hit(`api:${account.tokenId}`, this.#rateLimits.api);
+    const isUpload = request.method === 'POST' && url.pathname === '/api/v2/media';
+    // An upload is held to its operation once its form is read (its file is counted, not kept).
+    const simulated = isUpload ? null : await readSimulatedRequest(request, url);
+    let exchange = simulated === null ? null : new HeldExchange(this.#operations, simulated);
     const reply: Reply = (status, body, headers = {}) => {
+      exchange?.answered({ status, body });
       send(response, status, body, { ...throttle?.headers, ...headers });
     };
+    if (simulated === null) {
+      await this.#uploadMedia(request, account, throttle, (held) => { exchange = held; }, reply);
+      return;
+    }
     const oauth = this.apps.routeFor(request.method ?? '', url.pathname);
     if (oauth !== null) {
-      const simulated = await readSimulatedRequest(request, url);
       const { method, path, headers, text } = simulated;
       this.requests.push({ method, path, headers, body: text });
+      if (this.#refusedOffDescription(exchange, reply)) return;
       const answer = oauth(simulated);
+      exchange?.answered(answer);
       send(response, answer.status, answer.body ?? '', answer.headers);
       return;
     }
-    if (request.method === 'POST' && url.pathname === '/api/v2/media') {
-      await this.#uploadMedia(request, account, throttle, reply);
-      return;
-    }
-    const body = await readBody(request);
+    const body = parseBody(simulated.text, request.headers['content-type'] ?? '');
     this.requests.push({ method: request.method ?? '', path: url.pathname, headers: request.headers, body });
     if (this.#throttled(request.method, throttle, reply)) return;
+    if (this.#refusedOffDescription(exchange, reply)) return;
     /** The caller's account, or null after answering 401 (no valid token) or 403 (scopes). */
     const authorized = (scopes: readonly string[]): Account | null => {
       const refusal = authorizationRefusal(account, scopes);
@@ -239,6 +252,16 @@ export class MastodonSimulator {
     reply(404, { error: 'Record not found' });
   }
 
+  /**
+   * Mastodon refuses parameters its API does not take with 422 and the reason (Rails' strong
+   * parameters and model validations), which the simulator reads from the operations file.
+   */
+  #refusedOffDescription(exchange: HeldExchange | null, reply: Reply): boolean {
+    if (exchange === null || exchange.verdict.operation === null || exchange.problems.length === 0) return false;
+    reply(422, { error: `Validation failed: ${exchange.problems.join(', ')}` });
+    return true;
+  }
+
   /** Answers 429 if Rack::Attack's throttle refuses the call, or a read throttled by `throttleNextReads`. */
   #throttled(method: string | undefined, throttle: Throttled | null, reply: Reply): boolean {
     if (throttle !== null && !throttle.allowed) {
@@ -293,13 +316,18 @@ export class MastodonSimulator {
     request: IncomingMessage,
     account: Account | null,
     throttle: Throttled | null,
+    held: (exchange: HeldExchange) => void,
     reply: Reply,
   ): Promise<void> {
     // No upload larger than a video's limit is accepted, so no more than that needs keeping.
     const { fields, size, chunks } = await readMultipart(request, videoSizeLimit + 1);
     const received = { ...fields, fileBytes: size };
     this.requests.push({ method: 'POST', path: '/api/v2/media', headers: request.headers, body: received });
+    const form = formAsRead(fields, size);
+    const exchange = new HeldExchange(this.#operations, form);
+    held(exchange);
     if (this.#throttled(request.method, throttle, reply)) return;
+    if (this.#refusedOffDescription(exchange, reply)) return;
     const refusal = authorizationRefusal(account, scopesFor.uploadMedia);
     if (account === null || refusal !== null) {
       reply(refusal?.status ?? 401, { error: refusal?.error });

@@ -27,6 +27,8 @@ const visibilities = new Set(['public', 'unlisted', 'private', 'direct']);
  * look on the wire.
  * In memory only; the simulator routes requests here after their token and rate limits pass.
  */
+type PresentAccount = (accountId: string, statusesCount: number) => Record<string, unknown>;
+
 export class MastodonTimeline {
   readonly statuses: SimulatedStatus[] = [];
   readonly media: SimulatedMedia[] = [];
@@ -39,8 +41,12 @@ export class MastodonTimeline {
   /** A function, not a value: the simulator learns its origin only once its server listens. */
   readonly #origin: () => string;
 
-  constructor(origin: () => string) {
+  /** Who posted a status, as the API shows an account inside it. */
+  readonly #presentAccount: PresentAccount;
+
+  constructor(origin: () => string, presentAccount: PresentAccount) {
     this.#origin = origin;
+    this.#presentAccount = presentAccount;
   }
 
   react(statusId: string, reactions: { favourites: number; reblogs: number }): void {
@@ -139,20 +145,42 @@ export class MastodonTimeline {
   }
 
   /** GET /api/v2/instance: the limits SPS reads when a channel connects. */
+  /** The instance as /api/v2/instance shows it: every field Mastodon's Instance entity always has. */
   instance(): Record<string, unknown> {
+    const origin = this.#origin();
     return {
-      domain: new URL(this.#origin()).host,
+      domain: new URL(origin).host,
+      title: 'Simulated Mastodon',
+      version: '4.5.0',
+      source_url: 'https://github.com/mastodon/mastodon',
+      description: 'A local stand-in for a Mastodon instance.',
+      usage: { users: { active_month: 1 } },
+      thumbnail: { url: `${origin}/packs/media/images/preview.png` },
+      icon: [],
+      languages: ['en'],
+      registrations: { enabled: false, approval_required: false, message: null },
+      contact: { email: 'admin@example.org', account: null },
+      rules: [],
+      api_versions: { mastodon: 6 },
       configuration: {
+        urls: { streaming: origin.replace(/^http/, 'ws') },
+        accounts: { max_featured_tags: 10, max_pinned_statuses: 5 },
         statuses: {
           max_characters: this.maxCharacters,
           max_media_attachments: maxMediaPerStatus,
           characters_reserved_per_url: 23,
         },
+        // Mastodon's defaults beside the limits the simulator enforces (mastodon-rules.ts).
         media_attachments: {
           supported_mime_types: supportedMimeTypes,
           image_size_limit: imageSizeLimit,
+          image_matrix_limit: 33_177_600,
           video_size_limit: videoSizeLimit,
+          video_frame_rate_limit: 120,
+          video_matrix_limit: 8_294_400,
         },
+        polls: { max_options: 4, max_characters_per_option: 50, min_expiration: 300, max_expiration: 2_629_746 },
+        translation: { enabled: false },
       },
     };
   }
@@ -164,8 +192,13 @@ export class MastodonTimeline {
       .flatMap((id) => this.media.filter((media) => media.id === id))
       .map((media) => this.presentMedia(media, true));
     const reactions = this.#reactions.get(status.id) ?? { favourites: 0, reblogs: 0 };
+    const statusesCount = this.statuses.filter((candidate) => candidate.accountId === status.accountId).length;
     return {
       ...wire,
+      account: this.#presentAccount(status.accountId, statusesCount),
+      mentions: [],
+      tags: [],
+      emojis: [],
       replies_count: this.statuses.filter((candidate) => candidate.in_reply_to_id === status.id).length,
       reblogs_count: reactions.reblogs,
       favourites_count: reactions.favourites,

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { recordOffDescription } from './conformance-log.ts';
+import { HeldExchange } from './held-exchange.ts';
 import type { OperationCheck } from './operation-check.ts';
 
 /** One request as a simulator received it, for tests that check what SPS sent. */
@@ -105,23 +105,10 @@ export async function startSimulatorServer(
   const held = options.operations;
   const answerHeld = async (request: SimulatedRequest): Promise<SimulatedAnswer | undefined> => {
     if (held === undefined) return handle(request);
-    const { check } = held;
-    const verdict = check.checkRequest(request);
-    const route = `${request.method} ${request.path}`;
-    if (verdict.operation === null) {
-      const answer = await handle(request);
-      if (answer !== undefined && answer.status < 400) {
-        const problems = ['the platform\'s operations have no such route'];
-        recordOffDescription({ platform: check.file.platform, route, status: answer.status, problems });
-      }
-      return answer;
-    }
-    const answer = verdict.problems.length > 0 ? held.refuse(verdict.problems, request) : await handle(request);
-    const problems = check.checkAnswer(verdict.operation, answer ?? notFound);
-    if (problems.length > 0) {
-      const status = (answer ?? notFound).status;
-      recordOffDescription({ platform: check.file.platform, route: verdict.operation.route, status, problems });
-    }
+    const exchange = new HeldExchange(held.check, request);
+    const refused = exchange.verdict.operation !== null && exchange.problems.length > 0;
+    const answer = refused ? held.refuse(exchange.problems, request) : await handle(request);
+    exchange.answered(answer ?? notFound);
     return answer;
   };
   const server: Server = createServer((incoming, response) => {
