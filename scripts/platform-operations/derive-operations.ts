@@ -53,6 +53,7 @@ export function deriveOperations(selection: OperationSelection): OperationFile {
   if (selection.note !== undefined) source.note = selection.note;
   const document: OperationFile = {
     platform: selection.platform,
+    ...(selection.basePath === undefined ? {} : { basePath: selection.basePath }),
     generatedBy: 'npm run operations:derive (scripts/platform-operations/derive-operations.ts)',
     source,
     operations: [...derived.operations, ...selection.written],

@@ -124,7 +124,11 @@ export async function startPlatforms(): Promise<SimulatedPlatforms> {
       'user-1': {
         teamId: 'T0ACME',
         teamName: 'Acme',
-        channels: [{ id: 'C01', name: 'general', isPrivate: false }, { id: 'C04', name: 'news', isPrivate: false }],
+        // Slack's ids are nine or more characters (its description's pattern, which the simulator holds).
+        channels: [
+          { id: 'C01GENERAL', name: 'general', isPrivate: false },
+          { id: 'C04NEWSDESK', name: 'news', isPrivate: false },
+        ],
       },
     }),
     startTelegramSimulator(),
@@ -291,7 +295,7 @@ export async function startPlatforms(): Promise<SimulatedPlatforms> {
       fields: { instanceUrl: lemmy.url, username: 'alice', password: 'correct horse' },
     }],
     ['discord', { kind: 'oauth2', name: '#announcements', pick: '903' }],
-    ['slack', { kind: 'oauth2', name: '#news', pick: 'T0ACME/C04' }],
+    ['slack', { kind: 'oauth2', name: '#news', pick: 'T0ACME/C04NEWSDESK' }],
     ['telegram', { kind: 'credentials', name: 'Release notes', fields: { botToken, chat: '@release_notes' } }],
     ['pinterest', { kind: 'oauth2', name: 'Workshop', pick: '549755885175002' }],
     ['dribbble', { kind: 'oauth2', name: 'Dan Cederholm' }],

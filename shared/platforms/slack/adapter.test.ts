@@ -208,7 +208,9 @@ describe('Slack adapter against the simulator: messages, threads, refusals', () 
       expect(slack.records.withText('Throttled')).toHaveLength(0);
     });
 
-    it.each(['fatal', 'internal_error'])('retries Slack\'s own trouble (%s)', async (code) => {
+    // The codes of Slack's reference (its common errors): `fatal_error`, not `fatal`.
+    const troubles = ['fatal_error', 'internal_error', 'service_unavailable'];
+    it.each(troubles)('retries Slack\'s own trouble (%s)', async (code) => {
       slack.failNext('chat.postMessage', { error: code });
       expect((await platformFailure(publish('Trouble'))).kind).toBe('retryable');
     });
@@ -223,7 +225,7 @@ describe('Slack adapter against the simulator: messages, threads, refusals', () 
       ]);
       const second = await adapter.tools.channels?.(channel, { cursor: first.nextCursor });
       expect(second).toEqual({
-        channels: [{ id: 'G0LAUNCH', name: 'launch', isPrivate: true, isMember: true }], nextCursor: null,
+        channels: [{ id: 'G0LAUNCHPAD', name: 'launch', isPrivate: true, isMember: true }], nextCursor: null,
       });
       expect(slack.calls('conversations.list').at(-1))
         .toMatchObject({ exclude_archived: 'true', cursor: first.nextCursor });
@@ -245,7 +247,7 @@ describe('Slack adapter against the simulator: messages, threads, refusals', () 
       expect(slack.records.withText('Joined')[0]?.channel).toBe('C0NEWSDESK');
 
       const secret = await platformFailure(
-        Promise.resolve(adapter.tools.joinChannel?.(channel, { channel: 'G0LAUNCH' })),
+        Promise.resolve(adapter.tools.joinChannel?.(channel, { channel: 'G0LAUNCHPAD' })),
       );
       expect(secret.message).toContain('only public channels can be joined');
       const named = await platformFailure(Promise.resolve(adapter.tools.joinChannel?.(channel, { channel: '#news' })));

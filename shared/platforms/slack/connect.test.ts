@@ -28,11 +28,11 @@ describe('Slack connect against the simulator', () => {
         teamId: 'T0ACME',
         teamName: 'Acme',
         channels: [
-          { id: 'C01', name: 'general', isPrivate: false },
-          { id: 'C02', name: 'old', isPrivate: false, isArchived: true },
-          { id: 'G03', name: 'launch', isPrivate: true, botIsMember: true },
-          { id: 'G05', name: 'board', isPrivate: true },
-          { id: 'C04', name: 'news', isPrivate: false },
+          { id: 'C01GENERAL', name: 'general', isPrivate: false },
+          { id: 'C02ARCHIVE', name: 'old', isPrivate: false, isArchived: true },
+          { id: 'G03LAUNCHES', name: 'launch', isPrivate: true, botIsMember: true },
+          { id: 'G05BOARDROOM', name: 'board', isPrivate: true },
+          { id: 'C04NEWSDESK', name: 'news', isPrivate: false },
         ],
       },
     });
@@ -60,10 +60,12 @@ describe('Slack connect against the simulator', () => {
     expect(tokens.expiresAt).toBeNull();
     expect(authorized.pick).toBe(true);
     expect(authorized.accounts.map((account) => [account.accountId, account.name, account.username])).toEqual([
-      ['T0ACME/C01', '#general', 'Acme'], ['T0ACME/G03', '#launch', 'Acme'], ['T0ACME/C04', '#news', 'Acme'],
+      ['T0ACME/C01GENERAL', '#general', 'Acme'],
+      ['T0ACME/G03LAUNCHES', '#launch', 'Acme'],
+      ['T0ACME/C04NEWSDESK', '#news', 'Acme'],
     ]);
     expect(readSlackCredential(authorized.accounts[1]?.accessToken ?? '')).toEqual({
-      botToken: tokens.accessToken, teamId: 'T0ACME', channelId: 'G03',
+      botToken: tokens.accessToken, teamId: 'T0ACME', channelId: 'G03LAUNCHES',
     });
     const listed = slack.received.filter((request) => request.path === '/api/conversations.list').at(-1);
     expect(listed?.headers.authorization).toBe(`Bearer ${tokens.accessToken}`);

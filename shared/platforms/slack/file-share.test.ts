@@ -87,7 +87,12 @@ describe('Slack adapter against the simulator: files through the external upload
       return { status: response.status, body: await response.json() as Record<string, unknown> };
     };
     expect(await ticket({ alt_text: 'A red square' })).toEqual({
-      status: 200, body: { ok: false, error: 'invalid_arguments' },
+      status: 200,
+      body: {
+        ok: false,
+        error: 'invalid_arguments',
+        response_metadata: { messages: ['[ERROR] body.alt_text is not a parameter of the operation'] },
+      },
     });
     expect(await ticket({ alt_txt: 'x'.repeat(1001) })).toEqual({
       status: 200, body: { ok: false, error: 'alt_txt_too_large' },
@@ -229,7 +234,13 @@ describe('Slack adapter against the simulator: files through the external upload
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ filename: 'x.txt', length: 5 }),
     });
-    expect(await json.json()).toEqual({ ok: false, error: 'invalid_arguments' });
+    expect(await json.json()).toEqual({
+      ok: false,
+      error: 'invalid_arguments',
+      response_metadata: {
+        messages: ['[ERROR] a application/json body, where the operation takes application/x-www-form-urlencoded'],
+      },
+    });
   });
 
   it('passes on the workspace\'s refusal of a file too large', async () => {

@@ -19,9 +19,12 @@ const deadToken = new Set([
   'team_access_not_granted', 'ekm_access_denied', 'not_allowed_token_type', 'missing_scope',
 ]);
 
-/** Slack's own trouble or throttling: the same call can succeed later. */
+/**
+ * Slack's own trouble or throttling: the same call can succeed later. `fatal_error` is the code
+ * Slack's reference lists among every method's errors (there is no `fatal`).
+ */
 const transient = new Set([
-  'ratelimited', 'rate_limited', 'message_limit_exceeded', 'fatal', 'internal_error', 'service_unavailable',
+  'ratelimited', 'rate_limited', 'message_limit_exceeded', 'fatal_error', 'internal_error', 'service_unavailable',
   'request_timeout',
 ]);
 

@@ -140,6 +140,25 @@ describe('warpcast adapter: publishing', () => {
   });
 });
 
+describe('the Neynar simulator, held to Neynar\'s description', () => {
+  it('refuses a field the cast does not take as Neynar refuses a bad field, and casts nothing', async () => {
+    const before = neynar.casts.length;
+    const answer = await fetch(`${neynar.url}/v2/farcaster/cast`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body: JSON.stringify({ signer_uuid: approved, text: 'Misspelled', channelId: 'neynar' }),
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({
+      message: 'body.channelId is not a field of the operation',
+      code: 'InvalidField',
+      property: 'channelId',
+      status: 400,
+    });
+    expect(neynar.casts).toHaveLength(before);
+  });
+});
+
 describe('warpcast adapter: analytics', () => {
   it('reads the account\'s followers and a cast\'s likes, recasts and replies', async () => {
     const root = await adapter.publish(part('Counted cast'));

@@ -14,6 +14,7 @@ const apiKey = 'NEYNAR-APP-KEY-1';
 const approved = '19d0c5fd-9b33-4a48-a0e2-bc7b0555baec';
 const pending = '29d0c5fd-9b33-4a48-a0e2-bc7b0555baec';
 const revoked = '39d0c5fd-9b33-4a48-a0e2-bc7b0555baec';
+const bare = '49d0c5fd-9b33-4a48-a0e2-bc7b0555baec';
 
 let neynar: NeynarSimulator;
 let context: ConnectContext;
@@ -27,6 +28,8 @@ beforeAll(async () => {
   neynar.addSigner({ uuid: pending, apiKey, status: 'pending_approval', fid: 3621 });
   neynar.addSigner({ uuid: revoked, apiKey, status: 'revoked', fid: 3621 });
   neynar.addUser({ fid: 3621, username: 'alice', displayName: 'Alice', pfpUrl: 'https://i.imgur.com/alice.png' });
+  neynar.addSigner({ uuid: bare, apiKey, status: 'approved', fid: 4410 });
+  neynar.addUser({ fid: 4410, username: 'bob' });
 });
 
 afterAll(async () => {
@@ -45,6 +48,11 @@ describe('warpcast connect', () => {
     });
     expect(readWarpcastCredential(account.accessToken)).toEqual({ apiKey, signerUuid: approved });
     expect(neynar.received.at(-1)?.query.get('fids')).toBe('3621');
+  });
+
+  it('connects an account that set no display name or picture, which Neynar\'s User sends as null', async () => {
+    const account = await warpcastConnect.verify({ apiKey, signerUuid: bare }, context);
+    expect(account).toMatchObject({ accountId: '4410', name: 'bob', username: 'bob', picture: null });
   });
 
   it('shows Neynar\'s refusal of a wrong API key', async () => {

@@ -17,8 +17,9 @@ const signer = z.object({
 const user = z.object({
   fid: z.number().int().positive(),
   username: z.string().min(1),
-  display_name: z.string().optional(),
-  pfp_url: z.string().optional(),
+  // Neynar's User types both as string or null: an account that never set them has null.
+  display_name: z.string().nullish(),
+  pfp_url: z.string().nullish(),
 });
 
 function refused(message: string): PlatformError {

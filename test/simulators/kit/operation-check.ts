@@ -116,12 +116,13 @@ export class OperationCheck {
     if (known !== undefined) return known;
     const file = path.resolve(import.meta.dirname, '..', folder, 'operations.json');
     const check = new OperationCheck(operationFile.parse(JSON.parse(readFileSync(file, 'utf8'))));
-    check.compileAll();
+    check.prepare();
     loaded.set(folder, check);
     return check;
   }
 
-  private compileAll(): void {
+  /** Compiles every schema now rather than on the request that first needs it. */
+  prepare(): void {
     for (const operation of this.file.operations) {
       const { pathParameters } = operation;
       if (pathParameters !== undefined) this.validator(`${operation.route} path`, pathParameters, true);
@@ -196,9 +197,13 @@ export class OperationCheck {
   }
 
   checkRequest(request: SimulatedRequest): RequestVerdict {
+    const { basePath } = this.file;
+    // Written operations on other hosts (a consent page, an upload URL) keep their own paths.
+    const under = basePath !== undefined && request.path.startsWith(`${basePath}/`);
+    const path = under ? request.path.slice(basePath.length) : request.path;
     for (const route of this.routes) {
       if (route.method !== request.method) continue;
-      const match = route.pattern.exec(request.path);
+      const match = route.pattern.exec(path);
       if (match === null) continue;
       const { operation } = route;
       const problems: string[] = [];

@@ -58,8 +58,12 @@ export const correction = z.object({
 
 export type Correction = z.infer<typeof correction>;
 
+/** The description's server path (OpenAPI's servers, Swagger's basePath): requests under it are read without it. */
+const basePath = z.string().regex(/^\/\S*[^/]$/).optional();
+
 export const operationFile = z.object({
   platform: z.string(),
+  basePath,
   generatedBy: z.string(),
   source: operationSource,
   operations: z.array(describedOperation).min(1),
@@ -72,6 +76,7 @@ export type OperationFile = z.infer<typeof operationFile>;
 /** Each platform folder's `operations.source.json`: what to take from which description, and what to fix. */
 export const operationSelection = z.object({
   platform: z.string(),
+  basePath,
   description: z.string().nullable(),
   format: operationSource.shape.format,
   note: z.string().optional(),

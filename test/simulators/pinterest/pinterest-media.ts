@@ -29,7 +29,8 @@ export interface SimulatedPinterestMedia {
 /** Where the simulator's upload host answers, on the same server as the API. */
 export const uploadPath = '/pinterest-media-upload/';
 
-function s3Error(status: number, code: string, message: string): SimulatedAnswer {
+/** S3's refusal: XML with its code and message. */
+export function s3Error(status: number, code: string, message: string): SimulatedAnswer {
   const xml = `<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
   return { status, body: `<?xml version="1.0" encoding="UTF-8"?>\n${xml}` };
 }

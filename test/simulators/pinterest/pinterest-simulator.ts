@@ -9,6 +9,7 @@ import {
 } from './pinterest-answers.ts';
 import { accountAnalytics, pinAnalytics } from './pinterest-insights.ts';
 import { PinterestMediaStore, uploadPath } from './pinterest-media.ts';
+import { pinterestOperations } from './pinterest-operations.ts';
 import { PinterestPins, type SimulatedBoard } from './pinterest-pins.ts';
 
 /**
@@ -23,6 +24,7 @@ import { PinterestPins, type SimulatedBoard } from './pinterest-pins.ts';
  * (pinterest-media.ts), analytics (pinterest-insights.ts), boards and sections; every API route
  * checks the token's scopes, counts requests per user in a window (429 with X-RateLimit-*), and
  * can be made to lose its answer after acting or to refuse (failNext).
+ * Requests and answers are held to Pinterest's description (operations.json, pinterest-operations.ts).
  * Facts: ../shared/platforms/design-blogging-business.md, section 1 (Pinterest).
  */
 export interface SimulatedPinterestUser {
@@ -216,7 +218,11 @@ export async function startPinterestSimulator(): Promise<PinterestSimulator> {
     }
     if (!request.path.startsWith('/v5/')) return undefined;
     return api(request);
-  }, notFound, { maxBodyBytes: 40 * 1024 * 1024, tooLarge: invalidRequest('Request entity too large.') });
+  }, notFound, {
+    maxBodyBytes: 40 * 1024 * 1024,
+    tooLarge: invalidRequest('Request entity too large.'),
+    operations: pinterestOperations(),
+  });
   origin = server.url;
 
   return {

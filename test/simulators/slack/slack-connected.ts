@@ -13,7 +13,7 @@ export const acme = {
   channels: [
     { id: 'C0GENERAL', name: 'general', isPrivate: false, botIsMember: true, members: 41 },
     { id: 'C0NEWSDESK', name: 'news', isPrivate: false },
-    { id: 'G0LAUNCH', name: 'launch', isPrivate: true, botIsMember: true, members: 3 },
+    { id: 'G0LAUNCHPAD', name: 'launch', isPrivate: true, botIsMember: true, members: 3 },
     { id: 'G0BOARDROOM', name: 'board', isPrivate: true },
     { id: 'C0ARCHIVED', name: 'old', isPrivate: false, isArchived: true, botIsMember: true },
   ],

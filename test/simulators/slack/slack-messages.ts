@@ -3,7 +3,7 @@ import type { SimulatedAnswer } from '../kit/simulator-server.ts';
 import { booleanArgument, page, slackOk, slackRefused, textArgument } from './slack-answers.ts';
 import { channelOf, historyScope, missingScope, type SlackCall } from './slack-call.ts';
 import {
-  botId, botUserId, messageObject, tsNumber, type SlackMessage, type SlackRecords,
+  botId, botUserId, conversationObject, messageObject, tsNumber, type SlackMessage, type SlackRecords,
 } from './slack-records.ts';
 
 /** Slack truncates longer text; the simulator refuses it as chat.postMessage documents (`msg_too_long`). */
@@ -84,9 +84,13 @@ export class SlackMessageMethods {
       .reverse();
     const paged = page(listed, call.values);
     if (paged === null) return slackRefused('invalid_cursor');
+    // Pins and channel actions are not simulated: Slack still sends their counts.
     return slackOk({
       messages: paged.items.map((message) => messageObject(this.#records, message)),
       has_more: paged.nextCursor !== '',
+      pin_count: 0,
+      channel_actions_ts: null,
+      channel_actions_count: 0,
       response_metadata: { next_cursor: paged.nextCursor },
     });
   }
@@ -136,17 +140,8 @@ export class SlackMessageMethods {
     if (scope !== null) return scope;
     const { channel } = found;
     const members = (channel.members ?? 0) + (channel.botIsMember === true ? 1 : 0);
-    return slackOk({
-      channel: {
-        id: channel.id,
-        name: channel.name,
-        is_channel: !channel.isPrivate,
-        is_private: channel.isPrivate,
-        is_archived: channel.isArchived === true,
-        is_member: channel.botIsMember === true,
-        ...(booleanArgument(call.values, 'include_num_members') === true ? { num_members: members } : {}),
-      },
-    });
+    const counted = booleanArgument(call.values, 'include_num_members') === true ? { num_members: members } : {};
+    return slackOk({ channel: conversationObject(channel, counted) });
   }
 
   /** Public channels only; joining one the bot is in answers ok with a warning. */
@@ -160,7 +155,7 @@ export class SlackMessageMethods {
     const already = channel.botIsMember === true;
     channel.botIsMember = true;
     return slackOk({
-      channel: { id: channel.id, name: channel.name, is_channel: true, is_private: false, is_member: true },
+      channel: conversationObject(channel),
       ...(already ? { warning: 'already_in_channel', response_metadata: { warnings: ['already_in_channel'] } } : {}),
     });
   }
@@ -179,14 +174,7 @@ export class SlackMessageMethods {
     // Slack may answer fewer channels than asked for: two a page, so clients' cursor paging is exercised.
     const paged = page(listed, { ...call.values, limit: '2' });
     if (paged === null) return slackRefused('invalid_cursor');
-    const channels = paged.items.map((channel) => ({
-      id: channel.id,
-      name: channel.name,
-      is_channel: !channel.isPrivate,
-      is_private: channel.isPrivate,
-      is_archived: channel.isArchived === true,
-      is_member: channel.botIsMember === true,
-    }));
+    const channels = paged.items.map((channel) => conversationObject(channel));
     return slackOk({ channels, response_metadata: { next_cursor: paged.nextCursor } });
   }
 

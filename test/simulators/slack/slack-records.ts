@@ -17,9 +17,12 @@ export interface SimulatedSlackWorkspace {
   channels: SimulatedSlackChannel[];
 }
 
-/** The app's bot user in every simulated workspace, as auth.test and messages name it. */
+/**
+ * The app's bot user in every simulated workspace, as auth.test and messages name it. A bot id is
+ * `B` and at least eight more letters or digits, as Slack's description has it (defs_bot_id).
+ */
 export const botUserId = 'U0BOT';
-export const botId = 'B0BOT';
+export const botId = 'B0SPSBOT01';
 
 export interface SlackReaction {
   name: string;
@@ -105,6 +108,46 @@ export class SlackRecords {
   file(id: string): SlackFile | undefined {
     return this.files.find((item) => item.id === id);
   }
+}
+
+/** When every simulated channel was made, as conversation objects' `created` shows it (Unix seconds). */
+const channelsCreated = 1_600_000_000;
+
+/**
+ * A channel as the Web API's conversation object shows it (conversations.list, info and join),
+ * with the fields Slack always sends. A private channel made before March 2021 has a `G…` id and
+ * is a group, not a channel (Slack's conversation object reference); the simulator names the
+ * private channels its tests use that way.
+ */
+export function conversationObject(
+  channel: SimulatedSlackChannel,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const group = channel.id.startsWith('G');
+  const unset = { value: '', creator: '', last_set: 0 };
+  return {
+    id: channel.id,
+    name: channel.name,
+    name_normalized: channel.name,
+    created: channelsCreated,
+    creator: 'U0CREATOR',
+    is_channel: !group,
+    is_group: group,
+    is_im: false,
+    is_mpim: false,
+    is_private: channel.isPrivate,
+    is_archived: channel.isArchived === true,
+    is_general: channel.name === 'general',
+    is_shared: false,
+    is_org_shared: false,
+    is_ext_shared: false,
+    is_pending_ext_shared: false,
+    is_member: channel.botIsMember === true,
+    topic: unset,
+    purpose: unset,
+    previous_names: [],
+    ...extra,
+  };
 }
 
 /** Slack compares timestamps as decimal numbers of seconds. */

@@ -6,6 +6,7 @@ import { methodArguments, slackOk, slackRateLimited, slackRefused } from './slac
 import type { SlackCall } from './slack-call.ts';
 import { SlackFileMethods, type FileSharing } from './slack-files.ts';
 import { SlackMessageMethods } from './slack-messages.ts';
+import { slackOperations } from './slack-operations.ts';
 import { botId, botUserId, SlackRecords, type SimulatedSlackWorkspace } from './slack-records.ts';
 
 export type { SimulatedSlackChannel, SimulatedSlackWorkspace, SlackFile, SlackMessage } from './slack-records.ts';
@@ -25,6 +26,8 @@ export type { SimulatedSlackChannel, SimulatedSlackWorkspace, SlackFile, SlackMe
  * HTTP 429 with `Retry-After` (`throttleNext`). `failNext` answers a method's next calls with a
  * code, a whole answer, or acts and then drops the connection (`{lose: true}`), as when an answer
  * is lost after Slack did what was asked.
+ * Requests and answers are held to Slack's description (operations.json, slack-operations.ts); a
+ * request it does not allow is refused `invalid_arguments` with the reasons in response_metadata.
  * Facts: /work/shared/platforms/open-and-community.md 9.
  */
 export interface RunningSlackSimulator extends RunningSimulator {
@@ -173,7 +176,7 @@ export async function startSlackSimulator(
     const method = /^\/api\/([\w.]+)$/.exec(request.path);
     if (method !== null) return callMethod(request, method[1] ?? '');
     return notFound;
-  }, notFound);
+  }, notFound, { operations: slackOperations() });
   origin = server.url;
   return {
     ...server,

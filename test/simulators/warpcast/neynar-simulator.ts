@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   jsonBody, startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
+import { neynarOperations } from './neynar-operations.ts';
 
 /**
  * A local stand-in for Neynar's v2 Farcaster API: signer lookup (GET /v2/farcaster/signer),
@@ -13,6 +14,8 @@ import {
  * Not in Neynar's spec, assumed: a bad API key answers 401 ErrorRes like its other errors; a
  * repeated `idem` answers 200 with the cast the first request made (the field exists "to prevent
  * duplicate requests; use the same idem key on retry attempts"); a 429 carries Retry-After.
+ * Requests and answers are held to Neynar's description (operations.json, neynar-operations.ts):
+ * users, casts and channels carry every field its schemas require.
  * Facts: ../shared/platforms/open-and-community.md, section 3.
  */
 export interface SimulatedSigner {
@@ -107,27 +110,72 @@ function mentionCount(text: string): number {
   return [...text.matchAll(/(^|[^\w@])@[a-z0-9][a-z0-9-]{0,19}(\.eth)?/gi)].length;
 }
 
+/** When the simulated accounts registered, and the simulated channels were made when none was recorded. */
+const simulatedEpoch = '2023-10-01T00:00:00.000Z';
+
+/**
+ * A user as Neynar's User schema has it: every field it always sends, with what the simulator
+ * knows and empty lists for what it does not track. A name or picture the account never set is
+ * null, as the schema types them.
+ */
+function userBody(fid: number, user: SimulatedFarcasterUser | undefined): Record<string, unknown> {
+  return {
+    object: 'user',
+    fid,
+    // An account without an fname goes by `!<fid>` in Neynar's answers.
+    username: user?.username ?? `!${String(fid)}`,
+    display_name: user?.displayName ?? null,
+    pfp_url: user?.pfpUrl ?? null,
+    custody_address: `0x${fid.toString(16).padStart(40, '0')}`,
+    registered_at: simulatedEpoch,
+    profile: { bio: { text: '' } },
+    follower_count: user?.followers ?? 0,
+    following_count: 0,
+    verifications: [],
+    auth_addresses: [],
+    verified_addresses: { eth_addresses: [], sol_addresses: [], primary: { eth_address: null, sol_address: null } },
+    verified_accounts: [],
+  };
+}
+
+/** Where a cast sits in its thread: the thread's first cast, and the channel that cast was made in. */
+interface CastThread {
+  threadHash: string;
+  rootParentUrl: string | null;
+  channel: SimulatedChannel | undefined;
+}
+
 function castBody(
   cast: SimulatedCast,
   author: SimulatedFarcasterUser | undefined,
   replies: number,
+  thread: CastThread,
 ): Record<string, unknown> {
+  const { channel } = thread;
   return {
     object: 'cast',
     hash: cast.hash,
+    thread_hash: thread.threadHash,
     parent_hash: cast.parentHash,
     parent_url: cast.parentUrl,
+    root_parent_url: thread.rootParentUrl,
     parent_author: { fid: cast.parentAuthorFid },
-    author: { object: 'user', fid: cast.fid, ...(author === undefined ? {} : { username: author.username }) },
+    author: userBody(cast.fid, author),
     text: cast.text,
     timestamp: cast.timestamp,
     embeds: cast.embeds,
-    reactions: { likes_count: cast.likes, recasts_count: cast.recasts },
+    // Neynar lists a few of the reactions beside the counts; the simulator keeps counts only.
+    reactions: { likes: [], recasts: [], likes_count: cast.likes, recasts_count: cast.recasts },
     replies: { count: replies },
+    mentioned_profiles: [],
+    mentioned_profiles_ranges: [],
+    mentioned_channels: [],
+    mentioned_channels_ranges: [],
+    channel: channel === undefined ? null : { object: 'channel_dehydrated', id: channel.id, name: channel.name },
   };
 }
 
-function channelBody(channel: SimulatedChannel): Record<string, unknown> {
+function channelBody(channel: SimulatedChannel, createdAt: string): Record<string, unknown> {
   return {
     object: 'channel',
     id: channel.id,
@@ -135,6 +183,7 @@ function channelBody(channel: SimulatedChannel): Record<string, unknown> {
     name: channel.name,
     image_url: `https://imagedelivery.net/${channel.id}.png`,
     follower_count: channel.followers.length,
+    created_at: createdAt,
   };
 }
 
@@ -143,6 +192,7 @@ export async function startNeynarSimulator(): Promise<NeynarSimulator> {
   const signers: SimulatedSigner[] = [];
   const users: SimulatedFarcasterUser[] = [];
   const channels: SimulatedChannel[] = [];
+  const channelsCreatedAt = new Map<string, string>();
   const longCasters = new Set<number>();
   const casts: SimulatedCast[] = [];
   /** Every publishing request's text and idem, in order (refused ones too). */
@@ -270,8 +320,25 @@ export async function startNeynarSimulator(): Promise<NeynarSimulator> {
   /** A cast as Neynar presents it, with the replies the network holds. */
   function bodyOf(cast: SimulatedCast): Record<string, unknown> {
     const replies = casts.filter((candidate) => candidate.parentHash === cast.hash).length;
-    return castBody(cast, userOf(cast.fid), replies);
+    const root = rootOf(cast);
+    const channel = channels.find((candidate) => candidate.url === root.parentUrl);
+    const thread = { threadHash: root.hash, rootParentUrl: root.parentUrl, channel };
+    return castBody(cast, userOf(cast.fid), replies, thread);
   }
+
+  /** The first cast of the thread `cast` is in: itself when it answers no cast the network holds. */
+  function rootOf(cast: SimulatedCast): SimulatedCast {
+    let root = cast;
+    for (;;) {
+      const parent = casts.find((candidate) => candidate.hash === root.parentHash);
+      if (parent === undefined) return root;
+      root = parent;
+    }
+  }
+
+  /** A channel as Neynar shows it, created when the test added it. */
+  const shownChannel = (channel: SimulatedChannel) =>
+    channelBody(channel, channelsCreatedAt.get(channel.id) ?? simulatedEpoch);
 
   function answerCast(
     cast: SimulatedCast,
@@ -334,7 +401,7 @@ export async function startNeynarSimulator(): Promise<NeynarSimulator> {
     const found = channels.filter(
       (channel) => channel.id.includes(wanted) || channel.name.toLowerCase().includes(wanted),
     );
-    return { status: 200, body: { channels: found.slice(0, limit).map(channelBody), next: { cursor: null } } };
+    return { status: 200, body: { channels: found.slice(0, limit).map(shownChannel), next: { cursor: null } } };
   }
 
   function followedChannels(request: SimulatedRequest): SimulatedAnswer {
@@ -343,7 +410,7 @@ export async function startNeynarSimulator(): Promise<NeynarSimulator> {
     const limit = limitOf(request, 20, 100);
     if (typeof limit !== 'number') return limit;
     const followed = channels.filter((channel) => channel.followers.includes(fid));
-    return { status: 200, body: { channels: followed.slice(0, limit).map(channelBody), next: { cursor: null } } };
+    return { status: 200, body: { channels: followed.slice(0, limit).map(shownChannel), next: { cursor: null } } };
   }
 
   function lookupSigner(request: SimulatedRequest, apiKey: string): SimulatedAnswer {
@@ -374,15 +441,8 @@ export async function startNeynarSimulator(): Promise<NeynarSimulator> {
       return errorRes(400, 'fids must be a comma-separated list of fids', { code: 'InvalidField', property: 'fids' });
     }
     const wanted = fids.split(',').map(Number);
-    const found = users.filter((candidate) => wanted.includes(candidate.fid)).map((candidate) => ({
-      object: 'user',
-      fid: candidate.fid,
-      username: candidate.username,
-      ...(candidate.displayName === undefined ? {} : { display_name: candidate.displayName }),
-      ...(candidate.pfpUrl === undefined ? {} : { pfp_url: candidate.pfpUrl }),
-      follower_count: candidate.followers ?? 0,
-      following_count: 0,
-    }));
+    const found = users.filter((candidate) => wanted.includes(candidate.fid))
+      .map((candidate) => userBody(candidate.fid, candidate));
     return { status: 200, body: { users: found } };
   }
 
@@ -404,13 +464,16 @@ export async function startNeynarSimulator(): Promise<NeynarSimulator> {
     return undefined;
   }
 
-  const server = await startSimulatorServer(answer, errorRes(404, 'Not Found'));
+  const server = await startSimulatorServer(answer, errorRes(404, 'Not Found'), { operations: neynarOperations() });
   return {
     ...server,
     addApiKey: (key) => { apiKeys.add(key); },
     addSigner: (signer) => { signers.push(signer); },
     addUser: (user) => { users.push(user); },
-    addChannel: (channel) => { channels.push(channel); },
+    addChannel: (channel) => {
+      channels.push(channel);
+      channelsCreatedAt.set(channel.id, new Date().toISOString());
+    },
     allowLongCasts: (fid) => { longCasters.add(fid); },
     casts,
     idemsFor: (text) => castAttempts.filter((attempt) => attempt.text === text).map((attempt) => attempt.idem),
