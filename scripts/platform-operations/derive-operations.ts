@@ -3,14 +3,14 @@
 // sits beside the repository (PLATFORM_SPECS_DIR to point elsewhere). The simulators are held to the
 // written files; this script is only needed again when a selection, a correction or a description changes.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import {
   operationFile, operationSelection, type OperationFile, type OperationSelection,
 } from '../../test/simulators/kit/operation-file.ts';
 import { applyCorrections } from './corrections.ts';
-import { openapiOperations, type DerivedOperations } from './openapi-operations.ts';
+import { descriptionReaders } from './description-readers.ts';
+import type { DerivedOperations } from './openapi-operations.ts';
 
 const repositoryRoot = path.resolve(import.meta.dirname, '..', '..');
 export const simulatorsDir = path.join(repositoryRoot, 'test', 'simulators');
@@ -33,21 +33,18 @@ function provenanceOf(description: string): Provenance | undefined {
   return undefined;
 }
 
-function readDescription(file: string): Record<string, unknown> {
-  const text = readFileSync(file, 'utf8');
-  const parsed: unknown = /\.ya?ml$/.test(file) ? parseYaml(text) : JSON.parse(text);
-  if (typeof parsed !== 'object' || parsed === null) throw new Error(`${file} holds no document`);
-  return parsed as Record<string, unknown>;
-}
-
 export function deriveOperations(selection: OperationSelection): OperationFile {
   let derived: DerivedOperations = { operations: [], definitions: {} };
   const source: OperationFile['source'] = { description: selection.description, format: selection.format };
   if (selection.description !== null) {
     const file = path.join(specsDir, selection.description);
-    if (selection.format === 'written') throw new Error('written operations name no description');
-    derived = openapiOperations(readDescription(file), selection.routes);
-    source.sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
+    const reader = descriptionReaders[selection.format];
+    if (reader === undefined) throw new Error(`no reader for ${selection.format} descriptions`);
+    derived = reader(file, selection.routes);
+    // A description split over a folder is fingerprinted by the files its reader read, in order.
+    const hash = createHash('sha256');
+    for (const read of statSync(file).isFile() ? [file] : derived.filesRead ?? []) hash.update(readFileSync(read));
+    source.sha256 = hash.digest('hex');
     Object.assign(source, provenanceOf(selection.description));
   }
   if (selection.note !== undefined) source.note = selection.note;

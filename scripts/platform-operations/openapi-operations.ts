@@ -54,6 +54,8 @@ const jsonMediaType = /^application\/(?:[\w.+-]+\+)?json\b/;
 export interface DerivedOperations {
   operations: DescribedOperation[];
   definitions: Record<string, JsonSchema>;
+  /** The files a reader of a description split over a folder read, fingerprinted in that order. */
+  filesRead?: string[];
 }
 
 export function openapiOperations(document: Node, routes: string[]): DerivedOperations {

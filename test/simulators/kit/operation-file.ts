@@ -34,7 +34,8 @@ export type DescribedOperation = z.infer<typeof describedOperation>;
 export const operationSource = z.object({
   /** The description's file under the platform-specs folder, or null for written operations only. */
   description: z.string().nullable(),
-  format: z.enum(['openapi', 'swagger2', 'written']),
+  /** Which reader takes the description apart (scripts/platform-operations/description-readers.ts). */
+  format: z.enum(['openapi', 'swagger2', 'telegram', 'vk', 'meta', 'discovery', 'graphql', 'lexicon', 'written']),
   repository: z.string().optional(),
   commit: z.string().optional(),
   /** sha256 of the description file as read, so a changed file is seen. */
