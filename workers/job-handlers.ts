@@ -89,6 +89,7 @@ export const jobHandlers: readonly JobHandler[] = [
     create: (context) => sweepPublicationsProcessor(context.recovery(), {
       graceMs: context.config.PUBLISH_SWEEP_GRACE_MS,
       batchSize: context.config.PUBLISH_SWEEP_BATCH,
+      lookbackHours: context.config.PUBLISH_SWEEP_LOOKBACK_HOURS,
     }, context.logger),
   },
   {

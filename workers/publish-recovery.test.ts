@@ -1,5 +1,6 @@
 import { Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hourOf } from '../shared/domain/posts/due-bucket.ts';
 import { createRedis } from '../shared/queue/redis.ts';
 import { jobs, publishJobId, QueueName } from '../shared/queue/queues.ts';
 import { MastodonSimulator } from '../test/simulators/mastodon-simulator.ts';
@@ -59,8 +60,11 @@ describe('the recovery sweep', () => {
     LOG_LEVEL: 'info',
   }, { workers: true });
   const inOneHour = () => new Date(Date.now() + 3_600_000);
-  const makeDue = (postId: string) =>
-    world.ctx.db.posts.updateOne({ _id: postId }, { $set: { publishDate: new Date(Date.now() - 1_000) } });
+  // Time passing, as the sweep sees it: the date passes, and the due bucket is that date's hour.
+  const makeDue = (postId: string) => {
+    const publishDate = new Date(Date.now() - 1_000);
+    return world.ctx.db.posts.updateOne({ _id: postId }, { $set: { publishDate, dueHour: hourOf(publishDate) } });
+  };
   const jobState = (postId: string) => world.stack.publishQueue.getJobState(publishJobId(postId));
 
   it('re-queues a due post whose job was lost, and it publishes once', async () => {

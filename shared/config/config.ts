@@ -166,6 +166,10 @@ export const configSchema = z.object({
     .describe('A post is swept only once it has been due this long, so a job being added right now is left '
       + 'alone.'),
   PUBLISH_SWEEP_BATCH: positiveInt.default(200).describe('Posts the sweep reads per query.'),
+  PUBLISH_SWEEP_LOOKBACK_HOURS: z.coerce.number().int().min(0).default(24)
+    .describe('How far back each sweep looks for due posts, one hour per query (further, to the last sweep, after '
+      + 'a pause), never reading the future schedule. A job lost more than this after its post fell due is found '
+      + 'when the workers next start: their first sweep reads every queued post.'),
   TOKEN_REFRESH_EVERY_MS: positiveInt.default(5 * 60_000)
     .describe('How often the token sweep renews the OAuth access tokens about to expire.'),
   // Longer than the sweep's interval, so a token is renewed before it lapses between two sweeps.

@@ -34,6 +34,13 @@ const postSchema = new Schema(
     settings: { type: Schema.Types.Mixed, default: {} },
     tags: { type: [tagSchema], default: [] },
     publishDate: { type: Date, required: true },
+    /**
+     * The due bucket (shared/domain/posts/due-bucket.ts): whole hours since the epoch of when the
+     * publish job falls due, written with publishDate whenever a post is queued or moved, so the
+     * recovery sweep reads queued posts one hour at a time by equality. Null on posts stored
+     * before it existed: the sweep's full pass, when the workers start, fills those still queued.
+     */
+    dueHour: { type: Number, default: null },
     delayMinutes: { type: Number, default: 0, min: 0 },
     state: { type: String, enum: postStates, required: true },
     releaseId: { type: String, default: null },
@@ -65,7 +72,9 @@ postSchema.index({ rootPostId: 1, position: 1 });
 // A channel's posts (find-slot, deleting a channel) and a group's posts (DELETE /posts/group/:group).
 postSchema.index({ channelId: 1, publishDate: 1 });
 postSchema.index({ organizationId: 1, group: 1 });
-// The publish sweep: equality on state, a range on publishDate (shared/domain/publishing/recover-publications.ts).
+// The publish sweep (shared/domain/publishing/recover-publications.ts): each minute, equalities on state and
+// the due bucket (FerretDB hands PostgreSQL only equalities); its full pass, equality on state, a range on publishDate.
+postSchema.index({ state: 1, dueHour: 1 });
 postSchema.index({ state: 1, publishDate: 1 });
 
 export type Post = InferSchemaType<typeof postSchema>;

@@ -7,6 +7,7 @@ import type { PostState } from '../../db/models/post.ts';
 import { DomainError } from '../../errors.ts';
 import { postDocuments, type PostFields } from './post-documents.ts';
 import { checkPosts, type CheckPostsDeps } from './check-posts.ts';
+import { dueHourOf } from './due-bucket.ts';
 import type { CreatedPost, CreatePostsInput } from './post-input.ts';
 import type { PublishScheduler } from './publish-scheduler.ts';
 import { takeQueueSlots } from '../channels/find-slot.ts';
@@ -64,7 +65,7 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
       : input.type === 'now' ? now : (queued.get(entry.index) ?? input.date ?? previous?.publishDate ?? now);
     const fields: PostFields = {
       organizationId: orgId, channelId: entry.channel._id, group: entry.input.group ?? previous?.group ?? requestGroup,
-      settings: entry.settings, tags: input.tags, publishDate, state,
+      settings: entry.settings, tags: input.tags, publishDate, dueHour: dueHourOf(publishDate, now), state,
     };
     const parts = postDocuments(entry.input, rootId, fields, () => new Types.ObjectId(), now);
 
@@ -80,12 +81,14 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
       const [root, ...thread] = parts;
       if (root === undefined) throw new Error('a post has at least one part');
       // An edit changes what was given; the part's history (creation, recoveries, checkpoint) stays.
-      const { group, settings, tags, publishDate: date, state: edited, content, media, replyCount } = root;
+      const { group, settings, tags, publishDate: date, dueHour, state: edited, content, media, replyCount } = root;
       // The count with the root, before the replies change: a crash between the two leaves a count
       // of 0 (the edit wanted no replies; old ones are not published) or a count above 0, and
       // publishing then reads whatever replies are there, as it always did.
       await db.posts.updateOne({ _id: rootId }, {
-        $set: { group, settings, tags, publishDate: date, state: edited, content, media, replyCount, error: null },
+        $set: {
+          group, settings, tags, publishDate: date, dueHour, state: edited, content, media, replyCount, error: null,
+        },
       });
       await db.posts.deleteMany({ rootPostId: rootId });
       await insertParts(db, thread);

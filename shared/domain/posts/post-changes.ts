@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.ts';
 import type { PostState } from '../../db/models/post.ts';
 import { DomainError, notFound } from '../../errors.ts';
 import { checkChannelPosts } from './check-channel-posts.ts';
+import { hourOf } from './due-bucket.ts';
 import type { ChannelPostInput } from './post-input.ts';
 import { findOwnedPost, getPost, type PostWithThread, type StoredPost } from './post-queries.ts';
 import type { PublishScheduler } from './publish-scheduler.ts';
@@ -106,12 +107,15 @@ export async function changePostStatus(deps: PostChangeDeps, organizationId: str
     return { id, state: 'DRAFT' };
   }
   const settings = await checkBeforeScheduling(deps.db, root, deps.mediaReach);
-  // A fresh schedule gets a fresh recovery budget (shared/domain/publishing/recover-publications.ts),
-  // and fresh checkpoints: handles and attempt marks of a failed run would mislead the new one.
-  await updateThread(deps.db.posts, root._id, { releaseId: null }, {
-    $set: { state: 'QUEUE', error: null, settings, publishRecoveries: 0, checkpoint: null },
-  });
   const publishAt = root.publishDate > deps.now() ? root.publishDate : deps.now();
+  // A fresh schedule gets a fresh recovery budget (shared/domain/publishing/recover-publications.ts),
+  // and fresh checkpoints: handles and attempt marks of a failed run would mislead the new one. The
+  // due bucket is the job's hour, so the sweep finds the post even when its date is long past.
+  await updateThread(deps.db.posts, root._id, { releaseId: null }, {
+    $set: {
+      state: 'QUEUE', error: null, settings, publishRecoveries: 0, checkpoint: null, dueHour: hourOf(publishAt),
+    },
+  });
   // A failed post keeps its finished job under the same id: clear it so the new one is added.
   await cancelOrRefuse(deps.scheduler, id);
   await deps.scheduler.schedule({ organizationId, postId: id, channelId: root.channelId.toString(), publishAt });

@@ -25,6 +25,8 @@ export interface PostFields {
   settings: Record<string, unknown>;
   tags: { value: string; label: string }[];
   publishDate: Date;
+  /** The bucket the recovery sweep finds the post in (due-bucket.ts), written with publishDate. */
+  dueHour: number;
   state: PostState;
 }
 

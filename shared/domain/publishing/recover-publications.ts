@@ -1,6 +1,7 @@
 import type { Types } from 'mongoose';
 import { dateOrderedPages } from '../../db/date-ordered-pages.ts';
 import { threadFilters } from '../../db/equality-queries.ts';
+import { dueHourOf, hourOf, hoursFrom } from '../posts/due-bucket.ts';
 import { failThread, type PublishDeps } from './publish-thread.ts';
 import type { PublishJobs } from './publish-jobs.ts';
 
@@ -41,7 +42,13 @@ export async function recoverPublication(deps: RecoveryDeps, postId: string): Pr
       + 'Schedule it again to retry'));
     return 'failed';
   }
-  await deps.db.posts.updateOne({ _id: root._id }, { $inc: { publishRecoveries: 1 } });
+  // The new job is due now: its bucket moves to this hour, so the sweep still finds the post if
+  // this job is lost too, however long ago its date was (shared/domain/posts/due-bucket.ts).
+  const dueHour = hourOf(deps.now());
+  await deps.db.posts.updateOne({ _id: root._id }, { $inc: { publishRecoveries: 1 }, $set: { dueHour } });
+  if (root.replyCount !== 0) {
+    await deps.db.posts.updateMany({ rootPostId: root._id, state: 'QUEUE' }, { $set: { dueHour } });
+  }
   await deps.jobs.requeue({ organizationId: root.organizationId.toString(), postId });
   return 'requeued';
 }
@@ -53,7 +60,20 @@ interface DuePart {
   publishDate: Date;
 }
 
+export interface SweepOptions {
+  graceMs: number;
+  batchSize: number;
+  /**
+   * The oldest due bucket to read (hours since the epoch, due-bucket.ts), up to that of the
+   * cutoff; null reads every queued post, and first gives a bucket to the queued posts stored
+   * before buckets existed.
+   */
+  fromHour: number | null;
+}
+
 export interface SweepResult {
+  /** Posts due up to this moment were looked at. */
+  cutoff: Date;
   /** Posts whose job was looked at. */
   checked: number;
   requeued: string[];
@@ -65,35 +85,64 @@ export interface SweepResult {
  * The recovery sweep (ARCHITECTURE rule 2): every post with a part still queued and due for
  * longer than `graceMs` is checked against the queue, in batches in publish-date order, and
  * recovered when its job is gone. Thread parts count too, because a thread whose first part
- * is out stays queued in its later parts. Uses the {state, publishDate} index.
+ * is out stays queued in its later parts.
+ *
+ * With `fromHour` it reads one due bucket at a time, `{state: 'QUEUE', dueHour}` (index
+ * `{state, dueHour}`): equalities, which FerretDB hands PostgreSQL, so it reads the queued posts
+ * of those hours and never the future schedule (docs/queries.md). Without, it reads by state and
+ * publishDate (index `{state, publishDate}`), which on FerretDB means every queued post.
  */
-export async function sweepLostPublications(
-  deps: RecoveryDeps,
-  options: { graceMs: number; batchSize: number },
-): Promise<SweepResult> {
+export async function sweepLostPublications(deps: RecoveryDeps, options: SweepOptions): Promise<SweepResult> {
   const cutoff = new Date(deps.now().getTime() - options.graceMs);
-  const result: SweepResult = { checked: 0, requeued: [], failed: [], errors: [] };
+  const result: SweepResult = { cutoff, checked: 0, requeued: [], failed: [], errors: [] };
   const seenRoots = new Set<string>();
   const due = (from: Date | null) => (from === null ? { $lte: cutoff } : { $gte: from, $lte: cutoff });
-  const duePages = dateOrderedPages<DuePart>(
+  const duePages = (dueHour: number | null) => dateOrderedPages<DuePart>(
     (from, limit) => deps.db.posts
-      .find({ state: 'QUEUE', deletedAt: null, publishDate: due(from) })
+      .find({ state: 'QUEUE', ...(dueHour === null ? {} : { dueHour }), deletedAt: null, publishDate: due(from) })
       .sort({ publishDate: 1, _id: 1 }).limit(limit).select({ _id: 1, rootPostId: 1, publishDate: 1 }).lean(),
     (part) => part.publishDate,
     options.batchSize,
   );
-  for await (const page of duePages) {
-    const roots = [...new Set(page.map((part) => (part.rootPostId ?? part._id).toString()))]
-      .filter((id) => !seenRoots.has(id));
-    for (const id of roots) seenRoots.add(id);
-    const outcomes = await Promise.allSettled(roots.map((postId) => recoverPublication(deps, postId)));
-    outcomes.forEach((outcome, index) => {
-      const postId = roots[index] ?? '';
-      result.checked += 1;
-      if (outcome.status === 'rejected') result.errors.push({ postId, error: outcome.reason });
-      else if (outcome.value === 'requeued') result.requeued.push(postId);
-      else if (outcome.value === 'failed') result.failed.push(postId);
-    });
+  if (options.fromHour === null) await fillDueBuckets(deps, options.batchSize);
+  const buckets = options.fromHour === null ? [null] : hoursFrom(options.fromHour, hourOf(cutoff));
+  for (const dueHour of buckets) {
+    for await (const page of duePages(dueHour)) {
+      const roots = [...new Set(page.map((part) => (part.rootPostId ?? part._id).toString()))]
+        .filter((id) => !seenRoots.has(id));
+      for (const id of roots) seenRoots.add(id);
+      const outcomes = await Promise.allSettled(roots.map((postId) => recoverPublication(deps, postId)));
+      outcomes.forEach((outcome, index) => {
+        const postId = roots[index] ?? '';
+        result.checked += 1;
+        if (outcome.status === 'rejected') result.errors.push({ postId, error: outcome.reason });
+        else if (outcome.value === 'requeued') result.requeued.push(postId);
+        else if (outcome.value === 'failed') result.failed.push(postId);
+      });
+    }
   }
   return result;
+}
+
+/**
+ * Gives every queued part without a due bucket (stored before buckets existed) the one its
+ * publishDate puts it in, pages of `batchSize` in `_id` order, each part by `_id`. Once they
+ * have one this reads nothing on MongoDB, and the queued posts once on FerretDB.
+ */
+async function fillDueBuckets(deps: RecoveryDeps, batchSize: number): Promise<void> {
+  let after: Types.ObjectId | null = null;
+  for (;;) {
+    const page: { _id: Types.ObjectId; publishDate: Date }[] = await deps.db.posts
+      .find({ state: 'QUEUE', dueHour: null, deletedAt: null, ...(after === null ? {} : { _id: { $gt: after } }) })
+      .sort({ _id: 1 }).limit(batchSize).select({ _id: 1, publishDate: 1 }).lean();
+    const now = deps.now();
+    // `dueHour: null` again: a part queued or moved meanwhile keeps the bucket that write gave it.
+    await Promise.all(page.map((part) => deps.db.posts.updateOne(
+      { _id: part._id, dueHour: null },
+      { $set: { dueHour: dueHourOf(part.publishDate, now) } },
+    )));
+    const last = page.at(-1);
+    if (last === undefined || page.length < batchSize) return;
+    after = last._id;
+  }
 }
