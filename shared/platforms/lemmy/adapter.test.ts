@@ -214,6 +214,7 @@ describe('Lemmy adapter: refusals', () => {
   it('takes Retry-After when the instance sends 429 with one (Lemmy 1.0)', async () => {
     simulator.failNext('POST /api/v3/comment', {
       status: 429, body: { error: 'too_many_requests' }, headers: { 'retry-after': '7' },
+      offDescription: 'Lemmy 1.0 (API v4) throttles with 429; the simulator is held to 0.19\'s API v3',
     });
     const root = await publish({ content: 'x', settings: titled('Throttled comment') });
     const error = await platformFailure(comment(root.releaseId, { content: 'later' }));

@@ -137,7 +137,8 @@ describe('linkedin-page adapter: reading', () => {
     sim.publishing.setFollowers(organization, 4_321);
     const root = await adapter.publish(part('Counted post'));
     sim.publishing.setShareStatistics(root.releaseId, {
-      impressionCount: 900, clickCount: 40, likeCount: 25, commentCount: 3, shareCount: 2,
+      impressionCount: 900, uniqueImpressionsCount: 700, clickCount: 40, likeCount: 25, commentCount: 3,
+      shareCount: 2,
     });
     expect(await adapter.analytics?.account(channel)).toEqual([{ label: 'Followers', value: 4_321 }]);
     expect(await adapter.analytics?.post(channel, root.releaseId)).toEqual([

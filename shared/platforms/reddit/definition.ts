@@ -24,7 +24,9 @@ export const redditSettings = z.object({
     ),
   url: z.url({ protocol: /^https?$/ }).max(2000).optional()
     .describe('Address a link post points to; required for type link, refused otherwise'),
-  flair_id: z.string().min(1).max(64).optional()
+  // reddit.com/dev/api, POST /api/submit: flair_id is "a string no longer than 36 characters", a template's
+  // UUID (@devvit/protos SubmitRequest.flairId's example); a longer one can name no flair.
+  flair_id: z.string().min(1).max(36).optional()
     .describe('Id of one of the subreddit\'s link flairs (see the flairs tool)'),
   flair_text: z.string().min(1).max(64).optional().describe('Flair text, for flairs whose text is editable'),
   nsfw: z.boolean().optional().describe('Mark the post as not safe for work'),

@@ -151,6 +151,15 @@ describe('Reddit adapter: refusals, classified on Reddit\'s own codes', () => {
     }));
     expect(parent.message).toBe('123_456 is not a Reddit post or comment');
   });
+
+  it('refuses a flair id longer than the 36 characters /api/submit takes, before sending', async () => {
+    const sent = sim.requestsTo('POST /api/submit').length;
+    const flairId = 'f'.repeat(37);
+    const bad = await failure(publish({ subreddit: 'pics', title: 'Long flair', type: 'self', flair_id: flairId }));
+    expect(bad).toMatchObject({ kind: 'permanent' });
+    expect(bad.message).toMatch(/^Reddit post settings: settings\.flair_id: /);
+    expect(sim.requestsTo('POST /api/submit')).toHaveLength(sent);
+  });
 });
 
 describe('RATELIMIT waits', () => {

@@ -91,7 +91,10 @@ describe('TikTok refusals, classified on error.code', () => {
   });
 
   it('reads a refusal sent with HTTP 200, and TikTok\'s server trouble as retryable', async () => {
-    sim.failNext(initPath, { ...tiktokError(200, 'invalid_params', 'video_size is required'), status: 200 });
+    sim.failNext(initPath, {
+      ...tiktokError(200, 'invalid_params', 'video_size is required'),
+      offDescription: 'TikTok documents invalid_params as HTTP 400; SPS reads the error code whatever the status',
+    });
     const refused = await platformFailure(adapter.publish(part('Refused with 200')));
     expect(refused).toMatchObject({ kind: 'permanent', message: 'video_size is required (invalid_params)' });
 

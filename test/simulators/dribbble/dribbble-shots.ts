@@ -105,12 +105,25 @@ export class DribbbleShots {
   /** A shot as the API shows it. */
   shown(shot: SimulatedShot): Record<string, unknown> {
     const slug = shot.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const extension = shot.image.mimeType.split('/')[1] ?? 'png';
+    const image = `https://cdn.dribbble.com/userupload/${String(shot.id)}/file`;
     return {
       id: shot.id,
       title: shot.title,
       description: shot.description === null ? null : `<p>${shot.description}</p>`,
       width: shot.image.width,
       height: shot.image.height,
+      // The renditions Dribbble makes of the upload; hidpi only from an 800x600 one (v2/shots).
+      images: {
+        hidpi: shot.image.width === 800 ? `${image}.${extension}` : null,
+        normal: `${image}_normal.${extension}`,
+        teaser: `${image}_teaser.${extension}`,
+      },
+      // A shot the simulator keeps is never animated, and has no attachments or projects: the API takes
+      // neither at upload.
+      animated: false,
+      attachments: [],
+      projects: [],
       html_url: `https://dribbble.com/shots/${String(shot.id)}-${slug}`,
       published_at: shot.publishedAt,
       updated_at: shot.publishedAt,

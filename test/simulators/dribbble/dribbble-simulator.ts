@@ -1,5 +1,6 @@
 import { FaultPlan, type FaultStep } from '../kit/fault-plan.ts';
 import { OAuthAuthority, type IssuedTokens } from '../kit/oauth-authority.ts';
+import { OperationCheck } from '../kit/operation-check.ts';
 import {
   bearerToken, startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
@@ -123,7 +124,9 @@ export async function startDribbbleSimulator(): Promise<DribbbleSimulator> {
           ...team, avatar_url: null, html_url: `https://dribbble.com/${team.login}`,
         }));
         const profile = { ...user, followers_count: user.followers_count ?? 0, teams };
-        return { status: 200, body: { ...profile, html_url: htmlUrl, bio: '', location: null, pro: false } };
+        // `links` (web, twitter) is always there; the simulated players list none.
+        const shown = { ...profile, html_url: htmlUrl, bio: '', location: null, links: {}, pro: false };
+        return { status: 200, body: shown };
       }
       case 'GET /v2/user/shots': return shots.ofPlayer(request, user.id);
       case 'GET /v2/shots/:id': {
@@ -136,6 +139,23 @@ export async function startDribbbleSimulator(): Promise<DribbbleSimulator> {
       }
       default: return notFound;
     }
+  }
+
+  /**
+   * Fields Dribbble cannot take: the consent page and token endpoint answer in OAuth's words, the
+   * API with its 422 "Validation failed." and one error per field (v2 overview, Client Errors).
+   */
+  function refuse(problems: string[], request: SimulatedRequest): SimulatedAnswer {
+    if (request.path.startsWith('/oauth/')) {
+      // RFC 6749 5.2: a grant type the server does not offer (no refresh_token here) has its own code.
+      const grant = problems.some((problem) => problem.startsWith('body.grant_type '));
+      return grant ? tokenError('unsupported_grant_type', '')
+        : { status: 400, body: { error: 'invalid_request', error_description: problems.join('; ') } };
+    }
+    const errors = problems.map((problem) => ({
+      attribute: /^(?:body|query|path)\.([^\s.]+)/.exec(problem)?.[1] ?? 'base', message: problem,
+    }));
+    return { status: 422, body: { message: 'Validation failed.', errors } };
   }
 
   const routeOf = (request: SimulatedRequest) =>
@@ -161,7 +181,11 @@ export async function startDribbbleSimulator(): Promise<DribbbleSimulator> {
     if (request.path === '/oauth/token') return authority.token(request);
     if (request.path.startsWith('/v2/')) return api(request);
     return undefined;
-  }, notFound, { maxBodyBytes: 10 * 1024 * 1024, tooLarge: { status: 413, body: { message: 'Request too large.' } } });
+  }, notFound, {
+    maxBodyBytes: 10 * 1024 * 1024,
+    tooLarge: { status: 413, body: { message: 'Request too large.' } },
+    operations: { check: OperationCheck.forPlatform('dribbble'), refuse },
+  });
   origin = server.url;
 
   return {

@@ -79,7 +79,7 @@ export function createPost(state: LemmyState, request: SimulatedRequest): Simula
     published: lemmyTime(), locked: false, upvotes: 1, downvotes: 0,
   };
   state.posts.push(post);
-  return { status: 200, body: { post_view: state.postView(post) } };
+  return { status: 200, body: { post_view: state.postView(post, session.user.id) } };
 }
 
 export function createComment(state: LemmyState, request: SimulatedRequest): SimulatedAnswer {
@@ -116,7 +116,7 @@ export function createComment(state: LemmyState, request: SimulatedRequest): Sim
   };
   state.comments.push(comment);
   const formId = optionalString(fields, 'form_id');
-  const answer = { comment_view: state.commentView(comment), recipient_ids: [] };
+  const answer = { comment_view: state.commentView(comment, session.user.id), recipient_ids: [] };
   return { status: 200, body: formId === null ? answer : { ...answer, form_id: formId } };
 }
 
@@ -128,8 +128,14 @@ export function getPost(state: LemmyState, request: SimulatedRequest): Simulated
   const post = state.posts.find((candidate) => candidate.id === id);
   if (post === undefined) return lemmyError(404, 'couldnt_find_post');
   const community = state.communities.find((candidate) => candidate.id === post.communityId);
-  const communityView = community === undefined ? null : state.communityView(community, seen.user?.id ?? null);
-  const body = { post_view: state.postView(post), community_view: communityView, moderators: [], cross_posts: [] };
+  if (community === undefined) return lemmyError(404, 'couldnt_find_community');
+  const viewerId = seen.user?.id ?? null;
+  const body = {
+    post_view: state.postView(post, viewerId),
+    community_view: state.communityView(community, viewerId),
+    moderators: [],
+    cross_posts: [],
+  };
   return { status: 200, body };
 }
 
@@ -140,7 +146,7 @@ export function getComment(state: LemmyState, request: SimulatedRequest): Simula
   if (id === null || Number.isNaN(id)) return { status: 400, body: 'Query deserialize error: invalid value for `id`' };
   const comment = state.comments.find((candidate) => candidate.id === id);
   if (comment === undefined) return lemmyError(404, 'couldnt_find_comment');
-  return { status: 200, body: { comment_view: state.commentView(comment), recipient_ids: [] } };
+  return { status: 200, body: { comment_view: state.commentView(comment, seen.user?.id ?? null), recipient_ids: [] } };
 }
 
 /** `GET /api/v3/user`: a person's details and their posts and comments, newest first for sort=New. */
@@ -157,7 +163,8 @@ export function personDetails(state: LemmyState, request: SimulatedRequest): Sim
   const limit = integerQuery(request, 'limit') ?? 10;
   const page = integerQuery(request, 'page') ?? 1;
   if (Number.isNaN(limit) || limit < 1 || limit > fetchLimitMax || Number.isNaN(page)) {
-    return lemmyError(400, 'invalid_fetch_limit');
+    // 0.19 has no error type of its own for this: the database layer's refusal comes out as `unknown`.
+    return { status: 400, body: { error: 'unknown', message: `Fetch limit is > ${String(fetchLimitMax)}` } };
   }
   const communityId = integerQuery(request, 'community_id');
   const sort = request.query.get('sort') ?? 'New';
@@ -173,8 +180,8 @@ export function personDetails(state: LemmyState, request: SimulatedRequest): Sim
     status: 200,
     body: {
       person_view: state.personView(user),
-      comments: window(comments).map((comment) => state.commentView(comment)),
-      posts: window(posts).map((post) => state.postView(post)),
+      comments: window(comments).map((comment) => state.commentView(comment, seen.user?.id ?? null)),
+      posts: window(posts).map((post) => state.postView(post, seen.user?.id ?? null)),
       moderates: [],
     },
   };

@@ -47,9 +47,14 @@ export class LemmyRateLimiter {
     return allowed;
   }
 
-  /** `site_view.local_site_rate_limit` as GET /api/v3/site shows it. */
-  siteView(): Record<string, number> {
-    const view: Record<string, number> = { local_site_id: 1 };
+  /**
+   * `site_view.local_site_rate_limit` as GET /api/v3/site shows it, with the settings-import limit
+   * the simulator does not enforce at Lemmy's default (1 per day).
+   */
+  siteView(published: string): Record<string, number | string> {
+    const view: Record<string, number | string> = {
+      local_site_id: 1, published, import_user_settings: 1, import_user_settings_per_second: 86_400,
+    };
     for (const [bucket, limit] of this.#limits) {
       view[bucket] = limit.count;
       view[`${bucket}_per_second`] = limit.perSecond;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { OperationCheck } from '../kit/operation-check.ts';
 import {
   startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
@@ -6,6 +7,7 @@ import { listCommunities, resolveObject, searchCommunities } from './lemmy-commu
 import { createComment, createPost, getComment, getPost, personDetails } from './lemmy-content.ts';
 import { uploadImages } from './lemmy-pictrs.ts';
 import { LemmyRateLimiter, type LemmyBucket } from './lemmy-rate-limit.ts';
+import { siteAnswer } from './lemmy-site.ts';
 import { lemmyError, readJson, viewer } from './lemmy-requests.ts';
 import { LemmyState, type SimulatedCommunity, type SimulatedLemmyUser } from './lemmy-state.ts';
 
@@ -54,6 +56,35 @@ const buckets: Record<string, LemmyBucket> = {
   'POST /api/v3/user/register': 'register',
 };
 
+/** The error Lemmy's validation answers for a field past its limit (open-and-community.md 7.5, 7.7). */
+const limitErrors: Record<string, string> = {
+  name: 'invalid_post_title',
+  body: 'invalid_body_field',
+  content: 'invalid_body_field',
+  url: 'url_length_overflow',
+  custom_thumbnail: 'url_length_overflow',
+  alt_text: 'alt_text_length_overflow',
+};
+
+/**
+ * A request lemmy-js-client's types do not allow, refused as Lemmy would: a field over its limit
+ * with that check's error, pict-rs in its `{msg}`, and anything else as actix's extractor does,
+ * in plain text.
+ */
+function refuse(problems: string[], request: SimulatedRequest): SimulatedAnswer {
+  const reasons = problems.join('; ');
+  if (request.path === '/pictrs/image') return { status: 400, body: { msg: `Error in upload: ${reasons}` } };
+  const limited = problems.map((problem) => /^body\.(\w+) must (?:NOT have more|match pattern)/.exec(problem)?.[1])
+    .find((field) => field !== undefined && limitErrors[field] !== undefined);
+  if (limited !== undefined) return lemmyError(400, limitErrors[limited] ?? 'invalid_body_field');
+  // A page size past FETCH_LIMIT_MAX passes the query extractor and fails in the database layer.
+  if (problems.some((problem) => problem.startsWith('query.limit must be'))) {
+    return { status: 400, body: { error: 'unknown', message: 'Fetch limit is > 50' } };
+  }
+  const extractor = request.method === 'GET' ? 'Query' : 'Json';
+  return { status: 400, body: `${extractor} deserialize error: ${reasons}` };
+}
+
 export async function startLemmySimulator(options: LemmySimulatorOptions = {}): Promise<LemmySimulator> {
   const state = new LemmyState();
   const rateLimits = new LemmyRateLimiter();
@@ -76,8 +107,9 @@ export async function startLemmySimulator(options: LemmySimulatorOptions = {}): 
       if (code === undefined || code === null) return lemmyError(400, 'missing_totp_token');
       if (code !== user.totp) return lemmyError(400, 'incorrect_totp_token');
     }
+    // No session yet: Lemmy leaves `jwt` out (LoginResponse.jwt is optional), it never sends null.
     if (user.pending === true) {
-      return { status: 200, body: { jwt: null, registration_created: true, verify_email_sent: false } };
+      return { status: 200, body: { registration_created: true, verify_email_sent: false } };
     }
     const claims = Buffer.from(JSON.stringify({ sub: user.id, iss: 'lemmy' })).toString('base64url');
     const jwt = `eyJhbGciOiJIUzI1NiJ9.${claims}.${randomBytes(16).toString('base64url')}`;
@@ -88,13 +120,7 @@ export async function startLemmySimulator(options: LemmySimulatorOptions = {}): 
   function site(request: SimulatedRequest): SimulatedAnswer {
     const seen = viewer(state, request);
     if ('refusal' in seen) return seen.refusal;
-    const siteView = { site: { name: 'Simulated Lemmy' }, local_site_rate_limit: rateLimits.siteView() };
-    const base = { site_view: siteView, admins: [], version: '0.19.20' };
-    if (seen.user === null) return { status: 200, body: base };
-    const user = seen.user;
-    const view = state.personView(user);
-    const myUser = { local_user_view: { person: view.person, counts: view.counts, local_user: { id: user.id } } };
-    return { status: 200, body: { ...base, my_user: myUser } };
+    return { status: 200, body: siteAnswer(state, rateLimits, seen.user) };
   }
 
   const routes: Record<string, (request: SimulatedRequest) => SimulatedAnswer> = {
@@ -129,6 +155,7 @@ export async function startLemmySimulator(options: LemmySimulatorOptions = {}): 
   const server = await startSimulatorServer(answer, lemmyError(404, 'not_found'), {
     maxBodyBytes: options.maxBodyBytes ?? 8 * 1024 * 1024,
     tooLarge: { status: 413, body: { msg: 'Payload too large' } },
+    operations: { check: OperationCheck.forPlatform('lemmy'), refuse },
   });
   state.origin = server.url;
   return {

@@ -1,6 +1,8 @@
 /**
  * What one simulated Lemmy 0.19 instance holds, and the views its API answers with (lemmy-js-client
- * types: PostView, CommentView, CommunityView, PersonView), trimmed to the fields a client reads.
+ * 0.19.9 types: PostView, CommentView, CommunityView, PersonView), with every field those types
+ * mark as always sent (operations.json holds the answers to them). Lemmy skips an absent optional
+ * field rather than sending null, and so do the views.
  */
 
 export interface SimulatedLemmyUser {
@@ -74,8 +76,14 @@ export interface StoredImage {
 /** Lemmy's timestamps: RFC 3339 with microseconds, in UTC. */
 export const lemmyTime = (at: Date = new Date()): string => `${at.toISOString().slice(0, 23)}000Z`;
 
+/** Lemmy's `instance` rows: the instance itself, and the one every remote community lives on here. */
+const localInstance = 1;
+const remoteInstance = 2;
+
 export class LemmyState {
   origin = '';
+  /** When the instance, its people and its communities came to be, as their `published` says. */
+  readonly startedAt = lemmyTime();
   readonly users: SimulatedLemmyUser[] = [];
   readonly sessions = new Map<string, SimulatedLemmyUser>();
   readonly communities: SimulatedCommunity[] = [];
@@ -112,10 +120,13 @@ export class LemmyState {
       name: user.name,
       ...(user.displayName === undefined ? {} : { display_name: user.displayName }),
       ...(user.avatar === undefined ? {} : { avatar: user.avatar }),
+      banned: false,
+      published: this.startedAt,
       actor_id: `${this.origin}/u/${user.name}`,
       local: true,
-      banned: false,
       deleted: false,
+      bot_account: false,
+      instance_id: localInstance,
     };
   }
 
@@ -135,67 +146,116 @@ export class LemmyState {
       id: community.id,
       name: community.name,
       title: community.title,
+      removed: false,
+      published: this.startedAt,
+      deleted: community.deleted ?? false,
+      nsfw: community.nsfw ?? false,
       actor_id: `${scheme}//${host}/c/${community.name}`,
       local: community.remoteHost === undefined,
-      nsfw: community.nsfw ?? false,
-      posting_restricted_to_mods: community.postingRestrictedToMods ?? false,
-      removed: false,
-      deleted: community.deleted ?? false,
       hidden: false,
+      posting_restricted_to_mods: community.postingRestrictedToMods ?? false,
+      instance_id: community.remoteHost === undefined ? localInstance : remoteInstance,
+      visibility: 'Public',
     };
+  }
+
+  #subscribed(community: SimulatedCommunity, viewerId: number | null): string {
+    return viewerId !== null && (community.subscribers ?? []).includes(viewerId) ? 'Subscribed' : 'NotSubscribed';
   }
 
   communityView(community: SimulatedCommunity, viewerId: number | null) {
     const subscribers = community.subscribers ?? [];
-    const subscribed = viewerId !== null && subscribers.includes(viewerId) ? 'Subscribed' : 'NotSubscribed';
-    const posts = this.posts.filter((post) => post.communityId === community.id).length;
+    const postIds = new Set(this.posts.filter((post) => post.communityId === community.id).map((post) => post.id));
+    const comments = this.comments.filter((comment) => postIds.has(comment.postId)).length;
+    // Activity counts are Lemmy's scheduled tasks' sums; the simulator runs none, so they stay 0.
+    const counts = {
+      community_id: community.id, subscribers: subscribers.length, posts: postIds.size, comments,
+      published: this.startedAt, users_active_day: 0, users_active_week: 0, users_active_month: 0,
+      users_active_half_year: 0, subscribers_local: subscribers.length,
+    };
     return {
       community: this.community(community),
-      subscribed,
+      subscribed: this.#subscribed(community, viewerId),
       blocked: false,
-      counts: { community_id: community.id, subscribers: subscribers.length, posts, comments: 0 },
+      counts,
       banned_from_community: viewerId !== null && (community.banned ?? []).includes(viewerId),
     };
   }
 
-  postView(post: StoredPost) {
-    const creator = this.user(post.creatorId);
-    const community = this.communities.find((candidate) => candidate.id === post.communityId);
+  /** The post's creator and community, which a real instance always has. */
+  #parties(creatorId: number, communityId: number): { creator: SimulatedLemmyUser; community: SimulatedCommunity } {
+    const creator = this.user(creatorId);
+    const community = this.communities.find((candidate) => candidate.id === communityId);
+    if (creator === undefined || community === undefined) {
+      throw new Error(`the simulated instance lost person ${String(creatorId)} or community ${String(communityId)}`);
+    }
+    return { creator, community };
+  }
+
+  /** How the creator stands in the community, and how the viewer does, as each view repeats it. */
+  #standing(creator: SimulatedLemmyUser, community: SimulatedCommunity, viewerId: number | null) {
+    const banned = community.banned ?? [];
     return {
-      post: {
-        id: post.id,
-        name: post.name,
-        ...(post.url === null ? {} : { url: post.url }),
-        ...(post.body === null ? {} : { body: post.body }),
-        ...(post.altText === null ? {} : { alt_text: post.altText }),
-        ...(post.customThumbnail === null ? {} : { thumbnail_url: post.customThumbnail }),
-        creator_id: post.creatorId,
-        community_id: post.communityId,
-        removed: false,
-        locked: post.locked,
-        published: post.published,
-        deleted: false,
-        nsfw: post.nsfw,
-        ap_id: `${this.origin}/post/${String(post.id)}`,
-        local: true,
-        language_id: post.languageId,
-      },
-      creator: creator === undefined ? null : this.person(creator),
-      community: community === undefined ? null : this.community(community),
+      creator_banned_from_community: banned.includes(creator.id),
+      banned_from_community: viewerId !== null && banned.includes(viewerId),
+      creator_is_moderator: (community.moderators ?? []).includes(creator.id),
+      creator_is_admin: false,
+      subscribed: this.#subscribed(community, viewerId),
+      saved: false,
+      creator_blocked: false,
+    };
+  }
+
+  post(post: StoredPost) {
+    return {
+      id: post.id,
+      name: post.name,
+      ...(post.url === null ? {} : { url: post.url }),
+      ...(post.body === null ? {} : { body: post.body }),
+      creator_id: post.creatorId,
+      community_id: post.communityId,
+      removed: false,
+      locked: post.locked,
+      published: post.published,
+      deleted: false,
+      nsfw: post.nsfw,
+      ...(post.customThumbnail === null ? {} : { thumbnail_url: post.customThumbnail }),
+      ap_id: `${this.origin}/post/${String(post.id)}`,
+      local: true,
+      language_id: post.languageId,
+      featured_community: false,
+      featured_local: false,
+      ...(post.altText === null ? {} : { alt_text: post.altText }),
+    };
+  }
+
+  postView(post: StoredPost, viewerId: number | null = null) {
+    const { creator, community } = this.#parties(post.creatorId, post.communityId);
+    const comments = this.comments.filter((comment) => comment.postId === post.id);
+    return {
+      post: this.post(post),
+      creator: this.person(creator),
+      community: this.community(community),
+      ...this.#standing(creator, community, viewerId),
       counts: {
         post_id: post.id,
-        comments: this.comments.filter((comment) => comment.postId === post.id).length,
+        comments: comments.length,
         score: post.upvotes - post.downvotes,
         upvotes: post.upvotes,
         downvotes: post.downvotes,
         published: post.published,
+        newest_comment_time: comments.at(-1)?.published ?? post.published,
       },
+      read: false,
+      hidden: false,
+      unread_comments: comments.length,
     };
   }
 
-  commentView(comment: StoredComment) {
-    const creator = this.user(comment.creatorId);
+  commentView(comment: StoredComment, viewerId: number | null = null) {
     const post = this.posts.find((candidate) => candidate.id === comment.postId);
+    if (post === undefined) throw new Error(`the simulated instance lost post ${String(comment.postId)}`);
+    const { creator, community } = this.#parties(comment.creatorId, post.communityId);
     const prefix = `${comment.path}.`;
     return {
       comment: {
@@ -212,8 +272,9 @@ export class LemmyState {
         distinguished: false,
         language_id: comment.languageId,
       },
-      creator: creator === undefined ? null : this.person(creator),
-      post: post === undefined ? null : this.postView(post).post,
+      creator: this.person(creator),
+      post: this.post(post),
+      community: this.community(community),
       counts: {
         comment_id: comment.id,
         score: comment.upvotes - comment.downvotes,
@@ -222,6 +283,7 @@ export class LemmyState {
         published: comment.published,
         child_count: this.comments.filter((other) => other.path.startsWith(prefix)).length,
       },
+      ...this.#standing(creator, community, viewerId),
     };
   }
 }

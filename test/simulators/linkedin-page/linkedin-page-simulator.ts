@@ -9,5 +9,5 @@ export type { SimulatedLinkedinMember, SimulatedOrganization } from '../linkedin
 export type LinkedinPageSimulator = LinkedinSimulator;
 
 export function startLinkedinPageSimulator(): Promise<LinkedinPageSimulator> {
-  return startLinkedinSimulator({ programmaticRefresh: true });
+  return startLinkedinSimulator({ programmaticRefresh: true, platform: 'linkedin-page' });
 }

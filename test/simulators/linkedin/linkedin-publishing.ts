@@ -54,6 +54,8 @@ export type InjectedFailure = SimulatedAnswer | { loseResponse: true };
 
 export interface ShareTotals {
   impressionCount: number;
+  /** Members who saw the post at least once: LinkedIn always counts it beside the impressions. */
+  uniqueImpressionsCount: number;
   clickCount: number;
   likeCount: number;
   commentCount: number;
@@ -415,6 +417,8 @@ export class LinkedinPublishing {
     const mine = this.posts.filter((post) => post.author === author).sort((a, b) => b.createdAt - a.createdAt);
     const elements = mine.slice(start, start + count).map((post) => ({
       id: post.id, author: post.author, commentary: post.commentary, visibility: post.visibility,
+      distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+      isReshareDisabledByAuthor: post.isReshareDisabledByAuthor,
       lifecycleState: 'PUBLISHED', createdAt: post.createdAt, lastModifiedAt: post.createdAt,
       publishedAt: post.createdAt,
     }));
@@ -473,7 +477,9 @@ export class LinkedinPublishing {
     if (!this.#mayReadStatistics(caller, organization)) return accessDenied('organizationalEntityShareStatistics');
     const list = request.query.get('shares') ?? request.query.get('ugcPosts');
     const urns = /^List\((.*)\)$/.exec(list ?? '')?.[1]?.split(',').map(decodeURIComponent) ?? [];
-    const zero: ShareTotals = { impressionCount: 0, clickCount: 0, likeCount: 0, commentCount: 0, shareCount: 0 };
+    const zero: ShareTotals = {
+      impressionCount: 0, uniqueImpressionsCount: 0, clickCount: 0, likeCount: 0, commentCount: 0, shareCount: 0,
+    };
     const elements = urns.map((urn) => {
       const post = this.posts.find((candidate) => candidate.id === urn && candidate.author === organization);
       const totals = post === undefined ? zero : this.#statistics.get(urn) ?? zero;

@@ -1,5 +1,5 @@
 import {
-  startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
+  startSimulatorServer, type HeldToOperations, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
 
 /** LinkedIn's requests keep their bytes (image and video uploads): the kit's request under LinkedIn's name. */
@@ -16,7 +16,11 @@ export type LinkedinServer = RunningSimulator;
 const maxBodyBytes = 16 * 1024 * 1024;
 
 /** The LinkedIn simulator's HTTP side: the kit's server, with room for uploads and LinkedIn's 413. */
-export function startLinkedinServer(handle: LinkedinHandler, notFound: SimulatedAnswer): Promise<LinkedinServer> {
+export function startLinkedinServer(
+  handle: LinkedinHandler,
+  notFound: SimulatedAnswer,
+  operations: HeldToOperations,
+): Promise<LinkedinServer> {
   const tooLarge = { status: 413, body: { status: 413, message: 'Request entity too large' } };
-  return startSimulatorServer(handle, notFound, { maxBodyBytes, tooLarge });
+  return startSimulatorServer(handle, notFound, { maxBodyBytes, tooLarge, operations });
 }

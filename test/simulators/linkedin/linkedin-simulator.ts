@@ -1,4 +1,5 @@
 import { OAuthAuthority, type IssuedTokens } from '../kit/oauth-authority.ts';
+import { OperationCheck } from '../kit/operation-check.ts';
 import {
   bearerToken, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
@@ -37,6 +38,11 @@ export interface SimulatedOrganization {
 export interface LinkedinSimulatorOptions {
   /** Apps approved for programmatic refresh tokens (Marketing Developer Platform partners) get one. */
   programmaticRefresh?: boolean;
+  /**
+   * Whose operations the simulator is held to: a member's (posts as urn:li:person, the userinfo
+   * read) or a Page's (posts as urn:li:organization, the organization and statistics reads).
+   */
+  platform?: 'linkedin' | 'linkedin-page';
 }
 
 export interface LinkedinSimulator extends RunningSimulator {
@@ -87,6 +93,28 @@ function tokenAnswer(tokens: IssuedTokens): unknown {
       ? {}
       : { refresh_token: tokens.refreshToken, refresh_token_expires_in: 31_536_000 }),
   };
+}
+
+/**
+ * A request LinkedIn's documentation does not allow, refused in LinkedIn's words: the OAuth
+ * endpoints with `{error, error_description}`, a body's fields with 422 and one inputError each
+ * (oauth-majors.md 2.5), a query or path parameter with 400 ILLEGAL_ARGUMENT.
+ */
+function refuse(problems: string[], request: SimulatedRequest): SimulatedAnswer {
+  const reasons = problems.join('; ');
+  if (request.path.startsWith('/oauth/v2/')) {
+    return { status: 400, body: { error: 'invalid_request', error_description: reasons } };
+  }
+  if (!problems.every((problem) => problem.startsWith('body'))) {
+    return apiError(400, reasons, { code: 'ILLEGAL_ARGUMENT' });
+  }
+  const inputErrors = problems.map((problem) => ({
+    code: 'INVALID_VALUE',
+    description: problem,
+    input: { inputPath: { fieldPath: /^body\.?(\S*)/.exec(problem)?.[1] ?? '' } },
+  }));
+  const errorDetailType = 'com.linkedin.common.error.BadRequest';
+  return { status: 422, body: { status: 422, message: reasons, errorDetailType, errorDetails: { inputErrors } } };
 }
 
 /** The versioned API refuses a call without an active version, or List() without Rest.li 2.0. */
@@ -207,7 +235,10 @@ export async function startLinkedinSimulator(options: LinkedinSimulatorOptions =
     if (request.path === '/rest/organizationAcls') return organizationAcls(request, member);
     if (request.path === '/rest/organizations') return organizationsBatch(request);
     return undefined;
-  }, apiError(404, 'Resource not found', { serviceErrorCode: 0 }));
+  }, apiError(404, 'Resource not found', { serviceErrorCode: 0 }), {
+    check: OperationCheck.forPlatform(options.platform ?? 'linkedin'),
+    refuse,
+  });
 
   return {
     ...server,

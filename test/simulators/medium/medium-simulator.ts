@@ -1,3 +1,4 @@
+import { OperationCheck } from '../kit/operation-check.ts';
 import {
   bearerToken, jsonBody, startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
@@ -89,6 +90,21 @@ function invalid(fields: Record<string, unknown>): SimulatedAnswer | null {
   return null;
 }
 
+/**
+ * A story as Medium's Post object shows it: canonicalUrl only when one was given, publishedAt
+ * never for a draft, publicationId only under a publication (Medium's README, 3.3).
+ */
+function storyAnswer(story: SimulatedStory): Record<string, unknown> {
+  const { id, title, authorId, tags, url, canonicalUrl, publishStatus, license, publicationId, publishedAt } = story;
+  return {
+    id, title, authorId, tags, url, publishStatus, license,
+    licenseUrl: 'https://policy.medium.com/medium-terms-of-service-9db0094a1e0f',
+    ...(canonicalUrl === null ? {} : { canonicalUrl }),
+    ...(publishStatus === 'draft' ? {} : { publishedAt }),
+    ...(publicationId === null ? {} : { publicationId }),
+  };
+}
+
 export async function startMediumSimulator(
   users: SimulatedMediumUser[],
   publications: SimulatedMediumPublication[] = [],
@@ -136,9 +152,7 @@ export async function startMediumSimulator(
       publishedAt: Date.now(),
     };
     stories.push(story);
-    const { content: _content, contentFormat: _format, ...shown } = story;
-    const licenseUrl = 'https://policy.medium.com/medium-terms-of-service-9db0094a1e0f';
-    return { status: 201, body: { data: { ...shown, licenseUrl } } };
+    return { status: 201, body: { data: storyAnswer(story) } };
   }
 
   function route(request: SimulatedRequest): SimulatedAnswer {
@@ -182,7 +196,13 @@ export async function startMediumSimulator(
       return { ...answer, lose: true };
     }
     return answer;
-  }, notFound);
+  }, notFound, {
+    // Medium answers fields it cannot take with 400 in its errors envelope (README, 3.3).
+    operations: {
+      check: OperationCheck.forPlatform('medium'),
+      refuse: (problems) => mediumError(400, problems.join('; ')),
+    },
+  });
 
   return {
     ...server,

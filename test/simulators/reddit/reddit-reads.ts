@@ -165,7 +165,7 @@ export class RedditReads {
           status: 200,
           body: (subreddit.flairs ?? []).map((flair) => ({
             id: flair.id, text: flair.text, text_editable: flair.textEditable ?? false,
-            mod_only: flair.modOnly ?? false,
+            mod_only: flair.modOnly ?? false, max_emojis: 10, override_css: false,
             type: 'text', background_color: '#ff4500', text_color: 'light', allowable_content: 'all', richtext: [],
           })),
         };

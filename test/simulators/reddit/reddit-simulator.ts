@@ -1,11 +1,12 @@
 import { OAuthAuthority } from '../kit/oauth-authority.ts';
+import { OperationCheck } from '../kit/operation-check.ts';
 import {
   bearerToken, startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
 import { RedditReads } from './reddit-reads.ts';
 import { RedditRecords, type SimulatedRedditUser, type SimulatedSubreddit } from './reddit-records.ts';
-import { RedditSubmissions } from './reddit-submissions.ts';
-import { RedditUploads, storagePath } from './reddit-uploads.ts';
+import { jsonErrors, RedditSubmissions } from './reddit-submissions.ts';
+import { RedditUploads, s3Error, storagePath } from './reddit-uploads.ts';
 
 export type { SimulatedRedditUser, SimulatedSubreddit } from './reddit-records.ts';
 
@@ -66,6 +67,30 @@ function tokenError(error: string): SimulatedAnswer {
 function anonymousAgent(request: SimulatedRequest): boolean {
   const agent = request.headers['user-agent'] ?? '';
   return agent === '' || /^(node|undici|python-urllib|python-requests|curl)\b/i.test(agent);
+}
+
+const badRequest: SimulatedAnswer = { status: 400, body: { message: 'Bad Request', error: 400 } };
+
+/**
+ * A request Reddit's API documentation does not allow, refused in the words of the host that got
+ * it: S3's XML for the upload form, OAuth's `{error}` (HTTP 200, as Reddit answers a bad grant)
+ * at the token endpoint, and on the API the `json.errors` a submission's field problems come as
+ * (TOO_LONG, NO_TEXT with the field's name, open-and-community.md 6.5) or a plain 400.
+ */
+function refuse(problems: string[], request: SimulatedRequest): SimulatedAnswer {
+  if (request.path === storagePath) return s3Error(400, 'InvalidArgument', problems.join('; '));
+  if (request.path === '/api/v1/access_token') {
+    const grant = problems.some((problem) => problem.startsWith('body.grant_type '));
+    return { status: 200, body: { error: grant ? 'unsupported_grant_type' : 'invalid_request' } };
+  }
+  if (request.method === 'GET') return badRequest;
+  const entries = problems.map((problem): [string, string, string] | null => {
+    const long = /^body\.(\w+) must NOT have more than (\d+) characters/.exec(problem);
+    if (long !== null) return ['TOO_LONG', `this is too long (max: ${long[2] ?? ''})`, long[1] ?? ''];
+    const missing = /^body must have required property '(\w+)'/.exec(problem);
+    return missing === null ? null : ['NO_TEXT', 'we need something here', missing[1] ?? ''];
+  });
+  return entries.every((entry) => entry !== null) ? jsonErrors(entries) : badRequest;
 }
 
 type Handler = (user: SimulatedRedditUser, request: SimulatedRequest, match: string) => SimulatedAnswer
@@ -222,6 +247,7 @@ export async function startRedditSimulator(): Promise<RedditSimulator> {
     if (request.path === '/api/v1/access_token') return authority.token(request);
     return callApi(request);
   }, notFound, {
+    operations: { check: OperationCheck.forPlatform('reddit'), refuse },
     // Videos come through the storage form; anything larger gets S3's refusal before the handler.
     maxBodyBytes: 40 * 1024 * 1024,
     tooLarge: {

@@ -26,7 +26,7 @@ export interface UploadLimits {
   leaseMs: number;
 }
 
-function s3Error(status: number, code: string, message: string, extra = ''): SimulatedAnswer {
+export function s3Error(status: number, code: string, message: string, extra = ''): SimulatedAnswer {
   const body = '<?xml version="1.0" encoding="UTF-8"?>\n'
     + `<Error><Code>${code}</Code><Message>${message}</Message>${extra}`
     + '<RequestId>4442587FB7D0A2F9</RequestId></Error>';

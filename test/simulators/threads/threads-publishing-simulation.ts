@@ -82,6 +82,18 @@ export interface UserInsights {
 
 const mediaMetrics = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'] as const;
 type MediaMetric = (typeof mediaMetrics)[number];
+/** What each metric counts, as the insights answer describes it beside its title. */
+const metricDescriptions: Readonly<Record<string, string>> = {
+  views: 'The number of times the content was viewed.',
+  likes: 'The number of likes.',
+  replies: 'The number of replies.',
+  reposts: 'The number of reposts.',
+  quotes: 'The number of quotes.',
+  shares: 'The number of shares.',
+  clicks: 'The number of clicks on links.',
+  followers_count: 'The number of followers.',
+  follower_demographics: 'The demographic breakdown of the followers.',
+};
 const userMetrics = [
   'views', 'likes', 'replies', 'reposts', 'quotes', 'clicks', 'followers_count', 'follower_demographics',
 ] as const;
@@ -524,6 +536,7 @@ export class ThreadsPublishing {
       period: 'lifetime',
       values: [{ value: name === 'replies' ? counters.replies ?? directReplies : counters[name as MediaMetric] ?? 0 }],
       title: name.charAt(0).toUpperCase() + name.slice(1),
+      description: metricDescriptions[name] ?? name,
       id: `${id}/insights/${name}/lifetime`,
     }));
     return { status: 200, body: { data } };
@@ -554,9 +567,10 @@ export class ThreadsPublishing {
           value,
           end_time: graphTime(this.#deps.now() - (insights.views.length - 1 - index) * day),
         }));
-        return { name, period: 'day', values, title: 'views', id };
+        return { name, period: 'day', values, title: 'views', description: metricDescriptions[name] ?? name, id };
       }
-      return { name, period: 'day', title: name, total_value: { value: totals[name] ?? 0 }, id };
+      const description = metricDescriptions[name] ?? name;
+      return { name, period: 'day', title: name, description, total_value: { value: totals[name] ?? 0 }, id };
     });
     return { status: 200, body: { data } };
   }

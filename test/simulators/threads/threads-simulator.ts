@@ -4,6 +4,7 @@ import {
   userBehind,
 } from '../facebook/meta-graph-simulation.ts';
 import { OAuthAuthority, type IssuedTokens } from '../kit/oauth-authority.ts';
+import { OperationCheck } from '../kit/operation-check.ts';
 import {
   startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
@@ -61,6 +62,21 @@ function tokenError(error: string, description: string): SimulatedAnswer {
   }
   if (error === 'invalid_grant') return graphError('This authorization code has been used.', 100, { subcode: 36009 });
   return graphError(description, 100);
+}
+
+/**
+ * Graph refuses a parameter it cannot take with code 100 (oauth-majors.md 3.5), a text past its
+ * length as "Param text must be at most 500 characters long" (6.5), anything else as an invalid
+ * parameter.
+ */
+function refuseParameters(problems: string[]): SimulatedAnswer {
+  for (const problem of problems) {
+    const long = /^(?:body|query)\.(\w+) must NOT have more than (\d+) characters/.exec(problem);
+    if (long !== null) {
+      return graphError(`(#100) Param ${long[1] ?? ''} must be at most ${long[2] ?? ''} characters long`, 100);
+    }
+  }
+  return graphError(`(#100) Invalid parameter: ${problems.join('; ')}`, 100);
 }
 
 export async function startThreadsSimulator(): Promise<ThreadsSimulator> {
@@ -141,7 +157,9 @@ export async function startThreadsSimulator(): Promise<ThreadsSimulator> {
     const { version, rest } = graphPath(request.path);
     if (version !== null) return publishing.route(request, rest) ?? unknownPath(request);
     return unknownPath(request);
-  }, graphError('Unknown path components', 2500));
+  }, graphError('Unknown path components', 2500), {
+    operations: { check: OperationCheck.forPlatform('threads'), refuse: refuseParameters },
+  });
 
   return {
     ...server,

@@ -22,8 +22,19 @@ function jsonWithInt64(value: unknown): string {
   return text.replace(new RegExp(`"${int64Marker}(-?\\d+)"`, 'g'), '$1');
 }
 
+function holdsBigint(value: unknown): boolean {
+  if (typeof value === 'bigint') return true;
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.values(value).some(holdsBigint);
+}
+
+/**
+ * A success in TikTok's envelope. Written as JSON text only where an int64 needs it: the
+ * simulator kit checks answers given as values against TikTok's operations, not text.
+ */
 export function tiktokData(data: unknown, status = 200): SimulatedAnswer {
   const body = { data, error: { code: 'ok', message: '', log_id: logId() } };
+  if (!holdsBigint(body)) return { status, body };
   return { status, body: jsonWithInt64(body), headers: { 'content-type': 'application/json; charset=utf-8' } };
 }
 

@@ -1,4 +1,5 @@
 import { OAuthAuthority } from '../kit/oauth-authority.ts';
+import { OperationCheck } from '../kit/operation-check.ts';
 import {
   bearerToken, jsonBody, startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
@@ -117,6 +118,22 @@ function userInfo(request: SimulatedRequest, user: SimulatedTikTokUser, creator:
   return tiktokData({ user: Object.fromEntries(fields.map((field) => [field, values[field]])) });
 }
 
+/**
+ * A request TikTok's reference does not allow, refused by the host that got it: the token
+ * endpoint's `{error, error_description, log_id}` with HTTP 200, the consent page's OAuth error,
+ * and elsewhere `invalid_params` in the API's envelope (oauth-majors.md 8.5).
+ */
+function refuse(problems: string[], request: SimulatedRequest): SimulatedAnswer {
+  const reasons = problems.join('; ');
+  if (request.path === '/v2/oauth/token/') {
+    return { status: 200, body: { error: 'invalid_request', error_description: reasons, log_id: logId() } };
+  }
+  if (request.path === '/v2/auth/authorize/') {
+    return { status: 400, body: { error: 'invalid_request', error_description: reasons } };
+  }
+  return refusals.invalidParams(reasons);
+}
+
 /** Users are keyed by the id the authority hands out (`authority.consentingUser`). */
 export async function startTikTokSimulator(
   users: Record<string, SimulatedTikTokUser>,
@@ -233,7 +250,11 @@ export async function startTikTokSimulator(
     }
     if (request.path.startsWith('/v2/')) return answerApi(request);
     return notFound;
-  }, notFound, { maxBodyBytes: maxLastChunkBytes + 1024, tooLarge });
+  }, notFound, {
+    maxBodyBytes: maxLastChunkBytes + 1024,
+    tooLarge,
+    operations: { check: OperationCheck.forPlatform('tiktok'), refuse },
+  });
   baseUrl = server.url;
 
   return {
