@@ -33,21 +33,68 @@ function provenanceOf(description: string): Provenance | undefined {
   return undefined;
 }
 
+type Format = OperationSelection['format'];
+
+/** One description read for its routes, with its fingerprint and provenance. */
+function readDescription(description: string, format: Format, routes: string[]): {
+  derived: DerivedOperations;
+  source: { sha256: string } & Partial<Provenance>;
+} {
+  const file = path.join(specsDir, description);
+  const reader = descriptionReaders[format];
+  if (reader === undefined) throw new Error(`no reader for ${format} descriptions`);
+  const derived = reader(file, routes);
+  // A description split over a folder is fingerprinted by the files its reader read, in order.
+  const hash = createHash('sha256');
+  for (const read of statSync(file).isFile() ? [file] : derived.filesRead ?? []) hash.update(readFileSync(read));
+  return { derived, source: { sha256: hash.digest('hex'), ...provenanceOf(description) } };
+}
+
+/** JSON with its keys sorted, so two descriptions' equal schemas compare equal whatever their key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) => (typeof inner === 'object' && inner !== null
+    && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
+    : inner));
+}
+
+/** A further description's operations and definitions joined to the first's; a clash is an error. */
+function join(into: DerivedOperations, further: DerivedOperations, description: string): void {
+  for (const operation of further.operations) {
+    if (into.operations.some((known) => known.route === operation.route)) {
+      throw new Error(`${description}: ${operation.route} is already described`);
+    }
+    into.operations.push(operation);
+  }
+  for (const [name, schema] of Object.entries(further.definitions)) {
+    const known = into.definitions[name];
+    if (known !== undefined && canonical(known) !== canonical(schema)) {
+      throw new Error(`${description}: definition ${name} differs from an earlier description's`);
+    }
+    into.definitions[name] = schema;
+  }
+}
+
 export function deriveOperations(selection: OperationSelection): OperationFile {
-  let derived: DerivedOperations = { operations: [], definitions: {} };
+  const derived: DerivedOperations = { operations: [], definitions: {} };
   const source: OperationFile['source'] = { description: selection.description, format: selection.format };
   if (selection.description !== null) {
-    const file = path.join(specsDir, selection.description);
-    const reader = descriptionReaders[selection.format];
-    if (reader === undefined) throw new Error(`no reader for ${selection.format} descriptions`);
-    derived = reader(file, selection.routes);
-    // A description split over a folder is fingerprinted by the files its reader read, in order.
-    const hash = createHash('sha256');
-    for (const read of statSync(file).isFile() ? [file] : derived.filesRead ?? []) hash.update(readFileSync(read));
-    source.sha256 = hash.digest('hex');
-    Object.assign(source, provenanceOf(selection.description));
+    const first = readDescription(selection.description, selection.format, selection.routes);
+    join(derived, first.derived, selection.description);
+    Object.assign(source, first.source);
   }
   if (selection.note !== undefined) source.note = selection.note;
+  for (const further of selection.alsoDescribedBy ?? []) {
+    const read = readDescription(further.description, further.format, further.routes);
+    join(derived, read.derived, further.description);
+    source.alsoDescribedBy = [
+      ...source.alsoDescribedBy ?? [],
+      { description: further.description, format: further.format, ...read.source },
+    ];
+  }
+  if (selection.alsoDescribedBy !== undefined) {
+    const sorted = Object.entries(derived.definitions).sort(([a], [b]) => a.localeCompare(b));
+    derived.definitions = Object.fromEntries(sorted);
+  }
   const document: OperationFile = {
     platform: selection.platform,
     ...(selection.basePath === undefined ? {} : { basePath: selection.basePath }),

@@ -2,6 +2,10 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { OperationSelection } from '../../test/simulators/kit/operation-file.ts';
 import { openapiOperations, type DerivedOperations } from './openapi-operations.ts';
+import { telegramOperations } from './telegram-operations.ts';
+import { vkOperations } from './vk-operations.ts';
+import { metaOperations } from './meta-operations.ts';
+import { discoveryOperations } from './discovery-operations.ts';
 
 /**
  * One reader per description format: each takes the description's path (a file, or a folder for
@@ -22,4 +26,8 @@ const openapi: DescriptionReader = (file, routes) => openapiOperations(readDocum
 export const descriptionReaders: Partial<Record<OperationSelection['format'], DescriptionReader>> = {
   openapi,
   swagger2: openapi,
+  telegram: (file, routes) => telegramOperations(readDocument(file), routes),
+  vk: vkOperations,
+  meta: metaOperations,
+  discovery: (file, routes) => discoveryOperations(readDocument(file), routes),
 };

@@ -127,6 +127,8 @@ describe('discord adapter: refusals, classified on Discord\'s codes', () => {
       status: 429,
       headers: { 'x-ratelimit-reset-after': '2.5', 'retry-after': '3' },
       body: { message: 'You are being rate limited.', global: false },
+      offDescription: 'Discord\'s 429 always carries retry_after: this one lacks it, to test SPS\'s fallback '
+        + 'to the headers',
     });
     const error = await platformFailure(adapter.publish(partOf('Reset after')));
 

@@ -105,6 +105,10 @@ describe('facebook adapter: publishing on the Page', () => {
     expect(uploaded.map((photo) => photo.published)).toEqual([false, false]);
     expect(input.checkpoint.saves.slice(0, 2)).toEqual([{ photo0: uploaded[0]?.id }, { photo1: uploaded[1]?.id }]);
     expect(postOf(result.releaseId)).toMatchObject({ message: text, photoIds: uploaded.map((photo) => photo.id) });
+    // Graph's param is `attached_media`, a list: one field of JSON, as Meta's SDKs send a list.
+    const form = new URLSearchParams(requestsTo(`/${pageId}/feed`).at(-1)?.text);
+    expect([...form.keys()].filter((name) => name.startsWith('attached_media'))).toEqual(['attached_media']);
+    expect(JSON.parse(form.get('attached_media') ?? '')).toEqual(uploaded.map((photo) => ({ media_fbid: photo.id })));
   });
 
   it('reuses photos an earlier attempt uploaded instead of uploading them again', async () => {

@@ -26,9 +26,10 @@ const release = (id: string): PublishResult => ({ releaseId: id, releaseURL: fac
  * Publishes to a Facebook Page with the Page token the channel holds (Graph API, oauth-majors.md
  * section 3). The first part is a feed post: text and an optional link on `/{page-id}/feed`;
  * one photo uploaded (multipart `source`) and published on `/{page-id}/photos`; several photos
- * uploaded unpublished, then attached to a `/feed` post (`attached_media`); a video uploaded to
- * `/{page-id}/videos` with the text as its description. Release ids are Graph's: the post id
- * `{page-id}_{post-id}`, or the video id for a video; the URL is `https://www.facebook.com/<id>`.
+ * uploaded unpublished, then attached to a `/feed` post (`attached_media`, a JSON list); a video
+ * uploaded to `/{page-id}/videos` with the text as its description. Release ids are Graph's: the
+ * post id `{page-id}_{post-id}`, or the video id for a video; the URL is
+ * `https://www.facebook.com/<id>`.
  * Later parts are comments by the Page on the first (`/{object-id}/comments`), with at most one
  * photo uploaded unpublished and attached by `attachment_id`.
  *
@@ -117,10 +118,13 @@ export function createFacebookAdapter(options: AdapterOptions, app: PlatformApp)
       if (input.media.length > 0) throw permanent('a Facebook post with a link takes no photos');
       form.link = settings.link;
     }
+    const attached: { media_fbid: string }[] = [];
     for (const [index, media] of input.media.entries()) {
-      const id = await unpublishedPhoto(input, pageId, media, `photo${String(index)}`);
-      form[`attached_media[${String(index)}]`] = JSON.stringify({ media_fbid: id });
+      attached.push({ media_fbid: await unpublishedPhoto(input, pageId, media, `photo${String(index)}`) });
     }
+    // One `attached_media` field holding the JSON list, as Graph's description names the param and
+    // Meta's business SDKs send a list param; `attached_media[0]` is no param of /feed.
+    if (attached.length > 0) form.attached_media = JSON.stringify(attached);
     return release(await feedPost(input, pageId, form));
   }
 

@@ -19,8 +19,10 @@ export class DiscordGuildReads {
   me(request: SimulatedRequest): SimulatedAnswer {
     const refused = this.#world.authorized(request);
     if (refused !== null) return refused;
-    const { id, username, bot } = this.#world.bot;
-    return { status: 200, body: { id, username, discriminator: '0', global_name: null, avatar: null, bot } };
+    // A bot's own user: the User object with what only its owner sees (mfa_enabled, locale, verified, email).
+    const user = this.#world.userJson(this.#world.bot);
+    const ownerOnly = { mfa_enabled: false, locale: 'en-US', premium_type: 0, verified: true, email: null };
+    return { status: 200, body: { ...user, ...ownerOnly } };
   }
 
   guild(request: SimulatedRequest, guildId: string): SimulatedAnswer {
@@ -29,18 +31,16 @@ export class DiscordGuildReads {
     const counts = request.query.get('with_counts') === 'true'
       ? { approximate_member_count: guild.memberCount ?? 0, approximate_presence_count: guild.onlineCount ?? 0 }
       : {};
-    // A server whose boosts raised its file limit shows a higher tier (levels 2 and 3 as commonly cited).
-    const limit = guild.fileLimitBytes ?? 0;
-    const tier = limit >= 100 * 1024 * 1024 ? 3 : limit >= 50 * 1024 * 1024 ? 2 : 0;
-    return { status: 200, body: { id: guild.id, name: guild.name, icon: guild.icon, premium_tier: tier, ...counts } };
+    return { status: 200, body: { ...this.#world.guildJson(guild), ...counts } };
   }
 
   channels(request: SimulatedRequest, guildId: string): SimulatedAnswer {
     const guild = this.#world.guildAccess(request, guildId);
     if (isAnswer(guild)) return guild;
-    const channels = guild.channels.map((channel, position) => ({
-      id: channel.id, type: channel.type, name: channel.name, guild_id: guild.id, position, parent_id: null,
-    }));
+    const channels = guild.channels.flatMap((channel) => {
+      const record = this.#world.channels.get(channel.id);
+      return record === undefined ? [] : [this.#world.channelJson(record)];
+    });
     return { status: 200, body: channels };
   }
 
@@ -52,12 +52,7 @@ export class DiscordGuildReads {
   roles(request: SimulatedRequest, guildId: string): SimulatedAnswer {
     const guild = this.#world.guildAccess(request, guildId);
     if (isAnswer(guild)) return guild;
-    const everyone = { id: guild.id, name: '@everyone', mentionable: false };
-    const roles = [everyone, ...(guild.roles ?? [])].map((role, position) => ({
-      id: role.id, name: role.name, color: 0, hoist: false, position, permissions: '0', managed: false,
-      mentionable: role.mentionable ?? false,
-    }));
-    return { status: 200, body: roles };
+    return { status: 200, body: this.#world.roleJson(guild) };
   }
 
   searchMembers(request: SimulatedRequest, guildId: string): SimulatedAnswer {
@@ -73,11 +68,20 @@ export class DiscordGuildReads {
     const found = (guild.members ?? []).filter((member) =>
       [member.username, member.globalName, member.nick]
         .some((name) => name?.toLowerCase().startsWith(wanted) === true));
+    // The Guild Member object with every field Discord sends for a member without boosts or a timeout.
     const members = found.slice(0, limit).map((member) => ({
-      user: { id: member.id, username: member.username, global_name: member.globalName ?? null, avatar: null },
+      user: this.#world.userJson(member),
       nick: member.nick ?? null,
+      avatar: null,
+      banner: null,
       roles: [],
       joined_at: '2024-01-01T00:00:00.000000+00:00',
+      premium_since: null,
+      deaf: false,
+      mute: false,
+      flags: 0,
+      pending: false,
+      communication_disabled_until: null,
     }));
     return { status: 200, body: members };
   }

@@ -5,6 +5,7 @@ import {
 import { requestTooLarge } from './discord-attachments.ts';
 import { DiscordGuildReads } from './discord-guild-reads.ts';
 import { DiscordMessages } from './discord-messages.ts';
+import { discordOperations } from './discord-operations.ts';
 import { DiscordTraffic, routeOf } from './discord-rate-limits.ts';
 import { DiscordThreads } from './discord-threads.ts';
 import { discordError, DiscordWorld, type DiscordPermission, type SimulatedGuild } from './discord-world.ts';
@@ -25,6 +26,8 @@ export type { SimulatedDiscordChannel, SimulatedGuild } from './discord-world.ts
  *   threads and forum posts (discord-threads.ts), server reads (discord-guild-reads.ts), every
  *   route behind its rate-limit bucket, with faults a test arranges (discord-rate-limits.ts).
  *   A whole request over 25 MiB is refused with 413 (40005).
+ * Requests and answers are held to Discord's description (operations.json, discord-operations.ts); a
+ * request it does not allow is refused 400 Invalid Form Body (50035).
  * Facts: /work/shared/platforms/open-and-community.md section 8.
  */
 export interface RunningDiscordSimulator extends RunningSimulator {
@@ -101,8 +104,7 @@ export async function startDiscordSimulator(
       const guild = guilds[authority.userOf(tokens.accessToken) ?? ''];
       if (!exchange || guild === undefined || !tokens.scope.split(' ').includes('bot')) return answer;
       world.botIn.add(guild.id);
-      const installed = { id: guild.id, name: guild.name, icon: guild.icon, features: [] };
-      return { ...answer, guild: { ...installed, owner_id: '80351110224678912' } };
+      return { ...answer, guild: world.guildJson(guild) };
     },
   });
 
@@ -134,7 +136,7 @@ export async function startDiscordSimulator(
     if (handle === undefined) return notFound;
     const ids = [...path.matchAll(/\/(\d{5,})(?=\/|$)/g)].map((match) => match[1] ?? '');
     return traffic.run(route, ids[0] ?? '', () => handle(request, ids));
-  }, notFound, { maxBodyBytes: 25 * 1024 * 1024, tooLarge: requestTooLarge });
+  }, notFound, { maxBodyBytes: 25 * 1024 * 1024, tooLarge: requestTooLarge, operations: discordOperations() });
 
   return {
     ...server,

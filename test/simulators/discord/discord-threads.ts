@@ -123,6 +123,7 @@ export class DiscordThreads {
     const guild = this.#world.guildAccess(request, guildId);
     if (isAnswer(guild)) return guild;
     const threads = this.all().filter((thread) => thread.guildId === guild.id);
-    return { status: 200, body: { threads: threads.map((thread) => this.#world.channelJson(thread)), members: [] } };
+    const body = { threads: threads.map((thread) => this.#world.channelJson(thread)), members: [], has_more: false };
+    return { status: 200, body };
   }
 }

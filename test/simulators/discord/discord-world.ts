@@ -87,6 +87,9 @@ export const discordEpochMs = 1_420_070_400_000;
 
 export const defaultFileLimitBytes = 10 * 1024 * 1024;
 
+/** Who owns every simulated server: a user other than the bot and the members a test names. */
+const guildOwnerId = '80351110224678912';
+
 export const discordError = (status: number, message: string, code: number, errors?: unknown): SimulatedAnswer =>
   ({ status, body: errors === undefined ? { message, code } : { message, code, errors } });
 
@@ -174,12 +177,105 @@ export class DiscordWorld {
     return this.botIn.has(guild.id) ? guild : missingAccess;
   }
 
-  /** The channel object Discord answers with. */
+  /** A user as Discord shows one (the bot, a member): the fields its User object always carries. */
+  userJson(user: { id: string; username: string; globalName?: string | null; bot?: boolean }): Record<string, unknown> {
+    return {
+      id: user.id,
+      username: user.username,
+      avatar: null,
+      discriminator: '0',
+      public_flags: 0,
+      flags: 0,
+      ...(user.bot === true ? { bot: true } : {}),
+      banner: null,
+      accent_color: null,
+      global_name: user.globalName ?? null,
+      avatar_decoration_data: null,
+      collectibles: null,
+      primary_guild: null,
+    };
+  }
+
+  /**
+   * The Guild object (resources/guild#guild-object), as `GET /guilds/{id}` and the bot install's
+   * token answer carry it: every field Discord always sends, with a new server's settings.
+   */
+  guildJson(guild: SimulatedGuild): Record<string, unknown> {
+    // A server whose boosts raised its file limit shows a higher tier (levels 2 and 3 as commonly cited).
+    const limit = guild.fileLimitBytes ?? 0;
+    const tier = limit >= 100 * 1024 * 1024 ? 3 : limit >= 50 * 1024 * 1024 ? 2 : 0;
+    return {
+      id: guild.id,
+      name: guild.name,
+      icon: guild.icon,
+      description: null,
+      home_header: null,
+      splash: null,
+      discovery_splash: null,
+      features: [],
+      banner: null,
+      owner_id: guildOwnerId,
+      application_id: null,
+      region: 'deprecated',
+      afk_channel_id: null,
+      afk_timeout: 300,
+      system_channel_id: null,
+      system_channel_flags: 0,
+      widget_enabled: false,
+      widget_channel_id: null,
+      verification_level: 0,
+      roles: this.roleJson(guild),
+      default_message_notifications: 0,
+      mfa_level: 0,
+      explicit_content_filter: 0,
+      max_presences: null,
+      max_members: 500_000,
+      max_stage_video_channel_users: 50,
+      max_video_channel_users: 25,
+      vanity_url_code: null,
+      premium_tier: tier,
+      premium_subscription_count: tier === 0 ? 0 : tier === 2 ? 7 : 14,
+      preferred_locale: 'en-US',
+      rules_channel_id: null,
+      safety_alerts_channel_id: null,
+      public_updates_channel_id: null,
+      premium_progress_bar_enabled: false,
+      nsfw: false,
+      nsfw_level: 0,
+      emojis: [],
+      stickers: [],
+      incidents_data: null,
+    };
+  }
+
+  /** The guild's roles as Discord lists them: @everyone (the guild's id) first. */
+  roleJson(guild: SimulatedGuild): Record<string, unknown>[] {
+    const everyone = { id: guild.id, name: '@everyone', mentionable: false };
+    return [everyone, ...(guild.roles ?? [])].map((role, position) => ({
+      id: role.id,
+      name: role.name,
+      permissions: '0',
+      position,
+      color: 0,
+      colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+      hoist: false,
+      managed: false,
+      mentionable: role.mentionable ?? false,
+      icon: null,
+      unicode_emoji: null,
+      flags: 0,
+    }));
+  }
+
+  /** The channel object Discord answers with: a guild channel's position, a thread's metadata and counts. */
   channelJson(channel: ChannelRecord): Record<string, unknown> {
-    const thread = isThread(channel)
+    const messages = this.messages.filter((message) => message.channelId === channel.id).length;
+    const placed = isThread(channel)
       ? {
         owner_id: channel.ownerId,
-        message_count: this.messages.filter((message) => message.channelId === channel.id).length,
+        message_count: messages,
+        member_count: 1,
+        total_message_sent: messages,
         thread_metadata: {
           archived: false,
           auto_archive_duration: 4320,
@@ -187,14 +283,15 @@ export class DiscordWorld {
           locked: false,
         },
       }
-      : {};
+      : { position: Math.max(0, this.guild(channel.guildId)?.channels.findIndex(({ id }) => id === channel.id) ?? 0) };
     return {
       id: channel.id,
       type: channel.type,
+      flags: 0,
       guild_id: channel.guildId,
       name: channel.name,
       parent_id: channel.parentId,
-      ...thread,
+      ...placed,
     };
   }
 
@@ -204,25 +301,36 @@ export class DiscordWorld {
       id: message.id,
       type: 0,
       channel_id: message.channelId,
-      author: { id: message.authorId, username: this.bot.username, bot: true },
+      author: this.userJson({ id: message.authorId, username: this.bot.username, bot: true }),
       content: message.content,
       timestamp: new Date(message.createdAt).toISOString(),
+      edited_timestamp: null,
       attachments: message.attachments.map((attachment) => ({
         id: attachment.id,
         filename: attachment.filename,
         size: attachment.size,
         url: `https://cdn.discordapp.com/attachments/${message.channelId}/${attachment.id}/${attachment.filename}`,
+        proxy_url: `https://media.discordapp.net/attachments/${message.channelId}/${attachment.id}/`
+          + attachment.filename,
         ...(attachment.contentType === null ? {} : { content_type: attachment.contentType }),
         ...(attachment.description === null ? {} : { description: attachment.description }),
       })),
       embeds: [],
+      components: [],
       mentions: [],
+      mention_roles: [],
+      mention_everyone: false,
       pinned: false,
       tts: false,
       flags: 0,
       ...(message.reactions.length === 0 ? {} : {
         reactions: message.reactions.map(({ emoji, count }) => ({
-          count, count_details: { burst: 0, normal: count }, me: false, emoji: { id: null, name: emoji },
+          count,
+          count_details: { burst: 0, normal: count },
+          me: false,
+          me_burst: false,
+          burst_colors: [],
+          emoji: { id: null, name: emoji },
         })),
       }),
       ...(withNonce && message.nonce !== null ? { nonce: message.nonce } : {}),

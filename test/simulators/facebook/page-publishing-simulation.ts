@@ -192,17 +192,23 @@ export function createPagePublishing(deps: PagePublishingDeps): PagePublishing {
     return { status: 200, body: { id: photo.id, post_id: post.id } };
   }
 
-  /** `attached_media[0]={"media_fbid":"..."}`, ... : unpublished photos of this Page, each used once. */
+  /**
+   * `attached_media=[{"media_fbid":"..."}, ...]`, the list as JSON text (Graph's form of a list
+   * param): unpublished photos of this Page, each used once.
+   */
   function attachedPhotos(pageId: string, params: GraphParams): SimulatedPhoto[] | SimulatedAnswer {
+    const text = params.fields.get('attached_media');
+    if (text === undefined) return [];
+    let listed: unknown;
+    try {
+      listed = JSON.parse(text);
+    } catch {
+      return graphError('(#100) param attached_media must be a JSON list', 100);
+    }
+    if (!Array.isArray(listed)) return graphError('(#100) param attached_media must be a JSON list', 100);
     const attached: SimulatedPhoto[] = [];
-    for (let index = 0; params.fields.has(`attached_media[${String(index)}]`); index += 1) {
-      let fbid: unknown;
-      try {
-        const value = params.fields.get(`attached_media[${String(index)}]`) ?? '';
-        fbid = (JSON.parse(value) as { media_fbid?: unknown }).media_fbid;
-      } catch {
-        return graphError(`(#100) param attached_media[${String(index)}] must be JSON`, 100);
-      }
+    for (const [index, entry] of (listed as unknown[]).entries()) {
+      const fbid = typeof entry === 'object' && entry !== null && 'media_fbid' in entry ? entry.media_fbid : undefined;
       const photo = photos.find((candidate) => candidate.id === fbid && candidate.pageId === pageId);
       if (photo === undefined || photo.published) {
         return graphError(`(#100) param attached_media[${String(index)}] has an invalid media_fbid`, 100);

@@ -1,4 +1,5 @@
 import { OAuthAuthority } from '../kit/oauth-authority.ts';
+import { googleOperations } from './google-operations.ts';
 import {
   bearerToken, startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
@@ -16,6 +17,7 @@ import {
  *   mybusinessbusinessinformation.googleapis.com `GET /v1/accounts/{id}/locations?readMask=...`,
  *   paginated with `pageToken`.
  * API calls with an unknown or expired bearer answer Google's 401 `UNAUTHENTICATED` body.
+ * Requests and answers are held to the APIs' descriptions (operations.json, google-operations.ts).
  * Facts: /work/shared/platforms/oauth-majors.md 7, design-blogging-business.md 7.
  */
 export interface SimulatedYoutubeChannel {
@@ -196,6 +198,6 @@ export async function startGoogleSimulator(
     const locations = /^\/v1\/(accounts\/[^/]+)\/locations$/.exec(request.path);
     if (locations?.[1] !== undefined) return businessLocations(request, user, locations[1]);
     return notFound;
-  }, notFound);
+  }, notFound, { operations: googleOperations() });
   return { ...server, authority, clientId, clientSecret, users: known };
 }

@@ -1,5 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HeldExchange } from '../kit/held-exchange.ts';
+import { OperationCheck } from '../kit/operation-check.ts';
+import type { SimulatedRequest } from '../kit/simulator-server.ts';
 import { chunkUnit, youtubeError } from './youtube-answers.ts';
 import type { SessionRequest, UploadSession, YoutubeStore } from './youtube-store.ts';
 
@@ -16,6 +19,8 @@ import type { SessionRequest, UploadSession, YoutubeStore } from './youtube-stor
  * - 308 with `Range: bytes=0-N` (no Range while it holds nothing) until the last byte is in,
  *   then 200 with the video resource, to every later status question too;
  * - an unknown session answers 404; one the test expired answers 410.
+ * Each request and its answer are held to the session PUT written in the Google simulator's
+ * operations (operations.json): a request off it is refused as YouTube's invalidParameter.
  * Facts: /work/shared/platforms/oauth-majors.md 7.2-7.3.
  */
 
@@ -27,27 +32,41 @@ export interface RunningUploadServer {
 const wholeRange = /^bytes (\d+)-(\d+)\/(\d+)$/;
 const statusRange = /^bytes \*\/(\d+)$/;
 
-function answer(response: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
-  const text = body === undefined ? '' : JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
-  response.end(text);
+/** Sends one answer, held to the operations first. */
+type Reply = (status: number, body?: unknown, headers?: Record<string, string>) => void;
+
+function replyTo(response: ServerResponse, exchange: HeldExchange): Reply {
+  return (status, body, headers = {}) => {
+    exchange.answered({ status, ...(body === undefined ? {} : { body }), headers });
+    const text = body === undefined ? '' : JSON.stringify(body);
+    response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
+    response.end(text);
+  };
 }
 
-function refuse(response: ServerResponse, message: string): void {
+function refuse(reply: Reply, message: string): void {
   const { status, body } = youtubeError(400, 'badRequest', message, 'global', 'INVALID_ARGUMENT');
-  answer(response, status, body);
+  reply(status, body);
 }
 
 /** 308 with the range held, or the finished video. */
-function stateAnswer(store: YoutubeStore, response: ServerResponse, session: UploadSession): void {
+function stateAnswer(store: YoutubeStore, reply: Reply, session: UploadSession): void {
   const video = store.videos.find((candidate) => candidate.id === session.videoId);
   if (video !== undefined) {
-    answer(response, 200, store.resource(video));
+    reply(200, store.resource(video));
     return;
   }
   const range: Record<string, string> = session.takenLength === 0
     ? {} : { range: `bytes=0-${String(session.takenLength - 1)}` };
-  answer(response, 308, undefined, { ...range, 'x-guploader-uploadid': session.id });
+  reply(308, undefined, { ...range, 'x-guploader-uploadid': session.id });
+}
+
+/** The request as the operations check reads it, once its body is in. */
+function simulated(request: IncomingMessage, url: URL, body: Buffer): SimulatedRequest {
+  return {
+    method: request.method ?? 'PUT', path: url.pathname, query: url.searchParams, headers: request.headers,
+    text: '', raw: body, receivedAt: Date.now(),
+  };
 }
 
 /** What one PUT may carry: its first byte and length, or a status question. */
@@ -90,7 +109,12 @@ function plan(request: IncomingMessage, session: UploadSession): Planned {
   return { kind: 'bytes', start, length };
 }
 
-function receive(store: YoutubeStore, request: IncomingMessage, response: ServerResponse): void {
+function receive(
+  store: YoutubeStore,
+  check: OperationCheck,
+  request: IncomingMessage,
+  response: ServerResponse,
+): void {
   const url = new URL(request.url ?? '/', 'http://uploads');
   const session = store.sessions.get(url.searchParams.get('upload_id') ?? '');
   const record: SessionRequest = {
@@ -107,8 +131,10 @@ function receive(store: YoutubeStore, request: IncomingMessage, response: Server
   const cutAfter = planned?.kind === 'bytes' ? store.cutNextChunkAfter : null;
   if (cutAfter !== null) store.cutNextChunkAfter = null;
   const kept: Buffer[] = [];
+  const body: Buffer[] = [];
   request.on('data', (chunk: Buffer) => {
     if (request.socket.destroyed) return;
+    body.push(chunk);
     const room = (cutAfter ?? Number.POSITIVE_INFINITY) - record.bodyBytes;
     record.bodyBytes += chunk.length;
     if (planned?.kind === 'bytes') kept.push(room < chunk.length ? chunk.subarray(0, Math.max(0, room)) : chunk);
@@ -120,26 +146,34 @@ function receive(store: YoutubeStore, request: IncomingMessage, response: Server
   });
   request.on('end', () => {
     if (request.socket.destroyed) return;
+    const exchange = new HeldExchange(check, simulated(request, url, Buffer.concat(body)));
+    const reply = replyTo(response, exchange);
+    if (exchange.problems.length > 0) {
+      const message = `Invalid request: ${exchange.problems.join('; ')}`;
+      const { status, body: refusal } = youtubeError(400, 'invalidParameter', message, 'global', 'INVALID_ARGUMENT');
+      reply(status, refusal);
+      return;
+    }
     if (session === undefined) {
-      answer(response, 404, youtubeError(404, 'notFound', 'Not Found', 'global', 'NOT_FOUND').body);
+      reply(404, youtubeError(404, 'notFound', 'Not Found', 'global', 'NOT_FOUND').body);
       return;
     }
     if (session.expired) {
-      answer(response, 410, youtubeError(410, 'gone', 'The upload session has expired.', 'global', 'NOT_FOUND').body);
+      reply(410, youtubeError(410, 'gone', 'The upload session has expired.', 'global', 'NOT_FOUND').body);
       return;
     }
     if (planned === null || planned.kind === 'refused') {
-      refuse(response, planned === null ? 'only PUT to a session address is served here' : planned.why);
+      refuse(reply, planned === null ? 'only PUT to a session address is served here' : planned.why);
       return;
     }
     if (planned.kind === 'bytes') {
       if (record.bodyBytes !== planned.length) {
-        refuse(response, 'the body is not as long as Content-Length says');
+        refuse(reply, 'the body is not as long as Content-Length says');
         return;
       }
       keep(session, kept, record);
     }
-    finish(store, response, session, record);
+    finish(store, { response, reply }, session, record);
   });
 }
 
@@ -150,22 +184,28 @@ function keep(session: UploadSession, kept: Buffer[], record: SessionRequest): v
   record.kept = bytes.length;
 }
 
-function finish(store: YoutubeStore, response: ServerResponse, session: UploadSession, record: SessionRequest): void {
+function finish(
+  store: YoutubeStore,
+  to: { response: ServerResponse; reply: Reply },
+  session: UploadSession,
+  record: SessionRequest,
+): void {
   if (session.videoId === null && session.takenLength === session.declaredLength) {
     store.complete(session);
     if (store.loseNextCompletion) {
       store.loseNextCompletion = false;
       record.outcome = 'lost';
-      response.socket?.destroy();
+      to.response.socket?.destroy();
       return;
     }
   }
   record.outcome = session.videoId === null ? 'incomplete' : 'complete';
-  stateAnswer(store, response, session);
+  stateAnswer(store, to.reply, session);
 }
 
 export async function startUploadServer(store: YoutubeStore): Promise<RunningUploadServer> {
-  const server = createServer((request, response) => { receive(store, request, response); });
+  const check = OperationCheck.forPlatform('google');
+  const server = createServer((request, response) => { receive(store, check, request, response); });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

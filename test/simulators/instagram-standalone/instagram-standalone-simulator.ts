@@ -1,4 +1,5 @@
 import type { PlatformApp } from '../../../shared/platforms/kit/platform-connect.ts';
+import { graphOperations } from '../facebook/graph-operations.ts';
 import {
   graphPath, graphToken, longLivedLoginRoute, MetaTokenBook, pickFields, requestedFields, unknownPath, userBehind,
 } from '../facebook/meta-graph-simulation.ts';
@@ -17,6 +18,7 @@ import { InstagramContentSimulation } from '../instagram/instagram-content-simul
  * the Graph host in the Graph envelope `{error: {message, type, code, fbtrace_id}}`. Publishing
  * (containers, media, comments, insights) is the content simulation both Instagram simulators
  * share (../instagram/instagram-content-simulation.ts), acting for the token's user.
+ * Requests and answers are held to Instagram Login's operations (operations.json beside this file).
  * Facts: ../shared/platforms/oauth-majors.md, section 5.1.
  */
 export interface SimulatedInstagramUser {
@@ -57,17 +59,19 @@ const knownScopes = [
   'instagram_business_manage_messages', 'instagram_business_manage_insights',
 ];
 
+/** api.instagram.com's shape of a refusal: `{error_type, code, error_message}`. */
+const apiRefusal = (message: string): SimulatedAnswer =>
+  ({ status: 400, body: { error_type: 'OAuthException', code: 400, error_message: message } });
+
 /** api.instagram.com's words for the code exchange's refusals. */
 function tokenError(error: string, description: string): SimulatedAnswer {
-  const refuse = (message: string): SimulatedAnswer =>
-    ({ status: 400, body: { error_type: 'OAuthException', code: 400, error_message: message } });
-  if (error === 'invalid_client') return refuse('Error validating client secret.');
+  if (error === 'invalid_client') return apiRefusal('Error validating client secret.');
   if (error === 'invalid_grant' && /redirect_uri/.test(description)) {
-    return refuse('Error validating verification code. Please make sure your redirect_uri is identical to the one you '
-      + 'used in the OAuth dialog request');
+    return apiRefusal('Error validating verification code. Please make sure your redirect_uri is identical to the '
+      + 'one you used in the OAuth dialog request');
   }
-  if (error === 'invalid_grant') return refuse('This authorization code has been used');
-  return refuse(description);
+  if (error === 'invalid_grant') return apiRefusal('This authorization code has been used');
+  return apiRefusal(description);
 }
 
 export async function startInstagramStandaloneSimulator(
@@ -135,7 +139,11 @@ export async function startInstagramStandaloneSimulator(
       return { status: 200, body: pickFields(node, [...requestedFields(request).keys()]) };
     }
     return await content.route(request) ?? unknownPath(request);
-  }, { status: 404, body: { error: { message: 'Unknown path', type: 'OAuthException', code: 2500 } } });
+  }, { status: 404, body: { error: { message: 'Unknown path', type: 'OAuthException', code: 2500 } } }, {
+    // api.instagram.com refuses the code exchange in its own shape; the Graph host in Graph's.
+    operations: graphOperations('instagram-standalone', (reasons, request) =>
+      (request.path === '/oauth/access_token' ? apiRefusal(reasons) : undefined)),
+  });
 
   return {
     ...server,

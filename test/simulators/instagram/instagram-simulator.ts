@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   startFacebookSimulator, type FacebookSimulator, type SimulatedInstagramAccount,
 } from '../facebook/facebook-simulator.ts';
+import { graphOperations } from '../facebook/graph-operations.ts';
 import { graphError, graphPath, graphToken, pickFields, requestedFields } from '../facebook/meta-graph-simulation.ts';
 import {
   startSimulatorServer, type SimulatedAnswer, type SimulatedRequest,
@@ -17,6 +18,7 @@ import { InstagramContentSimulation } from './instagram-content-simulation.ts';
  * linked to Pages: it notes the Page tokens `/me/accounts` hands out, answers `GET /me` for them
  * (the Page and its `instagram_business_account`), and asks the Facebook simulator whether a
  * Page token still holds (the role kept, the token alive) before acting for its account.
+ * Requests and answers are held to Instagram's Graph operations (operations.json beside this file).
  * Facts: ../shared/platforms/oauth-majors.md, sections 4.1-4.7.
  */
 export interface InstagramSimulator extends FacebookSimulator {
@@ -125,7 +127,7 @@ export async function startInstagramSimulator(): Promise<InstagramSimulator> {
       }
     }
     return answer;
-  }, graphError('Unknown path components', 2500));
+  }, graphError('Unknown path components', 2500), { operations: graphOperations('instagram') });
 
   return {
     ...graph,

@@ -38,6 +38,18 @@ const file: OperationFile = {
       responses: { 200: { $ref: '#/definitions/Note' } },
     },
     { route: 'GET /notes/latest', writtenFrom: 'this test', responses: { 200: null } },
+    {
+      route: 'GET /bot{token}/getMe',
+      writtenFrom: 'this test',
+      pathParameters: { type: 'object', properties: { token: { type: 'string', pattern: '^\\d+:' } } },
+      responses: { 200: null },
+    },
+    {
+      route: 'GET /v1/{+location}:fetchReport',
+      writtenFrom: 'this test',
+      pathParameters: { type: 'object', properties: { location: { type: 'string', pattern: '^locations/[^/]+$' } } },
+      responses: { 200: null },
+    },
   ],
 };
 
@@ -89,6 +101,24 @@ describe('OperationCheck', () => {
     expect(check.checkRequest(request('DELETE', '/notes/7')).operation).toBeNull();
     expect(check.checkRequest(request('GET', '/notes/latest?x=1')).problems)
       .toEqual(['query.x is not a parameter of the operation']);
+  });
+
+  it('reads a parameter that ends a segment after literal text, as Telegram\'s bot{token}', () => {
+    const verdict = check.checkRequest(request('GET', '/bot123:abc/getMe'));
+    expect(verdict.operation?.route).toBe('GET /bot{token}/getMe');
+    expect(verdict.problems).toEqual([]);
+    expect(check.checkRequest(request('GET', '/botabc/getMe')).problems)
+      .toEqual(['path.token must match pattern "^\\d+:"']);
+    expect(check.checkRequest(request('GET', '/123:abc/getMe')).operation).toBeNull();
+  });
+
+  it('reads a parameter followed by literal text in its segment, as Google\'s {+location}:verb', () => {
+    const verdict = check.checkRequest(request('GET', '/v1/locations/12:fetchReport'));
+    expect(verdict.operation?.route).toBe('GET /v1/{+location}:fetchReport');
+    expect(verdict.problems).toEqual([]);
+    expect(check.checkRequest(request('GET', '/v1/accounts/1/locations/12:fetchReport')).problems)
+      .toEqual(['path.location must match pattern "^locations/[^/]+$"']);
+    expect(check.checkRequest(request('GET', '/v1/locations/12:other')).operation).toBeNull();
   });
 
   it('checks an answer against its status\'s schema; an undescribed success is off the description', () => {

@@ -74,12 +74,15 @@ interface CompiledRoute {
 function compileRoute(operation: DescribedOperation): CompiledRoute {
   const [method = '', template = ''] = operation.route.split(' ');
   const names: string[] = [];
-  // `{name}` is one segment; Google's `{+name}` may hold slashes.
+  const literal = (text: string): string => text.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
+  // `{name}` is one segment, or part of one between literal text (Telegram's `bot{token}`, Google's
+  // `{+location}:fetchMultiDailyMetricsTimeSeries`); Google's `{+name}` may hold slashes.
   const source = template.split('/').map((segment) => {
-    const parameter = /^\{(\+?)([^{}]*)\}$/.exec(segment);
-    if (parameter === null) return segment.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
-    names.push(parameter[2] ?? '');
-    return parameter[1] === '+' ? '(.+)' : '([^/]+)';
+    const parameter = /^([^{}]*)\{(\+?)([^{}]*)\}([^{}]*)$/.exec(segment);
+    if (parameter === null) return literal(segment);
+    names.push(parameter[3] ?? '');
+    const value = parameter[2] === '+' ? '(.+)' : '([^/]+)';
+    return `${literal(parameter[1] ?? '')}${value}${literal(parameter[4] ?? '')}`;
   }).join('/');
   return { operation, method, pattern: new RegExp(`^${source}/?$`), names };
 }

@@ -31,17 +31,32 @@ export const describedOperation = z.object({
 
 export type DescribedOperation = z.infer<typeof describedOperation>;
 
+const descriptionFormat = z.enum([
+  'openapi', 'swagger2', 'telegram', 'vk', 'meta', 'discovery', 'graphql', 'lexicon', 'written',
+]);
+
+/** A further description read for the same platform, and where it came from. */
+const furtherSource = z.object({
+  description: z.string(),
+  format: descriptionFormat,
+  repository: z.string().optional(),
+  commit: z.string().optional(),
+  sha256: z.string().optional(),
+});
+
 export const operationSource = z.object({
   /** The description's file under the platform-specs folder, or null for written operations only. */
   description: z.string().nullable(),
   /** Which reader takes the description apart (scripts/platform-operations/description-readers.ts). */
-  format: z.enum(['openapi', 'swagger2', 'telegram', 'vk', 'meta', 'discovery', 'graphql', 'lexicon', 'written']),
+  format: descriptionFormat,
   repository: z.string().optional(),
   commit: z.string().optional(),
   /** sha256 of the description file as read, so a changed file is seen. */
   sha256: z.string().optional(),
   /** Where the file came from when PROVENANCE.tsv does not say (a package, a module version). */
   note: z.string().optional(),
+  /** The further descriptions of a platform whose API is published in several (the selection's `alsoDescribedBy`). */
+  alsoDescribedBy: z.array(furtherSource).optional(),
 });
 
 export const correction = z.object({
@@ -81,8 +96,22 @@ export const operationSelection = z.object({
   description: z.string().nullable(),
   format: operationSource.shape.format,
   note: z.string().optional(),
-  /** Routes to take from the description, written as it writes them. */
+  /**
+   * Routes to take from the description, written as it writes them; Meta's codegen specs add the
+   * node or edge a route is (`GET /{version}/{page-id}/feed Page.feed`: meta-operations.ts).
+   */
   routes: z.array(z.string()).default([]),
+  /**
+   * Further descriptions with the routes taken from each, for a simulator serving a platform that
+   * publishes its API in several (Google: YouTube's and Business Profile's APIs, each its own
+   * document, one in another format). Their operations and definitions join the first's; a
+   * definition two descriptions name differently fails the derivation.
+   */
+  alsoDescribedBy: z.array(z.object({
+    description: z.string(),
+    format: descriptionFormat,
+    routes: z.array(z.string()).min(1),
+  })).optional(),
   /** Operations the description lacks (its own gaps, or no description at all), with their source. */
   written: z.array(describedOperation.extend({ writtenFrom: z.string().min(5) })).default([]),
   corrections: z.array(correction).default([]),

@@ -6,6 +6,7 @@ import {
 } from './listmonk-auth.ts';
 import { createCampaign, findCampaign, presentCampaign, queryCampaigns, updateStatus } from './listmonk-campaigns.ts';
 import { queryMedia, uploadMedia } from './listmonk-media.ts';
+import { listmonkOperations } from './listmonk-operations.ts';
 import {
   defaultLists, defaultTemplates, ListmonkState, type SimulatedList, type SimulatedTemplate,
 } from './listmonk-state.ts';
@@ -18,7 +19,8 @@ export type { SimulatedListmonkApiUser } from './listmonk-auth.ts';
  * (listmonk-media.ts), lists and templates, behind listmonk's authentication and per-route
  * permissions (listmonk-auth.ts). Errors are `{message}`, answers `{data}`. listmonk has no rate
  * limiter; `failNext` plays a proxy in front of it (a 429 with Retry-After) or a connection that
- * breaks after listmonk acted (`lose`).
+ * breaks after listmonk acted (`lose`). Requests and answers are held to listmonk's description
+ * (operations.json, listmonk-operations.ts); a request off it is refused 400 `{message}`.
  * Facts: /work/shared/platforms/design-blogging-business.md, section 8.
  */
 export interface ListmonkSimulatorOptions {
@@ -141,7 +143,10 @@ export async function startListmonkSimulator(options: ListmonkSimulatorOptions):
     }
     const answer = route(request, name);
     return fault === 'lose' && answer.status < 300 ? { ...answer, lose: true } : answer;
-  }, notFound, { tooLarge: { status: 413, body: { message: 'Request Entity Too Large' } } });
+  }, notFound, {
+    tooLarge: { status: 413, body: { message: 'Request Entity Too Large' } },
+    operations: listmonkOperations(),
+  });
   rootUrl = simulator.url;
   return {
     ...simulator,

@@ -1,6 +1,8 @@
 import type { SimulatedAnswer } from '../kit/simulator-server.ts';
 import { fail, intParam, objectParam, ok, type BotParams } from './telegram-params.ts';
-import { chatBrief, type SimulatedBot, type SimulatedChat, type TelegramState } from './telegram-state.ts';
+import {
+  chatBrief, type SimulatedBot, type SimulatedChat, type SimulatedMembership, type TelegramState,
+} from './telegram-state.ts';
 
 /** A bot sees chats it belongs to, and public ones by @username. */
 function visibleChat(state: TelegramState, bot: SimulatedBot, params: BotParams): SimulatedChat | SimulatedAnswer {
@@ -24,10 +26,41 @@ function getChatMember(state: TelegramState, bot: SimulatedBot, params: BotParam
   const place = chat.members.get(userId);
   const user = { id: userId, is_bot: userId === bot.id, first_name: userId === bot.id ? bot.firstName : 'User' };
   if (place === undefined) return ok({ status: 'left', user });
-  const rights = place.status === 'administrator'
-    ? { can_be_edited: false, can_manage_chat: true, can_post_messages: place.canPostMessages === true }
-    : {};
-  return ok({ status: place.status, user, ...rights });
+  return ok({ status: place.status, user, ...memberFields(chat, place) });
+}
+
+/**
+ * What each ChatMember kind always carries beside status and user: an owner's anonymity, a
+ * banned user's until_date (0: for ever), and an administrator's every right (can_post_messages
+ * and can_edit_messages in channels only). The rights not modelled here are a bot's usual ones.
+ */
+function memberFields(chat: SimulatedChat, place: SimulatedMembership): Record<string, unknown> {
+  switch (place.status) {
+    case 'creator':
+      return { is_anonymous: false };
+    case 'kicked':
+      return { until_date: 0 };
+    case 'administrator':
+      return {
+        can_be_edited: false,
+        is_anonymous: false,
+        can_manage_chat: true,
+        can_delete_messages: true,
+        can_manage_video_chats: true,
+        can_restrict_members: true,
+        can_promote_members: false,
+        can_change_info: true,
+        can_invite_users: true,
+        can_post_stories: true,
+        can_edit_stories: true,
+        can_delete_stories: true,
+        ...(chat.type === 'channel'
+          ? { can_post_messages: place.canPostMessages === true, can_edit_messages: true }
+          : { can_pin_messages: true, can_manage_topics: false }),
+      };
+    default:
+      return {};
+  }
 }
 
 /**
@@ -61,6 +94,19 @@ function getUpdates(state: TelegramState, bot: SimulatedBot, params: BotParams):
   return ok(result.slice(0, limit));
 }
 
+/** ChatFullInfo: the chat, with what getChat always adds (a new chat's colour, reactions and gift settings). */
+function fullInfo(chat: SimulatedChat): Record<string, unknown> {
+  return {
+    ...chatBrief(chat),
+    accent_color_id: 0,
+    max_reaction_count: 11,
+    accepted_gift_types: {
+      unlimited_gifts: false, limited_gifts: false, unique_gifts: false, premium_subscription: false,
+      gifts_from_channels: false,
+    },
+  };
+}
+
 /** getMe, getChat, getChatMember, getChatMemberCount and getUpdates; undefined for other methods. */
 export function chatMethod(
   state: TelegramState,
@@ -73,7 +119,7 @@ export function chatMethod(
       return ok({ id: bot.id, is_bot: true, first_name: bot.firstName, username: bot.username });
     case 'getchat': {
       const chat = visibleChat(state, bot, params);
-      return isChat(chat) ? ok({ ...chatBrief(chat), accent_color_id: 0, max_reaction_count: 11 }) : chat;
+      return isChat(chat) ? ok(fullInfo(chat)) : chat;
     }
     case 'getchatmember':
       return getChatMember(state, bot, params);

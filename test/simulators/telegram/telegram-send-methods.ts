@@ -102,13 +102,16 @@ function fileProblem(file: UploadedFile, kind: 'photo' | 'video'): SimulatedAnsw
   return null;
 }
 
-function messageJson(state: TelegramState, message: SentMessage): Record<string, unknown> {
+/** A Message as the Bot API answers it; the message it replies to in full, without its own reply (as Telegram does). */
+function messageJson(state: TelegramState, message: SentMessage, nested = false): Record<string, unknown> {
   const chat = state.chats.find((candidate) => candidate.id === message.chatId);
+  const replied = message.replyTo === null ? undefined
+    : state.messages.find((earlier) => earlier.chatId === message.chatId && earlier.messageId === message.replyTo);
   const id = String(message.messageId);
   const file = message.file === null ? {} : {
     [message.kind]: message.kind === 'photo'
       ? [{ file_id: `AgAD${id}`, file_unique_id: `u${id}`, width: 64, height: 48 }]
-      : { file_id: `BAAD${id}`, file_unique_id: `v${id}`, duration: 1 },
+      : { file_id: `BAAD${id}`, file_unique_id: `v${id}`, width: 64, height: 48, duration: 1 },
   };
   const text = message.text === null ? {} : { [message.kind === 'text' ? 'text' : 'caption']: message.text };
   return {
@@ -118,7 +121,7 @@ function messageJson(state: TelegramState, message: SentMessage): Record<string,
     ...text,
     ...file,
     ...(message.mediaGroupId === null ? {} : { media_group_id: message.mediaGroupId }),
-    ...(message.replyTo === null ? {} : { reply_to_message: { message_id: message.replyTo } }),
+    ...(nested || replied === undefined ? {} : { reply_to_message: messageJson(state, replied, true) }),
   };
 }
 

@@ -4,6 +4,7 @@ import {
 import { chatMethod } from './telegram-chat-methods.ts';
 import { fail, readParams } from './telegram-params.ts';
 import { sendMethod } from './telegram-send-methods.ts';
+import { telegramOperations } from './telegram-operations.ts';
 import {
   TelegramState, type SentMessage, type SimulatedBot, type SimulatedChat, type SimulatedMembership,
 } from './telegram-state.ts';
@@ -27,7 +28,8 @@ export type TelegramFault =
  * sendMessage, sendPhoto, sendVideo and sendMediaGroup with multipart uploads, `attach://`, the
  * text and caption limits, `reply_parameters`, the bot's rights and group upgrades
  * (telegram-send-methods.ts). Parameters are read as the Bot API reads them (telegram-params.ts);
- * every answer is `{ok, result}` or `{ok:false, error_code, description, parameters?}`.
+ * every answer is `{ok, result}` or `{ok:false, error_code, description, parameters?}`. Requests and
+ * answers are held to the Bot API's description (operations.json, telegram-operations.ts).
  * Facts: ../shared/platforms/open-and-community.md, section 10.
  */
 export interface TelegramSimulator extends RunningSimulator {
@@ -82,6 +84,7 @@ export async function startTelegramSimulator(): Promise<TelegramSimulator> {
   const server = await startSimulatorServer(handle, fail(404, 'Not Found'), {
     maxBodyBytes: 52 * 1024 * 1024,
     tooLarge: fail(413, 'Request Entity Too Large'),
+    operations: telegramOperations(),
   });
   return {
     ...server,

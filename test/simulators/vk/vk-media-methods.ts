@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SimulatedAnswer, SimulatedRequest } from '../kit/simulator-server.ts';
 import { integerParameter, multipartFields, vkAnswer, vkError, vkErrorText } from './vk-api-answers.ts';
-import type { SimulatedVkUser, VkRecords, VkUploadTicket } from './vk-records.ts';
+import { photoObject, type SimulatedVkUser, type VkRecords, type VkUploadTicket } from './vk-records.ts';
 
 /**
  * VK's two upload flows (dev.vk.com "Uploading files"): a method hands out an `upload_url` on
@@ -59,7 +59,7 @@ export class VkMediaMethods {
     this.#records.pendingPhotos.delete(hash);
     const saved = { ownerId, id: this.#records.nextId(), fileName: pending.fileName };
     this.#records.photos.push(saved);
-    return vkAnswer([{ id: saved.id, owner_id: saved.ownerId, album_id: -14, date: Math.floor(Date.now() / 1000) }]);
+    return vkAnswer([photoObject(saved.ownerId, saved.id, Math.floor(Date.now() / 1000))]);
   }
 
   videoSave(user: SimulatedVkUser, parameters: URLSearchParams): SimulatedAnswer {

@@ -123,11 +123,18 @@ export class VkRecords {
   }
 }
 
-/** VK's view of an attachment reference, as wall.get and wall.getById show it. */
-export function attachmentObject(reference: string): { type: string; [key: string]: unknown } {
+/** A photo object with what VK always sends of one: its wall album (-14), date and tags flag. */
+export function photoObject(ownerId: number, id: number, date: number): Record<string, unknown> {
+  return { id, owner_id: ownerId, album_id: -14, date, has_tags: false, sizes: [] };
+}
+
+/** VK's view of an attachment reference, as wall.get and wall.getById show it; `date` is the item's. */
+export function attachmentObject(reference: string, date = 0): { type: string; [key: string]: unknown } {
   const match = /^(photo|video)(-?\d+)_(\d+)$/.exec(reference);
   const type = match?.[1] ?? 'link';
-  return { type, [type]: { owner_id: Number(match?.[2] ?? 0), id: Number(match?.[3] ?? 0) } };
+  const ownerId = Number(match?.[2] ?? 0);
+  const id = Number(match?.[3] ?? 0);
+  return { type, [type]: type === 'photo' ? photoObject(ownerId, id, date) : { owner_id: ownerId, id } };
 }
 
 export function postObject(post: VkWallPost, commentCount: number): Record<string, unknown> {
@@ -138,7 +145,7 @@ export function postObject(post: VkWallPost, commentCount: number): Record<strin
     date: post.date,
     text: post.text,
     post_type: 'post',
-    attachments: post.attachments.map(attachmentObject),
+    attachments: post.attachments.map((reference) => attachmentObject(reference, post.date)),
     comments: { count: commentCount, can_post: post.closeComments ? 0 : 1 },
     likes: { count: post.likes, user_likes: 0, can_like: 1 },
     reposts: { count: post.reposts, user_reposted: 0 },

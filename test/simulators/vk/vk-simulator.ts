@@ -4,6 +4,7 @@ import {
 } from '../kit/simulator-server.ts';
 import { methodParameters, vkAnswer, vkError, vkErrorText } from './vk-api-answers.ts';
 import { VkMediaMethods } from './vk-media-methods.ts';
+import { vkOperations } from './vk-operations.ts';
 import { VkRecords, type SimulatedVkGroup, type SimulatedVkUser } from './vk-records.ts';
 import { VkWallMethods, type GuidRepeatAnswer } from './vk-wall-methods.ts';
 
@@ -29,7 +30,7 @@ export type { SimulatedVkGroup, SimulatedVkUser } from './vk-records.ts';
  *   A user token makes at most 3 method calls a second; the fourth is refused with error 6.
  * Faults: `failNext(method, ...)` answers a method's next calls with a given error, or stores
  * what the call makes and never answers (`loseResponse`), as when the connection breaks after
- * VK accepted.
+ * VK accepted. Requests and answers are held to VK's description (operations.json, vk-operations.ts).
  * Facts: /work/shared/platforms/open-and-community.md 5; id.vk.com VK ID API description;
  * VKCOM/vk-api-schema (API 5.199).
  */
@@ -227,7 +228,7 @@ export async function startVkSimulator(users: Record<string, SimulatedVkUser>): 
     const upload = /^\/upload\/(photo|video)\/([0-9a-f]+)$/.exec(request.path);
     if (upload !== null) return media.upload(request, upload[1] ?? '', upload[2] ?? '');
     return notFound;
-  }, notFound);
+  }, notFound, { operations: vkOperations() });
   origin = server.url;
   return {
     ...server,

@@ -182,7 +182,7 @@ export class VkWallMethods {
       owner_id: comment.ownerId,
       date: comment.date,
       text: comment.text,
-      attachments: comment.attachments.map(attachmentObject),
+      attachments: comment.attachments.map((reference) => attachmentObject(reference, comment.date)),
     }));
     return vkAnswer({ count: all.length, items, current_level_count: all.length, can_post: true });
   }
