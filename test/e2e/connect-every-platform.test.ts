@@ -60,7 +60,9 @@ describe('an organization connects every platform through the public API and the
     const organization = await ctx.db.organizations.findOne({ name: account.organization }).lean();
     organizationId = organization?._id.toString() ?? '';
     expect(organizationId).not.toBe('');
-  });
+    // Twice the default: the 27 simulators compile their platforms' operation files as they start,
+    // about 15 s of CPU on a loaded two-core machine, before the stack's own start.
+  }, 120_000);
   afterAll(async () => {
     await stack.close();
     await ctx.cleanup();
