@@ -1,5 +1,7 @@
+import { Cluster } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
+import { disconnectSafe } from './disconnect-safe-cluster.ts';
 import { queuePrefixOf } from './queue-prefix.ts';
 import { clusterOptionsFor } from './redis.ts';
 
@@ -20,6 +22,22 @@ describe('Redis connections by settings', () => {
     const producer = clusterOptionsFor(settings, 'producer');
     expect(producer.enableOfflineQueue).toBe(false);
     expect(producer.redisOptions?.maxRetriesPerRequest).toBe(1);
+  });
+
+  it('turns the cluster\'s ready check off for every role (its failure lost the connect() BullMQ awaits)', () => {
+    const settings = loadConfig({ SECRETS_KEY: key, REDIS_CLUSTER_NODES: '10.0.0.5:7000' });
+    expect(clusterOptionsFor(settings, 'worker').enableReadyCheck).toBe(false);
+    expect(clusterOptionsFor(settings, 'producer').enableReadyCheck).toBe(false);
+  });
+
+  it('keeps a cluster\'s disconnect safe in its duplicates, where BullMQ makes its blocking connections', () => {
+    // lazyConnect: nothing is connected, only the listeners are looked at.
+    const cluster = disconnectSafe(new Cluster(['10.0.0.5:7000'], { lazyConnect: true }));
+    const duplicate = cluster.duplicate();
+    const ofDuplicate = duplicate.duplicate([], { redisOptions: { connectionName: 'blocking' } });
+    for (const each of [cluster, duplicate, ofDuplicate]) expect(each.listenerCount('+node')).toBe(1);
+    expect(ofDuplicate.options.redisOptions?.connectionName).toBe('blocking');
+    expect(ofDuplicate.options.lazyConnect).toBe(true);
   });
 
   it('takes every node\'s user, password and TLS from REDIS_URL', () => {

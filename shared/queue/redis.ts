@@ -2,6 +2,7 @@ import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis'
 import type { Config } from '../config/config.ts';
 import { LogEvent } from '../logging/events.ts';
 import type { Logger } from '../logging/logger.ts';
+import { disconnectSafe } from './disconnect-safe-cluster.ts';
 
 /**
  * A connection to the deployment's Redis: one server (REDIS_URL) or a Redis Cluster
@@ -33,6 +34,15 @@ const serverOptions: Record<RedisRole, RedisOptions> = {
  * while the slot map is read again, so a failover within about 1.6 s costs a caller nothing.
  * `slotsRefreshInterval` lets a connection that sends nothing (the cache subscriber) notice a
  * failover too.
+ *
+ * The cluster's ready check is off. With it, a cluster that (re)connects while CLUSTER INFO says
+ * `cluster_state:fail` (a primary just died, its replica not yet promoted) reconnects by itself, but
+ * the promise its `connect()` returned is never settled (ioredis #709, still so in 6.0.0). BullMQ
+ * awaits that promise, unbounded, when it reopens a worker's blocking connection after its
+ * BZPOPMIN was cut off; the worker then took no more jobs and its close() never returned
+ * (test/fault/redis-cluster-failover.test.ts, test/fault/cluster-reconnect.test.ts). Without the
+ * check a cluster is ready once it has the slot map, and a command meeting the failed state is
+ * retried on CLUSTERDOWN every `retryDelayOnClusterDown`, as on a connection that was up already.
  */
 export function clusterOptionsFor(settings: RedisSettings, role: RedisRole): ClusterOptions {
   const url = new URL(settings.REDIS_URL);
@@ -42,11 +52,11 @@ export function clusterOptionsFor(settings: RedisSettings, role: RedisRole): Clu
     ...(url.password === '' ? {} : { password: decodeURIComponent(url.password) }),
     ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
   };
-  const refresh = { slotsRefreshInterval: 5_000 };
+  const everyRole = { slotsRefreshInterval: 5_000, enableReadyCheck: false };
   return role === 'worker'
-    ? { ...refresh, redisOptions: { ...credentials, maxRetriesPerRequest: null } }
+    ? { ...everyRole, redisOptions: { ...credentials, maxRetriesPerRequest: null } }
     : {
-      ...refresh,
+      ...everyRole,
       enableOfflineQueue: false,
       redisOptions: { ...credentials, maxRetriesPerRequest: 1, connectTimeout: 5_000 },
     };
@@ -58,6 +68,7 @@ export function clusterOptionsFor(settings: RedisSettings, role: RedisRole): Clu
  * configuration says (tests and tools that name a server of their own).
  * Connection errors while Redis is away are logged (once per reconnection attempt) when a logger
  * is given; without any listener ioredis would print "Unhandled error event" for each one.
+ * A cluster's disconnect always finishes, in its duplicates too (disconnect-safe-cluster.ts).
  */
 export function createRedis(target: string, role: RedisRole, logger?: Logger): Redis;
 export function createRedis(target: RedisSettings, role: RedisRole, logger?: Logger): RedisConnection;
@@ -65,7 +76,7 @@ export function createRedis(target: RedisSettings | string, role: RedisRole, log
   const settings: RedisSettings = typeof target === 'string' ? { REDIS_URL: target, REDIS_CLUSTER_NODES: [] } : target;
   const redis: RedisConnection = settings.REDIS_CLUSTER_NODES.length === 0
     ? new Redis(settings.REDIS_URL, serverOptions[role])
-    : new Cluster([...settings.REDIS_CLUSTER_NODES], clusterOptionsFor(settings, role));
+    : disconnectSafe(new Cluster([...settings.REDIS_CLUSTER_NODES], clusterOptionsFor(settings, role)), logger);
   if (logger !== undefined) {
     redis.on('error', (error: Error) => {
       logger.warn({ event: LogEvent.workerError, role, err: error }, 'Redis connection error; reconnecting');

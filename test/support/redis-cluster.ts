@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -43,6 +43,11 @@ export interface LocalRedisCluster {
   kill(port: number): Promise<void>;
   /** Waits until a replica of the killed primary on `port` serves its slots and every live node says ok; its port. */
   promotedAfter(port: number, timeoutMs?: number): Promise<number>;
+  /**
+   * When the node on `port` last won a failover election (became a primary), read from its log: a
+   * failover's duration without asking the nodes meanwhile. Null when it never did.
+   */
+  electionWonAt(port: number): Date | null;
   dispose(): Promise<void>;
 }
 
@@ -71,6 +76,18 @@ function parseNodes(text: string): ClusterNodeView[] {
       slots,
     };
   });
+}
+
+const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The time a redis-server log line starts with (`30492:S 28 Nov 2026 13:28:50.561 # ...`); null for another line. */
+function logLineTime(line: string): Date | null {
+  const pattern = /^\d+:[A-Z] (\d+) (\w{3}) (\d{4}) (\d{2}:\d{2}:\d{2}\.\d{3}) /;
+  const [, day = '', month = '', year = '', time = ''] = pattern.exec(line) ?? [];
+  const monthIndex = months.indexOf(month);
+  if (monthIndex < 0) return null;
+  // Without an offset JavaScript reads it as local time, which is what redis-server wrote.
+  return new Date(`${year}-${String(monthIndex + 1).padStart(2, '0')}-${day.padStart(2, '0')}T${time}`);
 }
 
 /** Polls `check` every 100 ms until it answers something other than undefined. */
@@ -210,6 +227,11 @@ export async function startRedisCluster(): Promise<LocalRedisCluster> {
         }
         return promoted.port;
       });
+    },
+    electionWonAt(port) {
+      const won = readFileSync(path.join(dir, `redis-${String(port)}.log`), 'utf8').split('\n')
+        .filter((line) => line.includes('Failover election won')).at(-1);
+      return won === undefined ? null : logLineTime(won);
     },
     dispose,
   };
