@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { multipartParts } from '../kit/multipart-form.ts';
 import { OperationCheck, type RequestVerdict } from '../kit/operation-check.ts';
-import { operationFile } from '../kit/operation-file.ts';
 import type { HeldToOperations, SimulatedAnswer, SimulatedRequest } from '../kit/simulator-server.ts';
 import { discordError, invalidFormBody } from './discord-world.ts';
 
@@ -60,14 +57,6 @@ function refuse(problems: string[], request: SimulatedRequest): SimulatedAnswer 
   return invalidFormBody(fieldPath(first), 'BASE_TYPE_INVALID', reasons);
 }
 
-let prepared: DiscordOperationCheck | undefined;
-
 export function discordOperations(): HeldToOperations {
-  if (prepared === undefined) {
-    // Read here rather than through OperationCheck.forPlatform, which would compile the schemas twice.
-    const file = path.join(import.meta.dirname, 'operations.json');
-    prepared = new DiscordOperationCheck(operationFile.parse(JSON.parse(readFileSync(file, 'utf8'))));
-    prepared.prepare();
-  }
-  return { check: prepared, refuse };
+  return { check: OperationCheck.forPlatformAs('discord', (file) => new DiscordOperationCheck(file)), refuse };
 }

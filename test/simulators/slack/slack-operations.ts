@@ -35,12 +35,6 @@ function refuse(problems: string[], request: SimulatedRequest): SimulatedAnswer 
   return slackRefused('invalid_arguments', { response_metadata: { messages } });
 }
 
-let prepared: SlackOperationCheck | undefined;
-
 export function slackOperations(): HeldToOperations {
-  if (prepared === undefined) {
-    prepared = new SlackOperationCheck(OperationCheck.forPlatform('slack').file);
-    prepared.prepare();
-  }
-  return { check: prepared, refuse };
+  return { check: OperationCheck.forPlatformAs('slack', (file) => new SlackOperationCheck(file)), refuse };
 }

@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { multipartParts } from '../kit/multipart-form.ts';
 import { OperationCheck, type RequestVerdict } from '../kit/operation-check.ts';
-import { operationFile, type JsonSchema } from '../kit/operation-file.ts';
+import type { JsonSchema } from '../kit/operation-file.ts';
 import type { HeldToOperations, SimulatedAnswer, SimulatedRequest } from '../kit/simulator-server.ts';
 import { fail } from './telegram-params.ts';
 
@@ -71,14 +69,6 @@ function refuse(problems: string[]): SimulatedAnswer {
   return fail(400, `Bad Request: ${problems.join('; ')}`);
 }
 
-let prepared: TelegramOperationCheck | undefined;
-
 export function telegramOperations(): HeldToOperations {
-  if (prepared === undefined) {
-    // Read here rather than through OperationCheck.forPlatform, which would compile the schemas twice.
-    const file = path.join(import.meta.dirname, 'operations.json');
-    prepared = new TelegramOperationCheck(operationFile.parse(JSON.parse(readFileSync(file, 'utf8'))));
-    prepared.prepare();
-  }
-  return { check: prepared, refuse };
+  return { check: OperationCheck.forPlatformAs('telegram', (file) => new TelegramOperationCheck(file)), refuse };
 }

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { OperationCheck, type RequestVerdict } from '../kit/operation-check.ts';
-import { operationFile, type DescribedOperation } from '../kit/operation-file.ts';
+import type { DescribedOperation } from '../kit/operation-file.ts';
 import type { HeldToOperations, SimulatedAnswer, SimulatedRequest } from '../kit/simulator-server.ts';
 import { vkError, vkErrorText } from './vk-api-answers.ts';
 
@@ -54,14 +52,6 @@ function refuse(problems: string[], request: SimulatedRequest): SimulatedAnswer 
   return { status: 400, body: reasons };
 }
 
-let prepared: VkOperationCheck | undefined;
-
 export function vkOperations(): HeldToOperations {
-  if (prepared === undefined) {
-    // Read here rather than through OperationCheck.forPlatform, which would compile the schemas twice.
-    const file = path.join(import.meta.dirname, 'operations.json');
-    prepared = new VkOperationCheck(operationFile.parse(JSON.parse(readFileSync(file, 'utf8'))));
-    prepared.prepare();
-  }
-  return { check: prepared, refuse };
+  return { check: OperationCheck.forPlatformAs('vk', (file) => new VkOperationCheck(file)), refuse };
 }
