@@ -109,7 +109,7 @@ class TelegramSchemas {
     if (entry.subtypes !== undefined && entry.subtypes.length > 0) {
       return { anyOf: entry.subtypes.map((subtype) => this.typeSchema(subtype)) };
     }
-    // A type without fields (CallbackGame, a placeholder) is an object the description leaves open.
+    // A type without fields (CallbackGame, which the Bot API defines with none) is an object left open.
     if (entry.fields === undefined) return { type: 'object' };
     return this.object(entry.fields, (each) => this.fieldSchema(each));
   }
