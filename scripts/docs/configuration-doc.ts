@@ -249,7 +249,7 @@ function platformSection(): string[] {
     + 'channel of the platform (Discord). `<PREFIX>_API_URL`, `<PREFIX>_AUTH_URL` and `<PREFIX>_TOKEN_URL` say '
     + 'where SPS calls a platform with fixed hosts (the tests point them at simulators); their defaults are the '
     + 'platform\'s own hosts, listed below, and a malformed URL stops start-up naming the variable. How to '
-    + 'register each app: the README\'s [Connecting channels](../README.md#connecting-channels).';
+    + 'register each app: [Connecting channels](platforms.md).';
   return [
     '## Platforms',
     '',
@@ -270,8 +270,8 @@ const documentIntro = [
     + 'them in the environment of each process (the api and every worker group read the same settings). '
     + '`docker compose` fills the variables `docker-compose.yml` names from the shell or a `.env` file beside it. '
     + 'An empty value counts as set, except where a description says otherwise.',
-  'The auth server (`auth-server/`) has settings of its own: the README\'s '
-    + '[Running the auth server](../README.md#running-the-auth-server).',
+  'The auth server (`auth-server/`) has settings of its own: '
+    + '[Running the auth server](dashboard-and-oauth.md#running-the-auth-server).',
 ];
 
 /** The whole of docs/configuration.md. */

@@ -42,7 +42,7 @@ export const configSchema = z.object({
   // The seeds' parsing, and how REDIS_URL's credentials reach every node: shared/queue/redis.ts.
   REDIS_CLUSTER_NODES: redisClusterNodesSchema
     .describe('Comma-separated `host:port` seeds of a Redis Cluster (`10.0.0.5:7000,10.0.0.6:7000`, IPv6 as '
-      + '`[::1]:7000`); empty: one Redis at `REDIS_URL`. See "Running on a Redis Cluster" in the README.'),
+      + '`[::1]:7000`); empty: one Redis at `REDIS_URL`. See "Running on a Redis Cluster" in docs/operating.md.'),
   QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, "_" and "-" only').default('sps')
     .describe('Key prefix of every Redis key (letters, digits, `_` and `-`; tests use one per file). On a cluster, '
       + 'BullMQ\'s keys go under `{QUEUE_PREFIX}`, so each queue\'s keys share one slot.'),
@@ -94,7 +94,7 @@ export const configSchema = z.object({
     }),
   ).describe('Retired, and refused at start-up when not empty: it made whoever signed up first with a listed '
     + 'email an operator, and sign-up never proves an email. Operators are made with `npm run operator:grant` '
-    + '(see "Operating SPS" in the README).'),
+    + '(see docs/operating.md).'),
   ANALYTICS_EVERY_MS: positiveInt.default(6 * 3_600_000)
     .describe('How often every channel\'s analytics are gathered.'),
   ANALYTICS_FRESH_MS: positiveInt.default(12 * 3_600_000)

@@ -10,7 +10,7 @@ export type JobOutcome = 'completed' | 'failed' | 'retrying' | 'delayed';
 /**
  * The metrics of one process (api or workers), in a registry of its own: the tests run the api
  * and the workers in one process, and prom-client's global registry would refuse the same name
- * twice. Names are documented in the README's operator section.
+ * twice. Names are documented in docs/operating.md.
  */
 export class SpsMetrics {
   readonly registry = new Registry();

@@ -23,11 +23,11 @@ const retryWaitMs = 400;
 
 type Verifier = (signatureHeader: string, rawBody: string, secret: string) => boolean;
 
-/** The README's verification snippet (section "Webhooks") run as written: the documented check is the one tested. */
+/** docs/api.md's verification snippet (section "Webhooks") run as written: the documented check is the one tested. */
 async function readmeVerifier(): Promise<Verifier> {
-  const readme = readFileSync(path.join(import.meta.dirname, '../../README.md'), 'utf8');
+  const readme = readFileSync(path.join(import.meta.dirname, '../../docs/api.md'), 'utf8');
   const code = /```js\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('\n## Webhooks')))?.[1];
-  if (code === undefined) throw new Error('the README has no verification snippet under "Webhooks"');
+  if (code === undefined) throw new Error('docs/api.md has no verification snippet under "Webhooks"');
   const folder = mkdtempSync(path.join(tmpdir(), 'sps-readme-'));
   try {
     const file = path.join(folder, 'verify.mjs');
@@ -151,7 +151,7 @@ describe('webhook deliveries: signed, retried on a schedule, logged, resent', ()
     expect(request?.signatureValid).toBe(true);
     const header = request?.headers['sps-signature'] as string;
     expect(verifySignature(header, `${request?.body ?? ''} `, target.secret)).toBe(false);
-    // The README's few lines accept it too, and refuse it tampered, under another secret, or replayed late.
+    // The documented few lines accept it too, and refuse it tampered, under another secret, or replayed late.
     const isFromSps = await readmeVerifier();
     expect(isFromSps(header, request?.body ?? '', target.secret)).toBe(true);
     expect(isFromSps(header, `${request?.body ?? ''} `, target.secret)).toBe(false);

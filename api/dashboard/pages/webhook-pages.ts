@@ -62,7 +62,7 @@ function addForm(ctx: DashboardRouterContext, typed: ListView['typed']): SafeHtm
 <label for="webhook-url">Endpoint URL</label>
 <input id="webhook-url" name="url" type="url" required maxlength="2048" value="${typed?.url ?? ''}"
  aria-describedby="webhook-url-hint">
-<p id="webhook-url-hint" class="muted">Deliveries are POSTed here as JSON, signed (see the README, "Webhooks").</p>
+<p id="webhook-url-hint" class="muted">Deliveries are POSTed here as JSON, signed (see docs/api.md, "Webhooks").</p>
 <fieldset><legend>Events</legend><ul class="choices">${choices}</ul></fieldset>
 <p><button type="submit" class="primary">Add endpoint</button></p>
 </form>`;
