@@ -91,6 +91,10 @@ export function deriveOperations(selection: OperationSelection): OperationFile {
       { description: further.description, format: further.format, ...read.source },
     ];
   }
+  for (const [name, schema] of Object.entries(selection.definitions)) {
+    if (name in derived.definitions) throw new Error(`definition ${name} is both described and written`);
+    derived.definitions[name] = schema;
+  }
   if (selection.alsoDescribedBy !== undefined) {
     const sorted = Object.entries(derived.definitions).sort(([a], [b]) => a.localeCompare(b));
     derived.definitions = Object.fromEntries(sorted);

@@ -46,7 +46,7 @@ function rewriteReferences(schema: unknown, definitionsId: string): unknown {
   }));
 }
 
-function describeErrors(where: string, errors: ErrorObject[] | null | undefined): string[] {
+export function describeErrors(where: string, errors: ErrorObject[] | null | undefined): string[] {
   return (errors ?? []).slice(0, 5).map((error) => {
     const at = error.instancePath === '' ? where : `${where}${error.instancePath.replaceAll('/', '.')}`;
     return `${at} ${error.message ?? 'is invalid'}${error.params.allowedValues === undefined ? ''
@@ -92,7 +92,7 @@ const loaded = new Map<string, OperationCheck>();
 export class OperationCheck {
   readonly file: OperationFile;
   private readonly routes: CompiledRoute[];
-  private readonly unknown: UnknownFields;
+  protected readonly unknown: UnknownFields;
   private readonly lenient = newAjv(false);
   private readonly coercing = newAjv(true);
   private readonly compiled = new Map<string, ValidateFunction>();
@@ -146,7 +146,7 @@ export class OperationCheck {
     }
   }
 
-  private validator(key: string, schema: JsonSchema, coerce: boolean): ValidateFunction {
+  protected validator(key: string, schema: JsonSchema, coerce: boolean): ValidateFunction {
     const cacheKey = `${coerce ? 'c' : 'l'} ${key}`;
     const cached = this.compiled.get(cacheKey);
     if (cached !== undefined) return cached;

@@ -13,8 +13,13 @@ const jsonSchema = z.union([z.record(z.string(), z.unknown()), z.boolean()]);
 export type JsonSchema = z.infer<typeof jsonSchema>;
 
 export const describedOperation = z.object({
-  /** `METHOD /path/{param}` as the platform's paths write it. */
-  route: z.string().regex(/^(?:GET|POST|PUT|PATCH|DELETE) \/\S*$/),
+  /**
+   * `METHOD /path/{param}` as the platform's paths write it; for a platform spoken in messages
+   * rather than HTTP (message-check.ts), `WS <type>` for a message the client sends over a
+   * WebSocket, its answers keyed by the message types that may follow it, or `RPC <method>` for a
+   * JSON-RPC request carried inside messages, its answers keyed `result` and `error`.
+   */
+  route: z.string().regex(/^(?:(?:GET|POST|PUT|PATCH|DELETE) \/\S*|(?:WS|RPC) \S+)$/),
   /** Path parameters, query and form fields are checked as strings that the schema's types coerce. */
   pathParameters: jsonSchema.optional(),
   query: jsonSchema.optional(),
@@ -32,7 +37,7 @@ export const describedOperation = z.object({
 export type DescribedOperation = z.infer<typeof describedOperation>;
 
 const descriptionFormat = z.enum([
-  'openapi', 'swagger2', 'telegram', 'vk', 'meta', 'discovery', 'graphql', 'lexicon', 'written',
+  'openapi', 'swagger2', 'telegram', 'vk', 'meta', 'discovery', 'graphql', 'lexicon', 'wordpress', 'written',
 ]);
 
 /** A further description read for the same platform, and where it came from. */
@@ -114,6 +119,8 @@ export const operationSelection = z.object({
   })).optional(),
   /** Operations the description lacks (its own gaps, or no description at all), with their source. */
   written: z.array(describedOperation.extend({ writtenFrom: z.string().min(5) })).default([]),
+  /** Definitions the written operations share (`#/definitions/<name>`), where there is no description to hold them. */
+  definitions: z.record(z.string(), jsonSchema).default({}),
   corrections: z.array(correction).default([]),
 });
 

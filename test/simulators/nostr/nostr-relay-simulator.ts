@@ -2,6 +2,10 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { HeldExchange } from '../kit/held-exchange.ts';
+import { MessageCheck } from '../kit/message-check.ts';
+import type { DescribedOperation } from '../kit/operation-file.ts';
+import type { SimulatedRequest } from '../kit/simulator-server.ts';
 import { eventFault, signedEvent, type SignedEvent } from './nostr-signing.ts';
 
 /**
@@ -14,6 +18,10 @@ import { eventFault, signedEvent, type SignedEvent } from './nostr-signing.ts';
  * application/nostr+json gets the relay information document (NIP-11). Publishing faults can be
  * queued (failNext), the way the Mastodon simulator's are, to break the connection around an accept.
  * As the RFC requires of a server, it drops a client whose frames are not masked.
+ * Every message is held to test/simulators/nostr/operations.json (NIP-01, NIP-42, NIP-11): one a
+ * relay would not take is refused as relays refuse it (an EVENT with OK false "invalid:", a REQ with
+ * CLOSED "invalid:", anything else with a NOTICE), and every message it sends, the NIP-11 document
+ * included, is checked too, so a test during which it said something no relay says fails.
  * Facts: ../shared/platforms/open-and-community.md, section 4.
  */
 export type RelayEvent = SignedEvent;
@@ -82,23 +90,13 @@ interface Filter {
 
 const isStrings = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((item) => typeof item === 'string');
-const isNumbers = (value: unknown): value is number[] =>
-  Array.isArray(value) && value.every((item) => Number.isInteger(item));
 
-function filterOf(value: unknown): Filter | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const fields = value as Record<string, unknown>;
-  if (fields.ids !== undefined && !isStrings(fields.ids)) return null;
-  if (fields.authors !== undefined && !isStrings(fields.authors)) return null;
-  if (fields.kinds !== undefined && !isNumbers(fields.kinds)) return null;
-  for (const key of ['since', 'until', 'limit']) {
-    if (fields[key] !== undefined && !Number.isInteger(fields[key])) return null;
-  }
+/** A filter the operations file already took: its `#<letter>` members become the tag conditions. */
+function filterOf(value: unknown): Filter {
+  const fields = value as Omit<Filter, 'tags'> & Record<string, unknown>;
   const tags = new Map<string, string[]>();
   for (const [key, values] of Object.entries(fields)) {
-    if (!key.startsWith('#')) continue;
-    if (!/^#[a-zA-Z]$/.test(key) || !isStrings(values)) return null;
-    tags.set(key.slice(1), values);
+    if (key.startsWith('#') && isStrings(values)) tags.set(key.slice(1), values);
   }
   return { ...fields, tags };
 }
@@ -139,7 +137,13 @@ export async function startNostrRelaySimulator(options: RelayOptions = {}): Prom
   const subscriptions = new Map<Duplex, Map<string, Filter[]>>();
   const listeners: ((event: RelayEvent) => void)[] = [];
 
-  const sendTo = (socket: Duplex, message: unknown[]) => {
+  const check = MessageCheck.forMessages('nostr');
+  const publishing = check.operation('WS EVENT');
+  const querying = check.operation('WS REQ');
+
+  /** Sends one message, checked as an answer to `answering` (null: one a relay may send unprompted). */
+  const sendTo = (socket: Duplex, message: unknown[], answering: DescribedOperation | null) => {
+    check.recordOff(answering?.route ?? `WS ${String(message[0])}`, check.checkServerMessage(message, answering));
     socket.write(serverFrame(1, Buffer.from(JSON.stringify(message))));
   };
 
@@ -147,18 +151,17 @@ export async function startNostrRelaySimulator(options: RelayOptions = {}): Prom
     if (!isEphemeral(event.kind)) events.push(event);
     for (const [socket, open] of subscriptions) {
       for (const [subscription, filters] of open) {
-        if (filters.some((filter) => matches(event, filter))) sendTo(socket, ['EVENT', subscription, event]);
+        if (filters.some((filter) => matches(event, filter))) sendTo(socket, ['EVENT', subscription, event], querying);
       }
     }
   }
 
   const faults: EventFault[] = [];
 
-  function accept(socket: Duplex, candidate: unknown): void {
-    if (!isEvent(candidate)) {
-      sendTo(socket, ['NOTICE', 'invalid: EVENT needs an event object']);
-      return;
-    }
+  function accept(socket: Duplex, candidate: RelayEvent): void {
+    const ok = (accepted: boolean, text: string) => {
+      sendTo(socket, ['OK', candidate.id, accepted, text], publishing);
+    };
     const injected = faults.shift() ?? 'pass';
     if (injected === 'drop') {
       socket.destroy();
@@ -167,12 +170,12 @@ export async function startNostrRelaySimulator(options: RelayOptions = {}): Prom
     const refusal = typeof injected === 'object' ? injected.refuse : null;
     const fault = eventFault(candidate) ?? refusal ?? options.refuseEventsWith ?? null;
     if (fault !== null) {
-      sendTo(socket, ['OK', candidate.id, false, fault]);
+      ok(false, fault);
       return;
     }
     // Relays key events by id: the same event again is acknowledged, never stored twice.
     if (events.some((event) => event.id === candidate.id)) {
-      sendTo(socket, ['OK', candidate.id, true, 'duplicate: already have this event']);
+      ok(true, 'duplicate: already have this event');
       return;
     }
     publish(candidate);
@@ -181,56 +184,63 @@ export async function startNostrRelaySimulator(options: RelayOptions = {}): Prom
       socket.destroy();
       return;
     }
-    sendTo(socket, ['OK', candidate.id, true, '']);
+    ok(true, '');
+  }
+
+  /**
+   * A message off the description, refused the way relays refuse: an EVENT whose id can be named
+   * gets OK false, a REQ whose subscription can be named gets CLOSED, anything else a NOTICE.
+   */
+  function refuse(socket: Duplex, message: unknown[], operation: DescribedOperation | null, problems: string[]): void {
+    const reason = `invalid: ${problems.join('; ')}`;
+    const [, second] = message;
+    const event = second as Partial<RelayEvent> | undefined;
+    if (operation === publishing && typeof event?.id === 'string' && /^[0-9a-f]{64}$/.test(event.id)) {
+      sendTo(socket, ['OK', event.id, false, reason], operation);
+    } else if (operation === querying && typeof second === 'string' && second !== '' && second.length <= 64) {
+      sendTo(socket, ['CLOSED', second, reason], operation);
+    } else {
+      sendTo(socket, ['NOTICE', reason], operation);
+    }
   }
 
   function answer(socket: Duplex, text: string): void {
-    const send = (message: unknown[]) => { sendTo(socket, message); };
     let message: unknown;
     try {
       message = JSON.parse(text);
     } catch {
-      send(['NOTICE', 'invalid: could not parse message']);
+      sendTo(socket, ['NOTICE', 'invalid: could not parse message'], null);
       return;
     }
     received.messages.push(message);
-    if (!Array.isArray(message) || typeof message[0] !== 'string') {
-      send(['NOTICE', 'invalid: message must be a JSON array']);
+    const { operation, problems } = check.checkClientMessage(message);
+    if (!Array.isArray(message) || operation === null || problems.length > 0) {
+      refuse(socket, Array.isArray(message) ? message : [], operation, problems);
       return;
     }
-    const [type, subscription, ...rest] = message as [string, unknown, ...unknown[]];
+    const [type, second, ...rest] = message as [string, unknown, ...unknown[]];
     if (type === 'EVENT') {
-      accept(socket, subscription);
+      accept(socket, second as RelayEvent);
       return;
     }
+    const subscription = second as string;
     if (type === 'CLOSE') {
-      if (typeof subscription === 'string') subscriptions.get(socket)?.delete(subscription);
-      return;
-    }
-    if (type !== 'REQ') {
-      send(['NOTICE', `invalid: unknown message type ${type}`]);
-      return;
-    }
-    if (typeof subscription !== 'string' || subscription === '' || subscription.length > 64) {
-      send(['NOTICE', 'invalid: subscription id must be a string of 1 to 64 characters']);
+      subscriptions.get(socket)?.delete(subscription);
       return;
     }
     if (options.silent === true) return;
     if (options.refuseWith !== undefined) {
-      send(['CLOSED', subscription, options.refuseWith]);
+      sendTo(socket, ['CLOSED', subscription, options.refuseWith], querying);
       return;
     }
-    const parsed = rest.map(filterOf);
-    const filters = parsed.filter((filter) => filter !== null);
-    if (filters.length === 0 || filters.length !== parsed.length) {
-      send(['CLOSED', subscription, 'invalid: malformed filter']);
-      return;
-    }
+    const filters = rest.map(filterOf);
     for (const filter of filters) {
       const found = events.filter((event) => matches(event, filter)).sort((a, b) => b.created_at - a.created_at);
-      for (const event of found.slice(0, filter.limit ?? found.length)) send(['EVENT', subscription, event]);
+      for (const event of found.slice(0, filter.limit ?? found.length)) {
+        sendTo(socket, ['EVENT', subscription, event], querying);
+      }
     }
-    send(['EOSE', subscription]);
+    sendTo(socket, ['EOSE', subscription], querying);
     const open = subscriptions.get(socket) ?? new Map<string, Filter[]>();
     open.set(subscription, filters);
     subscriptions.set(socket, open);
@@ -277,16 +287,31 @@ export async function startNostrRelaySimulator(options: RelayOptions = {}): Prom
 
   const information = options.information ?? {
     name: 'SPS relay simulator',
-    software: 'sps-test',
+    // NIP-11: software, when given, is the URL of the relay software's homepage.
+    software: 'https://sps.invalid/relay-simulator',
     supported_nips: [1, 11],
     limitation: { max_message_length: 65536, max_content_length: 8196, auth_required: false, payment_required: false },
   };
   const server = createServer((request, response) => {
+    // NIP-11 is the relay's one HTTP operation; its request carries no body worth reading.
+    const url = new URL(request.url ?? '/', 'http://relay');
+    const held: SimulatedRequest = {
+      method: request.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: request.headers,
+      text: '', raw: Buffer.alloc(0), receivedAt: Date.now(),
+    };
+    const exchange = new HeldExchange(check, held);
     if (request.headers.accept?.includes('application/nostr+json') === true) {
-      response.writeHead(200, { 'content-type': 'application/nostr+json', 'access-control-allow-origin': '*' });
+      exchange.answered({ status: 200, body: information });
+      response.writeHead(200, {
+        'content-type': 'application/nostr+json',
+        'access-control-allow-origin': '*',
+        'access-control-allow-headers': '*',
+        'access-control-allow-methods': 'GET',
+      });
       response.end(JSON.stringify(information));
       return;
     }
+    exchange.answered({ status: 426, body: 'Upgrade Required' });
     response.writeHead(426, { 'content-type': 'text/plain' });
     response.end('Upgrade Required');
   });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { MessageCheck } from '../kit/message-check.ts';
 import type { NostrRelaySimulator, RelayEvent } from './nostr-relay-simulator.ts';
 import { conversation, publicKeyOf, signedEvent } from './nostr-signing.ts';
 
@@ -8,6 +9,9 @@ import { conversation, publicKeyOf, signedEvent } from './nostr-signing.ts';
  * `connect` (checking the bunker URL's secret when it has one), `get_public_key`, `sign_event`
  * and `ping` with kind 24133 events sealed to the client. Like the signers people run, it only
  * serves clients that connected first, and can be told to refuse or to stay silent.
+ * Each request it reads is held to the `RPC <method>` operations of operations.json (NIP-46): one
+ * off the description is answered with an error, as a signer answers a request it cannot take, and
+ * an answer of its own off the description fails the test that caused it.
  */
 export interface RemoteSignerOptions {
   /** The relays it listens on and answers through. */
@@ -44,7 +48,14 @@ export interface NostrRemoteSigner {
 
 const requestKind = 24133;
 
-function requestOf(text: string): { id: string; method: string; params: string[] } | null {
+interface ReadRequest {
+  id: string;
+  /** The method and params as sent, when they have the shape every request has. */
+  call: { method: string; params: string[] } | null;
+  body: unknown;
+}
+
+function requestOf(text: string): ReadRequest | null {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -54,9 +65,11 @@ function requestOf(text: string): { id: string; method: string; params: string[]
   }
   if (typeof value !== 'object' || value === null) return null;
   const { id, method, params } = value as Record<string, unknown>;
-  if (typeof id !== 'string' || typeof method !== 'string' || !Array.isArray(params)) return null;
-  if (!params.every((param) => typeof param === 'string')) return null;
-  return { id, method, params };
+  // Without an id there is nothing to answer to.
+  if (typeof id !== 'string') return null;
+  const shaped = typeof method === 'string' && Array.isArray(params)
+    && params.every((param): param is string => typeof param === 'string');
+  return { id, call: shaped ? { method, params } : null, body: value };
 }
 
 export function startNostrRemoteSigner(options: RemoteSignerOptions): NostrRemoteSigner {
@@ -67,6 +80,7 @@ export function startNostrRemoteSigner(options: RemoteSignerOptions): NostrRemot
   const connected = new Set<string>();
   const requests: RemoteSignerRequest[] = [];
   const answered = new Set<string>();
+  const check = MessageCheck.forMessages('nostr');
 
   function handle(method: string, params: string[], client: string): { result: string } | { error: string } {
     if (behaviour === 'refuse') return { error: options.refusal ?? 'the user refused' };
@@ -97,14 +111,19 @@ export function startNostrRemoteSigner(options: RemoteSignerOptions): NostrRemot
     const plain = channel.decrypt(event.content);
     const request = plain === null ? null : requestOf(plain);
     if (request === null) return;
-    requests.push({ client: event.pubkey, method: request.method, params: request.params });
+    if (request.call !== null) requests.push({ client: event.pubkey, ...request.call });
     if (behaviour === 'silent') return;
-    const outcome = handle(request.method, request.params, event.pubkey);
+    const { operation, problems } = check.checkCall(request.body);
+    const outcome = operation === null ? { error: `unsupported method ${request.call?.method ?? '(none)'}` }
+      : problems.length > 0 || request.call === null ? { error: `invalid request: ${problems.join('; ')}` }
+        : handle(request.call.method, request.call.params, event.pubkey);
+    const payload = { id: request.id, ...outcome };
+    if (operation !== null) check.recordOff(operation.route, check.checkCallAnswer(operation, payload));
     const response = signedEvent(signerSecretKey, {
       kind: requestKind,
       created_at: Math.floor(Date.now() / 1000),
       tags: [['p', event.pubkey]],
-      content: channel.encrypt(JSON.stringify({ id: request.id, ...outcome })),
+      content: channel.encrypt(JSON.stringify(payload)),
     });
     for (const relay of options.relays) relay.addEvent(response);
   };
