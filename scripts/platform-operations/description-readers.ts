@@ -6,6 +6,7 @@ import { telegramOperations } from './telegram-operations.ts';
 import { vkOperations } from './vk-operations.ts';
 import { metaOperations } from './meta-operations.ts';
 import { discoveryOperations } from './discovery-operations.ts';
+import { graphqlOperations } from './graphql-operations.ts';
 
 /**
  * One reader per description format: each takes the description's path (a file, or a folder for
@@ -30,4 +31,5 @@ export const descriptionReaders: Partial<Record<OperationSelection['format'], De
   vk: vkOperations,
   meta: metaOperations,
   discovery: (file, routes) => discoveryOperations(readDocument(file), routes),
+  graphql: graphqlOperations,
 };

@@ -1,12 +1,11 @@
+import { executeSync, Kind, OperationTypeNode, type GraphQLSchema } from 'graphql';
+import { recordOffDescription } from '../kit/conformance-log.ts';
 import {
-  jsonBody, startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
+  startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
+import { apolloError, hashnodeOperations, type GraphqlRequest } from './hashnode-operations.ts';
 import {
-  coerceVariables, execute, GraphqlFailure, parseOperation, validate, type Operation,
-} from './graphql-lite.ts';
-import { hashnodeArguments, hashnodeInputTypes, hashnodeTypes, scalars } from './hashnode-schema.ts';
-import {
-  resolvers, type HashnodeWorld, type SimulatedHashnodeUser, type SimulatedPublication,
+  HashnodeFailure, resolvers, type HashnodeWorld, type SimulatedHashnodeUser, type SimulatedPublication,
 } from './hashnode-world.ts';
 
 export type { SimulatedHashnodeUser, SimulatedPost, SimulatedPublication } from './hashnode-world.ts';
@@ -14,18 +13,18 @@ export type { SimulatedHashnodeUser, SimulatedPost, SimulatedPublication } from 
 /**
  * A local stand-in for Hashnode's GraphQL endpoint (Apollo Server at /): POST a JSON
  * `{query, variables}` with the personal access token in the Authorization header (a "Bearer "
- * prefix is optional, any case). Like Apollo it refuses a request that is not a JSON POST with a
- * query (400 BAD_REQUEST), a query it cannot parse (400 GRAPHQL_PARSE_FAILED), that asks for a
- * field the type does not have or passes arguments the field does not declare (400
- * GRAPHQL_VALIDATION_FAILED), or whose variables do not fit their input types (400
- * BAD_USER_INPUT, e.g. a PublishPostInput field the gql-beta schema lacks); what a resolver refuses comes
- * with HTTP 200, no data and the error's code (UNAUTHENTICATED for a missing or unknown token on
- * `me` and mutations, FORBIDDEN, NOT_FOUND, BAD_USER_INPUT). The exact wording of Hashnode's
- * messages is unconfirmed, and so is its throttling: published limits are not enforced today,
- * so `failNext(field, {throttle})` answers 429 with Retry-After and a TOO_MANY_REQUESTS error,
- * the shape a limit would most likely take. `failNext(field, 'lose')` acts, then drops the
- * connection. With `cacheSeconds`, public queries are answered from an edge cache for that long,
- * with an `Age` header, as Hashnode's CDN does for about 25 s.
+ * prefix is optional, any case). Every request is held to operations.json beside this file, the
+ * part of Hashnode's schema SPS uses (hashnode-operations.ts): a request off it is refused before
+ * anything runs, with HTTP 400 and Apollo's codes (BAD_REQUEST, GRAPHQL_PARSE_FAILED,
+ * GRAPHQL_VALIDATION_FAILED, BAD_USER_INPUT). Answers come from graphql-js's `execute` over that
+ * schema with the world's resolvers (hashnode-world.ts), so an answer off the schema fails the
+ * test; what a resolver refuses comes with HTTP 200, its path and code (UNAUTHENTICATED for a
+ * missing or unknown token on `me` and mutations, FORBIDDEN, NOT_FOUND, BAD_USER_INPUT). The
+ * exact wording of Hashnode's messages is unconfirmed, and so is its throttling: published
+ * limits are not enforced today, so `failNext(field, {throttle})` answers 429 with Retry-After
+ * and a TOO_MANY_REQUESTS error, the shape a limit would most likely take. `failNext(field,
+ * 'lose')` acts, then drops the connection. With `cacheSeconds`, public queries are answered from
+ * an edge cache for that long, with an `Age` header, as Hashnode's CDN does for about 25 s.
  * Facts: /work/shared/platforms/design-blogging-business.md, section 5.
  */
 
@@ -50,48 +49,38 @@ export interface RunningHashnodeSimulator extends RunningSimulator {
 
 export const unauthenticatedMessage = 'Invalid or missing access token';
 
-function badRequest(message: string, code: string): SimulatedAnswer {
-  return { status: 400, body: { errors: [{ message, extensions: { code } }] } };
-}
-
 function tokenOf(request: SimulatedRequest): string | null {
   const header = (request.headers.authorization ?? '').trim();
   const token = header.replace(/^bearer\s+/i, '');
   return token === '' ? null : token;
 }
 
-class Unauthenticated extends GraphqlFailure {
-  constructor() {
-    super(unauthenticatedMessage, 'UNAUTHENTICATED');
-  }
+/** The first root field of the operation: what faults and `requestsFor` are keyed by. */
+function rootFieldOf(parsed: GraphqlRequest): string {
+  const [first] = parsed.operation.selectionSet.selections;
+  return first?.kind === Kind.FIELD ? first.name.value : '';
 }
 
-interface ParsedRequest {
-  operation: Operation;
-  variables: Record<string, unknown>;
-}
-
-function readRequest(request: SimulatedRequest): ParsedRequest | SimulatedAnswer {
-  const body = jsonBody(request);
-  const isJson = (request.headers['content-type'] ?? '').startsWith('application/json');
-  if (request.method !== 'POST' || !isJson || typeof body !== 'object' || body === null) {
-    return badRequest('POST body missing, invalid Content-Type, or JSON object has no keys.', 'BAD_REQUEST');
-  }
-  const { query, variables } = body as Record<string, unknown>;
-  if (typeof query !== 'string' || query.trim() === '') {
-    const message = 'GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.';
-    return badRequest(message, 'BAD_REQUEST');
-  }
-  try {
-    const operation = parseOperation(query);
-    validate(operation, hashnodeTypes, scalars, hashnodeArguments);
-    const given = typeof variables === 'object' && variables !== null ? variables as Record<string, unknown> : {};
-    coerceVariables(operation, given, hashnodeInputTypes);
-    return { operation, variables: given };
-  } catch (error) {
-    if (error instanceof GraphqlFailure) return badRequest(error.message, error.code);
-    throw error;
-  }
+/**
+ * Runs the operation over the world with graphql-js, so every answer is held to the schema. An
+ * error a resolver raised on purpose (HashnodeFailure) is Hashnode's answer; any other (a null
+ * where the schema allows none, a value its type cannot represent) is the simulator answering off
+ * the description: it goes out as Apollo's INTERNAL_SERVER_ERROR and fails the test.
+ */
+function execute(parsed: GraphqlRequest, schema: GraphQLSchema, rootValue: unknown): SimulatedAnswer {
+  const { document, operation, variables } = parsed;
+  const operationName = operation.name?.value ?? null;
+  const result = executeSync({ schema, document, rootValue, variableValues: variables, operationName });
+  const errors = (result.errors ?? []).map((error) => {
+    const failure = error.originalError;
+    if (failure instanceof HashnodeFailure) return apolloError(error, failure.extensions.code);
+    const where = error.path === undefined ? '' : ` at ${error.path.join('.')}`;
+    const problems = [`${error.message}${where}`];
+    recordOffDescription({ platform: 'hashnode', route: 'POST /', status: 200, problems });
+    return apolloError(error, 'INTERNAL_SERVER_ERROR');
+  });
+  const data = result.data ?? null;
+  return { status: 200, body: errors.length === 0 ? { data } : { errors, data } };
 }
 
 export async function startHashnodeSimulator(
@@ -104,27 +93,21 @@ export async function startHashnodeSimulator(
   const stats = { lostAnswers: 0 };
   const cache = new Map<string, { at: number; answer: SimulatedAnswer }>();
   const state = { cacheSeconds: options.cacheSeconds ?? 0 };
-  const rootFieldOf = new WeakMap<SimulatedRequest, string>();
+  const rootFields = new WeakMap<SimulatedRequest, string>();
+  const operations = hashnodeOperations();
 
-  function run(request: SimulatedRequest, parsed: ParsedRequest): SimulatedAnswer {
+  function run(request: SimulatedRequest, parsed: GraphqlRequest): SimulatedAnswer {
     const token = tokenOf(request);
     const viewer = token === null ? null : users.find((candidate) => candidate.tokens.includes(token)) ?? null;
-    const root = roots(viewer, () => { throw new Unauthenticated(); });
-    const { operation, variables } = parsed;
-    try {
-      const value = operation.type === 'query' ? root.query : root.mutation;
-      return { status: 200, body: { data: execute(operation.selections, value, variables) } };
-    } catch (error) {
-      if (!(error instanceof GraphqlFailure)) throw error;
-      const path = [operation.selections[0]?.name ?? ''];
-      const failure = { message: error.message, path, extensions: { code: error.code } };
-      return { status: 200, body: { errors: [failure], data: null } };
-    }
+    const root = roots(viewer, () => { throw new HashnodeFailure(unauthenticatedMessage, 'UNAUTHENTICATED'); });
+    const rootValue = parsed.operation.operation === OperationTypeNode.MUTATION ? root.mutation : root.query;
+    return execute(parsed, operations.check.schema, rootValue);
   }
 
-  function cached(request: SimulatedRequest, parsed: ParsedRequest): SimulatedAnswer {
+  function cached(request: SimulatedRequest, parsed: GraphqlRequest): SimulatedAnswer {
     const { operation } = parsed;
-    const isPublic = operation.type === 'query' && operation.selections.every((field) => field.name !== 'me');
+    const isPublic = operation.operation === OperationTypeNode.QUERY && operation.selectionSet.selections
+      .every((selection) => selection.kind !== Kind.FIELD || selection.name.value !== 'me');
     if (state.cacheSeconds <= 0 || !isPublic) return run(request, parsed);
     const key = request.text;
     const now = Date.now();
@@ -141,10 +124,11 @@ export async function startHashnodeSimulator(
 
   const server = await startSimulatorServer((request) => {
     if (request.path !== '/') return undefined;
-    const parsed = readRequest(request);
-    if (!('operation' in parsed)) return parsed;
-    const rootField = parsed.operation.selections[0]?.name ?? '';
-    rootFieldOf.set(request, rootField);
+    const parsed = operations.check.graphqlRequest(request);
+    // Only what the route does not match reaches here unread: Apollo serves no GET without a query.
+    if (parsed === undefined) return operations.refuse([], request);
+    const rootField = rootFieldOf(parsed);
+    rootFields.set(request, rootField);
     const fault = faults.get(rootField)?.shift();
     if (fault !== undefined && fault !== 'lose') {
       const message = 'Too many requests, please try again later.';
@@ -157,7 +141,7 @@ export async function startHashnodeSimulator(
       return { ...answer, lose: true };
     }
     return answer;
-  }, { status: 404, body: 'Not Found' });
+  }, { status: 404, body: 'Not Found' }, { operations });
 
   return {
     ...server,
@@ -167,6 +151,6 @@ export async function startHashnodeSimulator(
     set cacheSeconds(value: number) { state.cacheSeconds = value; cache.clear(); },
     ageCache: (by) => { for (const entry of cache.values()) entry.at -= by * 1000; },
     failNext: (rootField, fault) => { faults.set(rootField, [...(faults.get(rootField) ?? []), fault]); },
-    requestsFor: (rootField) => server.received.filter((request) => rootFieldOf.get(request) === rootField),
+    requestsFor: (rootField) => server.received.filter((request) => rootFields.get(request) === rootField),
   };
 }

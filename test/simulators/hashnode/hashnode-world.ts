@@ -1,12 +1,28 @@
 import { randomBytes } from 'node:crypto';
-import { GraphqlFailure, type FieldResolver } from './graphql-lite.ts';
+
+/**
+ * A refusal a resolver answers, with Hashnode's code: graphql-js carries the error's `extensions`
+ * into the one it reports, so the answer's error has the code as Apollo Server writes it.
+ */
+export class HashnodeFailure extends Error {
+  readonly extensions: { code: string };
+
+  constructor(message: string, code: string) {
+    super(message);
+    this.extensions = { code };
+  }
+}
+
+/** A field the resolvers answer with a function of its arguments (graphql-js's default resolver calls it). */
+type FieldResolver = (args: Record<string, unknown>) => unknown;
 
 /**
  * What the simulated Hashnode holds (users, publications with their members, series and posts)
  * and how its resolvers answer: `me` for the token's user, public `post`, `user` and `tag`,
- * Pro-gated `publication`, and `publishPost` checked the way the gql-beta schema and the
- * gql-skill notes describe (required fields, unknown input fields, at most 15 tags by slug,
- * OWNER or EDITOR only, the publication on Pro). Facts: design-blogging-business.md, section 5.
+ * Pro-gated `publication`, and `publishPost` checked the way the gql-skill notes describe (at
+ * most 15 tags by slug, OWNER or EDITOR only, the publication on Pro); the schema's own checks
+ * (required fields, unknown input fields) come before, in hashnode-operations.ts.
+ * Facts: design-blogging-business.md, section 5.
  */
 
 export interface SimulatedHashnodeUser {
@@ -60,19 +76,15 @@ export const objectId = (): string => randomBytes(12).toString('hex');
 export const proPlanMessage = 'Publication does not have an active Pro plan. '
   + 'Upgrade in your dashboard to access this via the API.';
 
-const badInput = (message: string) => new GraphqlFailure(message, 'BAD_USER_INPUT');
+const badInput = (message: string) => new HashnodeFailure(message, 'BAD_USER_INPUT');
 
-function firstOf(args: Record<string, unknown>, field: string): number {
-  if (typeof args.first !== 'number') {
-    const message = `Field "${field}" argument "first" of type "Int!" is required, but it was not provided.`;
-    throw new GraphqlFailure(message, 'GRAPHQL_VALIDATION_FAILED');
-  }
-  // Hashnode clamps page sizes to 100 rather than refusing them.
-  return Math.min(Math.max(args.first, 0), 100);
+/** `first` is an Int! the schema made sure of; Hashnode clamps page sizes to 100 rather than refusing them. */
+function firstOf(args: Record<string, unknown>): number {
+  return Math.min(Math.max(Number(args.first), 0), 100);
 }
 
-function connection<T>(items: readonly T[], args: Record<string, unknown>, field: string) {
-  const page = items.slice(0, firstOf(args, field));
+function connection<T>(items: readonly T[], args: Record<string, unknown>) {
+  const page = items.slice(0, firstOf(args));
   return {
     edges: page.map((node, index) => ({ node, cursor: String(index + 1) })),
     pageInfo: { hasNextPage: items.length > page.length, endCursor: page.length === 0 ? null : String(page.length) },
@@ -85,9 +97,9 @@ export function resolvers(world: HashnodeWorld) {
     id: user.id, username: user.username, name: user.name, profilePicture: user.profilePicture, email: user.email,
     followersCount: user.followersCount ?? 0, followingsCount: 0, deactivated: false,
     publications: ((args) => connection(world.publications.filter((pub) => pub.members[user.id] !== undefined)
-      .map(publicationView), args, 'publications')) satisfies FieldResolver,
-    posts: ((args) => connection(newest(world.posts.filter((post) => post.authorId === user.id)).map(postView), args,
-      'posts')) satisfies FieldResolver,
+      .map(publicationView), args)) satisfies FieldResolver,
+    posts: ((args) => connection(newest(world.posts.filter((post) => post.authorId === user.id))
+      .map(postView), args)) satisfies FieldResolver,
   });
 
   const newest = (posts: SimulatedPost[]) => [...posts].sort((a, b) => b.publishedAt.localeCompare(a.publishedAt));
@@ -113,8 +125,8 @@ export function resolvers(world: HashnodeWorld) {
       id: pub.id, title: pub.title, displayTitle: pub.title, url: pub.url, isTeam: Object.keys(pub.members).length > 1,
       followersCount: pub.followersCount ?? 0,
       posts: ((args) => connection(newest(world.posts.filter((post) => post.publicationId === pub.id)).map(postView),
-        args, 'posts')) satisfies FieldResolver,
-      seriesList: ((args) => connection(pub.series ?? [], args, 'seriesList')) satisfies FieldResolver,
+        args)) satisfies FieldResolver,
+      seriesList: ((args) => connection(pub.series ?? [], args)) satisfies FieldResolver,
     };
   }
 
@@ -123,7 +135,7 @@ export function resolvers(world: HashnodeWorld) {
       throw badInput('Variable "$input" of required type "PublishPostInput!" was not provided.');
     }
     // The input's shape (known fields, required ones, scalar kinds) was checked with the
-    // variables before execution (hashnode-simulator.ts); what is left is what Hashnode decides.
+    // variables before execution (hashnode-operations.ts); what is left is what Hashnode decides.
     const fields = input as Record<string, unknown>;
     const tags = Array.isArray(fields.tags) ? fields.tags as Record<string, unknown>[] : [];
     if (tags.some((tag) => tag.slug === '')) throw badInput('A tag needs a slug.');
@@ -131,12 +143,12 @@ export function resolvers(world: HashnodeWorld) {
     const title = String(fields.title).trim();
     if (title === '') throw badInput('Title is required.');
     const publication = world.publications.find((pub) => pub.id === fields.publicationId);
-    if (publication === undefined) throw new GraphqlFailure('Publication not found', 'NOT_FOUND');
+    if (publication === undefined) throw new HashnodeFailure('Publication not found', 'NOT_FOUND');
     const role = publication.members[viewer.id];
     if (role === undefined || role === 'CONTRIBUTOR') {
-      throw new GraphqlFailure('You do not have permission to publish in this publication.', 'FORBIDDEN');
+      throw new HashnodeFailure('You do not have permission to publish in this publication.', 'FORBIDDEN');
     }
-    if (!publication.pro) throw new GraphqlFailure(proPlanMessage, 'FORBIDDEN');
+    if (!publication.pro) throw new HashnodeFailure(proPlanMessage, 'FORBIDDEN');
     const id = objectId();
     const slug = typeof fields.slug === 'string' ? fields.slug
       : `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${id.slice(-4)}`;
@@ -165,7 +177,7 @@ export function resolvers(world: HashnodeWorld) {
       publication: ({ id }: Record<string, unknown>) => {
         const pub = world.publications.find((candidate) => candidate.id === id);
         if (pub === undefined) return null;
-        if (!pub.pro) throw new GraphqlFailure(proPlanMessage, 'FORBIDDEN');
+        if (!pub.pro) throw new HashnodeFailure(proPlanMessage, 'FORBIDDEN');
         return publicationView(pub);
       },
       user: ({ username }: Record<string, unknown>) => {
