@@ -7,6 +7,8 @@ import { vkOperations } from './vk-operations.ts';
 import { metaOperations } from './meta-operations.ts';
 import { discoveryOperations } from './discovery-operations.ts';
 import { graphqlOperations } from './graphql-operations.ts';
+import { lexiconOperations } from './lexicon-operations.ts';
+import { wordpressOperations } from './wordpress-operations.ts';
 
 /**
  * One reader per description format: each takes the description's path (a file, or a folder for
@@ -32,4 +34,6 @@ export const descriptionReaders: Partial<Record<OperationSelection['format'], De
   meta: metaOperations,
   discovery: (file, routes) => discoveryOperations(readDocument(file), routes),
   graphql: graphqlOperations,
+  lexicon: lexiconOperations,
+  wordpress: wordpressOperations,
 };

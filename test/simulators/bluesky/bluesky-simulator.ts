@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { OperationCheck } from '../kit/operation-check.ts';
 import {
   bearerToken, jsonBody, startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
@@ -10,6 +11,9 @@ import {
  * the method, a JSON body with the lexicon's required properties, the Bearer token's kind
  * (access or refresh), its expiry and revocation, and rotates refresh tokens.
  * Errors are XRPC bodies `{error, message}`; bad tokens are HTTP 400, a wrong password 401.
+ * Requests and answers are held to the lexicons (operations.json beside this file): a request
+ * off them is refused as the PDS's lexicon validation refuses it, 400 `InvalidRequest`. Like the
+ * PDS, it ignores fields and parameters the lexicons do not name (the lexicon data model is open).
  * Facts: ../shared/platforms/open-and-community.md, section 1.
  */
 export interface SimulatedBlueskyAccount {
@@ -102,7 +106,10 @@ export async function startBlueskySimulator(): Promise<BlueskySimulator> {
     const token = authorized(request, 'com.atproto.refresh');
     if (!('did' in token)) return token;
     const account = accounts.find((candidate) => candidate.did === token.did);
-    if (account === undefined) return xrpcError(400, 'AccountNotFound', 'Account not found');
+    // The reference PDS's refreshSession handler words a missing account so.
+    if (account === undefined) {
+      return xrpcError(400, 'InvalidRequest', `Could not find user info for account: ${token.did}`);
+    }
     token.revoked = true;
     return issue(account);
   }
@@ -151,7 +158,12 @@ export async function startBlueskySimulator(): Promise<BlueskySimulator> {
     return xrpcError(501, 'MethodNotImplemented', 'Method Not Implemented');
   }
 
-  const server = await startSimulatorServer(answer, xrpcError(404, 'NotFound', 'Not Found'));
+  const server = await startSimulatorServer(answer, xrpcError(404, 'NotFound', 'Not Found'), {
+    operations: {
+      check: OperationCheck.forPlatform('bluesky'),
+      refuse: (problems) => xrpcError(400, 'InvalidRequest', problems.join('; ')),
+    },
+  });
   return {
     ...server,
     addAccount: (account) => { accounts.push(account); },

@@ -2,14 +2,18 @@ import { createHash } from 'node:crypto';
 import {
   startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
+import { refuseAsWordpress, wordpressOperations } from './wordpress-operations.ts';
 
 /**
  * A local stand-in for one self-hosted WordPress site's REST API, as far as connecting goes:
  * GET /wp/v2/users/me with HTTP Basic auth by application password, reachable at /wp-json/
  * (pretty permalinks) or at ?rest_route= (always), under an optional folder. It refuses the way
  * WordPress core does: its `{code, message, data: {status}}` bodies, 401 for unknown users and
- * wrong application passwords, rest_not_logged_in when no credentials arrive, rest_invalid_param
- * for a bad `context`, rest_no_route for other methods, and an HTML 404 page for unknown paths.
+ * wrong application passwords, rest_not_logged_in when no credentials arrive, rest_no_route for
+ * other methods, and an HTML 404 page for unknown paths. Requests and answers are held to
+ * WordPress 6.1.9's route arguments and johnbillion's answer schemas (operations.json beside this
+ * file, wordpress-operations.ts): unknown parameters pass, as WordPress ignores them; a bad
+ * registered one (a `context` other than view, embed, edit) is refused with rest_invalid_param.
  * Facts: /work/shared/platforms/design-blogging-business.md, section 6. Publishing is tested
  * against a real WordPress instead (test/support/wordpress-server.ts), with the fault proxy for
  * lost answers and throttling.
@@ -114,7 +118,22 @@ function avatarUrls(user: SimulatedWordpressUser): Record<string, string> {
   return Object.fromEntries([24, 48, 96].map((size) => [String(size), url(size)]));
 }
 
-function presentUser(user: SimulatedWordpressUser, siteUrl: string, context: string): Record<string, unknown> {
+/** rest_url(): under /wp-json/ with pretty permalinks, otherwise index.php?rest_route=. */
+function restUrl(siteUrl: string, prettyPermalinks: boolean, route: string): string {
+  return prettyPermalinks ? `${siteUrl}/wp-json${route}` : `${siteUrl}/index.php?rest_route=${route}`;
+}
+
+function presentUser(
+  user: SimulatedWordpressUser,
+  siteUrl: string,
+  context: string,
+  prettyPermalinks: boolean,
+): Record<string, unknown> {
+  // As 6.1.9 answers: `meta` is [] in view, the user's registered meta (persisted_preferences) in edit.
+  const links = {
+    self: [{ href: restUrl(siteUrl, prettyPermalinks, `/wp/v2/users/${String(user.id)}`) }],
+    collection: [{ href: restUrl(siteUrl, prettyPermalinks, '/wp/v2/users') }],
+  };
   const view = {
     id: user.id,
     name: user.name,
@@ -124,7 +143,7 @@ function presentUser(user: SimulatedWordpressUser, siteUrl: string, context: str
     slug: user.slug,
     avatar_urls: avatarUrls(user),
   };
-  if (context !== 'edit') return view;
+  if (context !== 'edit') return { ...view, meta: [], _links: links };
   const capabilities: Record<string, boolean> = {};
   for (const role of user.roles) {
     capabilities[role] = true;
@@ -137,6 +156,8 @@ function presentUser(user: SimulatedWordpressUser, siteUrl: string, context: str
     roles: user.roles,
     capabilities,
     extra_capabilities: Object.fromEntries(user.roles.map((role) => [role, true])),
+    meta: { persisted_preferences: [] },
+    _links: links,
   };
 }
 
@@ -150,16 +171,16 @@ export async function startWordpressSimulator(options: WordpressSimulatorOptions
     if (route !== currentUserRoute || request.method !== 'GET') {
       return restError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
     }
+    // The operations' check refused a context other than view, embed or edit before this point.
     const context = request.query.get('context') ?? 'view';
-    if (!['view', 'embed', 'edit'].includes(context)) {
-      return restError(400, 'rest_invalid_param', 'Invalid parameter(s): context', {
-        params: { context: 'context is not one of view, embed, and edit.' },
-      });
-    }
     const authenticated = authenticate(request, options.users);
     if ('refusal' in authenticated) return authenticated.refusal;
-    return { status: 200, body: presentUser(authenticated.user, siteUrl, context) };
-  }, notFoundPage);
+    return { status: 200, body: presentUser(authenticated.user, siteUrl, context, prettyPermalinks) };
+  }, notFoundPage, {
+    // Where this site would not route the request at all, WordPress answers its 404 page instead.
+    operations: wordpressOperations((problems, request) => (restRoute(request, folder, prettyPermalinks) === null
+      ? notFoundPage : refuseAsWordpress(problems))),
+  });
   siteUrl = `${simulator.url}${folder}`;
   return { ...simulator, siteUrl };
 }
