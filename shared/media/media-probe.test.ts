@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../test/support/stack.ts';
 import { makeTestMedia } from '../../test/support/test-media.ts';
 import { posterFrame, probeMedia } from './media-probe.ts';
-import { MediaToolFailure, MediaToolTimeout } from './media-tool.ts';
+import { MediaToolFailure, MediaToolMissing, MediaToolTimeout } from './media-tool.ts';
 
 const media = makeTestMedia();
 
@@ -127,5 +127,15 @@ describe('probeMedia and posterFrame run ffprobe and ffmpeg with a hard time lim
     expect((error as Error).message).toMatch(/^ffmpeg failed: .*moov atom not found/s);
     const probing = probeMedia(media.truncatedMp4, { timeoutMs: 20_000 });
     await expect(probing).rejects.toThrow(/^ffprobe failed: .*moov atom not found/s);
+  });
+
+  it('fails a poster frame with MediaToolMissing when ffmpeg is gone after a frame was made', async () => {
+    // The frame first: fluent-ffmpeg then skips its capability check, and used to throw out of its
+    // exit handler on the missing command, an uncaught TypeError instead of the stream's error.
+    await buffer(posterFrame(media.mp4, 1, 20_000));
+    const missing = { ffprobe: 'ffprobe', ffmpeg: path.join(tmpdir(), 'sps-no-such-ffmpeg') };
+    const error: unknown = await buffer(posterFrame(media.mp4, 1, 20_000, missing)).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MediaToolMissing);
+    expect((error as Error).message).toContain('ffmpeg is not installed on this server');
   });
 });

@@ -3,7 +3,7 @@ import { text } from 'node:stream/consumers';
 import { z } from 'zod';
 import ffmpeg from 'fluent-ffmpeg';
 import {
-  isMissingCommand, MediaToolFailure, MediaToolMissing, mediaToolsOnPath, MediaToolTimeout, runMediaTool,
+  commandExists, isMissingCommand, MediaToolFailure, MediaToolMissing, mediaToolsOnPath, MediaToolTimeout, runMediaTool,
   type MediaToolCommands,
 } from './media-tool.ts';
 
@@ -95,6 +95,10 @@ export function posterFrame(
   tools: MediaToolCommands = mediaToolsOnPath,
 ): Readable {
   const output = new PassThrough();
+  if (!commandExists(tools.ffmpeg)) {
+    process.nextTick(() => output.destroy(new MediaToolMissing('ffmpeg', tools.ffmpeg)));
+    return output;
+  }
   const command = ffmpeg(input)
     .setFfmpegPath(tools.ffmpeg)
     // Only errors on stderr: they become the failure's message.

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 
 export type MediaToolName = 'ffprobe' | 'ffmpeg';
@@ -31,6 +33,26 @@ export class MediaToolMissing extends Error {
 /** How a spawn says the command does not exist. */
 export function isMissingCommand(error: unknown): boolean {
   return error instanceof Error && (error as NodeJS.ErrnoException).code === 'ENOENT';
+}
+
+/**
+ * Whether a command can be started: a path that is an executable file, or a name found so on
+ * PATH. For runners that cannot be trusted with a missing command: fluent-ffmpeg, once it has
+ * checked one ffmpeg's capabilities, spawns the next command straight and throws an uncaught
+ * TypeError from its exit handler when the spawn fails, which would take the process down.
+ */
+export function commandExists(command: string): boolean {
+  const executable = (file: string): boolean => {
+    try {
+      accessSync(file, constants.X_OK);
+      return true;
+    } catch {
+      return false; // absent or not executable: both mean the command cannot be started from here
+    }
+  };
+  if (command.includes('/')) return executable(command);
+  return (process.env.PATH ?? '').split(path.delimiter).some((folder) => folder !== ''
+    && executable(path.join(folder, command)));
 }
 
 /** The tool ran past its time limit and was killed. */
