@@ -9,6 +9,9 @@ export default defineConfig({
     setupFiles: ['test/support/simulator-conformance.ts'],
     // Files run in parallel; each owns its database and queue prefix (test/support/test-context.ts).
     pool: 'forks',
+    // Files share their worker process's modules (each still owns its database and queue prefix): importing the
+    // stack afresh for every file took vitest's import time to 609 s; shared, 95 s, and the run from 966 to 457 s.
+    isolate: false,
     fileParallelism: true,
     // Vitest's default is one worker fewer than the cores: one on our 2-core machines. Most test time
     // is waiting on servers, timers and simulators, so three files at once finish in half the time.
