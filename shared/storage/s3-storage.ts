@@ -1,8 +1,8 @@
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NotFound, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { assertSafeObjectKey } from './object-key.ts';
+import { uploadInParts } from './s3-part-upload.ts';
 import type { Storage, StoredObject } from './storage.ts';
 import { trailingSlashes } from '../net/trailing-slashes.ts';
 
@@ -19,8 +19,8 @@ export interface S3StorageOptions {
   publicBaseUrl: string;
 }
 
-/** Multipart parts of 8 MiB, two in flight: bounded memory whatever the file size. */
-const partSize = 8 * 1024 * 1024;
+/** Multipart parts of 8 MiB, two in flight: 24 MiB of part buffers whatever the file size. */
+const partUploads = { partSize: 8 * 1024 * 1024, partsInFlight: 2 };
 
 export class S3Storage implements Storage {
   readonly #client: S3Client;
@@ -40,20 +40,8 @@ export class S3Storage implements Storage {
 
   async put(key: string, body: Readable, options: { contentType?: string } = {}): Promise<StoredObject> {
     assertSafeObjectKey(key);
-    let size = 0;
-    const counted = new PassThrough();
-    counted.on('data', (chunk: Buffer) => { size += chunk.length; });
-    body.once('error', (error) => counted.destroy(error));
-    body.pipe(counted);
-    const upload = new Upload({
-      client: this.#client,
-      params: { Bucket: this.#bucket, Key: key, Body: counted, ...(options.contentType === undefined ? {} : { ContentType: options.contentType }) },
-      partSize,
-      queueSize: 2,
-      // A failed upload aborts its multipart upload, so no orphaned parts stay in the bucket.
-      leavePartsOnError: false,
-    });
-    await upload.done();
+    const target = { bucket: this.#bucket, key, contentType: options.contentType };
+    const size = await uploadInParts(this.#client, target, body, partUploads);
     return { key, size, url: this.publicUrl(key) };
   }
 

@@ -1,8 +1,7 @@
 // The baseline of the S3 upload rows: node:http streaming each whole request body (multipart
-// framing and all) to a new object on the same S3-compatible server as SPS, through the same
-// AWS SDK multipart Upload (@aws-sdk/lib-storage) SPS's S3 driver uses, with that library's
-// defaults, as anyone writing this server would: no parsing, sniffing, size check, database or
-// inspection.
+// framing and all) to a new object on the same S3-compatible server as SPS, through the AWS
+// SDK's multipart Upload (@aws-sdk/lib-storage) with that library's defaults, as anyone writing
+// this server would: no parsing, sniffing, size check, database or inspection.
 import { createServer } from 'node:http';
 import { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
