@@ -5,7 +5,7 @@ const count = (fallback: number) => z.coerce.number().int().positive().default(f
 /** The groups of measures `BENCH_ONLY` can pick, in the order a full run makes them. */
 export const benchMeasures = [
   'post-rate', 'integrations', 'now', 'lateness', 'publish-jobs', 'publish-rate', 'spread', 'burst',
-  'drain', 'fairness', 'processes', 'seeded', 'upload',
+  'drain', 'fairness', 'processes', 'event-writes', 'seeded', 'upload',
 ] as const;
 export type BenchMeasure = (typeof benchMeasures)[number];
 
@@ -51,6 +51,8 @@ export const benchKnobs = z.object({
   /** Posts of the processes rows, drained by 1, 2 and 4 workers processes of BENCH_PROCESS_CALLS slots each. */
   BENCH_PROCESSES_POSTS: count(1_000),
   BENCH_PROCESS_CALLS: count(20),
+  /** Publishes whose notification and webhook delivery are written, 100 at a time, per round and side. */
+  BENCH_EVENT_PUBLISHES: count(2_000),
   /** `POST /posts` type now, one after the other, each timed until the simulator receives it. */
   BENCH_NOW_POSTS: count(50),
   /** 0 leaves the upload benchmark out. */

@@ -40,5 +40,8 @@ export const benchNotes: readonly string[] = [
   'Burst lateness (posts due in the same second): scored against the durable bare worker, which reads each post, '
     + 'posts it, saves the result on it and inserts the notification with the raw driver, with SPS\'s job options and '
     + 'concurrency; the bare worker that writes nothing is shown as a floor, unscored.',
+  'Event writes (issue 31 item 6): the notification and webhook delivery (with its queued attempt) a publish writes, '
+    + 'through the workers\' own functions, for an organization with one endpoint, 100 publishes at a time, against '
+    + 'the notification alone: the least any design writing one row per publish could write. Context, no target.',
   'Redis: the run starts its own redis-server with hz 100, so a due job is not held up to 100 ms by Redis\'s timer.',
 ];

@@ -2,7 +2,9 @@ import { runs, type BenchKnobs } from './bench-knobs.ts';
 import { postCount, sizeLabel, type BenchRun } from './bench-run.ts';
 import { clearBenchWork } from './bench-stack.ts';
 import type { BenchTenant } from './bench-tenant.ts';
-import { runIntegrationsRate, runLateness, runNowLatency, runPublishRate } from './engine-measures.ts';
+import {
+  runEventWrites, runIntegrationsRate, runLateness, runNowLatency, runPublishRate,
+} from './engine-measures.ts';
 import { postRateRow, postRatio, postRatioKeptRow, publishJobRow, publishJobScaleRow } from './measure-rows.ts';
 import { measurePostRate, type PostRateResult } from './post-rate-measure.ts';
 import { measureBarePublishJobs, measureSpsPublishJobs, type PublishJobSettings } from './publish-job-measure.ts';
@@ -122,6 +124,7 @@ export async function runPhases(run: BenchRun): Promise<void> {
   if (runs(knobs, 'publish-jobs')) await runSmallPublishJobs(run);
   await runBacklogMeasures(run);
   await runScaleMeasures(run);
+  if (runs(knobs, 'event-writes')) await runEventWrites(run);
   if (emptyRate === null || !seeded) return;
 
   await seedUpTo(run, stack.main, knobs.BENCH_POSTS);

@@ -2,12 +2,15 @@
 // SPS then its baseline on the same servers and adds its rows, then clears what it created.
 import { clearBenchWork } from './bench-stack.ts';
 import { postCount, sizeLabel, type BenchRun } from './bench-run.ts';
+import { measureEventWrites } from './event-writes-measure.ts';
 import { measureIntegrationsRate } from './integrations-rate-measure.ts';
 import {
   measureBareLateness, measureDurableLateness, measureSpsLateness, shapeLabel, type LatenessCreation,
   type LatenessShape,
 } from './lateness-measure.ts';
-import { latenessFloorRow, latenessRows, nowLatencyRow, publishRateRow, requestRateRow } from './measure-rows.ts';
+import {
+  eventWritesRow, latenessFloorRow, latenessRows, nowLatencyRow, publishRateRow, requestRateRow,
+} from './measure-rows.ts';
 import { measureNowLatency } from './now-latency-measure.ts';
 import { measureBarePublishRate, measureSpsPublishRate } from './publish-rate-measure.ts';
 
@@ -83,4 +86,14 @@ export async function runLateness(
     return;
   }
   rows.push(...latenessRows(sps, bare, size, label));
+}
+
+/** Issue 31 item 6: what a publish's event writes cost, against the one row a grouped design would write. */
+export async function runEventWrites({ stack, servers, knobs, rows, log }: BenchRun): Promise<void> {
+  const size = sizeLabel(await postCount(stack.small.db));
+  log(`event writes of ${knobs.BENCH_EVENT_PUBLISHES} publishes, 100 at a time: today and notification alone in turns...`);
+  const result = await measureEventWrites(stack.small.db, stack.secrets, stack.connection, {
+    publishes: knobs.BENCH_EVENT_PUBLISHES, concurrency: 100, rounds: 3, queuePrefix: `${servers.queuePrefix}-events`,
+  });
+  rows.push(eventWritesRow(result, size));
 }

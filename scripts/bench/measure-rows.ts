@@ -1,4 +1,5 @@
 import { platformDelayMs } from './bench-stack.ts';
+import type { EventWritesResult } from './event-writes-measure.ts';
 import type { LatenessResult } from './lateness-measure.ts';
 import type { NowLatencyResult } from './now-latency-measure.ts';
 import type { PostRateResult } from './post-rate-measure.ts';
@@ -130,5 +131,19 @@ export function publishJobScaleRow(
     measure: `publish job median, vs ${smallSize}`, databaseSize: largeSize,
     sps: figure(large.medianMs), baseline: figure(small.medianMs),
     ratio: ratioText(ratio), target: '<= 1.20x', pass: allTimed(small) && allTimed(large) && ratio <= 1.2,
+  };
+}
+
+/**
+ * Context, not a target: how much longer a burst of publishes takes to write its notification and
+ * webhook delivery than the notification alone, the most one grouped row could save.
+ */
+export function eventWritesRow(result: EventWritesResult, size: string): BenchRow {
+  const perPublish = (ms: number): string => `${figure(ms)} ms (${figure((ms * 1000) / result.publishes)} us/publish)`;
+  return {
+    measure: `notification + webhook delivery of ${result.publishes.toLocaleString('en')} publishes, `
+      + `${String(result.concurrency)} at a time, vs notification alone`,
+    databaseSize: size, sps: perPublish(result.todayMs), baseline: perPublish(result.notificationOnlyMs),
+    ratio: ratioText(result.todayMs / result.notificationOnlyMs), target: '-', pass: null,
   };
 }
