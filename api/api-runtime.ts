@@ -16,6 +16,8 @@ import { PlatformApps } from '../shared/platforms/platform-apps.ts';
 import { createAdapters } from '../shared/platforms/platforms.ts';
 import { createStorage } from '../shared/storage/create-storage.ts';
 import { BullPublishScheduler, createPublishQueue } from '../shared/queue/publish-queue.ts';
+import { RedisPostRetryLock } from '../shared/queue/post-retry-lock.ts';
+import { PublishRateLimitDelays } from '../shared/queue/publish-rate-limit-delays.ts';
 import { createRedis } from '../shared/queue/redis.ts';
 import { queuePrefixOf } from '../shared/queue/queue-prefix.ts';
 import { FixedWindowLimiter } from '../shared/rate-limit/fixed-window-limiter.ts';
@@ -129,6 +131,8 @@ export async function createApiRuntime(
     caches,
     findChannels,
     scheduler: new BullPublishScheduler(publishQueue, producer),
+    retryLock: new RedisPostRetryLock(producer, config.QUEUE_PREFIX),
+    rateLimitDelays: new PublishRateLimitDelays(publishQueue, producer),
     platformCaller,
     limiter: new FixedWindowLimiter(producer, { limit: config.PUBLIC_API_RATE_LIMIT, windowSeconds: config.PUBLIC_API_RATE_WINDOW_SECONDS, keyPrefix: `${config.QUEUE_PREFIX}:rate-limit` }),
     postValidationLimiter: new FixedWindowLimiter(producer, {

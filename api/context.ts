@@ -1,5 +1,6 @@
 import type { RouterContext } from '@koa/router';
 import type { AuthenticatedOrganization } from '../shared/domain/organizations/organizations.ts';
+import type { ApiScope } from '../shared/domain/api-keys/scopes.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import type { RequestLog } from './middleware/request-log.ts';
 
@@ -11,6 +12,8 @@ export interface AppState {
   /** What `log` is made from; `bind` adds fields to every later line. */
   requestLog: RequestLog;
   organization?: AuthenticatedOrganization;
+  /** What the credential may do (api/middleware/authorize.ts); set with `organization`. */
+  scopes?: readonly ApiScope[];
 }
 
 export type AppContext = RouterContext<AppState>;

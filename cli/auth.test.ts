@@ -17,7 +17,8 @@ const apiCommands: string[][] = [
   ['integrations:list'], ['integrations:settings', 'c1'], ['integrations:trigger', 'c1', 'instanceLimits'],
   ['posts:create', '--channel', 'c1', '--content', 'hi'], ['posts:list', '--start', '2030-01-01', '--end', '2030-01-02'],
   ['posts:get', 'p1'], ['posts:delete', 'p1'], ['posts:delete', '--group', 'g1'], ['posts:status', 'p1', 'draft'],
-  ['posts:missing', 'p1'], ['posts:connect', 'p1', 'r1'], ['upload', 'cli/sps.mjs'], ['upload:url', 'https://example.com/a.png'],
+  ['posts:missing', 'p1'], ['posts:connect', 'p1', 'r1'], ['posts:retry', 'p1'], ['upload', 'cli/sps.mjs'],
+  ['upload:url', 'https://example.com/a.png'],
   ['media:get', 'm1'], ['notifications:list'], ['analytics:platform', 'c1'], ['analytics:post', 'p1'],
   ['video:generate', '--type', 'slideshow', '--output', 'vertical'], ['auth:status'],
 ];

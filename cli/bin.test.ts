@@ -8,8 +8,9 @@ const commands = [
   'auth:login', 'auth:status', 'auth:logout',
   'integrations:list', 'integrations:settings', 'integrations:trigger',
   'posts:create', 'posts:validate', 'posts:list', 'posts:get', 'posts:delete', 'posts:status', 'posts:missing',
-  'posts:connect',
+  'posts:connect', 'posts:retry',
   'upload', 'upload:url', 'media:get', 'notifications:list', 'analytics:platform', 'analytics:post', 'video:generate',
+  'keys:list', 'keys:create', 'keys:revoke',
 ];
 
 /** A Node on PATH too old to strip types (the machines ship Node 20), if this machine has one. */

@@ -55,6 +55,14 @@ describe('sps integrations:* against the api', () => {
     expect(unknown.stderr).toMatch(/^Error: .*\(not_found, HTTP 404\)$/m);
   });
 
+  it('integrations:health prints the channel\'s health and its actions; an unknown channel is 404', async () => {
+    const health = stdoutJson(await sps('integrations:health', org.channelId));
+    expect(health).toMatchObject({ id: org.channelId, status: 'healthy', actions: [{ code: 'none' }] });
+    const unknown = await sps('integrations:health', '000000000000000000000000');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^Error: .*\(not_found, HTTP 404\)$/m);
+  });
+
   it('integrations:trigger runs a tool with --data; an unknown tool shows the server\'s message', async () => {
     const result = stdoutJson(await sps('integrations:trigger', org.channelId, 'instanceLimits', '--data', '{"unused": true}'));
     expect(result).toMatchObject({ output: { maxCharacters: 500, maxMediaAttachments: 4 } });

@@ -166,6 +166,27 @@ describe('sps posts:* against the api', () => {
     expect(neither.stderr).toContain('give either a post id or --group <group>');
   });
 
+  it('posts:retry sends again only the thread reply the platform refused; a second retry is refused', async () => {
+    simulator.failNext('pass', { status: 422, body: { error: 'Validation failed: refused reply' } });
+    const id = await create('--content', 'CLI retried 1/2', '--content', 'CLI retried 2/2');
+    await waitFor(async () => {
+      const reply = await ctx.db.posts.findOne({ rootPostId: id }).lean();
+      return reply?.state === 'ERROR' ? true : undefined;
+    }, { what: 'the reply to fail' });
+    const retried = stdoutJson(await sps('posts:retry', id)) as PostDetail;
+    expect(retried).toMatchObject({ id, value: [{ state: 'PUBLISHED' }, {}] });
+    expect(['QUEUE', 'PUBLISHED']).toContain(retried.value[1]?.state);
+    const reply = await waitFor(
+      () => simulator.statuses.find((item) => item.text === 'CLI retried 2/2'), { what: 'the reply on the simulator' },
+    );
+    const root = simulator.statuses.filter((item) => item.text === 'CLI retried 1/2');
+    expect(root).toHaveLength(1);
+    expect(reply.in_reply_to_id).toBe(root[0]?.id);
+    await waitFor(async () => ((await ctx.db.posts.findOne({ rootPostId: id }).lean())?.state === 'PUBLISHED'
+      ? true : undefined), { what: 'the reply to be published' });
+    expectFailure(await sps('posts:retry', id), 'conflict', `post ${id} has nothing to retry: every part is published`);
+  });
+
   it('posts:create --type now publishes at once; posts:missing and posts:connect relink a post whose release id went missing', async () => {
     const id = await create('--content', 'Published from the CLI');
     const status = await waitFor(() => simulator.statuses.find((item) => item.text === 'Published from the CLI'), { what: 'the status on the simulator' });

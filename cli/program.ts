@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerAnalyticsCommands } from './commands/analytics.ts';
 import { registerAuthCommands } from './commands/auth.ts';
 import { registerIntegrationCommands } from './commands/integrations.ts';
+import { registerKeyCommands } from './commands/keys.ts';
 import { registerMediaCommands } from './commands/media.ts';
 import { registerNotificationCommands } from './commands/notifications.ts';
 import { registerPostCommands } from './commands/posts.ts';
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
     ['Notifications:', registerNotificationCommands],
     ['Analytics:', registerAnalyticsCommands],
     ['Video:', registerVideoCommands],
+    ['API keys:', registerKeyCommands],
   ];
   for (const [heading, register] of groups) {
     program.commandsGroup(heading);

@@ -12,6 +12,8 @@ export const errorStatus = {
   unknown_video_type: 400,
   missing_credentials: 401,
   invalid_credentials: 401,
+  /** The credential is valid but its scopes do not cover the route (the message names the scope needed). */
+  insufficient_scope: 403,
   not_found: 404,
   tool_not_found: 404,
   method_not_allowed: 405,

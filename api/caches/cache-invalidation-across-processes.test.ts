@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidationPublisher } from '../../shared/cache/invalidation-bus.ts';
 import { signUp, rotateApiKey } from '../../shared/domain/accounts/accounts.ts';
+import { createApiKey, revokeApiKey } from '../../shared/domain/api-keys/api-keys.ts';
 import { deleteChannel } from '../../shared/domain/channels/channels.ts';
 import { approve, exchangeCode } from '../../shared/domain/oauth/authorization.ts';
 import { revokeApp } from '../../shared/domain/oauth/grants.ts';
@@ -96,6 +97,17 @@ describe('cache invalidation across two api processes', () => {
     const newKey = await rotateApiKey(ctx.db, ctx.secrets, caches, org.organizationId);
     expect(await msUntilEvery(401, (url) => statusOf(`${url}/is-connected`, org.apiKey))).toBeLessThan(1_000);
     for (const api of apis) expect(await statusOf(`${api.url}/is-connected`, newKey)).toBe(200);
+  });
+
+  it('a revoked named key stops working on both processes within a second; the original key works', async () => {
+    const org = await organizationWithMastodon(ctx, simulator.origin, simulator.addAccount('named'));
+    const { key, secret } = await createApiKey(ctx.db, ctx.secrets, org.organizationId, {
+      name: 'revoked soon', scopes: ['read'], expiresAt: null,
+    }, new Date());
+    await warm(secret);
+    await revokeApiKey(ctx.db, caches, org.organizationId, key.id, new Date());
+    expect(await msUntilEvery(401, (url) => statusOf(`${url}/is-connected`, secret))).toBeLessThan(1_000);
+    for (const api of apis) expect(await statusOf(`${api.url}/is-connected`, org.apiKey)).toBe(200);
   });
 
   it('a user\'s revoke ends the app\'s access token on both processes within a second', async () => {

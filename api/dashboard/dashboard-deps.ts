@@ -5,6 +5,7 @@ import type { Database } from '../../shared/db/database.ts';
 import type { MediaReach } from '../../shared/platforms/media-reach.ts';
 import type { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import type { PublishScheduler } from '../../shared/domain/posts/publish-scheduler.ts';
+import type { RateLimitDelays } from '../../shared/domain/channels/channel-health-reads.ts';
 import type { ConnectionPolicy } from '../../shared/net/connection-policy.ts';
 import type { WebhookDeliveryJobs } from '../../shared/domain/webhooks/delivery-jobs.ts';
 
@@ -20,6 +21,8 @@ export interface DashboardDeps {
   queuePrefix: string;
   /** Disconnecting a channel cancels its scheduled jobs. */
   scheduler: PublishScheduler;
+  /** Which publish jobs wait for a platform's rate-limit reset: the channel list's health. */
+  rateLimitDelays: RateLimitDelays;
   now: () => Date;
   /** Each platform's app settings: what connecting needs. */
   platforms: PlatformApps;

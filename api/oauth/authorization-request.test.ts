@@ -182,8 +182,23 @@ describe('OAuth authorization request: redirect_uri, PKCE and scope', () => {
   });
 
   it('answers the granted scope with the token: the one requested, or public_api', async () => {
-    const requested = await approvedCode({ scope: 'posts:write  media' });
-    expect(await expectIssued(requested)).toMatchObject({ scope: 'posts:write media' });
+    const consent = await user.get(authorizePath({ scope: 'posts  read' }));
+    expect(consent.html).toContain('with only these scopes');
+    const listed = /<ul id="consent-scopes">([\s\S]*?)<\/ul>/.exec(consent.html)?.[1] ?? '';
+    expect([...listed.matchAll(/<code>(\w+)<\/code>/g)].map((match) => match[1])).toEqual(['read', 'posts']);
+    const requested = await approvedCode({ scope: 'posts  read' });
+    const issued = await expectIssued(requested);
+    expect(issued).toMatchObject({ scope: 'posts read' });
+    // The token carries its scopes, enforced as an API key's are.
+    const token = String(issued.access_token);
+    expect((await api(stack.baseUrl, token, '/api/public/v1/integrations')).status).toBe(200);
+    const webhook = { url: 'https://hooks.example.com/sps', events: ['post.published'] };
+    expect(await api(stack.baseUrl, token, '/api/public/v1/webhooks', { method: 'POST', body: webhook }))
+      .toMatchObject({ status: 403, body: { error: 'insufficient_scope' } });
+    const everything = await user.get(authorizePath());
+    expect(everything.html).toContain('every scope');
+    const unknown = redirected(await user.get(authorizePath({ scope: 'posts:write' })));
+    expect(unknown.get('error')).toBe('invalid_scope');
     expect(await expectIssued(await approvedCode())).toMatchObject({ scope: 'public_api' });
     const query = redirected(await user.get(authorizePath({ scope: 'bad"scope' })));
     expect(query.get('error')).toBe('invalid_scope');

@@ -30,7 +30,7 @@ describe('GET /.well-known/oauth-authorization-server', () => {
     grant_types_supported: ['authorization_code'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     code_challenge_methods_supported: ['S256'],
-    scopes_supported: ['public_api'],
+    scopes_supported: ['public_api', 'read', 'posts', 'uploads', 'analytics', 'webhooks', 'integrations'],
   };
 
   it('describes the endpoints, client authentication, PKCE and scope, public and cacheable', async () => {

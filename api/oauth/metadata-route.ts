@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { AppState } from '../context.ts';
 import { pkceMethods } from '../../shared/domain/oauth/pkce.ts';
-import { defaultScope } from '../../shared/domain/oauth/scope.ts';
+import { supportedScopes } from '../../shared/domain/oauth/scope.ts';
 import { trailingSlashes } from '../../shared/net/trailing-slashes.ts';
 
 interface ServerUrls {
@@ -23,7 +23,7 @@ export function authorizationServerMetadata(urls: ServerUrls): Record<string, un
     grant_types_supported: ['authorization_code'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     code_challenge_methods_supported: [...pkceMethods],
-    scopes_supported: [defaultScope],
+    scopes_supported: supportedScopes,
   };
 }
 

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { currentOrganization, type AppContext, type AppState } from '../context.ts';
+import { requireScope } from '../middleware/authorize.ts';
 import { idempotency } from '../middleware/idempotency.ts';
 import { bodyLimits, jsonBody } from '../middleware/json-body.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
@@ -61,9 +62,9 @@ function refuseShadowedMethods(router: Router<AppState>, routes: readonly RouteD
 }
 
 /**
- * Turns route definitions into a Koa router: count the request against the route's budget, parse
- * params, query and body with the route's zod schemas, then handle. Routes marked `idempotent`
- * honour an Idempotency-Key once their body is parsed.
+ * Turns route definitions into a Koa router: check the credential's scope, count the request
+ * against the route's budget, parse params, query and body with the route's zod schemas, then
+ * handle. Routes marked `idempotent` honour an Idempotency-Key once their body is parsed.
  */
 export function mountRoutes(
   router: Router<AppState>,
@@ -79,6 +80,7 @@ export function mountRoutes(
     const limit = limited.get(route.budget ?? 'organization');
     if (limit === undefined) throw new Error(`route ${route.method} ${route.path} names an unknown budget`);
     const before = [
+      requireScope(route),
       limit,
       ...(route.body === undefined ? [] : [jsonBody(route.bodyLimit ?? bodyLimits.default)]),
       ...(route.idempotent === true ? [keyed] : []),

@@ -4,6 +4,8 @@ import type { CredentialLookup } from '../caches/credential-lookup.ts';
 import type { Database } from '../../shared/db/database.ts';
 import type { PlatformCaller } from '../../shared/domain/channels/platform-calls.ts';
 import type { PublishScheduler } from '../../shared/domain/posts/publish-scheduler.ts';
+import type { RetryLock } from '../../shared/domain/posts/retry-post.ts';
+import type { RateLimitDelays } from '../../shared/domain/channels/channel-health-reads.ts';
 import type { ChannelFinder } from '../../shared/domain/posts/check-channel-posts.ts';
 import type { AdapterSet } from '../../shared/platforms/platforms.ts';
 import type { AnalyticsGathering } from '../../shared/queue/analytics-queue.ts';
@@ -30,6 +32,10 @@ export interface PublicApiDeps {
   /** The channels a post names, cached in this process (api/caches/channel-lookup.ts). */
   findChannels: ChannelFinder;
   scheduler: PublishScheduler;
+  /** One POST /posts/:id/retry of a post at a time, across api processes. */
+  retryLock: RetryLock;
+  /** Which publish jobs wait for a platform's rate-limit reset (channel health). */
+  rateLimitDelays: RateLimitDelays;
   platformCaller: PlatformCaller;
   /** The organization's hourly budget across the public API (PUBLIC_API_RATE_LIMIT). */
   limiter: FixedWindowLimiter;

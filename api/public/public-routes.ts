@@ -1,3 +1,4 @@
+import { apiKeyRoutes } from './api-keys/routes.ts';
 import { groupRoutes } from './groups/routes.ts';
 import { integrationRoutes } from './integrations/routes.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
@@ -14,5 +15,6 @@ export function publicRoutes(deps: PublicApiDeps): RouteDefinition[] {
   return [
     ...integrationRoutes(deps), ...groupRoutes(deps), ...postRoutes(deps), ...uploadRoutes(deps),
     ...notificationRoutes(deps), ...webhookRoutes(deps), ...analyticsRoutes(deps), ...videoRoutes(deps),
+    ...apiKeyRoutes(deps),
   ];
 }

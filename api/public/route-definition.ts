@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { AuthenticatedOrganization } from '../../shared/domain/organizations/organizations.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
+import type { RouteScope } from '../../shared/domain/api-keys/scopes.ts';
 
 /**
  * Hourly budgets of an organization's requests: `organization` is the spec's 30 an hour across the
@@ -13,7 +14,8 @@ export type RouteBudget = (typeof routeBudgets)[number];
 
 /** The spec's API tags. */
 export type ApiTag =
-  | 'Integrations' | 'Posts' | 'Uploads' | 'Notifications' | 'Analytics' | 'Video Generation' | 'Webhooks';
+  | 'Integrations' | 'Posts' | 'Uploads' | 'Notifications' | 'Analytics' | 'Video Generation' | 'Webhooks'
+  | 'API Keys';
 
 /** A handler's answer when the status depends on the outcome (201 or 202, say). */
 export class Reply {
@@ -38,6 +40,11 @@ interface RouteFacts {
   /** Koa-style path under /api/public/v1, e.g. `/posts/:id`. */
   path: string;
   tag: ApiTag;
+  /**
+   * What a credential must hold to call the route (shared/domain/api-keys/scopes.ts): required, so
+   * no route is left unguarded; `read` also grants every GET.
+   */
+  scope: RouteScope;
   summary: string;
   description?: string;
   /** JSON body size cap when the route takes a body; 1 MB unless said otherwise. */

@@ -15,6 +15,14 @@ export function registerIntegrationCommands(program: Command): void {
     .action(async (id: string) => {
       await requestAndPrint({ method: 'GET', path: `/integration-settings/${segment(id)}` });
     });
+  defineCommand(
+    program, 'integrations:health', 'Show a channel\'s health: token, scopes, last post, rate limit, what to do',
+    'sps integrations:health <channelId>',
+  )
+    .argument('<id>', 'channel id')
+    .action(async (id: string) => {
+      await requestAndPrint({ method: 'GET', path: `/integrations/${segment(id)}/health` });
+    });
   defineCommand(program, 'integrations:trigger', 'Run one of a channel\'s tools (listed by integrations:settings)', 'sps integrations:trigger <channelId> instanceLimits --data \'{}\'')
     .argument('<id>', 'channel id')
     .argument('<methodName>', 'the tool\'s methodName')

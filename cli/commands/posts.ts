@@ -76,6 +76,15 @@ export function registerPostCommands(program: Command): void {
       await requestAndPrint({ method: 'PUT', path: `/posts/${segment(id)}/status`, body: { status } });
     });
 
+  defineCommand(
+    program, 'posts:retry', 'Publish again only the parts of a failed post (or thread) not yet on the platform',
+    'sps posts:retry <postId>',
+  )
+    .argument('<id>', 'post id (the first part\'s, as posts:get takes)')
+    .action(async (id: string) => {
+      await requestAndPrint({ method: 'POST', path: `/posts/${segment(id)}/retry` });
+    });
+
   defineCommand(program, 'posts:missing', 'List recent content on the platform for a post whose release id is "missing"', 'sps posts:missing <postId>')
     .argument('<id>', 'post id')
     .action(async (id: string) => {

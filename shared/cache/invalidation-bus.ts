@@ -4,10 +4,11 @@ import type { Logger } from '../logging/logger.ts';
 
 /**
  * What a cached value depends on, as `<kind>:<id>`: an organization (its API key, its name), an
- * OAuth app (its tokens), a channel. A change publishes the topic; every api process drops what
- * depends on it.
+ * OAuth app (its tokens), a channel, a named API key (its revoke). A change publishes the topic;
+ * every api process drops what depends on it.
  */
-export type CacheTopic = `organization:${string}` | `app:${string}` | `channel:${string}`;
+export type CacheTopic =
+  | `organization:${string}` | `app:${string}` | `channel:${string}` | `api-key:${string}`;
 
 /** A cache listening to the bus: drops entries of a topic, or everything when the bus may have missed messages. */
 export interface BusListener {
@@ -40,7 +41,7 @@ export class InvalidationPublisher implements CacheInvalidation {
   }
 }
 
-const topicPattern = /^(organization|app|channel):[0-9a-f]{24}$/;
+const topicPattern = /^(organization|app|channel|api-key):[0-9a-f]{24}$/;
 
 /**
  * Cache invalidation across api processes over Redis pub/sub. Caches are trusted only while this

@@ -1,5 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
 import { analyticsDayModel, type AnalyticsDayModel } from './models/analytics-day.ts';
+import { apiKeyModel, type ApiKeyModel } from './models/api-key.ts';
 import { channelModel, type ChannelModel } from './models/channel.ts';
 import { connectAttemptModel, type ConnectAttemptModel } from './models/connect-attempt.ts';
 import { customerModel, type CustomerModel } from './models/customer.ts';
@@ -35,6 +36,7 @@ export interface Database {
   analyticsDays: AnalyticsDayModel;
   webhookEndpoints: WebhookEndpointModel;
   webhookDeliveries: WebhookDeliveryModel;
+  apiKeys: ApiKeyModel;
   close(): Promise<void>;
 }
 
@@ -72,13 +74,14 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
     analyticsDays: analyticsDayModel(connection),
     webhookEndpoints: webhookEndpointModel(connection),
     webhookDeliveries: webhookDeliveryModel(connection),
+    apiKeys: apiKeyModel(connection),
     close: () => connection.close(),
   };
   const models = [
     database.organizations, database.channels, database.customers, database.posts, database.media, database.notifications,
     database.users, database.sessions, database.oauthApps, database.oauthCodes, database.oauthGrants,
     database.connectAttempts, database.serverClients, database.analyticsDays,
-    database.webhookEndpoints, database.webhookDeliveries,
+    database.webhookEndpoints, database.webhookDeliveries, database.apiKeys,
   ] as const;
   for (const model of models) {
     await model.createCollection().catch((error: unknown) => {

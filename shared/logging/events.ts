@@ -49,6 +49,8 @@ export const LogEvent = {
   webhookDispatch: 'webhook.dispatch',
   /** A written delivery's attempt could not be queued; the dispatcher queues it once overdue. */
   webhookNotQueued: 'webhook.not_queued',
+  /** A named API key's last-used time could not be written; the request went on. */
+  apiKeyUseNotRecorded: 'api_key.use_not_recorded',
 } as const;
 
 export type LogEvent = (typeof LogEvent)[keyof typeof LogEvent];

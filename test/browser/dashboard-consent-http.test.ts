@@ -82,7 +82,9 @@ describe('dashboard consent and organizations', () => {
     expect(page.html).toContain('Consent &lt;App&gt;');
     expect(page.html).toContain('Schedules &quot;things&quot;');
     expect(page.html).not.toContain('<App>');
-    expect(page.html).toMatch(/create, schedule and delete posts/);
+    // Asked for no scope: every scope, each named with what it allows.
+    expect(page.html).toMatch(/<code>posts<\/code>: create, change and delete posts/);
+    expect(page.html).toContain('<code>webhooks</code>');
     expect(page.html).toContain('value="approve"');
     expect(page.html).toContain('value="deny"');
     expect(page.headers.get('x-frame-options')).toBe('DENY');

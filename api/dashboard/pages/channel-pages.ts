@@ -10,20 +10,25 @@ import { signedIn, type DashboardRouterContext, type DashboardState } from '../s
 import { connectBlocker } from './connect-pages.ts';
 import { analyticsChart } from '../analytics-chart.ts';
 import { channelCharts } from '../../../shared/domain/analytics/channel-charts.ts';
+import { healthInWords, type ChannelHealth } from '../../../shared/domain/channels/channel-health.ts';
+import { healthOfListedChannels } from '../../../shared/domain/channels/channel-health-reads.ts';
 
-function channelStatus(channel: ChannelView): string {
-  if (channel.disabled) return 'Disabled';
-  if (channel.refreshNeeded) return 'Needs reconnecting';
-  return 'Active';
+/** The channel's health in a word, with its first action's message for those who hover or read aloud. */
+function channelStatus(health: ChannelHealth | undefined): SafeHtml {
+  if (health === undefined) return html`<span class="muted">unknown</span>`;
+  const first = health.actions[0];
+  return html`<span title="${first?.message ?? ''}">${healthInWords(health)}</span>`;
 }
 
-function channelRow(ctx: DashboardRouterContext, channel: ChannelView, chart: SafeHtml | null): SafeHtml {
+function channelRow(
+  ctx: DashboardRouterContext, channel: ChannelView, chart: SafeHtml | null, health: ChannelHealth | undefined,
+): SafeHtml {
   const picture = webUrl(channel.picture);
   return html`<tr>
   <td>${picture === null ? '' : html`<img src="${picture}" alt="" width="24" height="24"> `}${channel.name}${channel.profile === null ? '' : html` <span class="muted">${channel.profile}</span>`}</td>
   <td>${platformDisplayName(channel.identifier)}</td>
   <td>${channel.customer?.name ?? ''}</td>
-  <td>${channelStatus(channel)}</td>
+  <td>${channelStatus(health)}</td>
   <td>${chart ?? html`<span class="muted">none yet</span>`}</td>
   <td><a href="/channels/${channel.id}/schedule" aria-label="Posting schedule of ${channel.name}">Schedule</a>
   <a href="/channels/connect/${channel.identifier}?refresh=${channel.id}"
@@ -47,6 +52,7 @@ export function registerChannelPages(router: Router<DashboardState>, deps: Dashb
     const channels = await listChannels(deps.db, signedIn(ctx).organization.id);
     // One chart per channel: its first counter (followers, usually) over the last 30 days.
     const charts = await channelCharts(deps.db, channels.map((channel) => channel.id), deps.now(), 30);
+    const healths = await healthOfListedChannels(deps, signedIn(ctx).organization.id, channels);
     const table = channels.length === 0
       ? html`<p>No channels are connected to this organization yet.</p>`
       : html`<table><caption class="muted">Connected channels</caption>
@@ -55,7 +61,7 @@ export function registerChannelPages(router: Router<DashboardState>, deps: Dashb
 <th scope="col"><span class="muted">Action</span></th></tr></thead>
 <tbody>${channels.map((channel) => {
     const series = charts.get(channel.id);
-    return channelRow(ctx, channel, series === undefined ? null : analyticsChart(series));
+    return channelRow(ctx, channel, series === undefined ? null : analyticsChart(series), healths.get(channel.id));
   })}</tbody></table>
 <p class="muted">Disconnecting a channel also deletes its unpublished posts.</p>`;
     const buttons = allPlatformModules().map((module) => connectButton(deps, module));

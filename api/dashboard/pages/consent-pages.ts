@@ -9,9 +9,11 @@ import {
   type UntrustedRequestProblem,
 } from '../../../shared/domain/oauth/authorization-request.ts';
 import type { StoredApp } from '../../../shared/domain/oauth/oauth-apps.ts';
+import { apiScopesOf } from '../../../shared/domain/oauth/scope.ts';
+import { holdsEveryScope, scopeDescriptions } from '../../../shared/domain/api-keys/scopes.ts';
 import type { DashboardDeps } from '../dashboard-deps.ts';
 import { formField } from '../form-body.ts';
-import { html, webUrl } from '../html.ts';
+import { html, webUrl, type SafeHtml } from '../html.ts';
 import { csrfField, renderPage, renderProblem } from '../layout.ts';
 import { loginPath, safeReturnPath } from '../return-target.ts';
 import { authorizationParameters, consentPath, parameterFields } from './authorization-parameters.ts';
@@ -62,7 +64,27 @@ async function checkedRequest(
   }
 }
 
-function consentPage(ctx: DashboardRouterContext, app: StoredApp, account: SignedIn, parameters: AuthorizationParameters, problem?: string): void {
+/** What the token will be able to do: the scopes the app asked for, each with what it allows. */
+function permissionList(scope: string): SafeHtml {
+  const scopes = apiScopesOf(scope);
+  const what = holdsEveryScope(scopes)
+    ? 'exactly as that organization\'s API key can (every scope)'
+    : 'with only these scopes';
+  const intro = html`<p>If you authorize it, it can use the SPS public API for the organization you choose,
+    ${what}:</p>`;
+  const items = scopes.map((name) => html`<li><code>${name}</code>: ${scopeDescriptions[name]};</li>`);
+  return html`${intro}
+<ul id="consent-scopes">${items}</ul>`;
+}
+
+function consentPage(
+  ctx: DashboardRouterContext,
+  app: StoredApp,
+  grant: RequestedGrant,
+  account: SignedIn,
+  parameters: AuthorizationParameters,
+  problem?: string,
+): void {
   const picture = webUrl(app.pictureUrl);
   const options = account.organizations.map((organization) => html`<option value="${organization.id}"${organization.id === account.organization.id ? html` selected` : ''}>${organization.name}</option>`);
   renderPage(ctx, {
@@ -76,13 +98,7 @@ ${app.description === null || app.description === undefined ? '' : html`<p>${app
 </section>
 <section aria-labelledby="permissions-heading">
 <h2 id="permissions-heading">${app.name} wants to use SPS for you</h2>
-<p>If you authorize it, it can use the SPS public API for the organization you choose, exactly as that organization's API key can:</p>
-<ul>
-  <li>list the organization's channels;</li>
-  <li>create, schedule and delete posts;</li>
-  <li>upload media;</li>
-  <li>read notifications.</li>
-</ul>
+${permissionList(grant.scope)}
 <p>The access does not expire. You can end it at any time on the <a href="/approved-apps">Approved apps</a> page.</p>
 <p class="muted">You will then be sent back to <code>${new URL(app.redirectUrl).origin}</code>.</p>
 </section>
@@ -107,7 +123,7 @@ export function registerConsentPages(router: Router<DashboardState>, deps: Dashb
       ctx.redirect(loginPath(safeReturnPath(ctx.originalUrl) ?? safeReturnPath(consentPath(parameters))));
       return;
     }
-    consentPage(ctx, request.app, account, parameters);
+    consentPage(ctx, request.app, request.grant, account, parameters);
   });
 
   router.post('/oauth/authorize', async (ctx) => {
@@ -129,7 +145,7 @@ export function registerConsentPages(router: Router<DashboardState>, deps: Dashb
     }
     const organizationId = formField(ctx, 'organization_id');
     if (decision !== 'approve' || !isMember(account.user, organizationId)) {
-      consentPage(ctx, app, account, parameters, 'Choose one of your organizations, then Authorize or Deny.');
+      consentPage(ctx, app, grant, account, parameters, 'Choose one of your organizations, then Authorize or Deny.');
       return;
     }
     const approval = { app, user: account.user, organizationId, now: deps.now(), grant };

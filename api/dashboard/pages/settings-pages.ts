@@ -3,6 +3,7 @@ import { addOrganization, isMember, revealApiKey, rotateApiKey } from '../../../
 import { selectOrganization } from '../../../shared/domain/accounts/sessions.ts';
 import { DomainError } from '../../../shared/errors.ts';
 import type { DashboardDeps } from '../dashboard-deps.ts';
+import { namedKeysSection, registerApiKeyPages, type NamedKeysView } from './api-key-pages.ts';
 import { formField } from '../form-body.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { csrfField, renderPage } from '../layout.ts';
@@ -24,7 +25,8 @@ function apiKeySection(ctx: DashboardRouterContext, view: KeyView): SafeHtml {
   return html`<section aria-labelledby="api-key-heading">
 <h2 id="api-key-heading">API key</h2>
 ${view.notice === undefined ? '' : html`<p class="notice" role="status">${view.notice}</p>`}
-<p>Send it in the <code>Authorization</code> header of every public API request. Keep it secret: it acts for this organization.</p>
+<p>Send it in the <code>Authorization</code> header of every public API request. Keep it secret: it acts
+for this organization with every scope.</p>
 ${shown}
 <form method="post" action="/settings/api-key/rotate">
   ${csrfField(ctx)}
@@ -34,12 +36,21 @@ ${shown}
 </section>`;
 }
 
-function settingsPage(ctx: DashboardRouterContext, view: KeyView): void {
+async function settingsPage(
+  ctx: DashboardRouterContext,
+  deps: DashboardDeps,
+  view: KeyView,
+  keys: NamedKeysView = {},
+  status = 200,
+): Promise<void> {
   const account = signedIn(ctx);
+  const named = await namedKeysSection(ctx, deps, keys);
   renderPage(ctx, {
+    status,
     title: 'Settings',
     body: html`<p>Organization: <strong>${account.organization.name}</strong> <span class="muted">(id <code>${account.organization.id}</code>)</span></p>
 ${apiKeySection(ctx, view)}
+${named}
 <section aria-labelledby="organizations-heading">
 <h2 id="organizations-heading">Organizations</h2>
 <p>You belong to ${account.organizations.length === 1 ? 'one organization' : `${account.organizations.length} organizations`}; switch between them in the header.</p>
@@ -54,17 +65,19 @@ ${apiKeySection(ctx, view)}
 }
 
 export function registerSettingsPages(router: Router<DashboardState>, deps: DashboardDeps): void {
-  router.get('/settings', requireSignIn(), (ctx) => {
-    settingsPage(ctx, {});
+  router.get('/settings', requireSignIn(), async (ctx) => {
+    await settingsPage(ctx, deps, {});
   });
+  registerApiKeyPages(router, deps, (ctx, keys, status) => settingsPage(ctx, deps, {}, keys, status));
 
   router.post('/settings/api-key/reveal', requireSignIn(), async (ctx) => {
-    settingsPage(ctx, { apiKey: await revealApiKey(deps.db, deps.secrets, signedIn(ctx).organization.id) });
+    await settingsPage(ctx, deps, { apiKey: await revealApiKey(deps.db, deps.secrets, signedIn(ctx).organization.id) });
   });
 
   router.post('/settings/api-key/rotate', requireSignIn(), async (ctx) => {
     const apiKey = await rotateApiKey(deps.db, deps.secrets, deps.caches, signedIn(ctx).organization.id);
-    settingsPage(ctx, { apiKey, notice: 'A new API key was made. The previous key no longer works: update every place that used it.' });
+    const notice = 'A new API key was made. The previous key no longer works: update every place that used it.';
+    await settingsPage(ctx, deps, { apiKey, notice });
   });
 
   router.post('/organizations', requireSignIn(), async (ctx) => {

@@ -16,6 +16,9 @@ import {
 } from '../../../shared/domain/channels/connect-with-credentials.ts';
 import { startCredentialsLink } from '../../../shared/domain/channels/credential-connect-links.ts';
 import { Reply } from '../route-definition.ts';
+import { readChannelHealth } from '../../../shared/domain/channels/channel-health-reads.ts';
+import { healthInWords } from '../../../shared/domain/channels/channel-health.ts';
+import { channelHealthDescription, channelHealthResponse, presentChannelHealth } from './health-schema.ts';
 import {
   connectQuery, credentialsConnectBody, credentialsConnectDescription, credentialsPlatformParams, customerFilterQuery,
   deletedResponse, integrationSchema, integrationSettingsResponse, postingScheduleBody, postingScheduleDescription,
@@ -32,7 +35,7 @@ function platformOf(provider: string): PlatformDefinition {
 export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
   return [
     defineRoute({
-      method: 'get', path: '/integrations', tag: 'Integrations', status: 200, errors: [],
+      method: 'get', path: '/integrations', tag: 'Integrations', scope: 'integrations', status: 200, errors: [],
       summary: 'List connected channels, all or those of one customer',
       query: customerFilterQuery,
       response: z.array(integrationSchema),
@@ -40,14 +43,16 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
         listChannels(deps.db, organization.id, { customer: query.customer ?? query.group }),
     }),
     defineRoute({
-      method: 'delete', path: '/integrations/:id', tag: 'Integrations', status: 200, errors: ['not_found'],
+      method: 'delete', path: '/integrations/:id', tag: 'Integrations',
+      scope: 'integrations', status: 200, errors: ['not_found'],
       summary: 'Disconnect a channel; its unpublished posts are deleted and their jobs cancelled',
       params: idParams,
       response: deletedResponse,
       handle: ({ organization, params }) => deleteChannel(deps, organization.id, params.id),
     }),
     defineRoute({
-      method: 'get', path: '/integration-settings/:id', tag: 'Integrations', status: 200, errors: ['not_found'],
+      method: 'get', path: '/integration-settings/:id', tag: 'Integrations',
+      scope: 'integrations', status: 200, errors: ['not_found'],
       summary: 'Rules, text limit, post settings (JSON Schema) and tools of a channel\'s platform',
       params: idParams,
       response: integrationSettingsResponse,
@@ -57,7 +62,7 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
-      method: 'post', path: '/integration-trigger/:id', tag: 'Integrations', status: 200,
+      method: 'post', path: '/integration-trigger/:id', tag: 'Integrations', scope: 'posts', status: 200,
       errors: [
         'not_found', 'tool_not_found', 'validation_failed', 'not_implemented', 'platform_error', 'platform_timeout',
       ],
@@ -87,7 +92,20 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
-      method: 'get', path: '/integrations/:id/schedule', tag: 'Integrations', status: 200, errors: ['not_found'],
+      method: 'get', path: '/integrations/:id/health', tag: 'Integrations', scope: 'integrations', status: 200,
+      errors: ['not_found'],
+      summary: 'A channel\'s health: token, scopes, last publication, rate limit, and what to do about them',
+      description: channelHealthDescription,
+      params: idParams,
+      response: channelHealthResponse,
+      handle: async ({ organization, params }) => {
+        const health = await readChannelHealth(deps, organization.id, params.id);
+        return presentChannelHealth(health, healthInWords(health));
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/integrations/:id/schedule', tag: 'Integrations',
+      scope: 'integrations', status: 200, errors: ['not_found'],
       summary: 'A channel\'s time zone and weekly posting slots',
       description: postingScheduleDescription,
       params: idParams,
@@ -95,7 +113,7 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
       handle: ({ organization, params }) => channelSchedule(deps.db, organization.id, params.id),
     }),
     defineRoute({
-      method: 'put', path: '/integrations/:id/schedule', tag: 'Integrations', status: 200,
+      method: 'put', path: '/integrations/:id/schedule', tag: 'Integrations', scope: 'integrations', status: 200,
       errors: ['not_found', 'validation_failed', 'unknown_time_zone'],
       summary: 'Set a channel\'s time zone and weekly posting slots',
       description: `${postingScheduleDescription} A malformed body is 400 validation_failed naming the field; a `
@@ -106,7 +124,8 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
       handle: ({ organization, params, body }) => setChannelSchedule(deps.db, organization.id, params.id, body),
     }),
     defineRoute({
-      method: 'get', path: '/find-slot/:id', tag: 'Integrations', status: 200, errors: ['not_found', 'conflict'],
+      method: 'get', path: '/find-slot/:id', tag: 'Integrations',
+      scope: 'posts', status: 200, errors: ['not_found', 'conflict'],
       summary: 'Next free posting slot of a channel, from its schedule in its time zone (searches 90 days ahead)',
       params: idParams,
       response: z.object({ date: z.iso.datetime() }),
@@ -116,13 +135,13 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
-      method: 'get', path: '/is-connected', tag: 'Integrations', status: 200, errors: [],
+      method: 'get', path: '/is-connected', tag: 'Integrations', scope: 'any', status: 200, errors: [],
       summary: 'Check that the credential works',
       response: z.object({ connected: z.literal(true) }),
       handle: () => Promise.resolve({ connected: true as const }),
     }),
     defineRoute({
-      method: 'get', path: '/social/:provider', tag: 'Integrations', status: 200,
+      method: 'get', path: '/social/:provider', tag: 'Integrations', scope: 'integrations', status: 200,
       errors: [
         'not_found', 'validation_failed', 'platform_not_configured', 'connect_refused', 'platform_error',
         'account_mismatch',
@@ -145,7 +164,7 @@ export function integrationRoutes(deps: PublicApiDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
-      method: 'post', path: '/integrations/:id', tag: 'Integrations', status: 201,
+      method: 'post', path: '/integrations/:id', tag: 'Integrations', scope: 'integrations', status: 201,
       errors: ['not_found', 'validation_failed', 'connect_refused', 'account_mismatch', 'platform_error'],
       summary: 'Connect (or, with refresh, reconnect) a channel of a platform that signs in with credentials',
       description: credentialsConnectDescription,

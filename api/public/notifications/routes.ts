@@ -15,7 +15,8 @@ const notificationsResponse = z.object({
 export function notificationRoutes(deps: PublicApiDeps): RouteDefinition[] {
   return [
     defineRoute({
-      method: 'get', path: '/notifications', tag: 'Notifications', status: 200, errors: ['validation_failed'],
+      method: 'get', path: '/notifications', tag: 'Notifications',
+      scope: 'read', status: 200, errors: ['validation_failed'],
       summary: 'List the organization\'s notifications, newest first, 100 a page',
       query: listNotificationsQuery,
       response: notificationsResponse,

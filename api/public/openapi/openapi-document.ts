@@ -51,7 +51,11 @@ function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {
     ? []
     : ['validation_failed', 'invalid_json', 'payload_too_large', 'unsupported_media_type'];
   const inputErrors: ErrorCode[] = route.query === undefined && route.params === undefined ? [] : ['validation_failed'];
-  const codes = [...new Set<ErrorCode>([...route.errors, ...keyed, ...commonErrors, ...bodyErrors, ...inputErrors])];
+  // Every route but GET /is-connected (scope `any`) refuses a credential without its scope.
+  const scoped: ErrorCode[] = route.scope === 'any' ? [] : ['insufficient_scope'];
+  const codes = [...new Set<ErrorCode>([
+    ...route.errors, ...keyed, ...commonErrors, ...scoped, ...bodyErrors, ...inputErrors,
+  ])];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
   return Object.fromEntries([...byStatus.entries()].sort(([a], [b]) => a - b).map(([status, statusCodes]) => [
@@ -79,6 +83,8 @@ export function openApiDocument(routes: readonly RouteDefinition[], serverUrl: s
       summary: route.summary,
       ...(route.description === undefined ? {} : { description: route.description }),
       operationId: operationIdOf(route.method, route.path),
+      // The scope a credential needs (`read` also grants every GET): docs/api.md, "API keys and scopes".
+      'x-scope': route.scope,
       parameters: [
         ...parameters(route.params, 'path'), ...parameters(route.query, 'query'),
         ...(route.idempotent === true ? [idempotencyParameter] : []),
@@ -100,7 +106,9 @@ export function openApiDocument(routes: readonly RouteDefinition[], serverUrl: s
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
-    tags: ['Integrations', 'Posts', 'Uploads', 'Notifications', 'Analytics', 'Video Generation', 'Webhooks']
+    tags: [
+      'Integrations', 'Posts', 'Uploads', 'Notifications', 'Analytics', 'Video Generation', 'Webhooks', 'API Keys',
+    ]
       .map((name) => ({ name })),
     paths,
     components: {

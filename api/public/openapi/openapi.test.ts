@@ -11,8 +11,10 @@ import type { PublicApiDeps } from '../public-api-deps.ts';
 import { publicRoutes } from '../public-routes.ts';
 
 const prefix = '/api/public/v1';
-// The spec's tags, and SPS's own Webhooks.
-const specTags = ['Integrations', 'Posts', 'Uploads', 'Notifications', 'Analytics', 'Video Generation', 'Webhooks'];
+// The spec's tags, and SPS's own Webhooks and API Keys.
+const specTags = [
+  'Integrations', 'Posts', 'Uploads', 'Notifications', 'Analytics', 'Video Generation', 'Webhooks', 'API Keys',
+];
 const httpMethods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 /** Only the parts of the document the assertions read; everything else passes through untouched. */

@@ -6,6 +6,7 @@ import { bodyLimits } from '../../middleware/json-body.ts';
 import { createPosts } from '../../../shared/domain/posts/create-posts.ts';
 import { changePostStatus, deleteGroup, deletePost, missingReleaseId, setReleaseId } from '../../../shared/domain/posts/post-changes.ts';
 import { findOwnedPost, getPost, listPosts } from '../../../shared/domain/posts/post-queries.ts';
+import { retryUnpublishedParts } from '../../../shared/domain/posts/retry-post.ts';
 import { validatePosts } from '../../../shared/domain/posts/validate-posts.ts';
 import { DomainError } from '../../../shared/errors.ts';
 import { publishingProviders } from '../../../shared/platforms/platforms.ts';
@@ -18,7 +19,8 @@ import {
 export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
   return [
     defineRoute({
-      method: 'post', path: '/posts', tag: 'Posts', status: 201, bodyLimit: bodyLimits.posts, idempotent: true,
+      method: 'post', path: '/posts', tag: 'Posts',
+      scope: 'posts', status: 201, bodyLimit: bodyLimits.posts, idempotent: true,
       errors: [
         'validation_failed', 'invalid_json', 'not_found', 'unknown_media', 'media_not_public', 'conflict',
         'payload_too_large', 'unsupported_media_type', 'service_unavailable',
@@ -30,7 +32,7 @@ export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
       handle: ({ organization, body }) => createPosts(deps, organization.id, body),
     }),
     defineRoute({
-      method: 'post', path: '/posts/validate', tag: 'Posts', status: 200, bodyLimit: bodyLimits.posts,
+      method: 'post', path: '/posts/validate', tag: 'Posts', scope: 'posts', status: 200, bodyLimit: bodyLimits.posts,
       budget: 'post-validation',
       errors: [
         'validation_failed', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'service_unavailable',
@@ -46,7 +48,7 @@ export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
       handle: ({ organization, body }) => validatePosts(deps, organization.id, body),
     }),
     defineRoute({
-      method: 'get', path: '/posts', tag: 'Posts', status: 200, errors: ['validation_failed'],
+      method: 'get', path: '/posts', tag: 'Posts', scope: 'posts', status: 200, errors: ['validation_failed'],
       summary: 'List posts (root posts only) whose publish date is in a range',
       query: listPostsQuery,
       response: listPostsResponse,
@@ -56,28 +58,29 @@ export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
-      method: 'get', path: '/posts/:id', tag: 'Posts', status: 200, errors: ['not_found'],
+      method: 'get', path: '/posts/:id', tag: 'Posts', scope: 'posts', status: 200, errors: ['not_found'],
       summary: 'One post with its thread parts and each part\'s state',
       params: idParams,
       response: postDetailSchema,
       handle: async ({ organization, params }) => presentPost(await getPost(deps.db, organization.id, params.id)),
     }),
     defineRoute({
-      method: 'delete', path: '/posts/group/:group', tag: 'Posts', status: 200, errors: ['not_found'],
+      method: 'delete', path: '/posts/group/:group', tag: 'Posts', scope: 'posts', status: 200, errors: ['not_found'],
       summary: 'Delete every post of a group; posts being published at that moment are skipped and listed',
       params: groupParams,
       response: z.object({ group: z.string(), deleted: z.number().int(), skipped: z.array(z.string()) }),
       handle: ({ organization, params }) => deleteGroup(deps, organization.id, params.group),
     }),
     defineRoute({
-      method: 'delete', path: '/posts/:id', tag: 'Posts', status: 200, errors: ['not_found', 'conflict'],
+      method: 'delete', path: '/posts/:id', tag: 'Posts',
+      scope: 'posts', status: 200, errors: ['not_found', 'conflict'],
       summary: 'Delete a post with its comments on that channel and cancel its job',
       params: idParams,
       response: z.object({ id: z.string(), deleted: z.literal(true) }),
       handle: ({ organization, params }) => deletePost(deps, organization.id, params.id),
     }),
     defineRoute({
-      method: 'put', path: '/posts/:id/status', tag: 'Posts', status: 200,
+      method: 'put', path: '/posts/:id/status', tag: 'Posts', scope: 'posts', status: 200,
       errors: ['not_found', 'conflict', 'validation_failed', 'unknown_media', 'media_not_public'],
       summary: 'Turn a post into a draft (its job is removed) or schedule it again',
       description: 'Scheduling checks the channel\'s platform rules as POST /posts does '
@@ -88,7 +91,25 @@ export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
       handle: ({ organization, params, body }) => changePostStatus(deps, organization.id, params.id, body.status),
     }),
     defineRoute({
-      method: 'get', path: '/posts/:id/missing', tag: 'Posts', status: 200, errors: ['not_found', 'not_missing', 'not_implemented', 'platform_error', 'platform_timeout'],
+      method: 'post', path: '/posts/:id/retry', tag: 'Posts',
+      scope: 'posts', status: 202, errors: ['not_found', 'conflict'],
+      summary: 'Publish again only the parts of a failed post the platform has not accepted',
+      description: ':id is the post (its root part, as GET /posts/:id takes); a thread part\'s id, a deleted post '
+        + 'or another organization\'s is 404. The failed parts go back to QUEUE and the post\'s one publish '
+        + 'job is queued: it resumes after the last published part, each reply answering the part before it, '
+        + 'and sends the usual post.published or post.failed. Answers the post as GET /posts/:id does. 409 when '
+        + 'there is nothing to retry: every part published, a part still queued or being published (a '
+        + 'concurrent retry included), a draft, or a part the platform may have published unconfirmed. '
+        + 'Counts against the organization\'s hourly budget like POST /posts, since it starts a publication.',
+      params: idParams,
+      response: postDetailSchema,
+      handle: async ({ organization, params }) =>
+        presentPost(await retryUnpublishedParts(deps, organization.id, params.id)),
+    }),
+    defineRoute({
+      method: 'get', path: '/posts/:id/missing', tag: 'Posts',
+      scope: 'posts', status: 200,
+      errors: ['not_found', 'not_missing', 'not_implemented', 'platform_error', 'platform_timeout'],
       summary: 'Recent content on the platform, to pick the item a post whose release id is "missing" became',
       params: idParams,
       response: z.array(z.object({ id: z.string(), url: z.string() })),
@@ -103,7 +124,8 @@ export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
-      method: 'put', path: '/posts/:id/release-id', tag: 'Posts', status: 200, errors: ['not_found', 'not_missing', 'validation_failed'],
+      method: 'put', path: '/posts/:id/release-id', tag: 'Posts',
+      scope: 'posts', status: 200, errors: ['not_found', 'not_missing', 'validation_failed'],
       summary: 'Set the platform item of a post whose release id is "missing"',
       params: idParams,
       body: releaseIdBody,

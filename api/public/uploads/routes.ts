@@ -25,7 +25,7 @@ export function uploadRoutes(deps: PublicApiDeps): RouteDefinition[] {
 
   return [
     defineRoute({
-      method: 'post', path: '/upload', tag: 'Uploads', status: 201, multipartFile: 'file',
+      method: 'post', path: '/upload', tag: 'Uploads', scope: 'uploads', status: 201, multipartFile: 'file',
       errors: [
         'validation_failed', 'unsupported_media_type', 'unsupported_file_type', 'payload_too_large',
         'unreadable_media', 'media_inspection_unavailable',
@@ -62,7 +62,7 @@ export function uploadRoutes(deps: PublicApiDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
-      method: 'post', path: '/upload-from-url', tag: 'Uploads', status: 201, idempotent: true,
+      method: 'post', path: '/upload-from-url', tag: 'Uploads', scope: 'uploads', status: 201, idempotent: true,
       errors: ['validation_failed', 'fetch_failed', 'unreadable_media', 'media_inspection_unavailable'],
       summary: 'Have the service fetch a public https URL into the media library',
       description: 'The fetch runs in a worker. Answers 201 with the media when it finishes within the wait, else 202 with a status URL (GET /media/:id).',
@@ -74,7 +74,7 @@ export function uploadRoutes(deps: PublicApiDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
-      method: 'get', path: '/media/:id', tag: 'Uploads', status: 200, errors: ['not_found'],
+      method: 'get', path: '/media/:id', tag: 'Uploads', scope: 'uploads', status: 200, errors: ['not_found'],
       summary: 'A media record with its status: pending, ready, or failed with the error',
       params: idParams,
       response: mediaSchema,

@@ -10,7 +10,7 @@ import { generateVideoBody, videoFunctionAnswer, videoFunctionBody } from './sch
 export function videoRoutes(deps: PublicApiDeps): RouteDefinition[] {
   return [
     defineRoute({
-      method: 'post', path: '/generate-video', tag: 'Video Generation', status: 201, idempotent: true,
+      method: 'post', path: '/generate-video', tag: 'Video Generation', scope: 'uploads', status: 201, idempotent: true,
       errors: [
         'validation_failed', 'unknown_video_type', 'provider_not_configured', 'unknown_media', 'provider_failed',
         'video_generation_failed', 'video_generation_unavailable', 'unreadable_media', 'media_inspection_unavailable',
@@ -37,7 +37,7 @@ export function videoRoutes(deps: PublicApiDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
-      method: 'post', path: '/video/function', tag: 'Video Generation', status: 200,
+      method: 'post', path: '/video/function', tag: 'Video Generation', scope: 'uploads', status: 200,
       errors: ['validation_failed', 'unknown_video_type', 'provider_not_configured'],
       summary: 'Helper data for a video type: its voices or its caption styles',
       description: '`functionName` is `voices` (the narration voices `customParams.voice` takes) or `styles` '

@@ -17,13 +17,14 @@ const signing = 'Each delivery is a POST of the event as JSON with SPS-Event, SP
 export function webhookRoutes(deps: PublicApiDeps): RouteDefinition[] {
   return [
     defineRoute({
-      method: 'get', path: '/webhooks', tag: 'Webhooks', status: 200, errors: [],
+      method: 'get', path: '/webhooks', tag: 'Webhooks', scope: 'webhooks', status: 200, errors: [],
       summary: 'List the organization\'s webhook endpoints (without their secrets)',
       response: z.object({ webhooks: z.array(webhookEndpointSchema) }),
       handle: async ({ organization }) => ({ webhooks: await listEndpoints(deps.db, organization.id) }),
     }),
     defineRoute({
-      method: 'post', path: '/webhooks', tag: 'Webhooks', status: 201, errors: ['validation_failed', 'conflict'],
+      method: 'post', path: '/webhooks', tag: 'Webhooks',
+      scope: 'webhooks', status: 201, errors: ['validation_failed', 'conflict'],
       summary: 'Register an endpoint for some events; the answer shows its signing secret, once',
       description: `${signing} At most ${maxEndpointsPerOrganization} endpoints per organization (409 beyond).`,
       body: createWebhookBody,
@@ -34,7 +35,7 @@ export function webhookRoutes(deps: PublicApiDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
-      method: 'delete', path: '/webhooks/:id', tag: 'Webhooks', status: 200, errors: ['not_found'],
+      method: 'delete', path: '/webhooks/:id', tag: 'Webhooks', scope: 'webhooks', status: 200, errors: ['not_found'],
       summary: 'Delete an endpoint with its delivery log; nothing more is sent to it',
       params: idParams,
       response: z.object({ id: z.string(), deleted: z.literal(true) }),
@@ -44,7 +45,8 @@ export function webhookRoutes(deps: PublicApiDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
-      method: 'post', path: '/webhooks/:id/secret', tag: 'Webhooks', status: 200, errors: ['not_found'],
+      method: 'post', path: '/webhooks/:id/secret', tag: 'Webhooks',
+      scope: 'webhooks', status: 200, errors: ['not_found'],
       summary: 'Replace an endpoint\'s signing secret; the new one is shown once and signs every later attempt',
       params: idParams,
       response: webhookWithSecretSchema,
@@ -54,7 +56,7 @@ export function webhookRoutes(deps: PublicApiDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
-      method: 'get', path: '/webhooks/:id/deliveries', tag: 'Webhooks', status: 200,
+      method: 'get', path: '/webhooks/:id/deliveries', tag: 'Webhooks', scope: 'webhooks', status: 200,
       errors: ['not_found', 'validation_failed'],
       summary: 'An endpoint\'s delivery log, newest first: each attempt with status code and duration',
       params: idParams,
@@ -65,7 +67,8 @@ export function webhookRoutes(deps: PublicApiDeps): RouteDefinition[] {
       }),
     }),
     defineRoute({
-      method: 'post', path: '/webhooks/deliveries/:id/resend', tag: 'Webhooks', status: 202, errors: ['not_found'],
+      method: 'post', path: '/webhooks/deliveries/:id/resend', tag: 'Webhooks',
+      scope: 'webhooks', status: 202, errors: ['not_found'],
       summary: 'Send a delivery\'s body again, as a new delivery (the log keeps both)',
       params: idParams,
       response: deliverySchema,

@@ -31,6 +31,8 @@ const channelSchema = new Schema(
     refreshTokenSealed: { type: String, default: null },
     /** When the access token stops working; null when the platform gave no lifetime. */
     tokenExpiresAt: { type: Date, default: null },
+    /** When SPS last renewed the access token with the refresh token; null until the first renewal. */
+    tokenRefreshedAt: { type: Date, default: null },
     /**
      * True while a refresh token is held and the channel is usable: the one equality the refresh
      * sweep bounds its read with on FerretDB (docs/queries.md).

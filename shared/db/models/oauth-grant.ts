@@ -18,6 +18,8 @@ const oauthGrantSchema = new Schema(
      */
     codeDigest: { type: String, required: true, unique: true },
     revokedAt: { type: Date, default: null },
+    /** The scope granted (shared/domain/oauth/scope.ts); null on grants from before scopes: every scope. */
+    scope: { type: String, default: null },
   },
   { timestamps: true, collection: 'oauth_grants' },
 );

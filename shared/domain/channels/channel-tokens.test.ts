@@ -131,6 +131,9 @@ describe('channel tokens: refreshed before expiry, once per channel, kept when t
     const renewed = await reload(channel._id);
     expect(renewed.tokenExpiresAt?.getTime()).toBe(clock + 2 * 60 * minute);
     expect(renewed.refreshTokenSealed).not.toBe(channel.refreshTokenSealed);
+    // Channel health reports when the token was last renewed: never at connect, now after the sweep.
+    expect(channel.tokenRefreshedAt).toBeNull();
+    expect(renewed.tokenRefreshedAt?.getTime()).toBe(clock);
     clock += 30 * minute;
     // Past the old token's lifetime, the renewed one still works at X.
     await expect(readProfile(tokens.credentialsOf(renewed))).resolves.toMatchObject({

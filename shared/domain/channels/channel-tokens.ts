@@ -196,6 +196,7 @@ export class ChannelTokens {
           tokenSealed: secrets.seal(tokens.accessToken),
           refreshTokenSealed: refreshToken,
           tokenExpiresAt: tokens.expiresAt,
+          tokenRefreshedAt: this.#deps.now(),
         },
       },
     );

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import { findAppByClientId, type StoredApp } from './oauth-apps.ts';
 import { isS256Challenge, pkceMethods } from './pkce.ts';
-import { grantedScope } from './scope.ts';
+import { grantedScope, supportedScopes } from './scope.ts';
 
 /** The parameters of GET /oauth/authorize (or of the consent form that repeats them); null: not sent. */
 export interface AuthorizationParameters {
@@ -77,6 +77,8 @@ export async function checkAuthorizationRequest(
     }
   }
   const scope = grantedScope(parameters.scope);
-  if (scope === null) return refused('invalid_scope', 'scope must be space-separated RFC 6749 scope tokens');
+  if (scope === null) {
+    return refused('invalid_scope', `scope must be space-separated names among: ${supportedScopes.join(', ')}`);
+  }
   return { outcome: 'acceptable', app, grant: { redirectUri: parameters.redirectUri, codeChallenge, scope } };
 }

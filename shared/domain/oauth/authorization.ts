@@ -169,6 +169,7 @@ export async function exchangeCode(
       userId: issued.userId,
       organizationId: issued.organizationId,
       codeDigest,
+      scope: issued.scope ?? defaultScope,
     });
   } catch (error) {
     if (isDuplicateKey(error)) return refuseUnusableCode(db, caches, app._id, codeDigest, now);

@@ -4,6 +4,8 @@ import type { Database } from '../../db/database.ts';
 import { findEachById } from '../../db/equality-queries.ts';
 import type { CacheInvalidation } from '../../cache/invalidation-bus.ts';
 import type { AuthenticatedOrganization } from '../organizations/organizations.ts';
+import type { ApiScope } from '../api-keys/scopes.ts';
+import { apiScopesOf } from './scope.ts';
 
 /**
  * Grants: the access tokens users' approvals turned into. A token is live only while its grant
@@ -16,6 +18,8 @@ import type { AuthenticatedOrganization } from '../organizations/organizations.t
 export interface AccessTokenHolder {
   organization: AuthenticatedOrganization;
   appId: string;
+  /** What the token may do on the public API (api/middleware/authorize.ts). */
+  scopes: readonly ApiScope[];
 }
 
 /** The organization an access token acts for, or null when it is unknown, revoked, or its app is gone. */
@@ -38,6 +42,7 @@ export async function findOrganizationByAccessToken(
       billingCustomerId: organization.billingCustomerId ?? null,
     },
     appId: grant.appId.toString(),
+    scopes: apiScopesOf(grant.scope ?? null),
   };
 }
 
