@@ -3,7 +3,7 @@ import type { CacheInvalidation } from '../../cache/invalidation-bus.ts';
 import { randomCredential, type SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
 import { DomainError, notFound } from '../../errors.ts';
-import type { AuthenticatedOrganization } from '../organizations/organizations.ts';
+import { authenticatedOrganization, type AuthenticatedOrganization } from '../organizations/organizations.ts';
 import { isApiScope, type ApiScope } from './scopes.ts';
 
 /** Named keys have their own prefix, so a look-up knows which collection to ask. */
@@ -141,14 +141,10 @@ export async function findNamedKey(
   if (!credential.startsWith(namedKeyPrefix)) return null;
   const key = await db.apiKeys.findOne({ keyDigest: secrets.digest(credential), revokedAt: null }).lean();
   if (key === null) return null;
-  const organization = await db.organizations.findById(key.organizationId).lean();
+  const organization = await authenticatedOrganization(db, key.organizationId);
   if (organization === null) return null;
   return {
-    organization: {
-      id: organization._id.toString(),
-      name: organization.name,
-      billingCustomerId: organization.billingCustomerId ?? null,
-    },
+    organization,
     keyId: key._id.toString(),
     scopes: knownScopes(key.scopes),
     expiresAt: key.expiresAt ?? null,

@@ -3,7 +3,7 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
 import { findEachById } from '../../db/equality-queries.ts';
 import type { CacheInvalidation } from '../../cache/invalidation-bus.ts';
-import type { AuthenticatedOrganization } from '../organizations/organizations.ts';
+import { authenticatedOrganization, type AuthenticatedOrganization } from '../organizations/organizations.ts';
 import type { ApiScope } from '../api-keys/scopes.ts';
 import { apiScopesOf } from './scope.ts';
 
@@ -33,14 +33,10 @@ export async function findOrganizationByAccessToken(
   if (grant === null) return null;
   // Deleting an app removes its record first: from then on none of its tokens passes here.
   if ((await db.oauthApps.exists({ _id: grant.appId })) === null) return null;
-  const organization = await db.organizations.findById(grant.organizationId).lean();
+  const organization = await authenticatedOrganization(db, grant.organizationId);
   if (organization === null) return null;
   return {
-    organization: {
-      id: organization._id.toString(),
-      name: organization.name,
-      billingCustomerId: organization.billingCustomerId ?? null,
-    },
+    organization,
     appId: grant.appId.toString(),
     scopes: apiScopesOf(grant.scope ?? null),
   };

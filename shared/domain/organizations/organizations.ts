@@ -40,6 +40,16 @@ export async function findOrganizationByApiKey(db: Database, secrets: SecretBox,
   return { id: organization._id.toString(), name: organization.name, billingCustomerId: organization.billingCustomerId ?? null };
 }
 
+/** The organization a credential (named key, OAuth token) acts for, read by id; null when it is gone. */
+export async function authenticatedOrganization(
+  db: Database,
+  organizationId: Types.ObjectId,
+): Promise<AuthenticatedOrganization | null> {
+  const organization = await db.organizations.findById(organizationId).lean();
+  if (organization === null) return null;
+  return { id: organization._id.toString(), name: organization.name, billingCustomerId: organization.billingCustomerId ?? null };
+}
+
 export async function organizationExists(db: Database, organizationId: string): Promise<boolean> {
   if (!Types.ObjectId.isValid(organizationId)) return false;
   return (await db.organizations.exists({ _id: organizationId })) !== null;
