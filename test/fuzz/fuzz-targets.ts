@@ -50,6 +50,7 @@ function publicExamples(facts: FuzzFacts, random: Random): Record<string, Public
     },
     'GET /find-slot/:id': { params: { id: facts.channelId } },
     'GET /integrations/:id/schedule': { params: { id: facts.channelId } },
+    'GET /integrations/:id/health': { params: { id: facts.channelId } },
     'PUT /integrations/:id/schedule': {
       params: { id: facts.channelId },
       body: json({
@@ -102,6 +103,8 @@ function publicExamples(facts: FuzzFacts, random: Random): Record<string, Public
     'PUT /posts/:id/status': { params: { id: facts.postId }, body: json({ status: 'draft' }) },
     'GET /posts/:id/missing': { params: { id: facts.postId } },
     'PUT /posts/:id/release-id': { params: { id: facts.postId }, body: json({ releaseId: 'fuzz-release' }) },
+    // Usually nothing to retry (409): what matters is that no input makes it fail otherwise.
+    'POST /posts/:id/retry': { params: { id: facts.postId } },
     'POST /upload': {
       body: { kind: 'multipart', field: 'file', fileName: 'fuzz.png', contentType: 'image/png', bytes: facts.png },
     },
@@ -116,6 +119,11 @@ function publicExamples(facts: FuzzFacts, random: Random): Record<string, Public
     'POST /webhooks/:id/secret': { params: { id: facts.webhookId } },
     'GET /webhooks/:id/deliveries': { params: { id: facts.webhookId }, query: [['limit', '20']] },
     'POST /webhooks/deliveries/:id/resend': { params: { id: facts.webhookDeliveryId } },
+    'GET /api-keys': {},
+    'POST /api-keys': {
+      body: json({ name: 'fuzz key', scopes: ['read', 'posts'], expiresAt: new Date(Date.now() + day).toISOString() }),
+    },
+    'DELETE /api-keys/:id': { params: { id: '000000000000000000000000' } },
     'GET /analytics/post/:id': { params: { id: facts.postId }, query: [['date', '7']] },
     'GET /analytics/:id': { params: { id: facts.channelId }, query: [['date', '7']] },
     // No text: refused before anything is queued (the fuzz world runs no video worker).
