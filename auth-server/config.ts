@@ -3,20 +3,36 @@ import { ConfigError } from '../shared/config/config.ts';
 import { deprecatedTrustProxySchema, trustProxyHopsSchema, withTrustProxyAlias } from '../shared/config/proxy-hops.ts';
 import { trailingSlashes } from '../shared/net/trailing-slashes.ts';
 
-/** The spec's environment table for the auth server, plus LOG_LEVEL, TRUST_PROXY_HOPS and SWEEP_EVERY_MS. */
-const schema = z.object({
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string'),
-  SERVICE_OAUTH_CLIENT_ID: z.string().regex(/^pca_/, 'must be the OAuth app\'s client id (pca_...)'),
-  SERVICE_OAUTH_CLIENT_SECRET: z.string().regex(/^pcs_/, 'must be the OAuth app\'s client secret (pcs_...)'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3111),
-  SERVER_URL: z.url().optional(),
-  SERVICE_FRONTEND_URL: z.url().default('http://localhost:5000'),
-  SERVICE_API_URL: z.url().default('http://localhost:5000/api'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+/**
+ * The spec's environment table for the auth server, plus LOG_LEVEL, TRUST_PROXY_HOPS and SWEEP_EVERY_MS.
+ * Each setting is described once, here: docs/configuration.md is rendered from it (npm run docs:config).
+ */
+export const authServerConfigSchema = z.object({
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
+    .describe('The PostgreSQL database holding the device requests and throttle windows (tables made at start-up).')
+    .meta({ defaultInWords: 'none, it is required (`npm start`: `postgres://postgres@127.0.0.1:5432/sps_auth`)' }),
+  SERVICE_OAUTH_CLIENT_ID: z.string().regex(/^pca_/, 'must be the OAuth app\'s client id (pca_...)')
+    .describe('The client id of the auth server\'s OAuth app at SPS (`npm run auth-server:register` prints it).'),
+  SERVICE_OAUTH_CLIENT_SECRET: z.string().regex(/^pcs_/, 'must be the OAuth app\'s client secret (pcs_...)')
+    .describe('The client secret of that OAuth app.'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3111)
+    .describe('The port it listens on; 0 takes any free port, printed in its `auth server listening on` line.'),
+  SERVER_URL: z.url().optional()
+    .describe('Its public URL; the OAuth app\'s Redirect URL must be `{SERVER_URL}/device/callback`.')
+    .meta({ defaultInWords: '`http://localhost:{PORT}`' }),
+  SERVICE_FRONTEND_URL: z.url().default('http://localhost:5000')
+    .describe('Where SPS\'s dashboard is: the consent page a login goes through.'),
+  SERVICE_API_URL: z.url().default('http://localhost:5000/api')
+    .describe('Where SPS\'s api is: the authorization codes are exchanged there.'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')
+    .describe('The lowest level of the lines it logs (pino, JSON on stdout).'),
   /** The same setting as the api's: proxies in front of this server (client addresses for throttling). */
-  TRUST_PROXY_HOPS: trustProxyHopsSchema,
-  TRUST_PROXY: deprecatedTrustProxySchema,
-  SWEEP_EVERY_MS: z.coerce.number().int().min(100).default(60_000),
+  TRUST_PROXY_HOPS: trustProxyHopsSchema
+    .describe('Proxies in front of the auth server, read as the api reads its own: client addresses for its limits.'),
+  TRUST_PROXY: deprecatedTrustProxySchema
+    .describe('Deprecated: `true` means one proxy; use TRUST_PROXY_HOPS.'),
+  SWEEP_EVERY_MS: z.coerce.number().int().min(100).default(60_000)
+    .describe('How often expired device requests and finished throttle windows are deleted.'),
 });
 
 export interface AuthServerConfig {
@@ -39,7 +55,7 @@ export interface AuthServerConfig {
 }
 
 export function loadAuthServerConfig(env: NodeJS.ProcessEnv = process.env): AuthServerConfig {
-  const result = schema.safeParse(withTrustProxyAlias(env));
+  const result = authServerConfigSchema.safeParse(withTrustProxyAlias(env));
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? '(environment)');

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { authServerConfigSchema } from '../../auth-server/config.ts';
 import { configSchema } from '../../shared/config/config.ts';
 import { platformEnvPrefix } from '../../shared/platforms/kit/platform-app.ts';
 import type { PlatformModule } from '../../shared/platforms/kit/platform-module.ts';
@@ -211,10 +212,10 @@ function groupOf(name: string): string {
   return group.title;
 }
 
-function renderSetting(setting: SettingFacts): string[] {
+function renderSetting(setting: SettingFacts, headingSuffix = ''): string[] {
   const accepts = setting.accepts === undefined ? '' : ` Accepts ${setting.accepts}.`;
   const facts = `Default: ${setting.defaultText}.${accepts}`;
-  return [`### ${setting.name}`, '', ...wrap(facts), '', ...wrap(setting.description ?? '(no description)'), ''];
+  return [`### ${setting.name}${headingSuffix}`, '', ...wrap(facts), '', ...wrap(setting.description ?? '(no description)'), ''];
 }
 
 function platformLines(module: PlatformModule): string[] {
@@ -270,9 +271,23 @@ const documentIntro = [
     + 'them in the environment of each process (the api and every worker group read the same settings). '
     + '`docker compose` fills the variables `docker-compose.yml` names from the shell or a `.env` file beside it. '
     + 'An empty value counts as set, except where a description says otherwise.',
-  'The auth server (`auth-server/`) has settings of its own: '
-    + '[Running the auth server](dashboard-and-oauth.md#running-the-auth-server).',
+  'The auth server (`auth-server/`) is a process of its own with settings of its own: [Auth server](#auth-server) '
+    + 'below, and [Running the auth server](dashboard-and-oauth.md#running-the-auth-server).',
 ];
+
+/** The device-flow auth server's settings (auth-server/config.ts), a section of their own. */
+function authServerSection(): string[] {
+  const intro = 'Read by `npm run start:auth-server` (auth-server/config.ts), not by the api or the workers. Names '
+    + 'the api also reads (PORT, LOG_LEVEL, TRUST_PROXY_HOPS) are set apart in the auth server\'s environment.';
+  return [
+    '## Auth server',
+    '',
+    ...wrap(intro),
+    '',
+    ...Object.entries(authServerConfigSchema.shape)
+      .flatMap(([name, schema]) => renderSetting(settingFacts(name, schema), ' (auth server)')),
+  ];
+}
 
 /** The whole of docs/configuration.md. */
 export function renderConfigurationDoc(): string {
@@ -288,7 +303,7 @@ export function renderConfigurationDoc(): string {
     '# Configuration',
     '',
     ...documentIntro.flatMap((paragraph) => [...wrap(paragraph), '']),
-    ...[...sections.map((group) => group.title), 'Platforms', 'Tests']
+    ...[...sections.map((group) => group.title), 'Platforms', 'Auth server', 'Tests']
       .map((title) => `- [${title}](#${anchor(title)})`),
     '',
     ...sections.flatMap((group) => [
@@ -296,9 +311,10 @@ export function renderConfigurationDoc(): string {
       '',
       ...wrap(group.intro),
       '',
-      ...(byGroup.get(group.title) ?? []).flatMap(renderSetting),
+      ...(byGroup.get(group.title) ?? []).flatMap((setting) => renderSetting(setting)),
     ]),
     ...platformSection(),
+    ...authServerSection(),
     '## Tests',
     '',
     'Read by the test support (`test/support/`), not by SPS.',
