@@ -43,9 +43,9 @@ export function checkedAdapters(
   appOf: (identifier: string) => PlatformApp,
 ): ReadonlyMap<string, PlatformAdapter> {
   const adapters = new Map(
-    modules.flatMap((module) => {
-      const adapter = module.createAdapter?.(options, appOf(module.definition.identifier));
-      return adapter === undefined ? [] : [[module.definition.identifier, adapter] as const];
+    modules.map((module) => {
+      const adapter = module.createAdapter(options, appOf(module.definition.identifier));
+      return [module.definition.identifier, adapter] as const;
     }),
   );
   const problems = platformModuleProblems(modules, adapters);

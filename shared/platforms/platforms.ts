@@ -69,10 +69,11 @@ export function allPlatformModules(): readonly PlatformModule[] {
   return modules;
 }
 
-/** Registry identifiers that have an adapter; the api answers 501 for platform calls to the others. */
-export const publishingProviders: ReadonlySet<string> = new Set(
-  modules.flatMap((module) => (module.createAdapter === undefined ? [] : [module.definition.identifier])),
-);
+/**
+ * Registry identifiers SPS publishes to: every platform it knows, since each module must bring its
+ * adapter. A channel whose stored provider is none of them (a platform since removed) gets 501.
+ */
+export const publishingProviders: ReadonlySet<string> = new Set(modules.map((module) => module.definition.identifier));
 
 export type AdapterSet = ReadonlyMap<string, PlatformAdapter>;
 

@@ -23,7 +23,9 @@ export interface PlatformModule {
   readonly requiredSettings?: readonly AppSetting[];
   /** How an organization connects its own account: every platform has one. */
   readonly connect: PlatformConnect;
-  /** Publishing, comments, tools: absent until the platform's publishing issue builds it. */
-  /** `app` is the operator's settings for this platform: where its API answers (PlatformApps). */
-  readonly createAdapter?: (options: AdapterOptions, app: PlatformApp) => PlatformAdapter;
+  /**
+   * Publishing, comments, tools: every platform has one. `app` is the operator's settings for this
+   * platform: where its API answers (PlatformApps).
+   */
+  readonly createAdapter: (options: AdapterOptions, app: PlatformApp) => PlatformAdapter;
 }
