@@ -20,7 +20,7 @@ import {
   startPickAttempt,
   type AttemptScope,
 } from './connect-attempts.ts';
-import { askPlatform } from './connect-with-credentials.ts';
+import { askPlatform } from './ask-platform.ts';
 import { saveConnectedChannel } from './save-connected-channel.ts';
 import { serverClient } from './server-clients.ts';
 

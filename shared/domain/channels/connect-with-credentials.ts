@@ -6,10 +6,10 @@ import { DomainError, notFound } from '../../errors.ts';
 import type {
   ConnectContext, CredentialField, CredentialsConnect, VerifiedAccount,
 } from '../../platforms/kit/platform-connect.ts';
-import { PlatformError } from '../../platforms/kit/platform-error.ts';
 import type { PlatformModule } from '../../platforms/kit/platform-module.ts';
 import { findPlatformModule } from '../../platforms/platforms.ts';
 import { organizationExists } from '../organizations/organizations.ts';
+import { askPlatform } from './ask-platform.ts';
 import { saveConnectedChannel } from './save-connected-channel.ts';
 
 export interface CredentialsConnectRequest {
@@ -81,25 +81,6 @@ function checkedValues(connect: CredentialsConnect, values: Readonly<Record<stri
   }));
   const listed = details.map((detail) => detail.message).join('; ');
   throw new DomainError('validation_failed', `some fields are missing or invalid: ${listed}`, details);
-}
-
-/**
- * Runs a platform step of a connect flow; the platform's refusal becomes `connect_refused`
- * (422) with the platform's own message, its unavailability `platform_error` (502): in
- * neither case is anything saved.
- */
-export async function askPlatform<T>(step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    if (!(error instanceof PlatformError)) throw error;
-    if (error.kind === 'retryable') {
-      throw new DomainError('platform_error', `the platform could not be reached: ${error.message}`, undefined, {
-        cause: error,
-      });
-    }
-    throw new DomainError('connect_refused', error.message, undefined, { cause: error });
-  }
 }
 
 /**

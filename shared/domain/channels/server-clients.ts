@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import type { OAuth2Client } from '../../platforms/kit/oauth2-provider.ts';
 import type { ConnectContext, OAuthConnect } from '../../platforms/kit/platform-connect.ts';
-import { askPlatform } from './connect-with-credentials.ts';
+import { askPlatform } from './ask-platform.ts';
 
 /**
  * The client SPS holds on a user's server (Mastodon registers apps per instance): registered
