@@ -12,6 +12,7 @@ import { openApiDocument } from './public/openapi/openapi-document.ts';
 import type { PublicApiDeps } from './public/public-api-deps.ts';
 import { publicApiRouter } from './public/public-router.ts';
 import { publicRoutes } from './public/public-routes.ts';
+import { mcpRouter } from './mcp/mcp-router.ts';
 import type { Config } from '../shared/config/config.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import { trustProxyHops } from './trusted-proxy.ts';
@@ -99,6 +100,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const publicApi = publicApiRouter(deps, routes);
   app.use(publicApi.routes());
   app.use(publicApi.allowedMethods({ throw: false }));
+  // The same routes as MCP tools for AI agents (api/mcp/), with the same credentials and limits.
+  app.use(mcpRouter(deps, routes).routes());
   app.use(queueBoard(deps, deps.queues));
   app.use(dashboard(deps));
   return app;

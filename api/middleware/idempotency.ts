@@ -10,7 +10,7 @@ export const idempotencyHeader = 'Idempotency-Key';
 const keyPattern = /^[\x21-\x7e]{1,255}$/;
 
 /** JSON with object keys sorted, so the same body sent with its keys in another order is the same request. */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -18,6 +18,15 @@ function canonicalJson(value: unknown): string {
   }
   // Parsed JSON holds no undefined or functions, so every leaf stringifies.
   return JSON.stringify(value);
+}
+
+/**
+ * What a key is bound to: the method, the path and the body (its keys in any order). The MCP
+ * server's create tools (api/mcp/) claim keys with the same fingerprint, so a call made through
+ * MCP and the same request made over HTTP with the same key are one request.
+ */
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body ?? null)}`).digest('hex');
 }
 
 /**
@@ -39,9 +48,7 @@ export function idempotency(store: IdempotencyStore, now: () => Date): Middlewar
         { path: `header.${idempotencyHeader}`, message: 'must be 1 to 255 visible ASCII characters' },
       ]);
     }
-    const fingerprint = createHash('sha256')
-      .update(`${ctx.method} ${ctx.path}\n${canonicalJson(ctx.request.body ?? null)}`)
-      .digest('hex');
+    const fingerprint = requestFingerprint(ctx.method, ctx.path, ctx.request.body);
     const claim = await store.claim(currentOrganization(ctx).id, key, fingerprint, now().getTime());
     if (claim.kind === 'reused') {
       throw new DomainError('idempotency_key_reused', `this ${idempotencyHeader} was used with another request; `
