@@ -29,6 +29,7 @@ import { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
 import { QueueName } from '../shared/queue/queues.ts';
 import { AnalyticsQueue } from '../shared/queue/analytics-queue.ts';
 import { WebhookDeliveryQueue } from '../shared/queue/webhook-delivery-queue.ts';
+import { WebhookOutbox } from '../shared/domain/webhooks/webhook-outbox.ts';
 import { InvalidationBus, type CacheInvalidation } from '../shared/cache/invalidation-bus.ts';
 import { InvalidatedCache } from '../shared/cache/invalidated-cache.ts';
 import { CredentialLookup } from './caches/credential-lookup.ts';
@@ -164,6 +165,7 @@ export async function createApiRuntime(
     videoQueue,
     videoWaitMs: config.VIDEO_WAIT_MS,
     webhookDeliveries,
+    webhooks: new WebhookOutbox({ db, logger, now: () => new Date(), jobs: webhookDeliveries }),
   });
 
   return {

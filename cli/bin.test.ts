@@ -10,7 +10,7 @@ const commands = [
   'posts:create', 'posts:validate', 'posts:list', 'posts:get', 'posts:delete', 'posts:status', 'posts:missing',
   'posts:connect', 'posts:retry',
   'upload', 'upload:url', 'media:get', 'notifications:list', 'analytics:platform', 'analytics:post', 'video:generate',
-  'keys:list', 'keys:create', 'keys:revoke',
+  'keys:list', 'keys:create', 'keys:revoke', 'mcp',
 ];
 
 /** A Node on PATH too old to strip types (the machines ship Node 20), if this machine has one. */

@@ -57,6 +57,22 @@ describe('sps posts:* against the api', () => {
     expect(listed.posts.map((listedPost) => [listedPost.id, listedPost.content])).toEqual([[id, 'CLI root']]);
   });
 
+  it('posts:create --every-days and --repeat-rule make recurring posts; posts:delete --series ends one', async () => {
+    const daily = await create('--content', 'CLI daily', '--type', 'schedule', '--date', '2032-06-01T10:00:00Z',
+      '--every-days', '2');
+    expect(stdoutJson(await sps('posts:get', daily)))
+      .toMatchObject({ intervalInDays: 2, seriesId: daily, repeat: null });
+    const weekly = await create('--content', 'CLI weekly', '--type', 'schedule', '--date', '2032-06-07T10:00:00Z',
+      '--repeat-rule', 'FREQ=WEEKLY;BYDAY=MO,TH', '--repeat-count', '4');
+    expect(stdoutJson(await sps('posts:get', weekly))).toMatchObject({
+      intervalInDays: null, seriesId: weekly, occurrence: 1, repeat: { rule: 'FREQ=WEEKLY;BYDAY=MO,TH', count: 4 },
+    });
+    expect(stdoutJson(await sps('posts:delete', weekly, '--series')))
+      .toEqual({ id: weekly, deleted: true, series: { seriesId: weekly, deleted: 1 } });
+    expectFailure(await sps('posts:create', '--channel', org.channelId, '--content', 'x', '--type', 'schedule',
+      '--date', '2032-06-07T10:00:00Z', '--repeat-rule', 'FREQ=DAILY'), 'validation_failed', /until or count/);
+  });
+
   it('posts:create --type queue takes the channel\'s next free posting slot', async () => {
     const schedule = await fetch(`${stack.baseUrl}/api/public/v1/integrations/${org.channelId}/schedule`, {
       method: 'PUT',

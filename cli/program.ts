@@ -4,7 +4,9 @@ import { registerAuthCommands } from './commands/auth.ts';
 import { registerIntegrationCommands } from './commands/integrations.ts';
 import { registerKeyCommands } from './commands/keys.ts';
 import { registerMediaCommands } from './commands/media.ts';
+import { registerMcpCommand } from './commands/mcp.ts';
 import { registerNotificationCommands } from './commands/notifications.ts';
+import { registerEventCommands } from './commands/events.ts';
 import { registerPostCommands } from './commands/posts.ts';
 import { registerVideoCommands } from './commands/video.ts';
 import { defaultApiUrl, defaultAuthServer } from './config.ts';
@@ -39,9 +41,11 @@ export function buildProgram(): Command {
     ['Posts:', registerPostCommands],
     ['Media:', registerMediaCommands],
     ['Notifications:', registerNotificationCommands],
+    ['Events:', registerEventCommands],
     ['Analytics:', registerAnalyticsCommands],
     ['Video:', registerVideoCommands],
     ['API keys:', registerKeyCommands],
+    ['AI agents:', registerMcpCommand],
   ];
   for (const [heading, register] of groups) {
     program.commandsGroup(heading);

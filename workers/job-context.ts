@@ -2,6 +2,7 @@ import { Queue, type DefaultJobOptions } from 'bullmq';
 import type { RedisConnection } from '../shared/queue/redis.ts';
 import type { Config } from '../shared/config/config.ts';
 import type { RecoveryDeps } from '../shared/domain/publishing/recover-publications.ts';
+import type { PublishScheduler } from '../shared/domain/posts/publish-scheduler.ts';
 import { LogEvent } from '../shared/logging/events.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import type { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
@@ -19,7 +20,7 @@ import type { WorkerDeps } from './worker-deps.ts';
 export class JobContext {
   readonly #queues = new Map<QueueName, Queue>();
   readonly #settling = new Set<Promise<void>>();
-  #recovery: { deps: RecoveryDeps; queue: Queue } | null = null;
+  #recovery: { deps: RecoveryDeps; queue: Queue; scheduler: BullPublishScheduler } | null = null;
   #analytics: AnalyticsQueue | null = null;
 
   readonly deps: WorkerDeps;
@@ -72,13 +73,17 @@ export class JobContext {
       prefix: queuePrefixOf(config), attempts: config.PUBLISH_ATTEMPTS, backoffMs: config.PUBLISH_BACKOFF_MS,
     };
     const queue = createPublishQueue(this.connection, settings, this.logger);
-    const deps = {
-      ...this.deps,
-      jobs: new BullPublishScheduler(queue, this.connection, this.deps.now),
-      maxRecoveries: config.PUBLISH_MAX_RECOVERIES,
-    };
-    this.#recovery = { deps, queue };
+    const scheduler = new BullPublishScheduler(queue, this.connection, this.deps.now);
+    const deps = { ...this.deps, jobs: scheduler, maxRecoveries: config.PUBLISH_MAX_RECOVERIES };
+    this.#recovery = { deps, queue, scheduler };
     return deps;
+  }
+
+  /** Where a publish job queues a recurring post's next occurrence: recovery's queue, with the api's job options. */
+  publishScheduler(): PublishScheduler {
+    this.recovery();
+    if (this.#recovery === null) throw new Error('publication recovery is set up by recovery()');
+    return this.#recovery.scheduler;
   }
 
   /** Where the analytics schedule asks for each channel's gathering. */

@@ -41,7 +41,8 @@ const pause = (ms: number): Promise<void> => new Promise((resolve) => { setTimeo
 export const jobHandlers: readonly JobHandler[] = [
   {
     job: jobs.publishPost,
-    create: ({ deps, config, logger, metrics }) => {
+    create: (context) => {
+      const { deps, config, logger, metrics } = context;
       // One set of call slots and one channel read cache per process, shared by all its publish jobs.
       const callSlots = new PlatformCallSlots({
         calls: config.PUBLISH_CONCURRENCY,
@@ -54,7 +55,8 @@ export const jobHandlers: readonly JobHandler[] = [
         maxRetryAfterMs: config.PUBLISH_MAX_RETRY_AFTER_MS,
         maxRateLimitDelays: config.PUBLISH_MAX_RATE_LIMIT_DELAYS,
       };
-      return publishPostProcessor({ ...deps, callSlots, recentChannels }, limits, logger, metrics);
+      const occurrenceScheduler = context.publishScheduler();
+      return publishPostProcessor({ ...deps, callSlots, recentChannels, occurrenceScheduler }, limits, logger, metrics);
     },
   },
   { job: jobs.platformCall, create: ({ deps, logger }) => platformCallProcessor(deps, logger) },
@@ -80,6 +82,7 @@ export const jobHandlers: readonly JobHandler[] = [
         retention: {
           notifications: config.NOTIFICATION_RETENTION_DAYS,
           webhookDeliveries: config.WEBHOOK_DELIVERY_RETENTION_DAYS,
+          events: config.EVENT_RETENTION_DAYS,
         },
       }, logger),
   },

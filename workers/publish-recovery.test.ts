@@ -196,7 +196,11 @@ describe('a publish job that BullMQ fails after it stalled', () => {
     expect(statusesOf('Interrupted too often')).toEqual([]);
     const notifications = await world.ctx.db.notifications.find({ organizationId: world.org.organizationId }).lean();
     const told = notifications.map((notification) => notification.content);
-    expect(told).toContain(`Your post could not be published on Mastodon: ${post.error ?? ''}`);
-    expect((await root(postId))?.publishRecoveries).toBe(1);
+    const said = `Your post could not be published on Mastodon (publishing was interrupted): ${post.error ?? ''}`;
+    expect(told).toContain(said);
+    const failed = await root(postId);
+    expect(failed?.publishRecoveries).toBe(1);
+    expect(failed?.failureCategory).toBe('interrupted');
+    expect(failed?.attempts.map((attempt) => attempt.category)).toEqual(['interrupted']);
   });
 });

@@ -20,6 +20,7 @@ import type { Storage } from '../../shared/storage/storage.ts';
 import type { VideoQueue } from '../../shared/queue/video-queue.ts';
 import type { VideoCatalog } from '../../shared/video/video-catalog.ts';
 import type { WebhookDeliveryJobs } from '../../shared/domain/webhooks/delivery-jobs.ts';
+import type { WebhookEvents } from '../../shared/domain/webhooks/webhook-outbox.ts';
 
 /** What the public API's routes are built from. */
 export interface PublicApiDeps {
@@ -72,4 +73,6 @@ export interface PublicApiDeps {
   videoWaitMs: number;
   /** Where a resent delivery's attempt is queued. */
   webhookDeliveries: WebhookDeliveryJobs;
+  /** Where the api tells events (post.created, post.updated, post.deleted): webhooks and GET /events. */
+  webhooks: WebhookEvents;
 }

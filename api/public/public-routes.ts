@@ -2,6 +2,7 @@ import { apiKeyRoutes } from './api-keys/routes.ts';
 import { groupRoutes } from './groups/routes.ts';
 import { integrationRoutes } from './integrations/routes.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
+import { eventRoutes } from './events/routes.ts';
 import { videoRoutes } from './video/routes.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import { postRoutes } from './posts/routes.ts';
@@ -15,6 +16,6 @@ export function publicRoutes(deps: PublicApiDeps): RouteDefinition[] {
   return [
     ...integrationRoutes(deps), ...groupRoutes(deps), ...postRoutes(deps), ...uploadRoutes(deps),
     ...notificationRoutes(deps), ...webhookRoutes(deps), ...analyticsRoutes(deps), ...videoRoutes(deps),
-    ...apiKeyRoutes(deps),
+    ...apiKeyRoutes(deps), ...eventRoutes(deps),
   ];
 }

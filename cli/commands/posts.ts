@@ -4,7 +4,7 @@ import { segment } from '../api-client.ts';
 import { requestAndPrint } from '../api-command.ts';
 import { CliError } from '../cli-error.ts';
 import { defineCommand } from '../command-definition.ts';
-import { collect, jsonObject } from '../option-parsers.ts';
+import { collect, jsonObject, wholeNumber } from '../option-parsers.ts';
 import { mediaReference, postBody, postTypes, type PostFlags } from '../post-body.ts';
 
 /** What POST /posts/validate answers, as far as the exit code reads it. */
@@ -24,14 +24,47 @@ function withPostFlags(command: Command): Command {
     .option('--file <post.json>', 'send this file as the whole request body instead of using the flags');
 }
 
+/** The recurring-post flags of posts:create. */
+interface RepeatFlags {
+  everyDays?: string;
+  repeatRule?: string;
+  repeatUntil?: string;
+  repeatCount?: string;
+}
+
+/** `intervalInDays` or `repeat` of POST /posts from the flags; the server checks the values. */
+function repeatFields(flags: RepeatFlags): Record<string, unknown> {
+  const { everyDays, repeatRule, repeatUntil, repeatCount } = flags;
+  if ((repeatUntil !== undefined || repeatCount !== undefined) && repeatRule === undefined) {
+    throw new CliError('--repeat-until and --repeat-count go with --repeat-rule');
+  }
+  return {
+    ...(everyDays === undefined ? {} : { intervalInDays: Number(everyDays) }),
+    ...(repeatRule === undefined ? {} : {
+      repeat: {
+        rule: repeatRule,
+        ...(repeatUntil === undefined ? {} : { until: repeatUntil }),
+        ...(repeatCount === undefined ? {} : { count: Number(repeatCount) }),
+      },
+    }),
+  };
+}
+
 export function registerPostCommands(program: Command): void {
   withPostFlags(defineCommand(
     program, 'posts:create', 'Create a post on one or more channels: publish now, schedule, or keep as a draft',
     'sps posts:create --channel <channelId> --content "Hello" --content "A reply in the thread" '
       + '--type schedule --date 2030-01-01T09:00:00Z',
   ))
-    .action(async (options: PostFlags) => {
-      await requestAndPrint({ method: 'POST', path: '/posts', body: await postBody(options) });
+    .option('--every-days <n>', 'with --type schedule: repeat the post every n days (1 to 365) at the same local '
+      + 'time, until the series is deleted', wholeNumber)
+    .option('--repeat-rule <rrule>', 'with --type schedule: repeat on an RFC 5545 rule, e.g. '
+      + '"FREQ=WEEKLY;BYDAY=MO,TH", read in the channel\'s time zone; needs --repeat-until or --repeat-count')
+    .option('--repeat-until <iso>', 'with --repeat-rule: no occurrence after this date')
+    .option('--repeat-count <n>', 'with --repeat-rule: at most n occurrences, the first included', wholeNumber)
+    .action(async (options: PostFlags & RepeatFlags) => {
+      const body = { ...await postBody(options), ...repeatFields(options) };
+      await requestAndPrint({ method: 'POST', path: '/posts', body });
     });
 
   withPostFlags(defineCommand(
@@ -63,10 +96,12 @@ export function registerPostCommands(program: Command): void {
   defineCommand(program, 'posts:delete', 'Delete a post (with its thread), or every post of a group with --group', 'sps posts:delete <postId>')
     .argument('[id]', 'post id')
     .option('--group <group>', 'delete every post of this group instead')
-    .action(async (id: string | undefined, options: { group?: string }) => {
+    .option('--series', 'a recurring post: delete every occurrence not yet published, ending the series')
+    .action(async (id: string | undefined, options: { group?: string; series?: boolean }) => {
       if ((id === undefined) === (options.group === undefined)) throw new CliError('give either a post id or --group <group>');
       const path = options.group === undefined ? `/posts/${segment(id ?? '')}` : `/posts/group/${segment(options.group)}`;
-      await requestAndPrint({ method: 'DELETE', path });
+      const query = options.series === true ? { series: 'true' } : undefined;
+      await requestAndPrint({ method: 'DELETE', path, query });
     });
 
   defineCommand(program, 'posts:status', 'Turn a post into a draft, or schedule it again', 'sps posts:status <postId> draft')

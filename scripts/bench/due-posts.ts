@@ -1,4 +1,6 @@
 import { createPosts } from '../../shared/domain/posts/create-posts.ts';
+import { WebhookOutbox } from '../../shared/domain/webhooks/webhook-outbox.ts';
+import { createLogger } from '../../shared/logging/logger.ts';
 import { clearTenantWork, type BenchTenant } from './bench-tenant.ts';
 
 /** Who a post is created for: an organization, its database and its queue's scheduler. */
@@ -11,7 +13,10 @@ export async function createDuePost(
   due: number,
   content: string,
 ): Promise<string> {
-  const deps = { db: tenant.db, scheduler: tenant.scheduler, now: () => new Date() };
+  const now = () => new Date();
+  // The api's outbox, so the measured create writes its post.created as the api's does.
+  const webhooks = new WebhookOutbox({ db: tenant.db, logger: createLogger({ name: 'bench', level: 'warn' }), now });
+  const deps = { db: tenant.db, scheduler: tenant.scheduler, now, webhooks };
   const [post] = await createPosts(deps, tenant.organizationId, {
     type: 'schedule', date: new Date(due), tags: [],
     posts: [{ integration: { id: channelId }, value: [{ content, image: [] }] }],

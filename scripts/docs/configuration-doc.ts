@@ -70,7 +70,7 @@ const groups: readonly { title: string; intro: string; names: readonly string[] 
   {
     title: 'Webhooks',
     intro: 'Delivering events to the organizations\' endpoints.',
-    names: ['WEBHOOK_'],
+    names: ['WEBHOOK_', 'EVENT_RETENTION_DAYS'],
   },
 ];
 

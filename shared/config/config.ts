@@ -109,6 +109,9 @@ export const configSchema = z.object({
   NOTIFICATION_RETENTION_DAYS: positiveInt.default(90)
     .describe('Days a notification is kept; the maintenance job removes older ones, so `GET /notifications` '
       + 'counts a bounded history.'),
+  EVENT_RETENTION_DAYS: positiveInt.default(30)
+    .describe('Days an event stays readable from `GET /events` (the feed of the events webhooks send); the '
+      + 'maintenance job removes older ones. A client that reads less often than this misses events.'),
   WEBHOOK_DELIVERY_RETENTION_DAYS: positiveInt.default(30)
     .describe('Days a webhook delivery that ended (delivered or failed) stays in the delivery log; pending ones '
       + 'are never removed.'),

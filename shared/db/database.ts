@@ -4,6 +4,7 @@ import { apiKeyModel, type ApiKeyModel } from './models/api-key.ts';
 import { channelModel, type ChannelModel } from './models/channel.ts';
 import { connectAttemptModel, type ConnectAttemptModel } from './models/connect-attempt.ts';
 import { customerModel, type CustomerModel } from './models/customer.ts';
+import { eventModel, type EventModel } from './models/event.ts';
 import { mediaModel, type MediaModel } from './models/media.ts';
 import { notificationModel, type NotificationModel } from './models/notification.ts';
 import { organizationModel, type OrganizationModel } from './models/organization.ts';
@@ -37,6 +38,8 @@ export interface Database {
   webhookEndpoints: WebhookEndpointModel;
   webhookDeliveries: WebhookDeliveryModel;
   apiKeys: ApiKeyModel;
+  /** What GET /events reads: every event emitted, one row each. */
+  events: EventModel;
   close(): Promise<void>;
 }
 
@@ -75,13 +78,14 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
     webhookEndpoints: webhookEndpointModel(connection),
     webhookDeliveries: webhookDeliveryModel(connection),
     apiKeys: apiKeyModel(connection),
+    events: eventModel(connection),
     close: () => connection.close(),
   };
   const models = [
     database.organizations, database.channels, database.customers, database.posts, database.media, database.notifications,
     database.users, database.sessions, database.oauthApps, database.oauthCodes, database.oauthGrants,
     database.connectAttempts, database.serverClients, database.analyticsDays,
-    database.webhookEndpoints, database.webhookDeliveries, database.apiKeys,
+    database.webhookEndpoints, database.webhookDeliveries, database.apiKeys, database.events,
   ] as const;
   for (const model of models) {
     await model.createCollection().catch((error: unknown) => {

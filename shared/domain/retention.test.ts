@@ -18,7 +18,7 @@ describe('history past its retention', () => {
       organizationId, content: `${daysAgo} days ago`, link: null, createdAt: new Date(now.getTime() - daysAgo * day),
     });
     await ctx.db.notifications.collection.insertMany([at(91), at(89), at(1)]);
-    const removed = await deleteOldHistory(ctx.db, now, { notifications: 90, webhookDeliveries: 30 });
+    const removed = await deleteOldHistory(ctx.db, now, { notifications: 90, webhookDeliveries: 30, events: 30 });
     expect(removed.notifications).toBe(1);
     const kept = await ctx.db.notifications.find({ organizationId }).sort({ createdAt: -1 }).lean();
     expect(kept.map((notification) => notification.content)).toEqual(['1 days ago', '89 days ago']);
@@ -35,7 +35,7 @@ describe('history past its retention', () => {
     await ctx.db.webhookDeliveries.collection.insertMany([
       delivery('delivered', 31), delivery('failed', 40), delivery('pending', 60), delivery('delivered', 29),
     ]);
-    const removed = await deleteOldHistory(ctx.db, now, { notifications: 90, webhookDeliveries: 30 });
+    const removed = await deleteOldHistory(ctx.db, now, { notifications: 90, webhookDeliveries: 30, events: 30 });
     expect(removed.webhookDeliveries).toBe(2);
     const left = await ctx.db.webhookDeliveries.find({ endpointId }).lean();
     expect(left.map((kept) => kept.eventId).sort()).toEqual(['delivered-29', 'pending-60']);

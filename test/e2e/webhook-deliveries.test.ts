@@ -213,6 +213,7 @@ describe('webhook deliveries: signed, retried on a schedule, logged, resent', ()
     const endpointId = await subscribe(org.apiKey, target, ['post.failed']);
     await outbox().emit(org.organizationId, 'post.failed', {
       postId: org.channelId, group: 'g', channelId: org.channelId, provider: 'mastodon', error: 'refused',
+      category: 'permanent', attempts: [],
     });
     const [delivery] = await settledLog(org.apiKey, endpointId);
     expect(delivery).toMatchObject({ status: 'failed', nextAttemptAt: null });
@@ -297,7 +298,11 @@ describe('webhook deliveries: signed, retried on a schedule, logged, resent', ()
     expect(bodies).toEqual(expect.arrayContaining([
       expect.objectContaining({
         type: 'post.failed',
-        data: { postId, group: root?.group, channelId: org.channelId, provider: 'mastodon', error: root?.error },
+        data: {
+          postId, group: root?.group, channelId: org.channelId, provider: 'mastodon', error: root?.error,
+          category: 'disconnected',
+          attempts: [expect.objectContaining({ partId: postId, category: 'disconnected', message: root?.error })],
+        },
       }),
       expect.objectContaining({
         type: 'channel.disconnected',

@@ -111,6 +111,7 @@ function publicExamples(facts: FuzzFacts, random: Random): Record<string, Public
     'POST /upload-from-url': { body: json({ url: 'https://media.example.invalid/picture.png' }) },
     'GET /media/:id': { params: { id: facts.mediaId } },
     'GET /notifications': { query: [['page', '0']] },
+    'GET /events': { query: [['after', '000000000000000000000000'], ['limit', '10']] },
     'GET /webhooks': {},
     'POST /webhooks': {
       body: json({ url: 'https://hooks.example.invalid/fuzz', events: ['post.published', 'media.ready'] }),

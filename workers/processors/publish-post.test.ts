@@ -114,7 +114,8 @@ describe('publish worker against the Mastodon simulator', () => {
     expect(simulator.statusesCreatedRequests().length - requestsBefore).toBe(1);
     expect(await finishedJob(postId)).toMatchObject({ state: 'failed', attemptsMade: 1 });
     const [notification] = await notificationsMentioning('forbidden word');
-    expect(notification?.content).toBe('Your post could not be published on Mastodon: Validation failed: Text contains a forbidden word');
+    expect(notification?.content).toBe('Your post could not be published on Mastodon (the platform refused the post): '
+      + 'Validation failed: Text contains a forbidden word');
   });
 
   it('fails after the last attempt when the platform stays down', async () => {

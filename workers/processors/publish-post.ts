@@ -7,6 +7,7 @@ import { PlatformError } from '../../shared/platforms/kit/platform-error.ts';
 import { publishPostPayload, type PublishPostPayload } from '../../shared/queue/queues.ts';
 import type { SpsMetrics } from '../../shared/metrics/sps-metrics.ts';
 import { recordPublishRun } from './publish-metrics.ts';
+import { tellRetrying } from '../../shared/domain/publishing/tell-retrying.ts';
 
 export interface PublishRetryLimits {
   /** A platform's "try again in" is followed up to this long. */
@@ -86,6 +87,7 @@ export function publishPostProcessor(
           recordPublishRun(metrics, startedAt, {
             outcome: 'delayed', publishOutcome: 'rate_limited', platform: platformOf(failure), error: failure,
           });
+          await tellRetrying(deps, postId, failure, new Date(Date.now() + delayed.delayMs), log);
           throw new DelayedError();
         }
       }
@@ -96,6 +98,8 @@ export function publishPostProcessor(
         recordPublishRun(metrics, startedAt, {
           outcome: 'retrying', publishOutcome: 'retrying', platform: platformOf(failure), error: failure,
         });
+        // BullMQ picks the backoff's time when the job is handed back: not known here.
+        await tellRetrying(deps, postId, failure, null, log);
         throw failure;
       }
       await failThread(deps, postId, failure);

@@ -19,11 +19,16 @@ export function presentListedPost(post: StoredPost, channel: ListedChannel | nul
     releaseId: post.releaseId ?? null,
     releaseURL: post.releaseURL ?? null,
     group: post.group,
-    // Recurring posts are not offered; the field stays for clients that read it.
-    intervalInDays: null,
+    intervalInDays: post.repeat?.intervalInDays ?? null,
+    repeat: typeof post.repeat?.rule === 'string'
+      ? { rule: post.repeat.rule, until: post.repeat.until?.toISOString() ?? null, count: post.repeat.count ?? null }
+      : null,
+    seriesId: post.seriesId ?? null,
+    occurrence: post.occurrence ?? null,
     settings: { ...stored, __type: stored.__type ?? channel?.provider },
     tags: post.tags.map((tag) => ({ value: tag.value, label: tag.label })),
     error: post.error ?? null,
+    errorCategory: post.failureCategory ?? null,
     integration: integrationRef(channel, post.channelId.toString()),
   };
 }
@@ -41,6 +46,11 @@ export function presentPost({ root, parts, channel }: PostWithThread) {
       releaseURL: part.releaseURL ?? null,
       publishedAt: part.publishedAt?.toISOString() ?? null,
       error: part.error ?? null,
+      errorCategory: part.failureCategory ?? null,
+      attempts: part.attempts.map((attempt) => ({
+        at: attempt.at.toISOString(), category: attempt.category, message: attempt.message,
+        httpStatus: attempt.httpStatus ?? null,
+      })),
     })),
   };
 }

@@ -8,11 +8,13 @@ import { changePostStatus, deleteGroup, deletePost, missingReleaseId, setRelease
 import { findOwnedPost, getPost, listPosts } from '../../../shared/domain/posts/post-queries.ts';
 import { retryUnpublishedParts } from '../../../shared/domain/posts/retry-post.ts';
 import { validatePosts } from '../../../shared/domain/posts/validate-posts.ts';
+import { deleteSeries } from '../../../shared/domain/posts/recurrence-series.ts';
 import { DomainError } from '../../../shared/errors.ts';
 import { publishingProviders } from '../../../shared/platforms/platforms.ts';
 import { presentListedPost, presentPost } from './present.ts';
 import {
-  changeStatusBody, createPostsBody, createPostsResponse, groupParams, listPostsQuery, listPostsResponse,
+  changeStatusBody, createPostsBody, deletePostQuery, createPostsResponse, groupParams, listPostsQuery,
+  listPostsResponse,
   postDetailSchema, releaseIdBody, validatePostsResponse,
 } from './schema.ts';
 
@@ -73,11 +75,23 @@ export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
     }),
     defineRoute({
       method: 'delete', path: '/posts/:id', tag: 'Posts',
-      scope: 'posts', status: 200, errors: ['not_found', 'conflict'],
+      scope: 'posts', status: 200, errors: ['not_found', 'conflict', 'validation_failed'],
       summary: 'Delete a post with its comments on that channel and cancel its job',
+      description: 'An occurrence of a recurring post is deleted alone and its series goes on with the next '
+        + 'occurrence; with series=true every occurrence not yet published is deleted, this one included, and '
+        + 'the series ends (published ones stay). series=true on a post that does not repeat is 400.',
       params: idParams,
-      response: z.object({ id: z.string(), deleted: z.literal(true) }),
-      handle: ({ organization, params }) => deletePost(deps, organization.id, params.id),
+      query: deletePostQuery,
+      response: z.object({
+        id: z.string(), deleted: z.literal(true),
+        series: z.object({ seriesId: z.string(), deleted: z.number().int() }).optional()
+          .describe('With series=true: the series and how many occurrences were deleted'),
+      }),
+      handle: async ({ organization, params, query }) => {
+        if (query.series !== 'true') return deletePost(deps, organization.id, params.id);
+        const series = await deleteSeries(deps, organization.id, params.id);
+        return { id: params.id, deleted: true as const, series };
+      },
     }),
     defineRoute({
       method: 'put', path: '/posts/:id/status', tag: 'Posts', scope: 'posts', status: 200,

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { postStates } from '../../../shared/db/models/post.ts';
+import { failureCategories } from '../../../shared/domain/publishing/failure-category.ts';
 import { isoDate } from '../../../shared/validation/iso-date.ts';
+import {
+  maxIntervalInDays, maxRepeatCount, maxRuleLength, ruleProblem,
+} from '../../../shared/domain/posts/recurrence-rule.ts';
 import { boundedJsonObject, errorCodeSchema, integrationRefSchema } from '../common-schemas.ts';
 
 /** Bounds that keep one request from asking for unbounded work (ARCHITECTURE rule 6). */
@@ -37,6 +41,20 @@ const channelPost = z.object({
   value: z.array(postPart).min(1, 'a post needs at least one part').max(postLimits.partsPerPost),
 });
 
+/** An RFC 5545 rule a post repeats on (shared/domain/posts/recurrence-rule.ts). */
+const repeatBody = z.object({
+  rule: z.string().trim().min(1).max(maxRuleLength).superRefine((rule, check) => {
+    const problem = ruleProblem(rule);
+    if (problem !== null) check.addIssue({ code: 'custom', message: problem });
+  }).describe('An RFC 5545 RRULE such as FREQ=WEEKLY;BYDAY=MO,TH (FREQ YEARLY to HOURLY), read in the channel\'s '
+    + 'time zone from the first occurrence (date), which gives the local time of day; COUNT and UNTIL go below'),
+  until: isoDate.optional().describe('No occurrence after this instant'),
+  count: z.number().int().min(1).max(maxRepeatCount).optional()
+    .describe(`At most this many occurrences, the first included (at most ${maxRepeatCount})`),
+}).refine((repeat) => repeat.until !== undefined || repeat.count !== undefined, {
+  message: `give until or count (at most ${maxRepeatCount}), so the series ends`,
+});
+
 export const createPostsBody = z.object({
   type: z.enum(['draft', 'schedule', 'now', 'update', 'queue']).describe('update edits posts named by value[0].id '
     + 'without rescheduling them; queue gives each post its channel\'s next free posting slot (see '
@@ -45,6 +63,22 @@ export const createPostsBody = z.object({
   shortLink: z.boolean().optional(),
   tags: z.array(z.object({ value: z.string().min(1).max(100), label: z.string().min(1).max(100) })).max(50).default([]),
   posts: z.array(channelPost).min(1, 'name at least one channel in posts').max(postLimits.channelsPerRequest),
+  intervalInDays: z.number().int().min(1).max(maxIntervalInDays).optional()
+    .describe('With schedule: repeat the post every N days at the same local time in the channel\'s time zone, '
+      + 'until the series is deleted; each occurrence is a post of its own'),
+  repeat: repeatBody.optional().describe('With schedule: repeat the post on an RFC 5545 rule until a date or a count'),
+}).superRefine((body, check) => {
+  const repeats = body.intervalInDays !== undefined || body.repeat !== undefined;
+  if (body.intervalInDays !== undefined && body.repeat !== undefined) {
+    check.addIssue({ code: 'custom', path: ['repeat'], message: 'give intervalInDays or repeat, not both' });
+  }
+  if (repeats && body.type !== 'schedule') {
+    check.addIssue({ code: 'custom', path: ['type'], message: 'a recurring post needs type "schedule" and a date' });
+  }
+  const until = body.repeat?.until;
+  if (until !== undefined && body.date !== undefined && until < body.date) {
+    check.addIssue({ code: 'custom', path: ['repeat', 'until'], message: 'is before the first occurrence (date)' });
+  }
 });
 export type CreatePostsBody = z.infer<typeof createPostsBody>;
 
@@ -82,10 +116,18 @@ export const listedPostSchema = z.object({
   releaseId: z.string().nullable(),
   releaseURL: z.string().nullable(),
   group: z.string(),
-  intervalInDays: z.number().int().nullable(),
+  intervalInDays: z.number().int().nullable()
+    .describe('Every how many days the post\'s series repeats; null otherwise'),
+  repeat: z.object({
+    rule: z.string(), until: z.iso.datetime().nullable(), count: z.number().int().nullable(),
+  }).nullable().describe('The RFC 5545 rule the post\'s series repeats on; null otherwise'),
+  seriesId: z.string().nullable().describe('The series a recurring post\'s occurrences share (its first one\'s id)'),
+  occurrence: z.number().int().nullable().describe('The occurrence\'s number in its series, 1 for the first'),
   settings: z.record(z.string(), z.unknown()),
   tags: z.array(z.object({ value: z.string(), label: z.string() })),
   error: z.string().nullable(),
+  errorCategory: z.enum(failureCategories).nullable()
+    .describe('Why the post failed (see "Failure categories" in docs/api.md); null unless it failed'),
   integration: integrationRefSchema,
 });
 
@@ -101,9 +143,22 @@ export const postPartSchema = z.object({
   releaseURL: z.string().nullable(),
   publishedAt: z.iso.datetime().nullable(),
   error: z.string().nullable(),
+  errorCategory: z.enum(failureCategories).nullable()
+    .describe('Why this part failed (see "Failure categories" in docs/api.md); null unless it failed'),
+  attempts: z.array(z.object({
+    at: z.iso.datetime(),
+    category: z.enum(failureCategories),
+    message: z.string().describe('The platform\'s message, or SPS\'s when it failed before the platform answered'),
+    httpStatus: z.number().int().nullable().describe('The platform\'s HTTP status, when it answered one'),
+  })).describe('This part\'s last failed publish attempts, oldest first (at most 10), retried ones included'),
 });
 
 export const postDetailSchema = listedPostSchema.extend({ value: z.array(postPartSchema).describe('The post and its thread parts, in order') });
+
+export const deletePostQuery = z.object({
+  series: z.enum(['true', 'false']).optional()
+    .describe('true: delete every occurrence of the post\'s series not yet published, ending the series'),
+});
 
 export const groupParams = z.object({ group: z.string().min(1).max(100) });
 

@@ -58,7 +58,7 @@ describe('webhook endpoints in the public API', () => {
       [{ url: 'https://hooks.example/sps#part', events: ['post.published'] }, /fragment/],
       [{ url: `https://hooks.example/${'a'.repeat(2048)}`, events: ['post.published'] }, /2048/],
       [{ url: 'https://hooks.example/sps', events: [] }, /events/],
-      [{ url: 'https://hooks.example/sps', events: ['post.deleted'] }, /events/],
+      [{ url: 'https://hooks.example/sps', events: ['post.exploded'] }, /events/],
       [{ url: 'https://hooks.example/sps' }, /events/],
     ];
     for (const [body, message] of refusals) {
@@ -132,7 +132,7 @@ describe('webhook endpoints in the public API', () => {
     const outbox = new WebhookOutbox({ db: ctx.db, logger: ctx.logger, now: () => new Date() });
     await outbox.emit(owner.organizationId, 'post.failed', {
       postId: '0123456789abcdef01234567', group: 'g', channelId: '0123456789abcdef01234568', provider: 'x',
-      error: 'refused',
+      error: 'refused', category: 'permanent', attempts: [],
     });
     const delivery = await ctx.db.webhookDeliveries.findOne({ endpointId: created.id }).lean();
     const attempts = [

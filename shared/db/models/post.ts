@@ -14,6 +14,29 @@ const mediaRefSchema = new Schema(
   { _id: false },
 );
 
+/** One failed publish attempt at a part (FailedAttempt). */
+const attemptSchema = new Schema(
+  {
+    at: { type: Date, required: true },
+    category: { type: String, required: true },
+    message: { type: String, required: true },
+    httpStatus: { type: Number, default: null },
+  },
+  { _id: false },
+);
+
+/** How a recurring post's series repeats (shared/domain/posts/recurrence-rule.ts Recurrence), on each occurrence. */
+const repeatSchema = new Schema(
+  {
+    intervalInDays: { type: Number, default: null },
+    rule: { type: String, default: null },
+    until: { type: Date, default: null },
+    count: { type: Number, default: null },
+    startAt: { type: Date, required: true },
+  },
+  { _id: false },
+);
+
 const tagSchema = new Schema({ value: { type: String, required: true }, label: { type: String, required: true } }, { _id: false });
 
 /**
@@ -47,6 +70,13 @@ const postSchema = new Schema(
     releaseURL: { type: String, default: null },
     publishedAt: { type: Date, default: null },
     error: { type: String, default: null },
+    /**
+     * Why the part failed, one of failureCategories (shared/domain/publishing/failure-category.ts);
+     * null unless ERROR.
+     */
+    failureCategory: { type: String, default: null },
+    /** Its last failed publish attempts, oldest first (shared/domain/publishing/failed-attempts.ts). */
+    attempts: { type: [attemptSchema], default: [] },
     /** What the adapter saved between attempts at this part (PartCheckpoint): media ids, container ids. */
     checkpoint: { type: Schema.Types.Mixed, default: null },
     deletedAt: { type: Date, default: null },
@@ -64,6 +94,14 @@ const postSchema = new Schema(
      * still read, so a post told before that is not told again.
      */
     notifiedAt: { type: Date, default: null },
+    /**
+     * Recurring posts, on each part: the series the post is an occurrence of (the first
+     * occurrence's id), its number in it (1 for the first) and how the series repeats. Null on
+     * other posts.
+     */
+    seriesId: { type: String, default: null },
+    occurrence: { type: Number, default: null, min: 1 },
+    repeat: { type: repeatSchema, default: null },
   },
   { timestamps: true, collection: 'posts' },
 );
@@ -72,6 +110,8 @@ postSchema.index({ rootPostId: 1, position: 1 });
 // A channel's posts (find-slot, deleting a channel) and a group's posts (DELETE /posts/group/:group).
 postSchema.index({ channelId: 1, publishDate: 1 });
 postSchema.index({ organizationId: 1, group: 1 });
+// A recurring post's occurrences (DELETE /posts/:id?series=true).
+postSchema.index({ organizationId: 1, seriesId: 1 });
 // The publish sweep (shared/domain/publishing/recover-publications.ts): each minute, equalities on state and
 // the due bucket (FerretDB hands PostgreSQL only equalities); its full pass, equality on state, a range on publishDate.
 postSchema.index({ state: 1, dueHour: 1 });

@@ -156,6 +156,15 @@ describe('channel tokens: refreshed before expiry, once per channel, kept when t
       Array(3).fill(channel.accountId),
     );
     expect(sim.authority.grants.refresh_token - before).toBe(1);
+    // One renewal, told once (channel.refreshed, in the events feed), however many callers waited on it.
+    const told = await ctx.db.events.find({ organizationId: channel.organizationId, type: 'channel.refreshed' }).lean();
+    const renewed = await reload(channel._id);
+    expect(told.map((event) => JSON.parse(event.body) as { data: unknown })
+      .filter((event) => JSON.stringify(event.data).includes(channel._id.toString())))
+      .toEqual([expect.objectContaining({ data: {
+        channelId: channel._id.toString(), provider: channel.provider, name: channel.name,
+        refreshedAt: renewed.tokenRefreshedAt?.toISOString(), expiresAt: renewed.tokenExpiresAt?.toISOString() ?? null,
+      } })]);
   });
 
   it('a call that meets an expired-token answer refreshes once and runs again', async () => {

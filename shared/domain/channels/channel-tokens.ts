@@ -42,7 +42,7 @@ export interface ChannelTokenDeps {
   /** Longest a platform's refresh call may take (its HTTP timeout); the lock outlives it. */
   refreshTimeoutMs: number;
   now: () => Date;
-  /** Where channel.disconnected is told when the platform refuses a channel's refresh. */
+  /** Where channel.disconnected (the platform refuses a refresh) and channel.refreshed are told. */
   webhooks: WebhookEvents;
 }
 
@@ -189,6 +189,7 @@ export class ChannelTokens {
       throw error;
     }
     const refreshToken = tokens.refreshToken === null ? sealedRefresh : secrets.seal(tokens.refreshToken);
+    const refreshedAt = this.#deps.now();
     await db.channels.updateOne(
       { _id: channel._id },
       {
@@ -196,10 +197,18 @@ export class ChannelTokens {
           tokenSealed: secrets.seal(tokens.accessToken),
           refreshTokenSealed: refreshToken,
           tokenExpiresAt: tokens.expiresAt,
-          tokenRefreshedAt: this.#deps.now(),
+          tokenRefreshedAt: refreshedAt,
         },
       },
     );
+    // Once per renewal: callers waiting behind this one read the stored token and tell nothing.
+    await this.#deps.webhooks.emit(channel.organizationId.toString(), 'channel.refreshed', {
+      channelId: channel._id.toString(),
+      provider,
+      name: channel.name,
+      refreshedAt: refreshedAt.toISOString(),
+      expiresAt: tokens.expiresAt?.toISOString() ?? null,
+    });
     return { ...current, accessToken: tokens.accessToken };
   }
 

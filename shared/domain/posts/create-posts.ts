@@ -11,12 +11,17 @@ import { dueHourOf } from './due-bucket.ts';
 import type { CreatedPost, CreatePostsInput } from './post-input.ts';
 import type { PublishScheduler } from './publish-scheduler.ts';
 import { takeQueueSlots } from '../channels/find-slot.ts';
+import { seriesFields } from './recurrence-series.ts';
+import type { PostChangeEventData } from '../webhooks/webhook-events.ts';
+import type { WebhookEvents } from '../webhooks/webhook-outbox.ts';
 
 export type { CreatedPost, CreatePostsInput } from './post-input.ts';
 
 export interface CreatePostsDeps extends CheckPostsDeps {
   scheduler: PublishScheduler;
   now: () => Date;
+  /** post.created and post.updated are told here (webhooks and GET /events). */
+  webhooks: WebhookEvents;
 }
 
 type PostDocument = ReturnType<typeof postDocuments>[number];
@@ -55,6 +60,7 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
   const results: CreatedPost[] = [];
   const created: Types.ObjectId[] = [];
   const toSchedule: { rootId: Types.ObjectId; channelId: Types.ObjectId; publishAt: Date; edited: boolean }[] = [];
+  const toTell: { type: 'post.created' | 'post.updated'; data: PostChangeEventData }[] = [];
 
   for (const entry of checked) {
     const previous = existing[entry.index] ?? null;
@@ -66,6 +72,7 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
     const fields: PostFields = {
       organizationId: orgId, channelId: entry.channel._id, group: entry.input.group ?? previous?.group ?? requestGroup,
       settings: entry.settings, tags: input.tags, publishDate, dueHour: dueHourOf(publishDate, now), state,
+      ...seriesFields(input, previous, rootId, publishDate),
     };
     const parts = postDocuments(entry.input, rootId, fields, () => new Types.ObjectId(), now);
 
@@ -82,12 +89,15 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
       if (root === undefined) throw new Error('a post has at least one part');
       // An edit changes what was given; the part's history (creation, recoveries, checkpoint) stays.
       const { group, settings, tags, publishDate: date, dueHour, state: edited, content, media, replyCount } = root;
+      const { seriesId, occurrence, repeat } = root;
       // The count with the root, before the replies change: a crash between the two leaves a count
       // of 0 (the edit wanted no replies; old ones are not published) or a count above 0, and
       // publishing then reads whatever replies are there, as it always did.
       await db.posts.updateOne({ _id: rootId }, {
         $set: {
           group, settings, tags, publishDate: date, dueHour, state: edited, content, media, replyCount, error: null,
+          seriesId, occurrence, repeat,
+          failureCategory: null,
         },
       });
       await db.posts.deleteMany({ rootPostId: rootId });
@@ -97,6 +107,13 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
       toSchedule.push({ rootId, channelId: entry.channel._id, publishAt: publishDate, edited: previous !== null });
     }
     results.push({ postId: rootId.toString(), integration: entry.channel._id.toString() });
+    toTell.push({
+      type: previous === null ? 'post.created' : 'post.updated',
+      data: {
+        postId: rootId.toString(), group: fields.group, channelId: entry.channel._id.toString(),
+        provider: entry.channel.provider, state, publishDate: publishDate.toISOString(),
+      },
+    });
   }
 
   try {
@@ -120,5 +137,7 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
       { cause: error },
     );
   }
+  // Told once stored and queued: a request refused above leaves nothing to tell of.
+  await Promise.all(toTell.map(({ type, data }) => deps.webhooks.emit(organizationId, type, data)));
   return results;
 }

@@ -8,12 +8,17 @@ import type { ChannelPostInput } from './post-input.ts';
 import { findOwnedPost, getPost, type PostWithThread, type StoredPost } from './post-queries.ts';
 import type { PublishScheduler } from './publish-scheduler.ts';
 import type { MediaReach } from '../../platforms/media-reach.ts';
+import type { WebhookEvents } from '../webhooks/webhook-outbox.ts';
+import { tellPostChanges } from './post-events.ts';
+import { makeNextOccurrence } from './recurrence-series.ts';
 
 export interface PostChangeDeps {
   db: Database;
   scheduler: PublishScheduler;
   now: () => Date;
   mediaReach?: MediaReach;
+  /** post.updated and post.deleted are told here (webhooks and GET /events). */
+  webhooks: WebhookEvents;
 }
 
 /** Release id a platform adapter records when it published but could not tell which item it made. */
@@ -29,7 +34,12 @@ async function cancelOrRefuse(scheduler: PublishScheduler, postId: string): Prom
 export async function deletePost(deps: PostChangeDeps, organizationId: string, postId: string): Promise<{ id: string; deleted: true }> {
   const root = await findOwnedPost(deps.db, organizationId, postId);
   await cancelOrRefuse(deps.scheduler, root._id.toString());
-  await updateThread(deps.db.posts, root._id, {}, { $set: { deletedAt: deps.now() } });
+  const deletedAt = deps.now();
+  await updateThread(deps.db.posts, root._id, {}, { $set: { deletedAt } });
+  // An occurrence deleted alone: its series goes on with the next one. A published or failed one
+  // made it already when it settled.
+  if (root.state === 'QUEUE' || root.state === 'DRAFT') await makeNextOccurrence(deps, root, deletedAt);
+  await tellPostChanges(deps, 'post.deleted', [root], deletedAt);
   return { id: root._id.toString(), deleted: true };
 }
 
@@ -38,16 +48,18 @@ export async function deleteGroup(deps: PostChangeDeps, organizationId: string, 
   const roots = await deps.db.posts.find({ organizationId, group, rootPostId: null, deletedAt: null }).lean();
   if (roots.length === 0) throw notFound(`post group ${JSON.stringify(group)}`);
   const skipped: string[] = [];
-  let deleted = 0;
+  const deleted: typeof roots = [];
+  const deletedAt = deps.now();
   for (const root of roots) {
     if ((await deps.scheduler.cancel(root._id.toString())) === 'running') {
       skipped.push(root._id.toString());
       continue;
     }
-    await updateThread(deps.db.posts, root._id, {}, { $set: { deletedAt: deps.now() } });
-    deleted += 1;
+    await updateThread(deps.db.posts, root._id, {}, { $set: { deletedAt } });
+    deleted.push(root);
   }
-  return { group, deleted, skipped };
+  await tellPostChanges(deps, 'post.deleted', deleted, deletedAt);
+  return { group, deleted: deleted.length, skipped };
 }
 
 /**
@@ -104,6 +116,7 @@ export async function changePostStatus(deps: PostChangeDeps, organizationId: str
   if (status === 'draft') {
     await cancelOrRefuse(deps.scheduler, id);
     await updateThread(deps.db.posts, root._id, { releaseId: null }, { $set: { state: 'DRAFT' } });
+    await tellPostChanges(deps, 'post.updated', [{ ...root, state: 'DRAFT' }]);
     return { id, state: 'DRAFT' };
   }
   const settings = await checkBeforeScheduling(deps.db, root, deps.mediaReach);
@@ -113,12 +126,14 @@ export async function changePostStatus(deps: PostChangeDeps, organizationId: str
   // due bucket is the job's hour, so the sweep finds the post even when its date is long past.
   await updateThread(deps.db.posts, root._id, { releaseId: null }, {
     $set: {
-      state: 'QUEUE', error: null, settings, publishRecoveries: 0, checkpoint: null, dueHour: hourOf(publishAt),
+      state: 'QUEUE', error: null, failureCategory: null, settings, publishRecoveries: 0, checkpoint: null,
+      dueHour: hourOf(publishAt),
     },
   });
   // A failed post keeps its finished job under the same id: clear it so the new one is added.
   await cancelOrRefuse(deps.scheduler, id);
   await deps.scheduler.schedule({ organizationId, postId: id, channelId: root.channelId.toString(), publishAt });
+  await tellPostChanges(deps, 'post.updated', [{ ...root, state: 'QUEUE' }]);
   return { id, state: 'QUEUE' };
 }
 

@@ -1,8 +1,9 @@
 import type { Types } from 'mongoose';
 import type { Post, PostState } from '../../db/models/post.ts';
 import type { ChannelPostInput } from './post-input.ts';
+import type { Recurrence } from './recurrence-rule.ts';
 
-type ScalarFields = Omit<Post, 'media' | 'tags' | 'settings'>;
+type ScalarFields = Omit<Post, 'media' | 'tags' | 'settings' | 'attempts'>;
 
 /**
  * A post part exactly as stored: every field of the schema required (a new field must be given
@@ -13,6 +14,8 @@ export type PostDocument = { [K in keyof ScalarFields]-?: Exclude<ScalarFields[K
   media: { id: string; path: string; alt: string | null; thumbnail: string | null }[];
   tags: { value: string; label: string }[];
   settings: Record<string, unknown>;
+  /** Failed publish attempts (shared/domain/publishing/failed-attempts.ts): none yet. */
+  attempts: never[];
   createdAt: Date;
   updatedAt: Date;
 };
@@ -28,6 +31,10 @@ export interface PostFields {
   /** The bucket the recovery sweep finds the post in (due-bucket.ts), written with publishDate. */
   dueHour: number;
   state: PostState;
+  /** Recurring posts: the series, the occurrence's number and how it repeats (recurrence-series.ts); else null. */
+  seriesId?: string | null;
+  occurrence?: number | null;
+  repeat?: Recurrence | null;
 }
 
 /**
@@ -59,10 +66,15 @@ export function postDocuments(
     releaseURL: null,
     publishedAt: null,
     error: null,
+    failureCategory: null,
+    attempts: [],
     checkpoint: null,
     deletedAt: null,
     publishRecoveries: 0,
     notifiedAt: null,
+    seriesId: fields.seriesId ?? null,
+    occurrence: fields.occurrence ?? null,
+    repeat: fields.repeat ?? null,
     createdAt: now,
     updatedAt: now,
   }));

@@ -33,6 +33,10 @@ export interface CreatePostsInput {
   date?: Date | undefined;
   tags: { value: string; label: string }[];
   posts: ChannelPostInput[];
+  /** Recurring posts (recurrence-series.ts): every N days at the same local time, until the series is deleted. */
+  intervalInDays?: number | undefined;
+  /** Recurring posts: an RFC 5545 rule read in the channel's time zone, bounded by `until` or `count`. */
+  repeat?: { rule: string; until?: Date | undefined; count?: number | undefined } | undefined;
 }
 
 export interface CreatedPost {

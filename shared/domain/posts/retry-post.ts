@@ -75,7 +75,7 @@ async function requeueFailedParts(deps: RetryDeps, organizationId: string, postI
   const publishAt = (root.releaseId ?? null) === null && root.publishDate > now ? root.publishDate : now;
   // The due bucket is the job's hour, so the recovery sweep finds the parts if the job is lost. A
   // fresh recovery budget on the root, as a new schedule gets.
-  const requeued = { state: 'QUEUE', error: null, checkpoint: null, dueHour: hourOf(publishAt) };
+  const requeued = { state: 'QUEUE', error: null, failureCategory: null, checkpoint: null, dueHour: hourOf(publishAt) };
   await updateThread(deps.db.posts, root._id, { state: 'ERROR', releaseId: null, deletedAt: null }, { $set: requeued });
   await deps.db.posts.updateOne({ _id: root._id }, { $set: { publishRecoveries: 0 } });
 

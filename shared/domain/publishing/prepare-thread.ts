@@ -9,6 +9,7 @@ import { importedMediaState } from '../posts/post-media.ts';
 import type { OrganizationEndpoints } from '../webhooks/webhook-outbox.ts';
 import type { PublishDeps, PublishRunDeps } from './publish-thread.ts';
 import { readThread, type ThreadPart } from './publish-store.ts';
+import { MediaUnavailable } from './failure-category.ts';
 
 type MediaReference = { id: string; alt?: string | null };
 
@@ -72,11 +73,9 @@ async function threadMedia(
     const media = library.find((candidate) => candidate._id.toString() === reference.id);
     const key = media?.storageKey;
     if (media === undefined || key === null || key === undefined) {
-      throw new PlatformError({
-        kind: 'permanent',
-        provider: 'sps',
-        message: `media ${reference.id} is no longer in the library; the post was not published without it`,
-      });
+      throw new MediaUnavailable(
+        `media ${reference.id} is no longer in the library; the post was not published without it`,
+      );
     }
     const mimeType = media.mimeType ?? 'application/octet-stream';
     const fileName = media.originalName ?? media.name;
@@ -144,7 +143,7 @@ export async function prepareThread(
   );
   if (imports.kind === 'waiting') return { kind: 'waiting', until: imports.until };
   if (imports.kind === 'failed') {
-    throw new PlatformError({ kind: 'permanent', provider: 'sps', message: imports.message });
+    throw new MediaUnavailable(imports.message);
   }
   const owned = (candidate: typeof channelRead) =>
     candidate !== null && candidate.organizationId.equals(root.organizationId) && candidate._id.equals(root.channelId);

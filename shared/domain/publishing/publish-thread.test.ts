@@ -114,7 +114,7 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
     expect((await parts(rootId))[0]).toMatchObject({ state: 'ERROR', releaseId: 'missing' });
 
     const changed = await changePostStatus(
-      { db: ctx.db, scheduler, now: () => new Date() },
+      { db: ctx.db, scheduler, now: () => new Date(), webhooks: deps.webhooks },
       organizationId,
       rootId,
       'schedule',
@@ -153,7 +153,8 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
     const failed = (await parts(rootId))[0];
     expect(failed).toMatchObject({ state: 'ERROR', checkpoint: { postAttemptAt: '2026-11-25T02:00:00.000Z' } });
 
-    await changePostStatus({ db: ctx.db, scheduler, now: () => new Date() }, organizationId, rootId, 'schedule');
+    const changeDeps = { db: ctx.db, scheduler, now: () => new Date(), webhooks: deps.webhooks };
+    await changePostStatus(changeDeps, organizationId, rootId, 'schedule');
     platform.calls.length = 0;
     expect(await publishThread(deps, rootId)).toMatchObject({ kind: 'published' });
     expect(platform.calls).toEqual([{ content: 'Failed once', checkpoint: {} }]);
@@ -238,7 +239,7 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
       await monitored.close();
     }
   });
-  it('publishes one part with 6 database commands: 3 reads, the result, the notification, the event', async () => {
+  it('publishes one part with 7 database commands: 3 reads, the result, notification, event, feed row', async () => {
     const monitored = await openDatabase(ctx.config.MONGO_URL, { monitorCommands: true });
     const sent: string[] = [];
     monitored.connection.getClient().on('commandStarted', (event) => { sent.push(event.commandName); });
@@ -253,13 +254,15 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
       const single = await thread(['Counted commands'], 0);
       sent.length = 0;
       expect(await publishThread(counted, single, hints)).toMatchObject({ kind: 'published' });
-      expect(sent.toSorted()).toEqual(['find', 'find', 'find', 'insert', 'insert', 'update']);
+      expect(sent.toSorted()).toEqual(['find', 'find', 'find', 'insert', 'insert', 'insert', 'update']);
 
       // A thread adds its replies' read and one result per reply.
       const pair = await thread(['Counted 1/2 commands', 'Counted 2/2 commands'], 1);
       sent.length = 0;
       expect(await publishThread(counted, pair, hints)).toMatchObject({ kind: 'published' });
-      expect(sent.toSorted()).toEqual(['find', 'find', 'find', 'find', 'insert', 'insert', 'update', 'update']);
+      expect(sent.toSorted()).toEqual([
+        'find', 'find', 'find', 'find', 'insert', 'insert', 'insert', 'update', 'update',
+      ]);
     } finally {
       await monitored.close();
     }

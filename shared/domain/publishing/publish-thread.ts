@@ -1,6 +1,6 @@
-import type { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import type { Database } from '../../db/database.ts';
-import { updateThread } from '../../db/equality-queries.ts';
+import { threadFilters, updateThread } from '../../db/equality-queries.ts';
 import { derivedObjectId } from '../../db/derived-object-id.ts';
 import type { AdapterSet } from '../../platforms/platforms.ts';
 import { PlatformError } from '../../platforms/kit/platform-error.ts';
@@ -10,6 +10,8 @@ import { platformDisplayName } from '../../platforms/platforms.ts';
 import type { ChannelTokens, StoredChannel } from '../channels/channel-tokens.ts';
 import { notify } from '../notifications/notifications.ts';
 import { missingReleaseId } from '../posts/post-changes.ts';
+import type { PublishScheduler } from '../posts/publish-scheduler.ts';
+import { makeNextOccurrence } from '../posts/recurrence-series.ts';
 import { assertCheckpointKeys } from '../../platforms/kit/checkpoint-keys.ts';
 import type { OrganizationEndpoints, WebhookEvents } from '../webhooks/webhook-outbox.ts';
 import type { RecentReads } from '../../cache/recent-reads.ts';
@@ -17,6 +19,8 @@ import type { PlatformCallSlots } from './platform-call-slots.ts';
 import { prepareThread, type NothingToCall, type PreparedThread, type PublishHints } from './prepare-thread.ts';
 import { takeCallSlot } from './take-call-slot.ts';
 import { savePublishedPart, type ThreadPart } from './publish-store.ts';
+import { recordFailedAttempt, recordOnFirstUnpublished, threadAttempts } from './failed-attempts.ts';
+import { failureCategoryOf, failureCategoryWords } from './failure-category.ts';
 
 export interface PublishDeps {
   db: Database;
@@ -28,7 +32,11 @@ export interface PublishDeps {
   now: () => Date;
   /** post.published, post.failed and channel.disconnected are told to the organization's endpoints. */
   webhooks: WebhookEvents;
+  /** Queues a recurring post's next occurrence; without it the publication sweep does when it falls due. */
+  occurrenceScheduler?: PublishScheduler | undefined;
 }
+
+const occurrenceDeps = (deps: PublishDeps) => ({ db: deps.db, now: deps.now, scheduler: deps.occurrenceScheduler });
 
 /** The part's stored checkpoint, read once with the part and merged on every save. */
 function partCheckpoint(deps: PublishDeps, partId: Types.ObjectId, stored: unknown): PartCheckpoint {
@@ -53,7 +61,12 @@ function partCheckpoint(deps: PublishDeps, partId: Types.ObjectId, stored: unkno
 async function setAsideUnconfirmed(deps: PublishDeps, partId: Types.ObjectId, error: PlatformError): Promise<void> {
   await deps.db.posts.updateOne(
     { _id: partId },
-    { $set: { releaseId: missingReleaseId, state: 'ERROR', error: `unconfirmed: ${error.message}` } },
+    {
+      $set: {
+        releaseId: missingReleaseId, state: 'ERROR', error: `unconfirmed: ${error.message}`,
+        failureCategory: 'unconfirmed',
+      },
+    },
   );
 }
 
@@ -88,7 +101,13 @@ export async function publishThread(
   postId: string,
   hints: PublishHints = {},
 ): Promise<PublishOutcome> {
-  const prepared = await prepareThread(deps, postId, hints);
+  const prepared = await prepareThread(deps, postId, hints).catch(async (error: unknown) => {
+    // No part was sent: the failure is the first unpublished part's (the one that could not go).
+    if (error instanceof Error && Types.ObjectId.isValid(postId)) {
+      await recordOnFirstUnpublished(deps.db, new Types.ObjectId(postId), error, deps.now());
+    }
+    throw error;
+  });
   if (prepared.kind !== 'prepared') return prepared;
   const held = await takeCallSlot(deps, postId, hints, prepared);
   if (held.kind !== 'held') return held;
@@ -100,6 +119,8 @@ export async function publishThread(
   }
   if (called.kind !== 'called') return called;
   await tellPublished(deps, called);
+  // A recurring post's next occurrence, made once however often this runs: its id is derived.
+  await makeNextOccurrence(occurrenceDeps(deps), called.root, called.publishedAt);
   return { kind: 'published', releaseURL: called.releaseURL, provider: called.channel.provider };
 }
 
@@ -161,6 +182,7 @@ async function callPlatform(
         return adapter.comment({ ...input, parentReleaseId: parent.releaseId });
       })
       .catch(async (error: unknown) => {
+        if (error instanceof Error) await recordFailedAttempt(db, part, error, deps.now());
         if (error instanceof PlatformError && error.kind === 'unconfirmed')
           await setAsideUnconfirmed(deps, part._id, error);
         throw error;
@@ -244,17 +266,27 @@ export async function failThread(deps: PublishDeps, postId: string, failure: Err
       });
     }
   }
-  const unconfirmed = failure instanceof PlatformError && failure.kind === 'unconfirmed';
+  const category = failureCategoryOf(failure);
+  const unconfirmed = category === 'unconfirmed';
   const content = unconfirmed
     ? `Your post may have been published on ${platformDisplayName(provider)}, which did not confirm it: ${message}. ` +
       'SPS did not send it again; check the account, then link the item or schedule the post again'
-    : `Your post could not be published on ${platformDisplayName(provider)}: ${message}`;
+    : `Your post could not be published on ${platformDisplayName(provider)} (${failureCategoryWords[category]}): `
+      + message;
   await notify(db, root.organizationId.toString(), { content, link: null });
   // The state last: a post in ERROR has its notification and its flagged channel. A crash before
   // this write runs the job again, which at worst tells the organization twice.
-  await updateThread(db.posts, root._id, { releaseId: null }, { $set: { state: 'ERROR', error: message } });
+  await updateThread(db.posts, root._id, { releaseId: null }, {
+    $set: { state: 'ERROR', error: message, failureCategory: category },
+  });
+  // The attempts as saved by the publish that failed (or by the recovery that gave up).
+  const parts = await Promise.all(threadFilters(root._id).map((filter) =>
+    db.posts.find({ ...filter, deletedAt: null }, { attempts: 1 }).lean()));
   // After the state it reports, so a receiver that reads the post finds it failed.
   await deps.webhooks.emit(root.organizationId.toString(), 'post.failed', {
     postId: root._id.toString(), group: root.group, channelId: root.channelId.toString(), provider, error: message,
+    category, attempts: threadAttempts(parts.flat()),
   });
+  // A failed occurrence does not end its series; from its date, so a run again makes the same one.
+  if (root.deletedAt === null) await makeNextOccurrence(occurrenceDeps(deps), root, root.publishDate);
 }

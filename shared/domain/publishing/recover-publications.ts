@@ -3,6 +3,8 @@ import { dateOrderedPages } from '../../db/date-ordered-pages.ts';
 import { threadFilters } from '../../db/equality-queries.ts';
 import { dueHourOf, hourOf, hoursFrom } from '../posts/due-bucket.ts';
 import { failThread, type PublishDeps } from './publish-thread.ts';
+import { recordOnFirstUnpublished } from './failed-attempts.ts';
+import { PublishInterrupted } from './failure-category.ts';
 import type { PublishJobs } from './publish-jobs.ts';
 
 export interface RecoveryDeps extends PublishDeps {
@@ -37,9 +39,11 @@ export async function recoverPublication(deps: RecoveryDeps, postId: string): Pr
   // Posts stored before the counter existed have no field: none so far.
   const recoveries = typeof root.publishRecoveries === 'number' ? root.publishRecoveries : 0;
   if (recoveries >= deps.maxRecoveries) {
-    await failThread(deps, postId, new Error(`publishing was interrupted ${recoveries + 1} times before it could `
+    const failure = new PublishInterrupted(`publishing was interrupted ${recoveries + 1} times before it could `
       + 'finish (the worker publishing it stopped, or its job was lost); SPS stopped retrying it. '
-      + 'Schedule it again to retry'));
+      + 'Schedule it again to retry');
+    await recordOnFirstUnpublished(deps.db, root._id, failure, deps.now());
+    await failThread(deps, postId, failure);
     return 'failed';
   }
   // The new job is due now: its bucket moves to this hour, so the sweep still finds the post if

@@ -2,6 +2,7 @@ import { Types } from 'mongoose';
 import { RecentReads } from '../../cache/recent-reads.ts';
 import type { Database } from '../../db/database.ts';
 import { derivedObjectId } from '../../db/derived-object-id.ts';
+import { recordEvent, type EventRow } from '../events/event-feed.ts';
 import { groupInsertInto } from '../../db/group-insert.ts';
 import { LogEvent } from '../../logging/events.ts';
 import type { Logger } from '../../logging/logger.ts';
@@ -11,7 +12,8 @@ import type { WebhookEventBody, WebhookEventData, WebhookEventType } from './web
 /** The port the domain tells events through (publishing, channels, media). */
 export interface WebhookEvents {
   /**
-   * Records the event for every endpoint of the organization subscribed to it. Never throws:
+   * Records the event in the organization's events feed (GET /events) and for every endpoint of
+   * the organization subscribed to it. Never throws:
    * what is being reported already happened, and must not be undone or retried because the
    * outbox could not be written; that failure is logged instead.
    */
@@ -83,7 +85,8 @@ export interface WebhookOutboxDeps {
 }
 
 /**
- * Emitting writes delivery records to MongoDB (the outbox), then queues one job per delivery,
+ * Emitting writes the event's row in the events feed (GET /events) and, for each endpoint
+ * subscribed to it, a delivery record to MongoDB (the outbox), then queues one job per delivery,
  * and calls no one: the webhook workers send them, so a slow or failing receiver never holds up
  * the step that emitted. The record comes first, so a crash or a Redis away between the two
  * leaves a delivery without a job, which the dispatcher queues once overdue, never a job without
@@ -129,9 +132,48 @@ export class WebhookOutbox implements WebhookEvents {
     data: WebhookEventData[T],
     options: EmitOptions = {},
   ): Promise<void> {
-    const { db, logger } = this.#deps;
     const { endpoints: known = null, once } = options;
-    const eventId = `evt_${(once ?? new Types.ObjectId()).toHexString()}`;
+    // Without `once` the event's id and its feed row's are the same fresh ObjectId.
+    const rowId = new Types.ObjectId();
+    const eventId = `evt_${(once ?? rowId).toHexString()}`;
+    const now = this.#deps.now();
+    const event: WebhookEventBody<T> = { id: eventId, type, createdAt: now.toISOString(), organizationId, data };
+    const body = JSON.stringify(event);
+    await Promise.all([
+      this.#recordInFeed({ _id: rowId, eventId, type, body, createdAt: now }, organizationId, once !== undefined),
+      this.#writeDeliveries({ organizationId, type, eventId, body, now, known, once }),
+    ]);
+  }
+
+  /** The event's row in GET /events, written whether or not an endpoint subscribed to it. */
+  async #recordInFeed(
+    row: Omit<EventRow, 'organizationId'>,
+    organizationId: string,
+    repeatable: boolean,
+  ): Promise<void> {
+    try {
+      await recordEvent(this.#deps.db, { ...row, organizationId: new Types.ObjectId(organizationId) }, repeatable);
+    } catch (error) {
+      this.#deps.logger.error(
+        {
+          event: LogEvent.webhookNotRecorded, webhookEvent: row.type, eventId: row.eventId, organizationId, err: error,
+        },
+        'the event could not be written to the events feed; GET /events will not list it',
+      );
+    }
+  }
+
+  async #writeDeliveries(emitted: {
+    organizationId: string;
+    type: WebhookEventType;
+    eventId: string;
+    body: string;
+    now: Date;
+    known: OrganizationEndpoints | null;
+    once: Types.ObjectId | undefined;
+  }): Promise<void> {
+    const { db, logger } = this.#deps;
+    const { organizationId, type, eventId, body, now, known, once } = emitted;
     try {
       const owner = new Types.ObjectId(organizationId);
       // Without endpoints read ahead, read now: a read handed on is for the steps that read ahead.
@@ -139,9 +181,6 @@ export class WebhookOutbox implements WebhookEvents {
       if (read === null) throw new Error('the webhook endpoints could not be read');
       const subscribed = read.endpoints.filter((endpoint) => endpoint.events.includes(type));
       if (subscribed.length === 0) return;
-      const now = this.#deps.now();
-      const event: WebhookEventBody<T> = { id: eventId, type, createdAt: now.toISOString(), organizationId, data };
-      const body = JSON.stringify(event);
       const deliveries = subscribed.map((endpoint): DeliveryDocument => ({
         _id: once === undefined
           ? new Types.ObjectId()
