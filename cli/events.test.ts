@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization } from '../shared/domain/organizations/organizations.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { WebhookOutbox } from '../shared/domain/webhooks/webhook-outbox.ts';
-import { startStack, waitFor, type RunningStack } from '../test/support/stack.ts';
-import { createTestContext, type TestContext } from '../test/support/test-context.ts';
-import { removeTemporaryFolders, runCli, stdoutJson, temporaryHome, type CliRun } from './test/run-cli.ts';
+import { waitFor } from '../test/support/stack.ts';
+import { useCliAgainstApi } from './test/cli-against-api.ts';
+import { stdoutJson } from './test/run-cli.ts';
 
 interface EventPage {
   events: { cursor: string; type: string; data: { name: string } }[];
@@ -12,32 +11,18 @@ interface EventPage {
 }
 
 describe('sps events:list against the api', () => {
-  let ctx: TestContext;
-  let stack: RunningStack;
-  let apiKey: string;
-  const home = temporaryHome();
+  const cli = useCliAgainstApi('Polling');
+  const { sps } = cli;
 
   beforeAll(async () => {
-    ctx = await createTestContext();
-    stack = await startStack(ctx, { workers: false });
-    const organization = await createOrganization(ctx.db, ctx.secrets, { name: 'Polling' });
-    apiKey = organization.apiKey;
-    const outbox = new WebhookOutbox({ db: ctx.db, logger: ctx.logger, now: () => new Date() });
+    const outbox = new WebhookOutbox({ db: cli.ctx.db, logger: cli.ctx.logger, now: () => new Date() });
     for (const name of ['first', 'second', 'third']) {
-      await outbox.emit(organization.organizationId, 'channel.refreshed', {
+      await outbox.emit(cli.organizationId, 'channel.refreshed', {
         channelId: '0123456789abcdef01234567', provider: 'x', name,
         refreshedAt: new Date().toISOString(), expiresAt: null,
       });
     }
   });
-  afterAll(async () => {
-    await stack.close();
-    await ctx.cleanup();
-    removeTemporaryFolders();
-  });
-
-  const sps = (args: string[]): Promise<CliRun> =>
-    runCli(args, { home, env: { SERVICE_API_KEY: apiKey, SERVICE_API_URL: `${stack.baseUrl}/api` } });
 
   it('prints the events oldest first, and with --after only those after the cursor', async () => {
     const all = await waitFor(async () => {

@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization } from '../shared/domain/organizations/organizations.ts';
-import { startStack, type RunningStack } from '../test/support/stack.ts';
-import { createTestContext, type TestContext } from '../test/support/test-context.ts';
-import { removeTemporaryFolders, runCli, stdoutJson, temporaryHome, type CliRun } from './test/run-cli.ts';
+import { describe, expect, it } from 'vitest';
+import { useCliAgainstApi } from './test/cli-against-api.ts';
+import { stdoutJson } from './test/run-cli.ts';
 
 interface ListedKey {
   id: string;
@@ -13,24 +11,7 @@ interface ListedKey {
 }
 
 describe('sps keys:* against the api', () => {
-  let ctx: TestContext;
-  let stack: RunningStack;
-  let apiKey: string;
-  const home = temporaryHome();
-
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    stack = await startStack(ctx, { workers: false });
-    ({ apiKey } = await createOrganization(ctx.db, ctx.secrets, { name: 'Keys from the shell' }));
-  });
-  afterAll(async () => {
-    await stack.close();
-    await ctx.cleanup();
-    removeTemporaryFolders();
-  });
-
-  const sps = (args: string[], key = apiKey): Promise<CliRun> =>
-    runCli(args, { home, env: { SERVICE_API_KEY: key, SERVICE_API_URL: `${stack.baseUrl}/api` } });
+  const { sps } = useCliAgainstApi('Keys from the shell');
 
   it('creates a key with scopes and an expiry, lists it, and revokes it', async () => {
     const created = stdoutJson(await sps([
