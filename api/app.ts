@@ -18,6 +18,7 @@ import type { Logger } from '../shared/logging/logger.ts';
 import { trustProxyHops } from './trusted-proxy.ts';
 import { LocalDiskStorage } from '../shared/storage/local-disk-storage.ts';
 import { uploadsRouter } from './uploads/serve-uploads.ts';
+import { shortLinkRouter } from './short-links/short-link-route.ts';
 import { checkReadiness, logUnreadiness, readinessTimeoutMs } from '../shared/health/readiness.ts';
 import { metricsRefusal } from '../shared/metrics/metrics-access.ts';
 import type { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
@@ -89,6 +90,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     app.use(uploads.routes());
   }
 
+  app.use(shortLinkRouter(deps.db).routes());
   app.use(oauthTokenRouter(deps).routes());
   // At the host root, beside the dashboard's consent page: RFC 8414 discovery starts from the issuer.
   app.use(metadataRouter(deps).routes());

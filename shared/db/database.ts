@@ -14,6 +14,7 @@ import { oauthGrantModel, type OAuthGrantModel } from './models/oauth-grant.ts';
 import { postModel, type PostModel } from './models/post.ts';
 import { serverClientModel, type ServerClientModel } from './models/server-client.ts';
 import { sessionModel, type SessionModel } from './models/session.ts';
+import { shortLinkModel, type ShortLinkModel } from './models/short-link.ts';
 import { userModel, type UserModel } from './models/user.ts';
 import { webhookDeliveryModel, type WebhookDeliveryModel } from './models/webhook-delivery.ts';
 import { webhookEndpointModel, type WebhookEndpointModel } from './models/webhook-endpoint.ts';
@@ -40,6 +41,8 @@ export interface Database {
   apiKeys: ApiKeyModel;
   /** What GET /events reads: every event emitted, one row each. */
   events: EventModel;
+  /** Links of posts created with shortLink: true, and their click counts (shared/domain/short-links/). */
+  shortLinks: ShortLinkModel;
   close(): Promise<void>;
 }
 
@@ -79,6 +82,7 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
     webhookDeliveries: webhookDeliveryModel(connection),
     apiKeys: apiKeyModel(connection),
     events: eventModel(connection),
+    shortLinks: shortLinkModel(connection),
     close: () => connection.close(),
   };
   const models = [
@@ -86,6 +90,7 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
     database.users, database.sessions, database.oauthApps, database.oauthCodes, database.oauthGrants,
     database.connectAttempts, database.serverClients, database.analyticsDays,
     database.webhookEndpoints, database.webhookDeliveries, database.apiKeys, database.events,
+    database.shortLinks,
   ] as const;
   for (const model of models) {
     await model.createCollection().catch((error: unknown) => {

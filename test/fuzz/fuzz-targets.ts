@@ -69,7 +69,7 @@ function publicExamples(facts: FuzzFacts, random: Random): Record<string, Public
     'GET /groups': {},
     'POST /posts': {
       body: json({
-        type: postType, date: new Date(Date.now() + day).toISOString(), shortLink: false,
+        type: postType, date: new Date(Date.now() + day).toISOString(), shortLink: random.pick([false, true]),
         tags: [{ value: 'fuzz', label: 'Fuzz' }],
         posts: [{
           integration: { id: facts.channelId }, group: 'fuzz-created',
@@ -263,6 +263,17 @@ function uploadTargets(facts: FuzzFacts): FuzzTarget[] {
   }];
 }
 
+/** The short links of posts (api/short-links/): no credentials, a code in the path. */
+function shortLinkTargets(): FuzzTarget[] {
+  return [{
+    name: 'GET /l/:code', server: 'api',
+    template: (random) => ({
+      method: 'GET', path: '/l/:code', params: { code: random.pick(['AAAAAAAAAAAA', 'abcDEF123_-x']) },
+      query: [], headers: [['Accept', 'text/html']], body: { kind: 'none' },
+    }),
+  }];
+}
+
 function authServerTargets(): FuzzTarget[] {
   const none: BodySpec = { kind: 'none' };
   // Its bodies are capped at 16 KB: strings far beyond that only measure how fast it refuses them.
@@ -298,6 +309,6 @@ function authServerTargets(): FuzzTarget[] {
 export function fuzzTargets(facts: FuzzFacts): FuzzTarget[] {
   return [
     ...publicTargets(facts), ...oauthTargets(facts), ...dashboardTargets(facts), ...uploadTargets(facts),
-    ...authServerTargets(),
+    ...shortLinkTargets(), ...authServerTargets(),
   ];
 }

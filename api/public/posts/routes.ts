@@ -5,10 +5,11 @@ import type { PublicApiDeps } from '../public-api-deps.ts';
 import { bodyLimits } from '../../middleware/json-body.ts';
 import { createPosts } from '../../../shared/domain/posts/create-posts.ts';
 import { changePostStatus, deleteGroup, deletePost, missingReleaseId, setReleaseId } from '../../../shared/domain/posts/post-changes.ts';
-import { findOwnedPost, getPost, listPosts } from '../../../shared/domain/posts/post-queries.ts';
+import { findOwnedPost, getPost, listPosts, type PostWithThread } from '../../../shared/domain/posts/post-queries.ts';
 import { retryUnpublishedParts } from '../../../shared/domain/posts/retry-post.ts';
 import { validatePosts } from '../../../shared/domain/posts/validate-posts.ts';
 import { deleteSeries } from '../../../shared/domain/posts/recurrence-series.ts';
+import { shortLinksOfPost } from '../../../shared/domain/short-links/short-link-reads.ts';
 import { DomainError } from '../../../shared/errors.ts';
 import { publishingProviders } from '../../../shared/platforms/platforms.ts';
 import { presentListedPost, presentPost } from './present.ts';
@@ -19,6 +20,11 @@ import {
 } from './schema.ts';
 
 export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
+  /** A post as the detail answers show it: its parts and, read in its organization, its short links. */
+  const detailed = async (post: PostWithThread) => ({
+    ...presentPost(post),
+    shortLinks: await shortLinksOfPost(deps.db, deps.backendUrl, post.root.organizationId, post.root._id),
+  });
   return [
     defineRoute({
       method: 'post', path: '/posts', tag: 'Posts',
@@ -64,7 +70,7 @@ export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
       summary: 'One post with its thread parts and each part\'s state',
       params: idParams,
       response: postDetailSchema,
-      handle: async ({ organization, params }) => presentPost(await getPost(deps.db, organization.id, params.id)),
+      handle: async ({ organization, params }) => detailed(await getPost(deps.db, organization.id, params.id)),
     }),
     defineRoute({
       method: 'delete', path: '/posts/group/:group', tag: 'Posts', scope: 'posts', status: 200, errors: ['not_found'],
@@ -118,7 +124,7 @@ export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
       params: idParams,
       response: postDetailSchema,
       handle: async ({ organization, params }) =>
-        presentPost(await retryUnpublishedParts(deps, organization.id, params.id)),
+        detailed(await retryUnpublishedParts(deps, organization.id, params.id)),
     }),
     defineRoute({
       method: 'get', path: '/posts/:id/missing', tag: 'Posts',
@@ -144,7 +150,8 @@ export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
       params: idParams,
       body: releaseIdBody,
       response: postDetailSchema,
-      handle: async ({ organization, params, body }) => presentPost(await setReleaseId(deps, organization.id, params.id, body.releaseId)),
+      handle: async ({ organization, params, body }) =>
+        detailed(await setReleaseId(deps, organization.id, params.id, body.releaseId)),
     }),
   ];
 }

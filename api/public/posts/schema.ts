@@ -60,7 +60,8 @@ export const createPostsBody = z.object({
     + 'without rescheduling them; queue gives each post its channel\'s next free posting slot (see '
     + 'GET /integrations/:id/schedule), consecutive slots for posts on one channel'),
   date: isoDate.optional().describe('When to publish (schedule); with queue, the earliest slot to take'),
-  shortLink: z.boolean().optional(),
+  shortLink: z.boolean().optional().describe('true: each http(s) link in the content becomes SPS\'s own short link '
+    + '(<host>/l/<code>, a 302 that counts clicks, shown in GET /posts/:id shortLinks); text limits count it'),
   tags: z.array(z.object({ value: z.string().min(1).max(100), label: z.string().min(1).max(100) })).max(50).default([]),
   posts: z.array(channelPost).min(1, 'name at least one channel in posts').max(postLimits.channelsPerRequest),
   intervalInDays: z.number().int().min(1).max(maxIntervalInDays).optional()
@@ -153,7 +154,20 @@ export const postPartSchema = z.object({
   })).describe('This part\'s last failed publish attempts, oldest first (at most 10), retried ones included'),
 });
 
-export const postDetailSchema = listedPostSchema.extend({ value: z.array(postPartSchema).describe('The post and its thread parts, in order') });
+const shortLinkView = z.object({
+  code: z.string(),
+  url: z.string().describe('The short address that replaced the link in the content'),
+  target: z.string().describe('The original address it redirects to'),
+  part: z.number().int().describe('Index in value[] of the part the link is in (its first one)'),
+  channelId: z.string(),
+  clicks: z.number().int().describe('Redirects answered by GET /l/:code so far'),
+});
+
+export const postDetailSchema = listedPostSchema.extend({
+  value: z.array(postPartSchema).describe('The post and its thread parts, in order'),
+  shortLinks: z.array(shortLinkView)
+    .describe('With shortLink: true, each link replaced in the post\'s parts and its clicks; [] otherwise'),
+});
 
 export const deletePostQuery = z.object({
   series: z.enum(['true', 'false']).optional()

@@ -14,6 +14,7 @@ import { takeQueueSlots } from '../channels/find-slot.ts';
 import { seriesFields } from './recurrence-series.ts';
 import type { PostChangeEventData } from '../webhooks/webhook-events.ts';
 import type { WebhookEvents } from '../webhooks/webhook-outbox.ts';
+import { shortenRequest, storeShortLinks } from '../short-links/shorten-links.ts';
 
 export type { CreatedPost, CreatePostsInput } from './post-input.ts';
 
@@ -22,6 +23,8 @@ export interface CreatePostsDeps extends CheckPostsDeps {
   now: () => Date;
   /** post.created and post.updated are told here (webhooks and GET /events). */
   webhooks: WebhookEvents;
+  /** Public address of the backend (ending in /api): where `shortLink: true` links point. */
+  backendUrl?: string | undefined;
 }
 
 type PostDocument = ReturnType<typeof postDocuments>[number];
@@ -41,8 +44,14 @@ async function insertParts(db: Database, parts: PostDocument[]): Promise<void> {
  * parts, stored together, then scheduled unless it is a draft. `update` edits content without
  * touching the schedule; `schedule`/`now` on an existing post move its job.
  */
-export async function createPosts(deps: CreatePostsDeps, organizationId: string, input: CreatePostsInput): Promise<CreatedPost[]> {
+export async function createPosts(
+  deps: CreatePostsDeps,
+  organizationId: string,
+  request: CreatePostsInput,
+): Promise<CreatedPost[]> {
   const { db } = deps;
+  // Shortened before the checks, so text limits count the short address the platform will get.
+  const { input, links } = shortenRequest(request, deps.backendUrl);
   const orgId = new Types.ObjectId(organizationId);
   // The same checks as a dry run (validate-posts.ts), stopping at the first that fails.
   const { checked, existing, failures } = await checkPosts(deps, orgId, input, 'create');
@@ -75,6 +84,9 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
       ...seriesFields(input, previous, rootId, publishDate),
     };
     const parts = postDocuments(entry.input, rootId, fields, () => new Types.ObjectId(), now);
+    // Before the parts: a post is never stored with a short link that does not resolve.
+    const owner = { organizationId: orgId, postId: rootId, channelId: entry.channel._id };
+    await storeShortLinks(db, owner, links[entry.index] ?? [], now);
 
     if (previous === null) {
       // The root last: an insert cut short by the database going away leaves at most replies
@@ -127,6 +139,7 @@ export async function createPosts(deps: CreatePostsDeps, organizationId: string,
     // job that survives finds no queued post and is skipped by the worker.
     await Promise.allSettled(toSchedule.map((job) => deps.scheduler.cancel(job.rootId.toString())));
     await Promise.all(created.flatMap(threadFilters).map((filter) => db.posts.deleteMany(filter)));
+    await db.shortLinks.deleteMany({ postId: { $in: created } });
     const edited = toSchedule.filter((job) => job.edited).map((job) => job.rootId);
     await Promise.all(edited.map((rootId) => updateThread(db.posts, rootId, {}, { $set: { state: 'DRAFT' } })));
     throw new DomainError(

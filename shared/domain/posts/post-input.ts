@@ -37,6 +37,8 @@ export interface CreatePostsInput {
   intervalInDays?: number | undefined;
   /** Recurring posts: an RFC 5545 rule read in the channel's time zone, bounded by `until` or `count`. */
   repeat?: { rule: string; until?: Date | undefined; count?: number | undefined } | undefined;
+  /** Replace each http(s) link by SPS's own counted short link (shared/domain/short-links/). */
+  shortLink?: boolean | undefined;
 }
 
 export interface CreatedPost {

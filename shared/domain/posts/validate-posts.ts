@@ -3,6 +3,7 @@ import type { ErrorCode } from '../../errors.ts';
 import { checkPosts, type CheckPostsDeps } from './check-posts.ts';
 import { channelPostIndexOf, partIndexOf } from './post-body-paths.ts';
 import type { CreatePostsInput } from './post-input.ts';
+import { shortenRequest } from '../short-links/shorten-links.ts';
 
 /**
  * One thing POST /posts would refuse: the `code` it would answer with (its `error`) and, as
@@ -32,11 +33,13 @@ export interface PostsValidation {
  * when the post is created.
  */
 export async function validatePosts(
-  deps: CheckPostsDeps,
+  deps: CheckPostsDeps & { backendUrl?: string | undefined },
   organizationId: string,
   input: CreatePostsInput,
 ): Promise<PostsValidation> {
-  const { failures } = await checkPosts(deps, new Types.ObjectId(organizationId), input, 'dry-run');
+  // Shortened as POST /posts shortens (codes made, none stored), so text limits count the same.
+  const shortened = shortenRequest(input, deps.backendUrl).input;
+  const { failures } = await checkPosts(deps, new Types.ObjectId(organizationId), shortened, 'dry-run');
   const problems = failures.flatMap((failure) => {
     // Every check names its problems; a message alone still says what is wrong.
     const details = failure.details ?? [{ path: '', message: failure.message }];
