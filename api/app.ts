@@ -7,6 +7,7 @@ import { errorHandler } from './middleware/error-handler.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { metadataRouter } from './oauth/metadata-route.ts';
 import { oauthTokenRouter } from './oauth/token-route.ts';
+import { registrationRouter } from './oauth/registration-route.ts';
 import { docsRouter } from './public/openapi/docs-routes.ts';
 import { openApiDocument } from './public/openapi/openapi-document.ts';
 import type { PublicApiDeps } from './public/public-api-deps.ts';
@@ -92,6 +93,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   app.use(shortLinkRouter(deps.db).routes());
   app.use(oauthTokenRouter(deps).routes());
+  app.use(registrationRouter(deps).routes());
   // At the host root, beside the dashboard's consent page: RFC 8414 discovery starts from the issuer.
   app.use(metadataRouter(deps).routes());
 

@@ -16,6 +16,8 @@ export interface Credential {
   keyId: string | null;
   /** Checked on every request, so a cached key still stops at its expiry. */
   expiresAt: Date | null;
+  /** RFC 8707: an access token's audience (/mcp checks it); null for API keys and tokens bound to none. */
+  resource: string | null;
 }
 
 /**
@@ -42,8 +44,8 @@ export class CredentialLookup {
       if (credential.startsWith('pos_')) {
         const holder = await findOrganizationByAccessToken(this.#db, this.#secrets, credential);
         if (holder === null) return null;
-        const { organization, appId, scopes } = holder;
-        const value = { organization, scopes, keyId: null, expiresAt: null };
+        const { organization, appId, scopes, resource } = holder;
+        const value = { organization, scopes, keyId: null, expiresAt: null, resource };
         return { value, topics: [`organization:${organization.id}`, `app:${appId}`] };
       }
       if (credential.startsWith(namedKeyPrefix)) {
@@ -51,14 +53,14 @@ export class CredentialLookup {
         if (key === null) return null;
         const { organization, keyId, scopes, expiresAt } = key;
         return {
-          value: { organization, scopes, keyId, expiresAt },
+          value: { organization, scopes, keyId, expiresAt, resource: null },
           topics: [`organization:${organization.id}`, `api-key:${keyId}`],
         };
       }
       // The organization's original key: every scope, as before keys had scopes.
       const organization = await findOrganizationByApiKey(this.#db, this.#secrets, credential);
       if (organization === null) return null;
-      const value = { organization, scopes: fullScopes, keyId: null, expiresAt: null };
+      const value = { organization, scopes: fullScopes, keyId: null, expiresAt: null, resource: null };
       return { value, topics: [`organization:${organization.id}`] };
     });
   }

@@ -10,6 +10,7 @@ import type { PublicApiDeps } from '../public/public-api-deps.ts';
 import type { RouteDefinition } from '../public/route-definition.ts';
 import { bindTools } from './bound-tools.ts';
 import { createMcpServer } from './mcp-server.ts';
+import { audienceCheck, bearerChallenge, protectedResourceRouter } from './protected-resource.ts';
 import { RouteToolRunner } from './route-executor.ts';
 
 /** Where MCP clients connect: the host root, beside /api, as the issue names it. */
@@ -35,10 +36,15 @@ export function mcpRouter(deps: PublicApiDeps, routes: readonly RouteDefinition[
   const tools = bindTools(routes);
   const runner = new RouteToolRunner(deps, tools);
   const router = new Router<AppState>();
-  const authenticated = authenticate(deps.credentials, new KeyUsage(deps.db), deps.now);
+  const checkCredential = authenticate(deps.credentials, new KeyUsage(deps.db), deps.now);
+  const challenge = bearerChallenge(deps);
+  // The challenge wraps the check, so its 401 names the Protected Resource Metadata.
+  const authenticated = [challenge, checkCredential, audienceCheck(deps.credentials, deps)] as const;
+  // Discovery (RFC 9728) lives with the resource it describes.
+  router.use(protectedResourceRouter(deps).routes());
 
   // A tool call's body is a post's body plus the JSON-RPC envelope: the posts route's limit holds.
-  router.post(mcpPath, authenticated, jsonBody(bodyLimits.posts), async (ctx) => {
+  router.post(mcpPath, ...authenticated, jsonBody(bodyLimits.posts), async (ctx) => {
     const server = createMcpServer(tools, runner.executorFor(ctx));
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
     await server.connect(transport);
@@ -58,7 +64,7 @@ export function mcpRouter(deps: PublicApiDeps, routes: readonly RouteDefinition[
     ctx.status = 405;
     ctx.set('Allow', 'POST');
   };
-  router.get(mcpPath, authenticated, noStream);
-  router.delete(mcpPath, authenticated, noStream);
+  router.get(mcpPath, ...authenticated, noStream);
+  router.delete(mcpPath, ...authenticated, noStream);
   return router;
 }

@@ -25,10 +25,11 @@ describe('GET /.well-known/oauth-authorization-server', () => {
     issuer: frontendUrl,
     authorization_endpoint: `${frontendUrl}/oauth/authorize`,
     token_endpoint: 'https://api.sps.example.com/api/oauth/token',
+    registration_endpoint: 'https://api.sps.example.com/api/oauth/register',
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     code_challenge_methods_supported: ['S256'],
     scopes_supported: ['public_api', 'read', 'posts', 'uploads', 'analytics', 'webhooks', 'integrations'],
   };

@@ -18,10 +18,13 @@ export function authorizationServerMetadata(urls: ServerUrls): Record<string, un
     issuer: urls.frontendUrl,
     authorization_endpoint: `${urls.frontendUrl}/oauth/authorize`,
     token_endpoint: `${urls.backendUrl}/oauth/token`,
+    // RFC 7591: MCP clients register themselves here (registration-route.ts).
+    registration_endpoint: `${urls.backendUrl}/oauth/register`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    // "none": public clients (dynamically registered), who prove themselves with PKCE.
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     code_challenge_methods_supported: [...pkceMethods],
     scopes_supported: supportedScopes,
   };

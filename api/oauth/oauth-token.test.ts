@@ -83,6 +83,7 @@ describe('OAuth 2.0: codes, token endpoint and access tokens', () => {
         codeChallenge: null,
         codeChallengeMethod: null,
         scope: null,
+        resource: null,
       });
     expect(await check(app.clientId, 'code')).toMatchObject({
       outcome: 'acceptable',

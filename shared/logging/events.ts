@@ -28,6 +28,7 @@ export const LogEvent = {
   tokenSweep: 'token.sweep',
   /** An OAuth code was presented again after it was redeemed; the token issued from it was revoked. */
   oauthCodeReused: 'oauth.code_reused',
+  oauthClientRegistered: 'oauth.client_registered',
   /** A client address went over a throttle (logins, sign-ups, user codes, device codes). */
   clientThrottled: 'client.throttled',
   /** Work turned away because a bound was reached (password hashing, live device requests). */

@@ -176,6 +176,17 @@ function oauthTargets(facts: FuzzFacts): FuzzTarget[] {
       name: 'POST /api/oauth/token (form)', server: 'api',
       template: () => ({ ...base, body: { kind: 'form', fields } }),
     },
+    {
+      // RFC 7591 registration; past its per-address budget the fuzzer's cases meet the 429.
+      name: 'POST /api/oauth/register', server: 'api',
+      template: () => ({
+        ...base, path: '/api/oauth/register',
+        body: { kind: 'json', value: {
+          client_name: 'Fuzz agent', redirect_uris: ['http://127.0.0.1:9/callback'], token_endpoint_auth_method: 'none',
+          grant_types: ['authorization_code'], response_types: ['code'],
+        } },
+      }),
+    },
   ];
 }
 

@@ -27,6 +27,8 @@ export async function registerAuthServerApp(ctx: TestContext): Promise<{ app: St
 
 /** Makes the service send approvals to `${publicUrl}/device/callback`, as the auth server's operator would. */
 export async function useAuthServerCallback(ctx: TestContext, app: StoredApp, publicUrl: string): Promise<void> {
+  // Registered in the dashboard above, so an organization owns it (only dynamic clients have none).
+  if (app.organizationId === null || app.organizationId === undefined) throw new Error('the app has no organization');
   await editApp(ctx.db, app.organizationId.toString(), app._id.toString(), {
     name: app.name, description: app.description ?? undefined, redirectUrl: `${publicUrl}/device/callback`,
   });

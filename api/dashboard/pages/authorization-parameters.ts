@@ -13,10 +13,13 @@ const rawParameters = z.object({
   code_challenge: single,
   code_challenge_method: single,
   scope: single,
+  resource: single,
 }).catch({});
 
 /** The optional parameters, in the order they are written back into the form and the address. */
-const optionalNames = ['state', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'scope'] as const;
+const optionalNames = [
+  'state', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'scope', 'resource',
+] as const;
 
 /** RFC 6749 §3.1: a parameter sent without a value is treated as omitted. */
 const present = (value: string | undefined): string | null => (value === undefined || value === '' ? null : value);
@@ -37,6 +40,7 @@ export function authorizationParameters(raw: unknown, options: { trimIds: boolea
     codeChallenge: present(parsed.code_challenge),
     codeChallengeMethod: present(parsed.code_challenge_method),
     scope: present(parsed.scope),
+    resource: present(parsed.resource),
   };
 }
 
@@ -47,6 +51,7 @@ function optionalValues(parameters: AuthorizationParameters): [string, string | 
     code_challenge: parameters.codeChallenge,
     code_challenge_method: parameters.codeChallengeMethod,
     scope: parameters.scope,
+    resource: parameters.resource,
   };
   return optionalNames.map((name) => [name, values[name]]);
 }

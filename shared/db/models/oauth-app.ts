@@ -1,17 +1,28 @@
 import { Schema, Types, type Connection, type InferSchemaType, type Model } from 'mongoose';
 
-/** A third-party app an organization registered to act for users through OAuth 2.0. */
+/**
+ * A third-party app that acts for users through OAuth 2.0: registered by an organization in the
+ * dashboard, or by the client itself through Dynamic Client Registration (RFC 7591, an MCP client).
+ */
 const oauthAppSchema = new Schema(
   {
-    organizationId: { type: Types.ObjectId, required: true, index: true },
+    /**
+     * The organization that registered the app in the dashboard and manages it there. Null for a
+     * dynamically registered client: it belongs to no organization; each user who approves it
+     * picks the organization their grant acts for, and sees it in their approved apps.
+     */
+    organizationId: { type: Types.ObjectId, default: null, index: true },
     name: { type: String, required: true, trim: true },
     description: { type: String, default: null },
     pictureUrl: { type: String, default: null },
     redirectUrl: { type: String, required: true },
     /** Public: `pca_...`. */
     clientId: { type: String, required: true, unique: true },
-    /** HMAC of the `pcs_...` secret; rotating replaces it, so the old secret stops at once. */
-    clientSecretDigest: { type: String, required: true },
+    /**
+     * HMAC of the `pcs_...` secret; rotating replaces it, so the old secret stops at once. Null for
+     * a public client (token_endpoint_auth_method "none"): it proves itself with PKCE instead.
+     */
+    clientSecretDigest: { type: String, default: null },
   },
   { timestamps: true, collection: 'oauth_apps' },
 );

@@ -18,6 +18,8 @@ const oauthCodeSchema = new Schema(
     codeChallenge: { type: String, default: null },
     /** The scope granted with this code, answered with its access token. */
     scope: { type: String, default: null },
+    /** RFC 8707: the resource (an absolute URL, e.g. the /mcp endpoint) the token is to be used at; null: any. */
+    resource: { type: String, default: null },
   },
   { timestamps: { createdAt: true, updatedAt: false }, collection: 'oauth_codes' },
 );

@@ -20,6 +20,11 @@ const oauthGrantSchema = new Schema(
     revokedAt: { type: Date, default: null },
     /** The scope granted (shared/domain/oauth/scope.ts); null on grants from before scopes: every scope. */
     scope: { type: String, default: null },
+    /**
+     * RFC 8707: the resource the token was issued for (its audience), from the authorization
+     * request. A resource server bound to one (/mcp) refuses tokens for another; null: none named.
+     */
+    resource: { type: String, default: null },
   },
   { timestamps: true, collection: 'oauth_grants' },
 );

@@ -12,6 +12,8 @@ export interface AuthorizationParameters {
   codeChallenge: string | null;
   codeChallengeMethod: string | null;
   scope: string | null;
+  /** RFC 8707 resource indicator: where the token will be used. */
+  resource: string | null;
 }
 
 /** What an approval binds to its code, for the token endpoint to check. */
@@ -21,6 +23,8 @@ export interface RequestedGrant {
   /** S256 challenge; its verifier is required at the token endpoint. */
   codeChallenge: string | null;
   scope: string;
+  /** RFC 8707: the token's audience, checked again at the token endpoint and by the resource. */
+  resource: string | null;
 }
 
 /**
@@ -37,10 +41,31 @@ export type UntrustedRequestProblem =
  */
 export const maxStateLength = 2_048;
 
+type RefusalError = 'invalid_request' | 'invalid_scope' | 'invalid_target';
+
+/** The longest resource indicator kept on a code. */
+const maxResourceLength = 2_000;
+
+/**
+ * RFC 8707 §2: a resource is an absolute URI without a fragment. Any such URI is accepted: the
+ * token is bound to it, and a resource server that is not it refuses the token (api/mcp/).
+ */
+export function resourceProblem(resource: string): string | null {
+  if (resource.length > maxResourceLength) return `resource must be at most ${String(maxResourceLength)} characters`;
+  let url: URL;
+  try {
+    url = new URL(resource);
+  } catch {
+    return 'resource must be an absolute URI';
+  }
+  if (url.hash !== '' || resource.includes('#')) return 'resource must not contain a fragment';
+  return null;
+}
+
 export type AuthorizationCheck =
   | { outcome: 'untrusted'; problem: UntrustedRequestProblem }
   /** Answered at the app's redirect URL with `error` and `error_description`. */
-  | { outcome: 'refused'; app: StoredApp; error: 'invalid_request' | 'invalid_scope'; description: string }
+  | { outcome: 'refused'; app: StoredApp; error: RefusalError; description: string }
   | { outcome: 'acceptable'; app: StoredApp; grant: RequestedGrant };
 
 /**
@@ -61,11 +86,15 @@ export async function checkAuthorizationRequest(
   if (parameters.responseType !== 'code') return { outcome: 'untrusted', problem: 'unsupported_response_type' };
   if ((parameters.state?.length ?? 0) > maxStateLength) return { outcome: 'untrusted', problem: 'state_too_long' };
 
-  const refused = (error: 'invalid_request' | 'invalid_scope', description: string): AuthorizationCheck =>
+  const refused = (error: RefusalError, description: string): AuthorizationCheck =>
     ({ outcome: 'refused', app, error, description });
   const { codeChallenge, codeChallengeMethod } = parameters;
   if (codeChallenge === null && codeChallengeMethod !== null) {
     return refused('invalid_request', 'code_challenge_method was sent without a code_challenge');
+  }
+  // OAuth 2.1: a public client (no secret) has only PKCE to prove the code is its own.
+  if (codeChallenge === null && (app.clientSecretDigest ?? null) === null) {
+    return refused('invalid_request', 'code_challenge is required: this client is public and must use PKCE (S256)');
   }
   if (codeChallenge !== null) {
     // RFC 7636 §4.3: a challenge without a method is `plain`, which is refused like an explicit one.
@@ -80,5 +109,10 @@ export async function checkAuthorizationRequest(
   if (scope === null) {
     return refused('invalid_scope', `scope must be space-separated names among: ${supportedScopes.join(', ')}`);
   }
-  return { outcome: 'acceptable', app, grant: { redirectUri: parameters.redirectUri, codeChallenge, scope } };
+  const resource = parameters.resource;
+  const badResource = resource === null ? null : resourceProblem(resource);
+  if (badResource !== null) return refused('invalid_target', badResource);
+  return {
+    outcome: 'acceptable', app, grant: { redirectUri: parameters.redirectUri, codeChallenge, scope, resource },
+  };
 }

@@ -25,7 +25,7 @@ export interface TokenResponse {
 }
 
 /** A request that asked for nothing beyond the spec's parameters. */
-const plainGrant: RequestedGrant = { redirectUri: null, codeChallenge: null, scope: defaultScope };
+const plainGrant: RequestedGrant = { redirectUri: null, codeChallenge: null, scope: defaultScope, resource: null };
 
 /** The user approved: a code for the organization they chose, returned in clear once. */
 export async function approve(
@@ -47,6 +47,7 @@ export async function approve(
     redirectUri: grant.redirectUri,
     codeChallenge: grant.codeChallenge,
     scope: grant.scope,
+    resource: grant.resource,
   });
   return code;
 }
@@ -59,6 +60,7 @@ export interface TokenRequest {
   client_secret?: unknown;
   redirect_uri?: unknown;
   code_verifier?: unknown;
+  resource?: unknown;
 }
 
 function field(request: TokenRequest, name: keyof TokenRequest): string {
@@ -87,6 +89,17 @@ function checkRedirectUri(request: TokenRequest, issued: { redirectUri?: string 
   }
   if (sent !== null && sent !== (expected ?? app.redirectUrl)) {
     throw new OAuthError('invalid_grant', 'redirect_uri does not match the one of the authorization request');
+  }
+}
+
+/**
+ * RFC 8707 §2.2: a token request may name the resource again; it must be the one the user
+ * approved (no widening a code to another audience). One absent here keeps the approved one.
+ */
+function checkResource(request: TokenRequest, issued: { resource?: string | null }): void {
+  const sent = optionalField(request, 'resource');
+  if (sent !== null && sent !== (issued.resource ?? null)) {
+    throw new OAuthError('invalid_target', 'resource differs from the one of the authorization request');
   }
 }
 
@@ -125,6 +138,32 @@ async function refuseUnusableCode(
 }
 
 /**
+ * The app the token request authenticates as. A confidential app needs its secret. A public client
+ * (dynamically registered with token_endpoint_auth_method "none") has none to send: its codes
+ * always carry a PKCE challenge (checkAuthorizationRequest), and the verifier is its proof.
+ */
+async function authenticatedClient(
+  db: Database,
+  secrets: SecretBox,
+  request: TokenRequest,
+  clientId: string,
+): Promise<StoredApp> {
+  const app = await findAppByClientId(db, clientId);
+  const digest = app?.clientSecretDigest ?? null;
+  if (app !== null && digest === null) {
+    if (optionalField(request, 'client_secret') !== null) {
+      throw new OAuthError('invalid_client', 'this client is public: it has no secret to send');
+    }
+    return app;
+  }
+  const clientSecret = field(request, 'client_secret');
+  if (app === null || digest === null || !secrets.matches(clientSecret, digest)) {
+    throw new OAuthError('invalid_client', 'client authentication failed');
+  }
+  return app;
+}
+
+/**
  * RFC 6749 §4.1.3, with RFC 7636's verifier, once the client's credentials are known (from the
  * body or the Authorization header). Nothing here relies on a conditional update (not atomic on
  * FerretDB 1.24: measured, 6 of 8 racing exchanges passed one):
@@ -146,10 +185,7 @@ export async function exchangeCode(
   if (grantType !== 'authorization_code') throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code');
   const code = field(request, 'code');
   const clientId = field(request, 'client_id');
-  const clientSecret = field(request, 'client_secret');
-
-  const app = await findAppByClientId(db, clientId);
-  if (app === null || !secrets.matches(clientSecret, app.clientSecretDigest)) throw new OAuthError('invalid_client', 'client authentication failed');
+  const app = await authenticatedClient(db, secrets, request, clientId);
 
   const codeDigest = secrets.digest(code);
   const issued = await db.oauthCodes.findOne({ codeDigest, appId: app._id, consumedAt: null, expiresAt: { $gt: now } }).lean();
@@ -157,6 +193,11 @@ export async function exchangeCode(
   // Before anything is written: a refused proof leaves the code to its rightful holder.
   checkRedirectUri(request, issued, app);
   checkVerifier(request, issued);
+  checkResource(request, issued);
+  // Defence in depth: a public client's code without a challenge would need no proof at all.
+  if ((app.clientSecretDigest ?? null) === null && (issued.codeChallenge ?? null) === null) {
+    throw new OAuthError('invalid_grant', 'a public client\'s code must have been issued with PKCE');
+  }
   const organization = await db.organizations.findById(issued.organizationId).lean();
   if (organization === null) throw new OAuthError('invalid_grant', 'the organization of this code no longer exists');
 
@@ -170,6 +211,7 @@ export async function exchangeCode(
       organizationId: issued.organizationId,
       codeDigest,
       scope: issued.scope ?? defaultScope,
+      resource: issued.resource ?? null,
     });
   } catch (error) {
     if (isDuplicateKey(error)) return refuseUnusableCode(db, caches, app._id, codeDigest, now);

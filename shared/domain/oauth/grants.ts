@@ -20,6 +20,8 @@ export interface AccessTokenHolder {
   appId: string;
   /** What the token may do on the public API (api/middleware/authorize.ts). */
   scopes: readonly ApiScope[];
+  /** RFC 8707: the resource the token was issued for; null when its request named none. */
+  resource: string | null;
 }
 
 /** The organization an access token acts for, or null when it is unknown, revoked, or its app is gone. */
@@ -39,6 +41,7 @@ export async function findOrganizationByAccessToken(
     organization,
     appId: grant.appId.toString(),
     scopes: apiScopesOf(grant.scope ?? null),
+    resource: grant.resource ?? null,
   };
 }
 

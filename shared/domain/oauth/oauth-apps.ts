@@ -16,25 +16,47 @@ export interface AppDetails {
   redirectUrl: string;
 }
 
-/** Redirect URLs must be absolute http(s) without a fragment; http only on loopback (RFC 8252). */
-function checkedDetails(details: AppDetails): { name: string; description: string | null; pictureUrl: string | null; redirectUrl: string } {
-  const name = details.name.trim();
-  if (name === '' || name.length > 100) throw new DomainError('validation_failed', 'the app name needs 1 to 100 characters', [{ path: 'name', message: 'required' }]);
+export type RedirectUrlCheck = { ok: true; url: string } | { ok: false; problem: string; reason: string };
+
+/**
+ * Redirect URLs must be absolute http(s) without a fragment; http only on loopback (RFC 8252).
+ * Shared by the dashboard's app form and dynamic client registration (client-registration.ts).
+ */
+export function checkedRedirectUrl(value: string): RedirectUrlCheck {
   let redirect: URL;
   try {
-    redirect = new URL(details.redirectUrl.trim());
+    redirect = new URL(value.trim());
   } catch {
-    throw new DomainError('validation_failed', 'the redirect URL must be an absolute URL', [{ path: 'redirectUrl', message: 'not a URL' }]);
+    return { ok: false, problem: 'must be an absolute URL', reason: 'not a URL' };
   }
   const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(redirect.hostname);
   if (redirect.protocol !== 'https:' && !(redirect.protocol === 'http:' && loopback)) {
-    throw new DomainError('validation_failed', 'the redirect URL must use https (http is allowed for localhost only)', [{ path: 'redirectUrl', message: 'https required' }]);
+    return { ok: false, problem: 'must use https (http is allowed for localhost only)', reason: 'https required' };
   }
-  if (redirect.hash !== '') throw new DomainError('validation_failed', 'the redirect URL must not contain a fragment', [{ path: 'redirectUrl', message: 'fragment' }]);
+  if (redirect.hash !== '') return { ok: false, problem: 'must not contain a fragment', reason: 'fragment' };
+  return { ok: true, url: redirect.toString() };
+}
+
+interface CheckedDetails { name: string; description: string | null; pictureUrl: string | null; redirectUrl: string }
+
+function checkedDetails(details: AppDetails): CheckedDetails {
+  const name = details.name.trim();
+  if (name === '' || name.length > 100) {
+    const problems = [{ path: 'name', message: 'required' }];
+    throw new DomainError('validation_failed', 'the app name needs 1 to 100 characters', problems);
+  }
+  const redirect = checkedRedirectUrl(details.redirectUrl);
+  if (!redirect.ok) {
+    const detail = { path: 'redirectUrl', message: redirect.reason };
+    throw new DomainError('validation_failed', `the redirect URL ${redirect.problem}`, [detail]);
+  }
   const picture = details.pictureUrl?.trim() ?? '';
   if (picture !== '' && !/^https?:\/\//.test(picture)) throw new DomainError('validation_failed', 'the picture must be an http(s) URL', [{ path: 'pictureUrl', message: 'not a URL' }]);
   const description = details.description?.trim() ?? '';
-  return { name, description: description === '' ? null : description.slice(0, 500), pictureUrl: picture === '' ? null : picture, redirectUrl: redirect.toString() };
+  return {
+    name, description: description === '' ? null : description.slice(0, 500),
+    pictureUrl: picture === '' ? null : picture, redirectUrl: redirect.url,
+  };
 }
 
 /** Registers an app and returns it with its secret, the only time the secret is in clear. */
