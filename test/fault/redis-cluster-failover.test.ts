@@ -193,7 +193,7 @@ describe('a Redis Cluster primary killed while posts are due', () => {
     expect(answeredAgainMs)
       .toBeLessThanOrEqual(Math.max(apiAnswersWithinMs, failoverMs + apiAnswersAfterRecoveryMs));
     expect(untaken, 'queues whose worker took no job after the failover').toEqual([]);
-    // How long the stack took to close is printed above, not asserted: in 1 of 4 full runs of the
+    // How long the stack took to close is printed above, not asserted: in 2 of 5 full runs of the
     // suite on 2026-11-28 (never in a run of this file alone) a BullMQ 6.7 Worker's close still
     // waited on a cluster connection past closeWithinMs, after every job was done and every worker
     // had taken new ones (asserted just above). The workers process bounds its own shutdown
