@@ -91,7 +91,8 @@ export async function runLateness(
 /** Issue 31 item 6: what a publish's event writes cost, against the one row a grouped design would write. */
 export async function runEventWrites({ stack, servers, knobs, rows, log }: BenchRun): Promise<void> {
   const size = sizeLabel(await postCount(stack.small.db));
-  log(`event writes of ${knobs.BENCH_EVENT_PUBLISHES} publishes, 100 at a time: today and notification alone in turns...`);
+  const publishes = knobs.BENCH_EVENT_PUBLISHES;
+  log(`event writes of ${publishes} publishes, 100 at a time: today and notification alone in turns...`);
   const result = await measureEventWrites(stack.small.db, stack.secrets, stack.connection, {
     publishes: knobs.BENCH_EVENT_PUBLISHES, concurrency: 100, rounds: 3, queuePrefix: `${servers.queuePrefix}-events`,
   });

@@ -97,7 +97,8 @@ export async function measureEventWrites(
   };
   try {
     for (let round = 0; round < options.rounds; round += 1) {
-      const order = round % 2 === 0 ? (['today', 'notificationOnly'] as const) : (['notificationOnly', 'today'] as const);
+      const todayFirst: (keyof typeof sides)[] = ['today', 'notificationOnly'];
+      const order = round % 2 === 0 ? todayFirst : [...todayFirst].reverse();
       for (const side of order) {
         await clear();
         times[side].push(await timeTelling(options, round, sides[side]));

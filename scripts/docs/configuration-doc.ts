@@ -215,7 +215,8 @@ function groupOf(name: string): string {
 function renderSetting(setting: SettingFacts, headingSuffix = ''): string[] {
   const accepts = setting.accepts === undefined ? '' : ` Accepts ${setting.accepts}.`;
   const facts = `Default: ${setting.defaultText}.${accepts}`;
-  return [`### ${setting.name}${headingSuffix}`, '', ...wrap(facts), '', ...wrap(setting.description ?? '(no description)'), ''];
+  const description = wrap(setting.description ?? '(no description)');
+  return [`### ${setting.name}${headingSuffix}`, '', ...wrap(facts), '', ...description, ''];
 }
 
 function platformLines(module: PlatformModule): string[] {

@@ -57,7 +57,9 @@ export async function uploadInParts(
         ...(answer.ChecksumSHA256 === undefined ? {} : { ChecksumSHA256: answer.ChecksumSHA256 }),
       };
       free.push(buffer);
-    }, (error: unknown) => { failure ??= error instanceof Error ? error : new Error(String(error)); }).finally(() => { sending.delete(sent); });
+    }, (error: unknown) => {
+      failure ??= error instanceof Error ? error : new Error(String(error));
+    }).finally(() => { sending.delete(sent); });
     sending.add(sent);
   };
   const nextFree = async (): Promise<Buffer> => {
@@ -91,7 +93,8 @@ export async function uploadInParts(
     if (filled > 0) send(current, filled, partNumber + 1, uploadId);
     while (sending.size > 0) await Promise.race(sending);
     if (failure !== undefined) throw failure;
-    await client.send(new CompleteMultipartUploadCommand({ ...object, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
+    const completion = { ...object, UploadId: uploadId, MultipartUpload: { Parts: parts } };
+    await client.send(new CompleteMultipartUploadCommand(completion));
     return size;
   } catch (error) {
     await Promise.allSettled(sending);

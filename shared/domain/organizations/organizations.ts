@@ -47,7 +47,10 @@ export async function authenticatedOrganization(
 ): Promise<AuthenticatedOrganization | null> {
   const organization = await db.organizations.findById(organizationId).lean();
   if (organization === null) return null;
-  return { id: organization._id.toString(), name: organization.name, billingCustomerId: organization.billingCustomerId ?? null };
+  return {
+    id: organization._id.toString(), name: organization.name,
+    billingCustomerId: organization.billingCustomerId ?? null,
+  };
 }
 
 export async function organizationExists(db: Database, organizationId: string): Promise<boolean> {
