@@ -35,7 +35,7 @@ export default tseslint.config(
     // The product never runs test code: a simulator or test helper imported by a route would ship
     // with it and blur what the tests prove (issue 36). Tests, scripts and the tools under test/ may.
     files: ['api/**/*.ts', 'shared/**/*.ts', 'workers/**/*.ts', 'cli/**/*.ts', 'auth-server/**/*.ts'],
-    ignores: ['**/*.test.ts', '**/test/**'],
+    ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [{ regex: '(^|/)test/', message: 'production code must not import test code (test/)' }],

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WebhookOutbox } from '../shared/domain/webhooks/webhook-outbox.ts';
 import { waitFor } from '../test/support/stack.ts';
-import { useCliAgainstApi } from './test/cli-against-api.ts';
+import { useCliAgainstApi } from '../test/support/cli-against-api.ts';
 import { stdoutJson } from './test/run-cli.ts';
 
 interface EventPage {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useCliAgainstApi } from './test/cli-against-api.ts';
+import { useCliAgainstApi } from '../test/support/cli-against-api.ts';
 import { stdoutJson } from './test/run-cli.ts';
 
 interface ListedKey {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
-import { startStack, type RunningStack } from '../../test/support/stack.ts';
-import { createTestContext, type TestContext } from '../../test/support/test-context.ts';
-import { removeTemporaryFolders, runCli, temporaryHome, type CliRun } from './run-cli.ts';
+import { startStack, type RunningStack } from './stack.ts';
+import { createTestContext, type TestContext } from './test-context.ts';
+import { removeTemporaryFolders, runCli, temporaryHome, type CliRun } from '../../cli/test/run-cli.ts';
 
 /** What a CLI test file works with: the api, its organization and `sps` run against both. */
 export interface CliAgainstApi {
