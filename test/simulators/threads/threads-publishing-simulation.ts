@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { graphError, pickFields, requestedFields } from '../facebook/meta-graph-simulation.ts';
 import { formBody, type SimulatedAnswer, type SimulatedRequest } from '../kit/simulator-server.ts';
 import { pullMedia, type PulledMedia } from './pulled-media.ts';
+import { graphTime, invalidParameter, missingPermission, noSuchObject } from './threads-graph-answers.ts';
+import { ThreadsInsights, type MediaMetric, type UserInsights } from './threads-insights.ts';
 
 /**
  * The publishing half of the simulated graph.threads.net: media containers (`POST
@@ -69,35 +71,6 @@ export interface PublishingQuota {
   durationSeconds: number;
 }
 
-export interface UserInsights {
-  /** Profile views per day, oldest first. */
-  views: number[];
-  likes: number;
-  replies: number;
-  reposts: number;
-  quotes: number;
-  clicks: number;
-  followersCount: number;
-}
-
-const mediaMetrics = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'] as const;
-type MediaMetric = (typeof mediaMetrics)[number];
-/** What each metric counts, as the insights answer describes it beside its title. */
-const metricDescriptions: Readonly<Record<string, string>> = {
-  views: 'The number of times the content was viewed.',
-  likes: 'The number of likes.',
-  replies: 'The number of replies.',
-  reposts: 'The number of reposts.',
-  quotes: 'The number of quotes.',
-  shares: 'The number of shares.',
-  clicks: 'The number of clicks on links.',
-  followers_count: 'The number of followers.',
-  follower_demographics: 'The demographic breakdown of the followers.',
-};
-const userMetrics = [
-  'views', 'likes', 'replies', 'reposts', 'quotes', 'clicks', 'followers_count', 'follower_demographics',
-] as const;
-
 /** The image and video limits Meta's spec table gives (section 6.3). */
 const maxImageBytes = 8 * 1024 * 1024;
 const maxVideoBytes = 1024 * 1024 * 1024;
@@ -130,28 +103,11 @@ function tokenOf(request: SimulatedRequest, parameters: URLSearchParams): string
   return /^(?:Bearer|OAuth) (.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? null;
 }
 
-/** Graph's timestamps: `2026-11-25T10:00:00+0000`. */
-function graphTime(at: number): string {
-  return new Date(at).toISOString().replace(/\.\d{3}Z$/, '+0000');
-}
-
-const noSuchObject = (id: string): SimulatedAnswer => graphError(
-  `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, `
-    + 'or does not support this operation',
-  100,
-  { subcode: 33, type: 'GraphMethodException' },
-);
-
-const missingPermission = (): SimulatedAnswer =>
-  graphError('(#10) Application does not have permission for this action', 10);
-
-const invalidParameter = (message: string): SimulatedAnswer => graphError(`(#100) ${message}`, 100);
 
 export class ThreadsPublishing {
   readonly containers = new Map<string, SimulatedContainer>();
   readonly threads: SimulatedThread[] = [];
-  readonly #mediaInsights = new Map<string, Partial<Record<MediaMetric, number>>>();
-  readonly #userInsights = new Map<string, UserInsights>();
+  readonly #insights: ThreadsInsights;
   readonly #quotas = new Map<string, PublishingQuota>();
   readonly #steps: { endpoint: PublishingEndpoint; step: PublishingStep | 'pass' }[] = [];
   readonly #deps: PublishingDeps;
@@ -162,6 +118,7 @@ export class ThreadsPublishing {
 
   constructor(deps: PublishingDeps) {
     this.#deps = deps;
+    this.#insights = new ThreadsInsights(() => deps.now());
   }
 
   /** Steps for the next requests to `endpoint`, in order; 'pass' lets one through untouched. */
@@ -174,11 +131,11 @@ export class ThreadsPublishing {
   }
 
   setMediaInsights(mediaId: string, counters: Partial<Record<MediaMetric, number>>): void {
-    this.#mediaInsights.set(mediaId, counters);
+    this.#insights.setMedia(mediaId, counters);
   }
 
   setUserInsights(user: string, insights: UserInsights): void {
-    this.#userInsights.set(user, insights);
+    this.#insights.setUser(user, insights);
   }
 
   /** Ages a container past its 24 hours, as one left unpublished that long. */
@@ -225,7 +182,7 @@ export class ThreadsPublishing {
     if (edge === 'threads_publish' && me && post) return this.#publish(parameters, checked);
     if (edge === 'threads_publishing_limit' && me && get) return this.#limits(request, checked.user);
     if (edge === 'threads_insights' && me && get) {
-      return this.#withScope(checked, 'threads_manage_insights', () => this.#userInsightsOf(parameters, checked.user));
+      return this.#withScope(checked, 'threads_manage_insights', () => this.#insights.userAnswer(parameters, checked.user));
     }
     if (edge === 'insights' && get && !me) {
       const read = () => this.#mediaInsightsOf(parameters, node, checked.user);
@@ -514,64 +471,10 @@ export class ThreadsPublishing {
     return { status: 200, body: { data: [picked] } };
   }
 
-  #metricsOf(parameters: URLSearchParams, allowed: readonly string[]): string[] | SimulatedAnswer {
-    const metrics = (parameters.get('metric') ?? '').split(',').filter((metric) => metric !== '');
-    const unknown = metrics.findIndex((metric) => !allowed.includes(metric));
-    if (metrics.length === 0 || unknown !== -1) {
-      const index = String(Math.max(unknown, 0));
-      return invalidParameter(`metric[${index}] must be one of the following values: ${allowed.join(', ')}`);
-    }
-    return metrics;
-  }
-
   #mediaInsightsOf(parameters: URLSearchParams, id: string, user: string): SimulatedAnswer {
     const thread = this.threads.find((candidate) => candidate.id === id);
     if (thread?.owner !== user) return noSuchObject(id);
-    const metrics = this.#metricsOf(parameters, mediaMetrics);
-    if (!Array.isArray(metrics)) return metrics;
-    const counters = this.#mediaInsights.get(id) ?? {};
     const directReplies = this.threads.filter((candidate) => candidate.replyToId === id).length;
-    const data = metrics.map((name) => ({
-      name,
-      period: 'lifetime',
-      values: [{ value: name === 'replies' ? counters.replies ?? directReplies : counters[name as MediaMetric] ?? 0 }],
-      title: name.charAt(0).toUpperCase() + name.slice(1),
-      description: metricDescriptions[name] ?? name,
-      id: `${id}/insights/${name}/lifetime`,
-    }));
-    return { status: 200, body: { data } };
-  }
-
-  #userInsightsOf(parameters: URLSearchParams, user: string): SimulatedAnswer {
-    const metrics = this.#metricsOf(parameters, userMetrics);
-    if (!Array.isArray(metrics)) return metrics;
-    const since = Number(parameters.get('since') ?? '0');
-    if (since !== 0 && since < 1712991600) {
-      return invalidParameter('since cannot be before 1712991600 (April 13, 2024)');
-    }
-    const insights = this.#userInsights.get(user)
-      ?? { views: [0], likes: 0, replies: 0, reposts: 0, quotes: 0, clicks: 0, followersCount: 0 };
-    const totals: Record<string, number> = {
-      likes: insights.likes,
-      replies: insights.replies,
-      reposts: insights.reposts,
-      quotes: insights.quotes,
-      clicks: insights.clicks,
-      followers_count: insights.followersCount,
-    };
-    const day = 24 * 3600 * 1000;
-    const data = metrics.map((name) => {
-      const id = `${user}/insights/${name}/day`;
-      if (name === 'views') {
-        const values = insights.views.map((value, index) => ({
-          value,
-          end_time: graphTime(this.#deps.now() - (insights.views.length - 1 - index) * day),
-        }));
-        return { name, period: 'day', values, title: 'views', description: metricDescriptions[name] ?? name, id };
-      }
-      const description = metricDescriptions[name] ?? name;
-      return { name, period: 'day', title: name, description, total_value: { value: totals[name] ?? 0 }, id };
-    });
-    return { status: 200, body: { data } };
+    return this.#insights.mediaAnswer(parameters, id, directReplies);
   }
 }
