@@ -20,7 +20,7 @@ import { trustProxyHops } from './trusted-proxy.ts';
 import { LocalDiskStorage } from '../shared/storage/local-disk-storage.ts';
 import { uploadsRouter } from './uploads/serve-uploads.ts';
 import { shortLinkRouter } from './short-links/short-link-route.ts';
-import { checkReadiness, logUnreadiness, readinessTimeoutMs } from '../shared/health/readiness.ts';
+import { checkReadiness, logUnreadiness, readinessTimeoutMs } from '../shared/runtime/readiness.ts';
 import { metricsRefusal } from '../shared/metrics/metrics-access.ts';
 import type { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
 import { httpMetrics } from './middleware/http-metrics.ts';
@@ -63,7 +63,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     await deps.redis.ping();
     ctx.body = { status: 'ok' };
   });
-  // Liveness: the process answers. Readiness: what it needs to serve works (shared/health/readiness.ts).
+  // Liveness: the process answers. Readiness: what it needs to serve works (shared/runtime/readiness.ts).
   health.get('/health', (ctx) => {
     ctx.body = { status: 'ok' };
   });

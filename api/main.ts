@@ -1,7 +1,7 @@
 import { createApiRuntime } from './api-runtime.ts';
 import { closeHttpServer, listenHttpServer } from './http-server.ts';
 import { openDatabase } from '../shared/db/database.ts';
-import { handleShutdown } from '../shared/lifecycle/shutdown.ts';
+import { handleShutdown } from '../shared/runtime/shutdown.ts';
 import { LogEvent } from '../shared/logging/events.ts';
 import { createLogger } from '../shared/logging/logger.ts';
 import { loadConfigOrExit } from '../shared/runtime/boot.ts';

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { ConfigError } from '../shared/config/config.ts';
-import { handleShutdown } from '../shared/lifecycle/shutdown.ts';
+import { handleShutdown } from '../shared/runtime/shutdown.ts';
 import { LogEvent } from '../shared/logging/events.ts';
 import { createLogger } from '../shared/logging/logger.ts';
 import { closeHttpServer } from '../api/http-server.ts';

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../shared/html/escape-html.ts';
+import { escapeHtml } from '../shared/escape-html.ts';
 
 function layout(title: string, body: string): string {
   return `<!doctype html>

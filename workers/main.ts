@@ -1,9 +1,9 @@
 import { startWorkerHttp } from './worker-http.ts';
 import { startConfiguredWorkers } from './worker-runtime.ts';
-import { readinessTimeoutMs } from '../shared/health/readiness.ts';
+import { readinessTimeoutMs } from '../shared/runtime/readiness.ts';
 import { createStorage } from '../shared/storage/create-storage.ts';
 import { openDatabase } from '../shared/db/database.ts';
-import { handleShutdown } from '../shared/lifecycle/shutdown.ts';
+import { handleShutdown } from '../shared/runtime/shutdown.ts';
 import { LogEvent } from '../shared/logging/events.ts';
 import { createLogger } from '../shared/logging/logger.ts';
 import { QueueName } from '../shared/queue/queues.ts';

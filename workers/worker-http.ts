@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkReadiness, logUnreadiness, type ReadinessDeps } from '../shared/health/readiness.ts';
+import { checkReadiness, logUnreadiness, type ReadinessDeps } from '../shared/runtime/readiness.ts';
 import { LogEvent } from '../shared/logging/events.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import { metricsRefusal } from '../shared/metrics/metrics-access.ts';

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../shared/html/escape-html.ts';
+import { escapeHtml } from '../../shared/escape-html.ts';
 /**
  * HTML built only through the `html` tag: every interpolated value is escaped unless it is
  * itself the output of `html`, so a page cannot forget to escape a user's value.

@@ -2,7 +2,7 @@ import type { RedisConnection } from '../../shared/queue/redis.ts';
 import { z } from 'zod';
 import type { SecretBox } from '../../shared/crypto/secret-box.ts';
 import { clientAddressKey } from '../../shared/net/client-address-key.ts';
-import { FixedWindowLimiter } from '../../shared/rate-limit/fixed-window-limiter.ts';
+import { FixedWindowLimiter } from '../middleware/fixed-window-limiter.ts';
 
 export interface LoginLimits {
   /** Wrong passwords for one email from one client address in a window; then that pair waits. */

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IdempotencyStore } from '../../shared/idempotency/idempotency-store.ts';
+import { IdempotencyStore } from './idempotency-store.ts';
 import { api, organizationWithMastodon } from '../../test/support/fixtures.ts';
 import { startStack, type RunningStack } from '../../test/support/stack.ts';
 import { createTestContext, type TestContext } from '../../test/support/test-context.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { currentOrganization, type AppState } from '../context.ts';
 import { DomainError } from '../../shared/errors.ts';
-import type { IdempotencyStore } from '../../shared/idempotency/idempotency-store.ts';
+import type { IdempotencyStore } from './idempotency-store.ts';
 
 export const idempotencyHeader = 'Idempotency-Key';
 

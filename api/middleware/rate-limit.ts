@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { currentOrganization, type AppState } from '../context.ts';
 import { DomainError } from '../../shared/errors.ts';
-import type { FixedWindowLimiter } from '../../shared/rate-limit/fixed-window-limiter.ts';
+import type { FixedWindowLimiter } from './fixed-window-limiter.ts';
 
 /**
  * Counts every authenticated public API request against its organization, whichever credential

@@ -7,7 +7,7 @@ import { registerClient, RegistrationError } from '../../shared/domain/oauth/cli
 import { LogEvent } from '../../shared/logging/events.ts';
 import { clientAddressKey } from '../../shared/net/client-address-key.ts';
 import type { RedisConnection } from '../../shared/queue/redis.ts';
-import { FixedWindowLimiter } from '../../shared/rate-limit/fixed-window-limiter.ts';
+import { FixedWindowLimiter } from '../middleware/fixed-window-limiter.ts';
 
 /** Where clients register, under the backend like the token endpoint; the metadata names it. */
 export const registrationPath = '/api/oauth/register';

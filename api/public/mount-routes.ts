@@ -4,8 +4,8 @@ import { requireScope } from '../middleware/authorize.ts';
 import { idempotency } from '../middleware/idempotency.ts';
 import { bodyLimits, jsonBody } from '../middleware/json-body.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
-import type { IdempotencyStore } from '../../shared/idempotency/idempotency-store.ts';
-import type { FixedWindowLimiter } from '../../shared/rate-limit/fixed-window-limiter.ts';
+import type { IdempotencyStore } from '../middleware/idempotency-store.ts';
+import type { FixedWindowLimiter } from '../middleware/fixed-window-limiter.ts';
 import { refuseNulCharacters } from '../../shared/validation/json-shape.ts';
 import { Reply, routeBudgets, type RouteBudget, type RouteDefinition } from './route-definition.ts';
 

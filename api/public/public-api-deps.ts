@@ -9,13 +9,13 @@ import type { RateLimitDelays } from '../../shared/domain/channels/channel-healt
 import type { ChannelFinder } from '../../shared/domain/posts/check-channel-posts.ts';
 import type { AdapterSet } from '../../shared/platforms/platforms.ts';
 import type { AnalyticsGathering } from '../../shared/queue/analytics-queue.ts';
-import type { IdempotencyStore } from '../../shared/idempotency/idempotency-store.ts';
+import type { IdempotencyStore } from '../middleware/idempotency-store.ts';
 import type { MediaReach } from '../../shared/platforms/media-reach.ts';
 import type { ConnectionPolicy } from '../../shared/net/connection-policy.ts';
 import type { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import type { MediaSizeLimits } from '../../shared/media/media-types.ts';
 import type { MediaQueue } from '../../shared/queue/media-queue.ts';
-import type { FixedWindowLimiter } from '../../shared/rate-limit/fixed-window-limiter.ts';
+import type { FixedWindowLimiter } from '../middleware/fixed-window-limiter.ts';
 import type { Storage } from '../../shared/storage/storage.ts';
 import type { VideoQueue } from '../../shared/queue/video-queue.ts';
 import type { VideoCatalog } from '../../shared/video/video-catalog.ts';

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import mongoose from 'mongoose';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readinessTimeoutMs, type ReadinessDeps } from '../../shared/health/readiness.ts';
+import { readinessTimeoutMs, type ReadinessDeps } from '../../shared/runtime/readiness.ts';
 import { createRedis } from '../../shared/queue/redis.ts';
 import { createStorage } from '../../shared/storage/create-storage.ts';
 import { startWorkerHttp } from '../../workers/worker-http.ts';

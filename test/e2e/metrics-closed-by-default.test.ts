@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { readinessTimeoutMs } from '../../shared/health/readiness.ts';
+import { readinessTimeoutMs } from '../../shared/runtime/readiness.ts';
 import { SpsMetrics } from '../../shared/metrics/sps-metrics.ts';
 import { createStorage } from '../../shared/storage/create-storage.ts';
 import { startWorkerHttp } from '../../workers/worker-http.ts';

@@ -4,7 +4,7 @@ import { PlatformError } from '../../shared/platforms/kit/platform-error.ts';
 import { SpsMetrics } from '../../shared/metrics/sps-metrics.ts';
 import { startWorkerHttp } from '../../workers/worker-http.ts';
 import { countedRefresher } from '../../workers/token-refresh-metrics.ts';
-import { readinessTimeoutMs } from '../../shared/health/readiness.ts';
+import { readinessTimeoutMs } from '../../shared/runtime/readiness.ts';
 import { createStorage } from '../../shared/storage/create-storage.ts';
 import { api, organizationWithMastodon } from '../support/fixtures.ts';
 import { useSimulatedStack } from '../support/simulated-stack.ts';

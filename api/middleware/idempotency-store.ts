@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { RedisConnection } from '../queue/redis.ts';
+import type { RedisConnection } from '../../shared/queue/redis.ts';
 import { z } from 'zod';
 
 /** A finished request's answer, as it is handed back to a repeat of the request. */

@@ -1,4 +1,4 @@
-import type { RedisConnection } from '../queue/redis.ts';
+import type { RedisConnection } from '../../shared/queue/redis.ts';
 
 /**
  * One round trip, atomic in Redis: count the hit, start the window on the first hit, report the
