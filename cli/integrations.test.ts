@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTokenChannel } from '../shared/domain/channels/channels.ts';
 import { findOrCreateCustomer } from '../shared/domain/customers/customers.ts';
-import type { MastodonSimulator } from '../test/simulators/mastodon-simulator.ts';
+import type { MastodonSimulator } from '../test/simulators/mastodon/mastodon-simulator.ts';
 import { organizationWithMastodon } from '../test/support/fixtures.ts';
 import type { RunningStack } from '../test/support/stack.ts';
 import { useSimulatedStack } from '../test/support/simulated-stack.ts';

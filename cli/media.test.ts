@@ -3,7 +3,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MastodonSimulator } from '../test/simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../test/simulators/mastodon/mastodon-simulator.ts';
 import { organizationWithMastodon } from '../test/support/fixtures.ts';
 import { startStack, type RunningStack } from '../test/support/stack.ts';
 import { makeTestMedia, padMp4 } from '../test/support/test-media.ts';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MastodonSimulator } from '../test/simulators/mastodon-simulator.ts';
+import type { MastodonSimulator } from '../test/simulators/mastodon/mastodon-simulator.ts';
 import { organizationWithMastodon } from '../test/support/fixtures.ts';
 import { waitFor, type RunningStack } from '../test/support/stack.ts';
 import { useSimulatedStack } from '../test/support/simulated-stack.ts';

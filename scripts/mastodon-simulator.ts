@@ -2,7 +2,7 @@
 // a real instance. Prints {"instance"}; its consent page approves at once as --username, and it
 // logs every status it receives.
 import { parseArgs } from 'node:util';
-import { MastodonSimulator } from '../test/simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../test/simulators/mastodon/mastodon-simulator.ts';
 
 const { values } = parseArgs({ options: { username: { type: 'string', default: 'sps' } } });
 const simulator = await new MastodonSimulator().start();

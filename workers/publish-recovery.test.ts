@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hourOf } from '../shared/domain/posts/due-bucket.ts';
 import { createRedis } from '../shared/queue/redis.ts';
 import { jobs, publishJobId, QueueName } from '../shared/queue/queues.ts';
-import { MastodonSimulator } from '../test/simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../test/simulators/mastodon/mastodon-simulator.ts';
 import { api, organizationWithMastodon } from '../test/support/fixtures.ts';
 import { startStack, waitFor, type RunningStack } from '../test/support/stack.ts';
 import { createTestContext, type TestContext } from '../test/support/test-context.ts';

@@ -7,7 +7,7 @@ import { deleteChannel } from '../../shared/domain/channels/channels.ts';
 import { approve, exchangeCode } from '../../shared/domain/oauth/authorization.ts';
 import { revokeApp } from '../../shared/domain/oauth/grants.ts';
 import { deleteApp, registerApp } from '../../shared/domain/oauth/oauth-apps.ts';
-import { MastodonSimulator } from '../../test/simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../../test/simulators/mastodon/mastodon-simulator.ts';
 import { organizationWithMastodon } from '../../test/support/fixtures.ts';
 import { freePort } from '../../test/support/free-port.ts';
 import { startService, type ServiceProcess } from '../../test/support/processes.ts';

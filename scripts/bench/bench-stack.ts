@@ -4,7 +4,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { SecretBox } from '../../shared/crypto/secret-box.ts';
 import { QueueName } from '../../shared/queue/queues.ts';
-import { MastodonSimulator } from '../../test/simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../../test/simulators/mastodon/mastodon-simulator.ts';
 import { freePort } from '../../test/support/free-port.ts';
 import { projectRoot } from '../local/local-environment.ts';
 import { apiNodeFlags, apiProcessEnvironment } from '../local/api-process.ts';

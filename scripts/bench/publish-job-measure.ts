@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job, Queue } from 'bullmq';
 import { publishJobId } from '../../shared/queue/queues.ts';
-import type { MastodonSimulator } from '../../test/simulators/mastodon-simulator.ts';
+import type { MastodonSimulator } from '../../test/simulators/mastodon/mastodon-simulator.ts';
 import type { BenchStack } from './bench-stack.ts';
 import type { BenchTenant } from './bench-tenant.ts';
 import { createDuePost } from './due-posts.ts';

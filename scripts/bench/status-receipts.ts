@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { MastodonSimulator } from '../../test/simulators/mastodon-simulator.ts';
+import type { MastodonSimulator } from '../../test/simulators/mastodon/mastodon-simulator.ts';
 
 /** The text of the `index`th status a measure sends; the tag tells one measure's statuses from another's. */
 export const statusText = (tag: string, index: number): string => `bench ${tag} ${index}`;

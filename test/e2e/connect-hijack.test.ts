@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardClient, newAccount, type PageAnswer } from '../browser/dashboard-client.ts';
-import { MastodonSimulator } from '../simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../simulators/mastodon/mastodon-simulator.ts';
 import { api } from '../support/fixtures.ts';
 import { freePort } from '../support/free-port.ts';
 import { startStack, type RunningStack } from '../support/stack.ts';

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardClient } from '../browser/dashboard-client.ts';
-import { MastodonSimulator } from '../simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../simulators/mastodon/mastodon-simulator.ts';
 import {
   registerAuthServerApp, startAuthServer, useAuthServerCallback, type RunningAuthServer,
 } from '../support/auth-server-harness.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MastodonSimulator } from '../simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../simulators/mastodon/mastodon-simulator.ts';
 import { startDevtoSimulator, type RunningDevtoSimulator } from '../simulators/devto/devto-simulator.ts';
 import { api, connectMastodonThroughApi } from '../support/fixtures.ts';
 import { runScript, startService, type ServiceProcess } from '../support/processes.ts';

@@ -9,7 +9,7 @@ import { queuePrefixOf } from '../../shared/queue/queue-prefix.ts';
 import { createRedis, type RedisConnection } from '../../shared/queue/redis.ts';
 import { WebhookDeliveryQueue } from '../../shared/queue/webhook-delivery-queue.ts';
 import type { WebhookEventType } from '../../shared/domain/webhooks/webhook-events.ts';
-import { MastodonSimulator } from '../simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../simulators/mastodon/mastodon-simulator.ts';
 import { api, organizationWithMastodon } from '../support/fixtures.ts';
 import { publishNow, settledParts } from '../support/publish-now.ts';
 import { samplePng } from '../support/sample-media.ts';

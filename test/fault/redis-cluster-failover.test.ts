@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queuePrefixOf } from '../../shared/queue/queue-prefix.ts';
 import { createRedis } from '../../shared/queue/redis.ts';
-import { MastodonSimulator } from '../simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../simulators/mastodon/mastodon-simulator.ts';
 import { api, organizationWithMastodon } from '../support/fixtures.ts';
 import { startRedisCluster, type LocalRedisCluster } from '../support/redis-cluster.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MastodonSimulator } from '../simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../simulators/mastodon/mastodon-simulator.ts';
 import { addTokenChannel } from '../../shared/domain/channels/channels.ts';
 import { api, organizationWithMastodon } from '../support/fixtures.ts';
 import { startPrivateFerretDb, startPrivateRedis, type RestartableServer } from '../support/restartable-servers.ts';

@@ -1,4 +1,4 @@
-import type { MastodonSimulator } from '../simulators/mastodon-simulator.ts';
+import type { MastodonSimulator } from '../simulators/mastodon/mastodon-simulator.ts';
 import type { TestContext } from '../support/test-context.ts';
 
 /** What became of one thread, on our side and on the platform's. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTokenChannel } from '../../shared/domain/channels/channels.ts';
-import { MastodonSimulator } from '../simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../simulators/mastodon/mastodon-simulator.ts';
 import { api, organizationWithMastodon } from '../support/fixtures.ts';
 import { startService, type ServiceProcess } from '../support/processes.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';

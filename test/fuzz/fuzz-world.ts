@@ -11,7 +11,7 @@ import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
 import { createStorage } from '../../shared/storage/create-storage.ts';
 import { newObjectKey } from '../../shared/storage/object-key.ts';
 import { DashboardClient } from '../browser/dashboard-client.ts';
-import { MastodonSimulator } from '../simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../simulators/mastodon/mastodon-simulator.ts';
 import { api } from '../support/fixtures.ts';
 import { createTestDatabase } from '../support/postgres.ts';
 import { startService, type ServiceProcess } from '../support/processes.ts';

@@ -17,7 +17,7 @@ import { startLemmySimulator } from './lemmy/lemmy-simulator.ts';
 import { startLinkedinPageSimulator } from './linkedin-page/linkedin-page-simulator.ts';
 import { startLinkedinSimulator } from './linkedin/linkedin-simulator.ts';
 import { startListmonkSimulator } from './listmonk/listmonk-simulator.ts';
-import { MastodonSimulator } from './mastodon-simulator.ts';
+import { MastodonSimulator } from './mastodon/mastodon-simulator.ts';
 import { startMediumSimulator } from './medium/medium-simulator.ts';
 import { relayEvent, startNostrRelaySimulator } from './nostr/nostr-relay-simulator.ts';
 import { startPinterestSimulator } from './pinterest/pinterest-simulator.ts';

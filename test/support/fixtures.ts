@@ -1,4 +1,4 @@
-import type { MastodonSimulator } from '../simulators/mastodon-simulator.ts';
+import type { MastodonSimulator } from '../simulators/mastodon/mastodon-simulator.ts';
 import type { TestContext } from './test-context.ts';
 import { addTokenChannel } from '../../shared/domain/channels/channels.ts';
 import { createOrganization, type CreatedOrganization } from '../../shared/domain/organizations/organizations.ts';

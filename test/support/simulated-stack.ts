@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { MastodonSimulator } from '../simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../simulators/mastodon/mastodon-simulator.ts';
 import { startStack, type RunningStack } from './stack.ts';
 import { createTestContext, type TestContext } from './test-context.ts';
 

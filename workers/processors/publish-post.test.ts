@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishJobId } from '../../shared/queue/queues.ts';
-import { MastodonSimulator } from '../../test/simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../../test/simulators/mastodon/mastodon-simulator.ts';
 import { api, organizationWithMastodon } from '../../test/support/fixtures.ts';
 import { publishNow, settledParts, uploadFile } from '../../test/support/publish-now.ts';
 import { startStack, waitFor, type RunningStack } from '../../test/support/stack.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revealApiKey } from '../../../shared/domain/accounts/accounts.ts';
 import { addTokenChannel } from '../../../shared/domain/channels/channels.ts';
 import { publishJobId } from '../../../shared/queue/queues.ts';
-import { MastodonSimulator } from '../../../test/simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../../../test/simulators/mastodon/mastodon-simulator.ts';
 import { DashboardClient, newAccount } from '../../../test/browser/dashboard-client.ts';
 import { api, organizationWithMastodon } from '../../../test/support/fixtures.ts';
 import { publishNow, settledParts } from '../../../test/support/publish-now.ts';

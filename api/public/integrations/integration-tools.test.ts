@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { api, organizationWithMastodon } from '../../../test/support/fixtures.ts';
 import { createTestContext } from '../../../test/support/test-context.ts';
 import { channelTestKit, expectError, v1 } from '../../../test/support/channel-test-kit.ts';
-import { MastodonSimulator } from '../../../test/simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../../../test/simulators/mastodon/mastodon-simulator.ts';
 import { startStack, waitFor, type RunningStack } from '../../../test/support/stack.ts';
 import { useSimulatedStack } from '../../../test/support/simulated-stack.ts';
 import type { TestContext } from '../../../test/support/test-context.ts';

@@ -5,7 +5,7 @@ import { findOrCreateCustomer } from '../../../shared/domain/customers/customers
 import { connectionPolicyFor } from '../../../shared/net/connection-policy.ts';
 import { createMastodonAdapter } from '../../../shared/platforms/mastodon/adapter.ts';
 import { publishJobId } from '../../../shared/queue/queues.ts';
-import { MastodonSimulator } from '../../../test/simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../../../test/simulators/mastodon/mastodon-simulator.ts';
 import { api, organizationWithMastodon } from '../../../test/support/fixtures.ts';
 import { expectError } from '../../../test/support/channel-test-kit.ts';
 import { startStack, type RunningStack } from '../../../test/support/stack.ts';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishJobId } from '../../../shared/queue/queues.ts';
-import { MastodonSimulator } from '../../../test/simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../../../test/simulators/mastodon/mastodon-simulator.ts';
 import { api, organizationWithMastodon } from '../../../test/support/fixtures.ts';
 import { startStack, waitFor, type RunningStack } from '../../../test/support/stack.ts';
 import { makeTestMedia } from '../../../test/support/test-media.ts';

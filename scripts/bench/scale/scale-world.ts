@@ -4,7 +4,7 @@ import { openDatabase, type Database } from '../../../shared/db/database.ts';
 import { addTokenChannel } from '../../../shared/domain/channels/channels.ts';
 import { createOrganization } from '../../../shared/domain/organizations/organizations.ts';
 import { BullPublishScheduler, createPublishQueue } from '../../../shared/queue/publish-queue.ts';
-import { MastodonSimulator } from '../../../test/simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../../../test/simulators/mastodon/mastodon-simulator.ts';
 import type { BenchServers } from '../bench-servers.ts';
 import type { BenchStack } from '../bench-stack.ts';
 import { inParallel, type PostingOrganization } from '../due-posts.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MastodonSimulator } from '../../../test/simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../../../test/simulators/mastodon/mastodon-simulator.ts';
 import { createTestContext, type TestContext } from '../../../test/support/test-context.ts';
 import { DomainError } from '../../errors.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';

@@ -3,7 +3,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MastodonSimulator } from '../../../test/simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../../../test/simulators/mastodon/mastodon-simulator.ts';
 import { sampleMp4, samplePng } from '../../../test/support/sample-media.ts';
 import { isPublicAddress } from '../../net/address-policy.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MastodonSimulator } from '../../../test/simulators/mastodon-simulator.ts';
+import { MastodonSimulator } from '../../../test/simulators/mastodon/mastodon-simulator.ts';
 import { mastodon } from './definition.ts';
 import { mastodonTextLength } from '../kit/mastodon-text-length.ts';
 import type { MediaFacts, PostPartFacts } from '../kit/platform-definition.ts';

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../shared/escape-html.ts';
+import { escapeHtml } from '../../../shared/escape-html.ts';
 import type { SimulatedMedia, SimulatedStatus } from './mastodon-records.ts';
 import { stringField } from './mastodon-http.ts';
 import {

@@ -4,8 +4,8 @@ import { MastodonApps } from './mastodon-apps.ts';
 import type {
   InjectedFailure, ReceivedRequest, SimulatedMedia, SimulatedStatus, SimulatorOptions,
 } from './mastodon-records.ts';
-import { HeldExchange } from './kit/held-exchange.ts';
-import { OperationCheck } from './kit/operation-check.ts';
+import { HeldExchange } from '../kit/held-exchange.ts';
+import { OperationCheck } from '../kit/operation-check.ts';
 import { fieldsOf, formAsRead, parseBody, readMultipart, readSimulatedRequest, send } from './mastodon-http.ts';
 import { defaultRateLimits, RateLimiter, type RateLimits, type Throttled } from './mastodon-rate-limiter.ts';
 import { StatusesInFlight } from './mastodon-in-flight.ts';

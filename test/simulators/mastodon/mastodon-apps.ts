@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { OAuthAuthority } from './kit/oauth-authority.ts';
-import { formBody, jsonBody, type SimulatedAnswer, type SimulatedRequest } from './kit/simulator-server.ts';
+import { OAuthAuthority } from '../kit/oauth-authority.ts';
+import { formBody, jsonBody, type SimulatedAnswer, type SimulatedRequest } from '../kit/simulator-server.ts';
 
 /** Mastodon's token answer: tokens never expire, so no `expires_in` and no refresh token. */
 const tokenAnswer = (tokens: { accessToken: string; scope: string }) => ({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MastodonSimulator } from './mastodon-simulator.ts';
-import { sampleMp4, samplePng } from '../support/sample-media.ts';
+import { sampleMp4, samplePng } from '../../support/sample-media.ts';
 
 /**
  * The simulator stands in for Mastodon in every publishing test, so it must refuse what

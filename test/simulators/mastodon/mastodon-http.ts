@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
-import type { SimulatedRequest } from './kit/simulator-server.ts';
+import type { SimulatedRequest } from '../kit/simulator-server.ts';
 
 // How the Mastodon simulator reads requests and writes answers, as Rails does for the API.
 
