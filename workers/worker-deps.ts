@@ -4,7 +4,7 @@ import { SecretBox } from '../shared/crypto/secret-box.ts';
 import type { Database } from '../shared/db/database.ts';
 import { ChannelTokens } from '../shared/domain/channels/channel-tokens.ts';
 import { publishReadReuseMs } from '../shared/domain/publishing/prepare-thread.ts';
-import type { PublishDeps } from '../shared/domain/publishing/publish-thread.ts';
+import type { PublishDeps } from '../shared/domain/publishing/publish-deps.ts';
 import type { VideoGenerationDeps } from '../shared/domain/video/generate-video.ts';
 import type { WebhookDeliveryDeps } from '../shared/domain/webhooks/deliver-webhook.ts';
 import { WebhookOutbox } from '../shared/domain/webhooks/webhook-outbox.ts';

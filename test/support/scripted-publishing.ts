@@ -12,7 +12,7 @@ import { createStorage } from '../../shared/storage/create-storage.ts';
 import { ChannelTokens } from '../../shared/domain/channels/channel-tokens.ts';
 import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
 import { PlatformCallSlots, type CallSlotSizes } from '../../shared/domain/publishing/platform-call-slots.ts';
-import type { PublishRunDeps } from '../../shared/domain/publishing/publish-thread.ts';
+import type { PublishRunDeps } from '../../shared/domain/publishing/publish-deps.ts';
 import { WebhookOutbox } from '../../shared/domain/webhooks/webhook-outbox.ts';
 import { RecentReads } from '../../shared/cache/recent-reads.ts';
 import { createTestContext, type TestContext } from './test-context.ts';

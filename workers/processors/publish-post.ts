@@ -1,6 +1,7 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { unavailableBackingService } from '../../shared/backing-service-errors.ts';
-import { failThread, publishThread, type PublishRunDeps } from '../../shared/domain/publishing/publish-thread.ts';
+import type { PublishRunDeps } from '../../shared/domain/publishing/publish-deps.ts';
+import { failThread, publishThread } from '../../shared/domain/publishing/publish-thread.ts';
 import { LogEvent } from '../../shared/logging/events.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
 import { PlatformError } from '../../shared/platforms/kit/platform-error.ts';

@@ -7,7 +7,7 @@ import { platformDisplayName } from '../../platforms/platforms.ts';
 import type { StoredChannel } from '../channels/channel-tokens.ts';
 import { importedMediaState } from '../posts/post-media.ts';
 import type { OrganizationEndpoints } from '../webhooks/webhook-outbox.ts';
-import type { PublishDeps, PublishRunDeps } from './publish-thread.ts';
+import type { PublishDeps, PublishRunDeps } from './publish-deps.ts';
 import { readThread, type ThreadPart } from './publish-store.ts';
 import { MediaUnavailable } from './failure-category.ts';
 

@@ -9,7 +9,8 @@ import {
 import { PlatformError } from '../../platforms/kit/platform-error.ts';
 import { newObjectKey } from '../../storage/object-key.ts';
 import { PlatformCallSlots, type CallSlotSizes } from './platform-call-slots.ts';
-import { publishThread, type PublishRunDeps } from './publish-thread.ts';
+import type { PublishRunDeps } from './publish-deps.ts';
+import { publishThread } from './publish-thread.ts';
 
 /**
  * The publish's dependencies with `around` run around every `method` call of the posts

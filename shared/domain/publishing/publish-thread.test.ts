@@ -13,7 +13,8 @@ import { changePostStatus } from '../posts/post-changes.ts';
 import type { PublishScheduler } from '../posts/publish-scheduler.ts';
 import { registerEndpoint } from '../webhooks/webhook-endpoints.ts';
 import { WebhookOutbox } from '../webhooks/webhook-outbox.ts';
-import { failThread, publishThread, type PublishRunDeps } from './publish-thread.ts';
+import type { PublishRunDeps } from './publish-deps.ts';
+import { failThread, publishThread } from './publish-thread.ts';
 import { RecentReads } from '../../cache/recent-reads.ts';
 import type { StoredChannel } from '../channels/channel-tokens.ts';
 

@@ -1,40 +1,21 @@
 import { Types } from 'mongoose';
-import type { Database } from '../../db/database.ts';
 import { threadFilters, updateThread } from '../../db/equality-queries.ts';
 import { derivedObjectId } from '../../db/derived-object-id.ts';
-import type { AdapterSet } from '../../platforms/platforms.ts';
 import { PlatformError } from '../../platforms/kit/platform-error.ts';
 import type { PartCheckpoint, PublishResult } from '../../platforms/kit/platform-adapter.ts';
-import type { Storage } from '../../storage/storage.ts';
 import { platformDisplayName } from '../../platforms/platforms.ts';
-import type { ChannelTokens, StoredChannel } from '../channels/channel-tokens.ts';
+import type { StoredChannel } from '../channels/channel-tokens.ts';
 import { notify } from '../notifications/notifications.ts';
 import { missingReleaseId } from '../posts/post-changes.ts';
-import type { PublishScheduler } from '../posts/publish-scheduler.ts';
 import { makeNextOccurrence } from '../posts/recurrence-series.ts';
 import { assertCheckpointKeys } from '../../platforms/kit/checkpoint-keys.ts';
-import type { OrganizationEndpoints, WebhookEvents } from '../webhooks/webhook-outbox.ts';
-import type { RecentReads } from '../../cache/recent-reads.ts';
-import type { PlatformCallSlots } from './platform-call-slots.ts';
+import type { OrganizationEndpoints } from '../webhooks/webhook-outbox.ts';
 import { prepareThread, type NothingToCall, type PreparedThread, type PublishHints } from './prepare-thread.ts';
+import type { PublishDeps, PublishRunDeps } from './publish-deps.ts';
 import { takeCallSlot } from './take-call-slot.ts';
 import { savePublishedPart, type ThreadPart } from './publish-store.ts';
 import { recordFailedAttempt, recordOnFirstUnpublished, threadAttempts } from './failed-attempts.ts';
 import { failureCategoryOf, failureCategoryWords } from './failure-category.ts';
-
-export interface PublishDeps {
-  db: Database;
-  adapters: AdapterSet;
-  /** Opens the channel's token, refreshing it first or after the platform calls it expired. */
-  tokens: ChannelTokens;
-  /** Where attached media are read from when an adapter uploads them to the platform. */
-  storage: Storage;
-  now: () => Date;
-  /** post.published, post.failed and channel.disconnected are told to the organization's endpoints. */
-  webhooks: WebhookEvents;
-  /** Queues a recurring post's next occurrence; without it the publication sweep does when it falls due. */
-  occurrenceScheduler?: PublishScheduler | undefined;
-}
 
 const occurrenceDeps = (deps: PublishDeps) => ({ db: deps.db, now: deps.now, scheduler: deps.occurrenceScheduler });
 
@@ -68,13 +49,6 @@ async function setAsideUnconfirmed(deps: PublishDeps, partId: Types.ObjectId, er
       },
     },
   );
-}
-
-/** What a publish job runs with: what the publishes of one process share, besides the rest. */
-export interface PublishRunDeps extends PublishDeps {
-  callSlots: PlatformCallSlots;
-  /** Channels read by recent publishes, handed to the next ones of the same channel. */
-  recentChannels: RecentReads<StoredChannel>;
 }
 
 export type PublishOutcome = { kind: 'published'; releaseURL: string; provider: string } | NothingToCall;

@@ -1,7 +1,7 @@
 import type { CallSlot } from './platform-call-slots.ts';
 import { callSlotRequestFor, sameCallSlot } from './call-slot-request.ts';
 import { prepareThread, type NothingToCall, type PreparedThread, type PublishHints } from './prepare-thread.ts';
-import type { PublishRunDeps } from './publish-thread.ts';
+import type { PublishRunDeps } from './publish-deps.ts';
 
 /** A slot taken, and the thread as it was read last, which is what is sent. */
 export interface HeldCallSlot {
