@@ -1,6 +1,6 @@
 import { graphemeCount, maxUnitsPerGrapheme } from './grapheme-count.ts';
 import { findLinks } from './link-finder.ts';
-import type { BoundedCount } from './text-length.ts';
+import type { BoundedCount } from './bounded-count.ts';
 
 /** Mastodon counts every URL with a scheme as this many characters (`characters_reserved_per_url`). */
 export const mastodonCharactersPerUrl = 23;

@@ -96,12 +96,6 @@ const countedPastBound: Partial<Record<TextCounting, number>> = { 'code-points':
  */
 export const maxReadUnits = 50_000;
 
-/**
- * What a bounded count found: the length, or why the text was refused before it was counted in
- * full (a clause that completes "has more than N characters: …").
- */
-export type BoundedCount = { length: number } | { overBecause: string };
-
 /** A text's length as its platform counts it, or the problem found without counting it all. */
 export type MeasuredLength = { complete: true; length: number } | { complete: false; problem: string };
 

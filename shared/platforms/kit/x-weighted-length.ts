@@ -1,6 +1,6 @@
 import twitterText from 'twitter-text';
 import { findLinks } from './link-finder.ts';
-import type { BoundedCount } from './text-length.ts';
+import type { BoundedCount } from './bounded-count.ts';
 
 /** X counts every link as this many weighted characters (transformedURLLength). */
 export const xCharactersPerLink = 23;
