@@ -143,11 +143,22 @@ describe('POST /api/oauth/register', () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.length).toBeGreaterThan(5);
+
+      // Approved, the client is among the user's approved apps, where they can revoke it; revoking
+      // ends the session the agent holds: its next call is refused, not served from a cache.
+      expect((await user.get('/approved-apps')).html).toContain('SDK agent');
+      const app = await ctx.db.oauthApps.findOne({ clientId: clientInformation.client_id }).lean();
+      const revoked = await user.post(`/approved-apps/${String(app?._id)}/revoke`, {});
+      expect(revoked).toMatchObject({ status: 302, location: '/approved-apps?revoked=1' });
+      await expect(client.listTools()).rejects.toThrow(/401|unauthorized|invalid_token/i);
+      const after = await fetch(`${origin}/mcp`, {
+        method: 'POST', headers: { Authorization: `Bearer ${tokens.access_token}` },
+      });
+      expect(after.status).toBe(401);
+      expect(after.headers.get('www-authenticate')).toMatch(/invalid_token/);
     } finally {
       await client.close();
     }
-    // Approved, the client is among the user's approved apps, where they can revoke it.
-    expect((await user.get('/approved-apps')).html).toContain('SDK agent');
   });
 
   it('holds a public client to PKCE and to sending no secret', async () => {
