@@ -13,7 +13,8 @@ interface Failure { error: string; message: string; details?: { path: string; me
 
 /** The MCP endpoint through the SDK's own client, as an agent's host would use it. */
 describe('MCP over Streamable HTTP (/mcp)', () => {
-  const world = useSimulatedStack();
+  // The video wait is short so generate_video answers pending and the agent follows the media.
+  const world = useSimulatedStack({ overrides: { VIDEO_WAIT_MS: '1' } });
   const clients: Client[] = [];
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close()));
@@ -128,6 +129,23 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     expect(failure(await call(client, 'get_media', { id: 'no-such-media' })).error).toBe('not_found');
     const stream = await api(world.stack.baseUrl, org.apiKey, '/mcp', { headers: { Accept: 'text/event-stream' } });
     expect(stream).toMatchObject({ status: 405, body: { error: 'method_not_allowed' } });
+  });
+
+  it('generates a video an agent follows with get_media until it is ready, once per identical call', async () => {
+    const org = await organization();
+    const client = await connect(org.apiKey);
+    const voices = structured(await call(client, 'video_options', { functionName: 'voices', identifier: 'slides' }));
+    const [voice] = (voices as { output: { id: string }[] }).output;
+    const request = { type: 'slides', output: 'horizontal', customParams: { text: 'Hello.', voice: voice?.id } };
+    const { media } = structured(await call(client, 'generate_video', request)) as { media: { id: string } };
+    const ready = await waitFor(async () => {
+      const shown = structured(await call(client, 'get_media', { id: media.id })) as { status: string };
+      return shown.status === 'pending' ? undefined : shown;
+    }, { timeoutMs: 60_000, what: 'the generated video' });
+    expect(ready).toMatchObject({ id: media.id, status: 'ready', mimeType: 'video/mp4', width: 1920, height: 1080 });
+    const again = structured(await call(client, 'generate_video', request)) as { media: { id: string } };
+    expect(again.media.id).toBe(media.id);
+    expect(await world.ctx.db.media.countDocuments({ organizationId: org.organizationId })).toBe(1);
   });
 
   it('creates one post when an agent repeats create_posts with the same arguments', async () => {

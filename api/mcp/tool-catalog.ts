@@ -141,6 +141,29 @@ export const toolCatalog: readonly ToolSpec[] = [
     annotations: { title: 'Media status', ...reads },
   },
   {
+    name: 'video_options', title: 'Video voices and caption styles',
+    description: 'What generate_video\'s customParams take for a video type: functionName `voices` lists the '
+      + 'narration voices (customParams.voice), `styles` the caption styles (customParams.style); identifier '
+      + 'is the video type (slides, ai-slides).',
+    route: { method: 'post', path: '/video/function' },
+    annotations: { title: 'Video voices and caption styles', ...reads },
+  },
+  {
+    name: 'generate_video', title: 'Generate a video',
+    description: 'Make an MP4 video into the media library: type `slides` turns customParams.text (scenes '
+      + 'split at blank lines) and optional library images (customParams.images: media ids) into captioned, '
+      + 'narrated scenes; `ai-slides` writes the script from customParams.prompt where an AI provider is '
+      + 'configured. Answers the media when it is made within the server\'s wait, else {id, status: "pending"}: '
+      + 'follow it with get_media, whose `progress` shows the stage and percent, until ready or failed. The '
+      + 'ready media\'s id and path go into create_posts\' `image`. Repeating the same call within 24 hours '
+      + 'returns the first answer instead of making another video.',
+    route: { method: 'post', path: '/generate-video' }, wrap: 'media', keyedByArguments: true,
+    annotations: {
+      title: 'Generate a video', readOnlyHint: false, destructiveHint: false, idempotentHint: true,
+      openWorldHint: false,
+    },
+  },
+  {
     name: 'list_notifications', title: 'List notifications',
     description: 'The organization\'s notifications (failed publications, channels to reconnect...), newest '
       + 'first, 100 a page; `page` counts from 0 and `hasMore` says whether another page follows.',
