@@ -3,6 +3,7 @@ import { registerAnalyticsCommands } from './commands/analytics.ts';
 import { registerAuthCommands } from './commands/auth.ts';
 import { registerIntegrationCommands } from './commands/integrations.ts';
 import { registerKeyCommands } from './commands/keys.ts';
+import { registerSlotCommands } from './commands/slots.ts';
 import { registerMediaCommands } from './commands/media.ts';
 import { registerMcpCommand } from './commands/mcp.ts';
 import { registerNotificationCommands } from './commands/notifications.ts';
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   const groups: [string, (program: Command) => void][] = [
     ['Authentication:', registerAuthCommands],
     ['Channels (integrations):', registerIntegrationCommands],
+    ['Posting slots:', registerSlotCommands],
     ['Posts:', registerPostCommands],
     ['Media:', registerMediaCommands],
     ['Notifications:', registerNotificationCommands],
