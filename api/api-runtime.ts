@@ -17,6 +17,7 @@ import { createAdapters } from '../shared/platforms/platforms.ts';
 import { createStorage } from '../shared/storage/create-storage.ts';
 import { BullPublishScheduler, createPublishQueue } from '../shared/queue/publish-queue.ts';
 import { RedisPostRetryLock } from '../shared/queue/post-retry-lock.ts';
+import { RedisQueueSlotLock } from '../shared/queue/redis-queue-slot-lock.ts';
 import { PublishRateLimitDelays } from '../shared/queue/publish-rate-limit-delays.ts';
 import { createRedis } from '../shared/queue/redis.ts';
 import { queuePrefixOf } from '../shared/queue/queue-prefix.ts';
@@ -133,6 +134,7 @@ export async function createApiRuntime(
     findChannels,
     scheduler: new BullPublishScheduler(publishQueue, producer),
     retryLock: new RedisPostRetryLock(producer, config.QUEUE_PREFIX),
+    slotLock: new RedisQueueSlotLock(producer, config.QUEUE_PREFIX),
     rateLimitDelays: new PublishRateLimitDelays(publishQueue, producer),
     platformCaller,
     limiter: new FixedWindowLimiter(producer, { limit: config.PUBLIC_API_RATE_LIMIT, windowSeconds: config.PUBLIC_API_RATE_WINDOW_SECONDS, keyPrefix: `${config.QUEUE_PREFIX}:rate-limit` }),

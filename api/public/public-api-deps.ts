@@ -5,6 +5,7 @@ import type { Database } from '../../shared/db/database.ts';
 import type { PlatformCaller } from '../../shared/domain/channels/platform-calls.ts';
 import type { PublishScheduler } from '../../shared/domain/posts/publish-scheduler.ts';
 import type { RetryLock } from '../../shared/domain/posts/retry-post.ts';
+import type { QueueSlotLock } from '../../shared/domain/posts/queue-slot-lock.ts';
 import type { RateLimitDelays } from '../../shared/domain/channels/channel-health-reads.ts';
 import type { ChannelFinder } from '../../shared/domain/posts/check-channel-posts.ts';
 import type { AdapterSet } from '../../shared/platforms/platforms.ts';
@@ -35,6 +36,8 @@ export interface PublicApiDeps {
   scheduler: PublishScheduler;
   /** One POST /posts/:id/retry of a post at a time, across api processes. */
   retryLock: RetryLock;
+  /** Held per channel while `queue` posts choose their slots (shared/domain/posts/queue-slot-lock.ts). */
+  slotLock: QueueSlotLock;
   /** Which publish jobs wait for a platform's rate-limit reset (channel health). */
   rateLimitDelays: RateLimitDelays;
   platformCaller: PlatformCaller;

@@ -150,6 +150,18 @@ describe('posting schedules: time zone and weekly slots per channel, find-slot a
     expect(parts.map((part) => part?.state)).toEqual(['QUEUE', 'QUEUE', 'QUEUE', 'QUEUE']);
   });
 
+  it('gives requests queueing on one channel at the same moment a slot each, none shared', async () => {
+    const org = await organization();
+    await setSchedule(org.apiKey, org.channelId, 'Asia/Kolkata', everyDay('07:00', '13:00', '21:00'));
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, index) =>
+      createPosts(org.apiKey, { type: 'queue' }, [[org.channelId, `at once ${String(index)}`]])));
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201, 201, 201]);
+    const posts = await world.ctx.db.posts.find({ channelId: new Types.ObjectId(org.channelId) }).lean();
+    const dates = posts.map((post) => post.publishDate.toISOString());
+    expect(dates).toHaveLength(6);
+    expect(new Set(dates).size).toBe(6);
+  });
+
   it('queues after `date` when one is given, and keeps `schedule` as it was', async () => {
     const org = await organization();
     await setSchedule(org.apiKey, org.channelId, 'Asia/Kolkata', everyDay('09:00'));

@@ -57,8 +57,8 @@ export async function findFreeSlot(db: Database, organizationId: string, channel
  * Slots for the posts of one `POST /posts` of type `queue`, in the order of `channelIds`: each
  * post takes its channel's next free slot after `after`, and posts of one request on one channel
  * take consecutive slots. Channels are read fresh (not from the api's cache): a schedule set a
- * moment ago must count. Two requests queueing on one channel at the same moment can choose the
- * same slot (README, known gap): nothing in MongoDB or FerretDB 1.24 reserves it atomically.
+ * moment ago must count. The caller holds the channels' queue-slot lock until the posts taking
+ * the slots are stored (create-posts.ts): nothing in MongoDB or FerretDB 1.24 reserves a slot.
  */
 export async function takeQueueSlots(
   db: Database,

@@ -6,7 +6,8 @@ import { groupInsertInto } from '../../db/group-insert.ts';
 import type { PostState } from '../../db/models/post.ts';
 import { DomainError } from '../../errors.ts';
 import { postDocuments, type PostFields } from './post-documents.ts';
-import { checkPosts, type CheckPostsDeps } from './check-posts.ts';
+import { checkPosts, type CheckPostsDeps, type PostsCheck } from './check-posts.ts';
+import type { QueueSlotLock } from './queue-slot-lock.ts';
 import { dueHourOf } from './due-bucket.ts';
 import type { CreatedPost, CreatePostsInput } from './post-input.ts';
 import type { PublishScheduler } from './publish-scheduler.ts';
@@ -14,7 +15,7 @@ import { takeQueueSlots } from '../channels/find-slot.ts';
 import { seriesFields } from './recurrence-series.ts';
 import type { PostChangeEventData } from '../webhooks/webhook-events.ts';
 import type { WebhookEvents } from '../webhooks/webhook-outbox.ts';
-import { shortenRequest, storeShortLinks } from '../short-links/shorten-links.ts';
+import { shortenRequest, storeShortLinks, type PlannedShortLink } from '../short-links/shorten-links.ts';
 
 export type { CreatedPost, CreatePostsInput } from './post-input.ts';
 
@@ -25,6 +26,8 @@ export interface CreatePostsDeps extends CheckPostsDeps {
   webhooks: WebhookEvents;
   /** Public address of the backend (ending in /api): where `shortLink: true` links point. */
   backendUrl?: string | undefined;
+  /** Held per channel while `queue` posts choose and take their slots; without it, none is held. */
+  slotLock?: QueueSlotLock | undefined;
 }
 
 type PostDocument = ReturnType<typeof postDocuments>[number];
@@ -49,14 +52,29 @@ export async function createPosts(
   organizationId: string,
   request: CreatePostsInput,
 ): Promise<CreatedPost[]> {
-  const { db } = deps;
   // Shortened before the checks, so text limits count the short address the platform will get.
   const { input, links } = shortenRequest(request, deps.backendUrl);
-  const orgId = new Types.ObjectId(organizationId);
   // The same checks as a dry run (validate-posts.ts), stopping at the first that fails.
-  const { checked, existing, failures } = await checkPosts(deps, orgId, input, 'create');
-  const [failure] = failures;
+  const checks = await checkPosts(deps, new Types.ObjectId(organizationId), input, 'create');
+  const [failure] = checks.failures;
   if (failure !== undefined) throw failure;
+  const store = () => storePosts(deps, organizationId, input, checks, links);
+  if (input.type !== 'queue' || deps.slotLock === undefined) return store();
+  // Choosing free slots and storing the posts that take them is one step per channel: requests
+  // queueing on a channel at the same moment would otherwise all choose its next free slot.
+  return deps.slotLock.exclusive(checks.checked.map((entry) => entry.channel._id.toHexString()), store);
+}
+
+/** What createPosts does once every check passed: the parts stored, their jobs queued, the events told. */
+async function storePosts(
+  deps: CreatePostsDeps,
+  organizationId: string,
+  input: CreatePostsInput,
+  { checked, existing }: PostsCheck,
+  links: PlannedShortLink[][],
+): Promise<CreatedPost[]> {
+  const { db } = deps;
+  const orgId = new Types.ObjectId(organizationId);
   const now = deps.now();
   // `queue`: one free slot per post, none before `date` when given; a post being edited frees its own.
   const queueAfter = input.date !== undefined && input.date > now ? input.date : now;
