@@ -74,7 +74,7 @@ function pick(args: Record<string, unknown>, schema: z.ZodType | undefined): Rec
 export function routeArguments(tool: BoundTool, args: Record<string, unknown>): RouteArguments {
   return {
     params: pick(args, tool.route.params),
-    query: pick(args, tool.route.query),
+    query: { ...tool.spec.defaultQuery, ...pick(args, tool.route.query) },
     body: tool.route.body === undefined ? undefined : pick(args, tool.route.body),
   };
 }

@@ -125,7 +125,7 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     for (const [name, args] of reads) structured(await call(client, name, args));
     expect(structured(await call(client, 'list_posts', {
       startDate: '2020-01-01T00:00:00Z', endDate: '2020-12-31T00:00:00Z',
-    }))).toEqual({ posts: [] });
+    }))).toEqual({ posts: [], cursor: null }); // paged for agents: 100 a call unless `limit` says otherwise
     expect(failure(await call(client, 'get_media', { id: 'no-such-media' })).error).toBe('not_found');
     const stream = await api(world.stack.baseUrl, org.apiKey, '/mcp', { headers: { Accept: 'text/event-stream' } });
     expect(stream).toMatchObject({ status: 405, body: { error: 'method_not_allowed' } });

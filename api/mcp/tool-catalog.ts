@@ -22,12 +22,20 @@ export interface ToolSpec {
    * retries the same call within 24 hours gets the first answer back and nothing is made twice.
    */
   keyedByArguments?: true;
+  /**
+   * Query values the tool sends unless the agent gives its own: a page size where the route
+   * answers a whole range by default, so an agent's context is not filled by one call.
+   */
+  defaultQuery?: Readonly<Record<string, string>>;
   annotations: ToolAnnotations;
 }
 
 const reads = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 const dateRule = 'Dates are ISO 8601; one without an offset is UTC.';
+
+/** Posts an agent gets per list_posts call unless it asks for another page size. */
+const listPageSize = 100;
 
 /** Every tool the MCP servers offer, in the order an agent usually needs them. */
 export const toolCatalog: readonly ToolSpec[] = [
@@ -89,8 +97,10 @@ export const toolCatalog: readonly ToolSpec[] = [
   {
     name: 'list_posts', title: 'List posts in a range',
     description: `Root posts whose publish date lies between startDate and endDate (at most 366 days apart), with `
-      + `their state (DRAFT, QUEUE, PUBLISHED or ERROR), release URL and error. ${dateRule}`,
-    route: { method: 'get', path: '/posts' },
+      + `their state (DRAFT, QUEUE, PUBLISHED or ERROR), release URL and error, ${listPageSize} at a time unless `
+      + '`limit` (up to 500) says otherwise: while the answer\'s `cursor` is not null, call again with it as '
+      + `\`cursor\` (and the same range) for the next page. ${dateRule}`,
+    route: { method: 'get', path: '/posts' }, defaultQuery: { limit: String(listPageSize) },
     annotations: { title: 'List posts', ...reads },
   },
   {

@@ -95,6 +95,7 @@ function publicExamples(facts: FuzzFacts, random: Random): Record<string, Public
         ['startDate', new Date(Date.now() - 30 * day).toISOString()],
         ['endDate', new Date(Date.now() + 30 * day).toISOString()],
         ['customer', facts.customerId],
+        ['limit', random.pick(['1', '50', '500'])],
       ],
     },
     'GET /posts/:id': { params: { id: facts.postId } },

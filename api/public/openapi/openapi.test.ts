@@ -274,7 +274,7 @@ describe('OpenAPI document and API reference', () => {
     // The list query's parameters come from listPostsQuery: both dates required, customer optional.
     const list = operationShape.parse(document.paths[`${prefix}/posts`]?.get);
     const query = Object.fromEntries((list.parameters ?? []).filter((parameter) => parameter.in === 'query').map((parameter) => [parameter.name, parameter.required]));
-    expect(query).toEqual({ startDate: true, endDate: true, customer: false });
+    expect(query).toEqual({ startDate: true, endDate: true, customer: false, limit: false, cursor: false });
   });
 
   it('serves the reference page with local assets only', async () => {

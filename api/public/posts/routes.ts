@@ -61,8 +61,9 @@ export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
       query: listPostsQuery,
       response: listPostsResponse,
       handle: async ({ organization, query }) => {
-        const { posts, channels } = await listPosts(deps.db, organization.id, query);
-        return { posts: posts.map((post) => presentListedPost(post, channels.get(post.channelId.toString()))) };
+        const { posts, channels, cursor } = await listPosts(deps.db, organization.id, query);
+        const listed = posts.map((post) => presentListedPost(post, channels.get(post.channelId.toString())));
+        return cursor === undefined ? { posts: listed } : { posts: listed, cursor };
       },
     }),
     defineRoute({

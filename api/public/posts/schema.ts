@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { postStates } from '../../../shared/db/models/post.ts';
 import { failureCategories } from '../../../shared/domain/publishing/failure-category.ts';
 import { isoDate } from '../../../shared/validation/iso-date.ts';
+import { postPageLimits } from '../../../shared/domain/posts/post-list-cursor.ts';
 import {
   maxIntervalInDays, maxRepeatCount, maxRuleLength, ruleProblem,
 } from '../../../shared/domain/posts/recurrence-rule.ts';
@@ -105,6 +106,10 @@ export const listPostsQuery = z.object({
   startDate: isoDate.describe('Start of the range (ISO 8601)'),
   endDate: isoDate.describe('End of the range (ISO 8601); at most 366 days after startDate'),
   customer: z.string().min(1).max(100).optional().describe('Only posts on channels of this customer'),
+  limit: z.coerce.number().int().min(1).max(postPageLimits.max).optional()
+    .describe(`Page size (1-${String(postPageLimits.max)}): answers one page and a \`cursor\`; without it, the whole range`),
+  cursor: z.string().min(1).max(200).optional()
+    .describe('The `cursor` of the previous page, to read the next one (with the same range and customer)'),
 });
 
 const mediaView = z.object({ id: z.string(), path: z.string(), alt: z.string().nullable(), thumbnail: z.string().nullable() });
@@ -132,7 +137,11 @@ export const listedPostSchema = z.object({
   integration: integrationRefSchema,
 });
 
-export const listPostsResponse = z.object({ posts: z.array(listedPostSchema) });
+export const listPostsResponse = z.object({
+  posts: z.array(listedPostSchema),
+  cursor: z.string().nullable().optional()
+    .describe('With limit or cursor: where the next page starts, null after the last; absent otherwise'),
+});
 
 export const postPartSchema = z.object({
   id: z.string(),
