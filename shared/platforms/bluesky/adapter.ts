@@ -8,6 +8,7 @@ import type {
   PublishResult,
 } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { blueskySettings } from './definition.ts';
 import { mediaEmbed } from './embeds.ts';
 import { detectFacets, type ResolveHandle } from './facets.ts';
@@ -61,11 +62,7 @@ const handleData = z.object({
 });
 
 function unreadable(what: string): PlatformError {
-  return new PlatformError({
-    kind: 'permanent',
-    provider,
-    message: `Bluesky answered ${what} with a body SPS could not read`,
-  });
+  return unreadableAnswer(provider, `Bluesky answered ${what} with a body`);
 }
 
 function invalidData(issues: z.ZodError): PlatformError {

@@ -3,6 +3,7 @@ import type { ConnectionPolicy } from '../../net/connection-policy.ts';
 import { userServerUrl } from '../kit/user-server-url.ts';
 import type { ConnectContext, CredentialsConnect, UserTokens, VerifiedAccount } from '../kit/platform-connect.ts';
 import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { provider, refusalName, xrpc, xrpcErrorName, type XrpcCall, type XrpcServer } from './xrpc.ts';
 
 /**
@@ -15,8 +16,7 @@ function classify(_status: number, body: unknown): PlatformErrorKind | undefined
 }
 
 function unreadable(what: string): PlatformError {
-  const message = `Bluesky answered ${what} with a body SPS could not read`;
-  return new PlatformError({ kind: 'permanent', provider, message });
+  return unreadableAnswer(provider, `Bluesky answered ${what} with a body`);
 }
 
 /** The PDS origin from what the user typed ("pds.example.com", "https://pds.example.com/"). */

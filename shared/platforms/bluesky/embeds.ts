@@ -1,7 +1,7 @@
 import { buffer } from 'node:stream/consumers';
 import { z } from 'zod';
 import type { PublishMedia } from '../kit/platform-adapter.ts';
-import { PlatformError } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { imageSize } from './image-size.ts';
 import type { BlueskySession } from './session.ts';
 import { provider, xrpcUpload, type RawBody } from './xrpc.ts';
@@ -39,11 +39,7 @@ export async function uploadBlob(session: BlueskySession, body: RawBody, timeout
     }),
   );
   if (!answer.success) {
-    throw new PlatformError({
-      kind: 'permanent',
-      provider,
-      message: 'Bluesky answered uploadBlob with a body SPS could not read',
-    });
+    throw unreadableAnswer(provider, 'Bluesky answered uploadBlob with a body');
   }
   return answer.data.blob;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ConnectionPolicy } from '../../net/connection-policy.ts';
 import type { ChannelCredentials } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { provider, xrpc, type XrpcCall, type XrpcServer } from './xrpc.ts';
 
 /**
@@ -68,11 +69,7 @@ export async function openSession(server: XrpcServer, accessJwt: string, timeout
     }),
   );
   if (!repo.success || repo.data.did !== did) {
-    throw new PlatformError({
-      kind: 'permanent',
-      provider,
-      message: 'Bluesky answered describeRepo with a body SPS could not read',
-    });
+    throw unreadableAnswer(provider, 'Bluesky answered describeRepo with a body');
   }
   return { server, did, handle: repo.data.handle, accessJwt, call };
 }

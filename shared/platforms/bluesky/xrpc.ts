@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { ConnectionPolicy } from '../../net/connection-policy.ts';
 import { pinnedRequest } from '../../net/pinned-request.ts';
 import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
-import { kindForStatus, parseRetryAfter, platformRequest } from '../kit/platform-http.ts';
+import { kindForStatus, platformRequest } from '../kit/platform-http.ts';
+import { retryAfterHeaderMs } from '../kit/retry-after.ts';
 
 export const provider = 'bluesky';
 
@@ -69,7 +70,7 @@ export function xrpcRetryAfterMs(
 ): number | null {
   const reset = header('ratelimit-reset')?.trim() ?? '';
   if (/^\d+$/.test(reset)) return Math.max(0, Number(reset) * 1000 - now);
-  return parseRetryAfter(header('retry-after'), now);
+  return retryAfterHeaderMs(header, now);
 }
 
 export interface XrpcCall {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CredentialsConnect, VerifiedAccount } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { devtoErrorMessage as errorMessage, foremV1 } from './devto-api.ts';
 
 const provider = 'devto';
@@ -38,8 +38,7 @@ export const devtoConnect: CredentialsConnect = {
     });
     const parsed = me.safeParse(body);
     if (!parsed.success) {
-      const message = 'dev.to answered with a profile SPS could not read';
-      throw new PlatformError({ kind: 'permanent', provider, message, cause: parsed.error });
+      throw unreadableAnswer(provider, 'dev.to answered with a profile', { cause: parsed.error });
     }
     const user = parsed.data;
     return {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ChannelCredentials } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 export const provider = 'devto';
@@ -55,6 +56,5 @@ export function devtoApi(apiUrl: string, timeoutMs: number) {
 export type DevtoApi = ReturnType<typeof devtoApi>;
 
 export function unreadable(what: string, cause?: unknown): PlatformError {
-  const message = `dev.to answered ${what} SPS could not read`;
-  return new PlatformError({ kind: 'permanent', provider, message, cause });
+  return unreadableAnswer(provider, `dev.to answered ${what}`, { cause });
 }

@@ -3,6 +3,7 @@ import { readStandardTokens } from '../kit/oauth2.ts';
 import type { ConnectContext, OAuthConnect, UserTokens } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { encodeDiscordCredential } from './credential.ts';
 import { discordUserAgent } from './discord-api.ts';
 import { classifyDiscordRefusal, discordErrorMessage, discordRetryAfterMs } from './discord-errors.ts';
@@ -54,8 +55,7 @@ async function guildChannels(guildId: string, botToken: string, context: Connect
   });
   const parsed = channelList.safeParse(body);
   if (!parsed.success) {
-    const message = 'Discord answered with a channel list SPS could not read';
-    throw new PlatformError({ kind: 'permanent', provider, message, cause: parsed.error });
+    throw unreadableAnswer(provider, 'Discord answered with a channel list', { cause: parsed.error });
   }
   return parsed.data.filter((channel) => postableTypes.has(channel.type));
 }

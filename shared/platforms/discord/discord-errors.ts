@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
-import { parseRetryAfter } from '../kit/platform-http.ts';
+import { resetHeaderWaitMs } from '../kit/rate-limit-reset.ts';
+import { retryAfterHeaderMs } from '../kit/retry-after.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 
 export const provider = 'discord';
 
@@ -109,20 +111,15 @@ export function discordRetryAfterMs(
   now: number,
   body: unknown,
 ): number | null {
-  const retryAfter = parseRetryAfter(header('retry-after'), now);
+  const retryAfter = retryAfterHeaderMs(header, now);
   if (status !== 429) return retryAfter;
   const parsed = errorBody.safeParse(body);
   if (parsed.success && parsed.data.retry_after !== undefined) return Math.ceil(parsed.data.retry_after * 1000);
-  const resetAfter = Number(header('x-ratelimit-reset-after') ?? '');
-  if (header('x-ratelimit-reset-after') !== null && Number.isFinite(resetAfter) && resetAfter >= 0) {
-    return Math.ceil(resetAfter * 1000);
-  }
-  return retryAfter;
+  return resetHeaderWaitMs(header('x-ratelimit-reset-after'), 'seconds', now) ?? retryAfter;
 }
 
 export function unreadable(what: string, cause?: unknown): PlatformError {
-  const message = `Discord answered with ${what} SPS could not read`;
-  return new PlatformError({ kind: 'permanent', provider, message, cause });
+  return unreadableAnswer(provider, `Discord answered with ${what}`, { cause });
 }
 
 export function refused(message: string): PlatformError {

@@ -5,6 +5,7 @@ import type {
 import type { PlatformApp } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest, type PlatformRequest } from '../kit/platform-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { dribbbleSettings } from './definition.ts';
 import { classifyDribbbleRefusal, dribbbleErrorMessage, dribbbleRetryAfterMs } from './dribbble-errors.ts';
 import { earlierShot, shotAttempt, shotsAnswer } from './shot-once.ts';
@@ -29,7 +30,7 @@ const accepted = z.object({ status: z.number(), headers: z.object({ location: z.
 export const shotUrl = (id: string): string => `https://dribbble.com/shots/${id}`;
 
 function unreadable(what: string): PlatformError {
-  return new PlatformError({ kind: 'permanent', provider, message: `Dribbble answered ${what} SPS could not read` });
+  return unreadableAnswer(provider, `Dribbble answered ${what}`);
 }
 
 type DribbbleCall = Pick<PlatformRequest, 'method' | 'multipart' | 'withStatus' | 'readHeaders'> & {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PlatformErrorKind } from '../kit/platform-error.ts';
-import { parseRetryAfter } from '../kit/platform-http.ts';
+import { throttledWaitMs, type RateLimitReset } from '../kit/rate-limit-reset.ts';
+import { retryAfterHeaderMs } from '../kit/retry-after.ts';
 
 /**
  * Dribbble's refusals (design-blogging-business.md 2.5): `{message}`, and for a validation
@@ -42,6 +43,11 @@ export function classifyDribbbleRefusal(status: number, body: unknown): Platform
 /** A limit counted per minute (the overview's examples show 60): with no reset named, a minute. */
 const fallbackWaitMs = 60_000;
 
+/** X-RateLimit-Reset: the Unix time the window reopens, on every answer. */
+const dribbbleReset: RateLimitReset = {
+  header: 'x-ratelimit-reset', counting: 'unix-seconds', fallbackMs: fallbackWaitMs,
+};
+
 /**
  * How long a throttled call waits: Retry-After when sent, else X-RateLimit-Reset, the Unix time
  * (seconds) the window reopens, which Dribbble sends on every answer. At least a second, so a
@@ -53,10 +59,6 @@ export function dribbbleRetryAfterMs(
   now: number,
   body: unknown,
 ): number | null {
-  const retryAfter = parseRetryAfter(header('retry-after'), now);
-  if (!saysRateLimited(status, body)) return retryAfter;
-  if (retryAfter !== null) return Math.max(1_000, retryAfter);
-  const reset = Number(header('x-ratelimit-reset') ?? '');
-  if (!Number.isFinite(reset) || reset <= 0) return fallbackWaitMs;
-  return Math.max(1_000, reset * 1000 - now);
+  if (!saysRateLimited(status, body)) return retryAfterHeaderMs(header, now);
+  return throttledWaitMs(header, now, dribbbleReset);
 }

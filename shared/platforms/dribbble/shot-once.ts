@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PartCheckpoint } from '../kit/platform-adapter.ts';
-import { PlatformError } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 
 /**
  * Uploading a shot at most once. `POST /v2/shots` takes no idempotency key, so the part's
@@ -36,8 +36,7 @@ export async function earlierShot(
   const shots = shotsAnswer.safeParse(await readShots(lookupQuery));
   if (!shots.success) {
     // Without the list SPS cannot tell whether the shot is on Dribbble; guessing could post it twice.
-    const message = 'Dribbble answered the player\'s shots in a shape SPS could not read';
-    throw new PlatformError({ kind: 'unconfirmed', provider: 'dribbble', message });
+    throw unreadableAnswer('dribbble', 'Dribbble answered the player\'s shots in a shape', { kind: 'unconfirmed' });
   }
   const found = shots.data.find((shot) => {
     const publishedAt = Date.parse(shot.published_at ?? '');

@@ -9,7 +9,7 @@ import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext, PlatformApp } from '../kit/platform-connect.ts';
 import { PlatformApps } from '../platform-apps.ts';
 import { facebookConnect } from './connect.ts';
-import { graphGet } from './meta-graph.ts';
+import { graphGet } from '../meta/meta-graph.ts';
 import { facebookModule } from './module.ts';
 import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 

@@ -1,5 +1,5 @@
 import type { OAuthConnect, VerifiedAccount } from '../kit/platform-connect.ts';
-import { facebookLoginProvider, longLivedUserToken, managedPages, publishablePage } from './facebook-login.ts';
+import { facebookLoginProvider, longLivedUserToken, managedPages, publishablePage } from '../meta/facebook-login.ts';
 
 const platform = 'facebook';
 

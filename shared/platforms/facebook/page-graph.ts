@@ -2,10 +2,11 @@ import type { z } from 'zod';
 import type { PublishMedia } from '../kit/platform-adapter.ts';
 import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
-import { graphApiVersion } from './meta-graph.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
+import { graphApiVersion } from '../meta/meta-graph.ts';
 import {
   classifyGraphRefusal, graphRefusalMessage, graphRetryAfterMs, readGraphRefusal,
-} from './meta-graph-refusals.ts';
+} from '../meta/meta-graph-refusals.ts';
 import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 const provider = 'facebook';
@@ -53,8 +54,7 @@ export function videoHostOf(apiUrl: string): string {
 }
 
 function unreadable(what: string, cause: unknown): PlatformError {
-  const message = `Facebook answered with ${what} SPS could not read`;
-  return new PlatformError({ kind: 'permanent', provider, message, cause });
+  return unreadableAnswer(provider, `Facebook answered with ${what}`, { cause });
 }
 
 export function createPageGraph(apiUrl: string, timeoutMs: number): PageGraph {

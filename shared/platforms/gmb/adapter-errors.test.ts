@@ -11,7 +11,7 @@ import { memoryCheckpoint } from '../../../test/support/part-checkpoint.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import type { ChannelCredentials, PlatformAdapter, PublishMedia } from '../kit/platform-adapter.ts';
 import type { OAuthConnect } from '../kit/platform-connect.ts';
-import { googleOAuthProvider } from '../youtube/google-oauth.ts';
+import { googleOAuthProvider } from '../google/google-oauth.ts';
 import { createGmbAdapter } from './adapter.ts';
 import { gmbConnect } from './connect.ts';
 import { encodeGmbCredential } from './credential.ts';

@@ -1,7 +1,7 @@
 import { refreshAccessToken } from '../kit/oauth2.ts';
 import type { OAuthConnect, VerifiedAccount } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
-import { googleOAuthProvider } from '../youtube/google-oauth.ts';
+import { googleOAuthProvider } from '../google/google-oauth.ts';
 import { GmbApi, gmbApiUrl, gmbServiceUrl, provider } from './gmb-api.ts';
 import { managedLocations } from './gmb-locations.ts';
 import { encodeGmbCredential, encodeGmbRefreshCredential, readGmbRefreshCredential } from './credential.ts';

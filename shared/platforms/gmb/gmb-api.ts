@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest, type PlatformRequest } from '../kit/platform-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { classifyGmbRefusal, gmbErrorMessage, gmbRetryAfterMs } from './gmb-errors.ts';
 import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
@@ -25,8 +26,7 @@ export function gmbServiceUrl(apiUrl: string, service: GmbService): string {
 }
 
 export function unreadable(what: string, cause?: unknown): PlatformError {
-  const message = `Google Business Profile answered ${what} SPS could not read`;
-  return new PlatformError({ kind: 'permanent', provider, message, cause });
+  return unreadableAnswer(provider, `Google Business Profile answered ${what}`, { cause });
 }
 
 /** What one call sets; the token, the timeout and Google's error reading are the same for all. */

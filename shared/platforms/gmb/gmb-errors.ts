@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PlatformErrorKind } from '../kit/platform-error.ts';
-import { parseRetryAfter } from '../kit/platform-http.ts';
-import { googleApiErrorMessage } from '../youtube/google-oauth.ts';
+import { retryAfterHeaderMs } from '../kit/retry-after.ts';
+import { googleApiErrorMessage } from '../google/google-oauth.ts';
 
 /**
  * Google Business Profile refusals: `{error: {code, message, status, details: [...]}}`, where the
@@ -158,7 +158,7 @@ export function gmbRetryAfterMs(
   now: number,
   body: unknown,
 ): number | null {
-  const retryAfter = parseRetryAfter(header('retry-after'), now);
+  const retryAfter = retryAfterHeaderMs(header, now);
   if (retryAfter !== null) return retryAfter;
   const read = readRefusal(body);
   if (read === null || quotaZero(read)) return null;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PublishInput } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { sendOnce } from '../kit/send-once.ts';
 import type { GmbCredential } from './credential.ts';
 import { provider, unreadable, type GmbApi } from './gmb-api.ts';
@@ -95,9 +96,9 @@ export async function publishLocalPost(api: GmbApi, target: GmbCredential, input
       const parsed = localPost.safeParse(answer);
       if (parsed.success) return parsed.data;
       // Google answered 2xx, so the post is likely there, under a name SPS could not read.
-      const message = 'Google Business Profile answered the new post in a shape SPS could not read; it may be '
-        + 'published';
-      throw new PlatformError({ kind: 'unconfirmed', provider, message, cause: parsed.error });
+      throw unreadableAnswer(provider, 'Google Business Profile answered the new post in a shape', {
+        kind: 'unconfirmed', cause: parsed.error, consequence: 'it may be published',
+      });
     },
   });
   const refused = refusedByPolicy(post);

@@ -1,5 +1,5 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
-import { googleUrls } from '../youtube/google-oauth.ts';
+import { googleUrls } from '../google/google-oauth.ts';
 import { createGmbAdapter } from './adapter.ts';
 import { gmbConnect } from './connect.ts';
 import { gmb } from './definition.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 
 export const provider = 'hashnode';
 
@@ -103,6 +104,5 @@ export function hashnodeApi(apiUrl: string, timeoutMs: number) {
 export type HashnodeApi = ReturnType<typeof hashnodeApi>;
 
 export function unreadable(what: string, cause?: unknown): PlatformError {
-  const message = `Hashnode answered with ${what} SPS could not read`;
-  return new PlatformError({ kind: 'permanent', provider, message, cause });
+  return unreadableAnswer(provider, `Hashnode answered with ${what}`, { cause });
 }

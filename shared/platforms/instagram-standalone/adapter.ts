@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { ContainerTiming } from '../instagram/instagram-containers.ts';
-import { createInstagramVariantAdapter, type InstagramAccount } from '../instagram/instagram-variant-adapter.ts';
-import type { InstagramGraph } from '../instagram/instagram-graph.ts';
+import type { ContainerTiming } from '../meta/instagram-containers.ts';
+import { createInstagramVariantAdapter, type InstagramAccount } from '../meta/instagram-variant-adapter.ts';
+import type { InstagramGraph } from '../meta/instagram-graph.ts';
 import type { AdapterOptions, PlatformAdapter } from '../kit/platform-adapter.ts';
 import type { PlatformApp } from '../kit/platform-connect.ts';
 

@@ -6,7 +6,7 @@ import {
 import { authorizeAndConnect } from '../../../test/simulators/kit/oauth-dance.ts';
 import { freePort } from '../../../test/support/free-port.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
-import { graphGet } from '../facebook/meta-graph.ts';
+import { graphGet } from '../meta/meta-graph.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext, PlatformApp } from '../kit/platform-connect.ts';
 import { PlatformApps } from '../platform-apps.ts';

@@ -5,10 +5,10 @@ import {
   graphGet,
   longLivedToken,
   renewLongLivedToken,
-} from '../facebook/meta-graph.ts';
+} from '../meta/meta-graph.ts';
 import { readStandardTokens } from '../kit/oauth2.ts';
 import type { OAuthConnect, UserTokens } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 
 const platform = 'instagram-standalone';
 
@@ -77,8 +77,7 @@ export const instagramStandaloneConnect: OAuthConnect = {
     });
     const parsed = profile.safeParse(body);
     if (!parsed.success) {
-      const message = 'Instagram answered with a profile SPS could not read';
-      throw new PlatformError({ kind: 'permanent', provider: platform, message, cause: parsed.error });
+      throw unreadableAnswer(platform, 'Instagram answered with a profile', { cause: parsed.error });
     }
     const user = parsed.data;
     return {

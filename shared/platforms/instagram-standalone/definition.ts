@@ -1,5 +1,7 @@
 import { definePlatform } from '../kit/platform-definition.ts';
-import { instagram, instagramSettings } from '../instagram/definition.ts';
+import {
+  checkInstagramPost, instagramMediaRules, instagramSettings, instagramTools,
+} from '../meta/instagram-post-rules.ts';
 
 /** The same container options as through Facebook Login; only the host and the token differ. */
 export const instagramStandaloneSettings = instagramSettings;
@@ -13,7 +15,7 @@ export const instagramStandalone = definePlatform({
   textCounting: 'code-points',
   replies: 'comment',
   mediaByUrl: true,
-  mediaRules: instagram.mediaRules,
+  mediaRules: instagramMediaRules,
   rules:
     'Instagram professional account connected directly, without a Facebook Page. There are no text-only '
     + 'posts. A single video is published as a Reel, several media as a carousel. Instagram fetches every '
@@ -21,6 +23,6 @@ export const instagramStandalone = definePlatform({
     + 'hashtags and 20 @-mentions. Later parts are published as text comments. An account may publish about'
     + ' 100 posts a day through the API (see the publishingLimit tool).',
   settings: instagramStandaloneSettings,
-  tools: instagram.tools,
-  checkPost: (post) => instagram.checkPost(post),
+  tools: instagramTools,
+  checkPost: ({ settings, parts }) => checkInstagramPost(settings, parts),
 });

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { AdapterOptions, PlatformAdapter } from '../kit/platform-adapter.ts';
 import type { PlatformApp } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
-import type { ContainerTiming } from './instagram-containers.ts';
-import { createInstagramVariantAdapter, type InstagramAccount } from './instagram-variant-adapter.ts';
-import type { InstagramGraph } from './instagram-graph.ts';
+import type { ContainerTiming } from '../meta/instagram-containers.ts';
+import { createInstagramVariantAdapter, type InstagramAccount } from '../meta/instagram-variant-adapter.ts';
+import type { InstagramGraph } from '../meta/instagram-graph.ts';
 
 const provider = 'instagram';
 

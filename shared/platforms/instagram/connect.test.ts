@@ -5,7 +5,7 @@ import {
 } from '../../../test/simulators/instagram/instagram-simulator.ts';
 import { freePort } from '../../../test/support/free-port.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
-import { graphGet } from '../facebook/meta-graph.ts';
+import { graphGet } from '../meta/meta-graph.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext, PlatformApp } from '../kit/platform-connect.ts';
 import { PlatformApps } from '../platform-apps.ts';

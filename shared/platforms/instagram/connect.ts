@@ -1,6 +1,6 @@
 import {
   facebookLoginProvider, longLivedUserToken, managedPages, publishablePage,
-} from '../facebook/facebook-login.ts';
+} from '../meta/facebook-login.ts';
 import type { OAuthConnect, VerifiedAccount } from '../kit/platform-connect.ts';
 
 const platform = 'instagram';

@@ -6,6 +6,7 @@ import { FetchFailure } from '../../net/fetch-failure.ts';
 import { pinnedRequest } from '../../net/pinned-request.ts';
 import type { PublishMedia } from './platform-adapter.ts';
 import { PlatformError, type PlatformErrorKind } from './platform-error.ts';
+import { retryAfterHeaderMs } from './retry-after.ts';
 
 /** A multipart/form-data body whose file part is streamed from storage, never held whole. */
 export interface MultipartBody {
@@ -77,14 +78,6 @@ export interface PlatformRequest {
 /** An answer larger than this is not a platform's JSON: refuse it rather than hold it. */
 const maxAnswerBytes = 10 * 1024 * 1024;
 
-/** Seconds or an HTTP date, per RFC 9110; anything else is ignored. */
-export function parseRetryAfter(value: string | null, now: number = Date.now()): number | null {
-  if (value === null || value.trim() === '') return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
-}
-
 export function kindForStatus(status: number): PlatformErrorKind {
   if (status === 401) return 'disconnected';
   if (status === 408 || status === 425 || status === 429 || status >= 500) return 'retryable';
@@ -92,7 +85,7 @@ export function kindForStatus(status: number): PlatformErrorKind {
 }
 
 function retryAfterHeader(_status: number, header: (name: string) => string | null, now: number): number | null {
-  return parseRetryAfter(header('retry-after'), now);
+  return retryAfterHeaderMs(header, now);
 }
 
 /** A JSON string, or an integer of 16 digits or more standing on its own (not part of a decimal or exponent). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AdapterOptions, ChannelCredentials } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest, type MultipartBody } from '../kit/platform-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { classifyLemmyRefusal, isThrottled, lemmyErrorMessage } from './lemmy-errors.ts';
 import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
@@ -64,7 +65,7 @@ export interface LemmyCall {
 }
 
 export function unreadable(what: string): PlatformError {
-  return new PlatformError({ kind: 'permanent', provider, message: `Lemmy answered with ${what} SPS could not read` });
+  return unreadableAnswer(provider, `Lemmy answered with ${what}`);
 }
 
 export type LemmyApi = ReturnType<typeof lemmyApi>;

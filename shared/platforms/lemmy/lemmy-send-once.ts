@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PlatformError } from '../kit/platform-error.ts';
 import { pickSent } from '../kit/send-once.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { provider, type LemmyApi, type LemmySession } from './lemmy-api.ts';
 
 /**
@@ -70,8 +70,7 @@ export function ownItems(api: LemmyApi, session: LemmySession) {
     }));
     if (!answer.success) {
       // Without the list SPS cannot tell whether the part is on Lemmy, and guessing could post it twice.
-      const message = 'Lemmy answered the account\'s posts in a shape SPS could not read';
-      throw new PlatformError({ kind: 'unconfirmed', provider, message });
+      throw unreadableAnswer(provider, 'Lemmy answered the account\'s posts in a shape', { kind: 'unconfirmed' });
     }
     return answer.data;
   }

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
-import { linkedinRestHeaders } from './connect.ts';
+import { linkedinRestHeaders } from './linkedin-provider.ts';
 import {
   classifyLinkedinRefusal, linkedinRefusalMessage, linkedinRetryAfterMs,
 } from './linkedin-errors.ts';

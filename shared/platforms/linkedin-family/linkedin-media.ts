@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { PartCheckpoint, PublishMedia } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { isAccessDenied } from './linkedin-errors.ts';
 import { type LinkedinApi, type UploadBody } from './linkedin-http.ts';
 
@@ -52,8 +53,7 @@ type MediaStatus = z.infer<typeof mediaStatus>['status'];
 type Collection = 'images' | 'videos' | 'documents';
 
 function unreadable(context: UploadContext, what: string): PlatformError {
-  const message = `LinkedIn answered ${what} in a shape SPS could not read`;
-  return new PlatformError({ kind: 'permanent', provider: context.api.provider, message });
+  return unreadableAnswer(context.api.provider, `LinkedIn answered ${what} in a shape`);
 }
 
 async function statusOf(context: UploadContext, collection: Collection, urn: string): Promise<MediaStatus> {

@@ -3,7 +3,8 @@ import type {
   ChannelCredentials, CommentInput, PublishInput, PublishMedia, PublishResult,
 } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
-import { linkedinSettings } from './definition.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
+import { linkedinSettings } from './linkedin-post-rules.ts';
 import { imagesAsPdf } from './images-pdf.ts';
 import { duplicatedPostUrn, isAccessDenied } from './linkedin-errors.ts';
 import { type LinkedinApi } from './linkedin-http.ts';
@@ -91,7 +92,7 @@ export function linkedinPosts(options: LinkedinPostsOptions) {
   }
 
   function unreadable(what: string): PlatformError {
-    return refuse(`LinkedIn answered ${what} in a shape SPS could not read`);
+    return unreadableAnswer(provider, `LinkedIn answered ${what} in a shape`);
   }
 
   /** The author's latest posts, or null where LinkedIn does not let this app read them. */

@@ -1,8 +1,8 @@
 import type { AdapterOptions, ChannelCredentials, PlatformAdapter } from '../kit/platform-adapter.ts';
 import type { PlatformApp } from '../kit/platform-connect.ts';
-import { LinkedinApi } from '../linkedin/linkedin-http.ts';
-import { defaultProcessingWait, type ProcessingWait } from '../linkedin/linkedin-media.ts';
-import { linkedinPosts, type LinkedinAuthor } from '../linkedin/linkedin-posts.ts';
+import { LinkedinApi } from '../linkedin-family/linkedin-http.ts';
+import { defaultProcessingWait, type ProcessingWait } from '../linkedin-family/linkedin-media.ts';
+import { linkedinPosts, type LinkedinAuthor } from '../linkedin-family/linkedin-posts.ts';
 import { linkedinPageConnect } from './connect.ts';
 import { readLinkedinPageCredential } from './credential.ts';
 import { pageFollowers, pagePostStatistics } from './page-statistics.ts';

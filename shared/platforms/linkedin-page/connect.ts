@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { linkedinErrorMessage, linkedinProvider, linkedinRestHeaders } from '../linkedin/connect.ts';
+import { linkedinErrorMessage, linkedinProvider, linkedinRestHeaders } from '../linkedin-family/linkedin-provider.ts';
 import { refreshAccessToken } from '../kit/oauth2.ts';
 import type {
   ConnectContext, OAuthConnect, PlatformApp, UserTokens, VerifiedAccount,

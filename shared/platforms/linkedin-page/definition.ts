@@ -1,5 +1,7 @@
 import { definePlatform } from '../kit/platform-definition.ts';
-import { linkedin, linkedinSettings, linkedinTextRules } from '../linkedin/definition.ts';
+import {
+  checkLinkedinPost, linkedinMediaRules, linkedinSettings, linkedinTextRules,
+} from '../linkedin-family/linkedin-post-rules.ts';
 
 /** A Page posts publicly: the member-only visibility choices do not apply. */
 export const linkedinPageSettings = linkedinSettings.omit({ visibility: true });
@@ -12,7 +14,7 @@ export const linkedinPage = definePlatform({
   textLimit: 3000,
   textCounting: 'code-points',
   replies: 'comment',
-  mediaRules: linkedin.mediaRules,
+  mediaRules: linkedinMediaRules,
   rules:
     'Posts are published as the organization whose Page the connected member administers, always publicly. '
     + 'The first part is the post; later parts are published as comments by the Page, as text only, of at most '
@@ -25,5 +27,5 @@ export const linkedinPage = definePlatform({
       dataSchema: [],
     },
   ],
-  checkPost: (post) => linkedin.checkPost(post),
+  checkPost: ({ settings, parts }) => checkLinkedinPost(settings, parts),
 });

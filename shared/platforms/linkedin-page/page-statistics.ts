@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { AnalyticsCounter } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
-import type { LinkedinApi } from '../linkedin/linkedin-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
+import type { LinkedinApi } from '../linkedin-family/linkedin-http.ts';
 import type { LinkedinPageCredential } from './credential.ts';
 
 const networkSize = z.object({ firstDegreeSize: z.number().int().min(0) });
@@ -19,8 +20,7 @@ const shareStatistics = z.object({
 });
 
 function unreadable(what: string): PlatformError {
-  const message = `LinkedIn answered ${what} in a shape SPS could not read`;
-  return new PlatformError({ kind: 'permanent', provider: 'linkedin-page', message });
+  return unreadableAnswer('linkedin-page', `LinkedIn answered ${what} in a shape`);
 }
 
 /** The Page's followers: the size of its COMPANY_FOLLOWED_BY_MEMBER network (rw/r_organization_admin). */

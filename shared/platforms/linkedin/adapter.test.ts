@@ -11,7 +11,7 @@ import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import type { ChannelCredentials, PlatformAdapter, PublishInput } from '../kit/platform-adapter.ts';
 import { createLinkedinAdapter } from './adapter.ts';
 import { linkedinConnect } from './connect.ts';
-import { untilUtcMidnight } from './linkedin-errors.ts';
+import { untilUtcMidnight } from '../linkedin-family/linkedin-errors.ts';
 
 const files = makeTestMedia();
 const ada = {

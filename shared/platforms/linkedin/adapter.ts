@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { AdapterOptions, ChannelCredentials, PlatformAdapter } from '../kit/platform-adapter.ts';
 import type { PlatformApp } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
-import { LinkedinApi } from './linkedin-http.ts';
-import { defaultProcessingWait, type ProcessingWait } from './linkedin-media.ts';
-import { linkedinPosts, type LinkedinAuthor } from './linkedin-posts.ts';
+import { LinkedinApi } from '../linkedin-family/linkedin-http.ts';
+import { defaultProcessingWait, type ProcessingWait } from '../linkedin-family/linkedin-media.ts';
+import { linkedinPosts, type LinkedinAuthor } from '../linkedin-family/linkedin-posts.ts';
 
 const provider = 'linkedin';
 

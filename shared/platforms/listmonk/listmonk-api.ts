@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AdapterOptions, ChannelCredentials } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest, type MultipartBody } from '../kit/platform-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { listmonkAuthorization, readListmonkCredential } from './credential.ts';
 import { classifyListmonkRefusal, publishingMessage } from './listmonk-errors.ts';
 import { trailingSlashes } from '../../net/trailing-slashes.ts';
@@ -19,8 +20,7 @@ export function rootOf(channel: ChannelCredentials): string {
 }
 
 export function unreadable(what: string): PlatformError {
-  const message = `listmonk answered with ${what} SPS could not read`;
-  return new PlatformError({ kind: 'permanent', provider, message });
+  return unreadableAnswer(provider, `listmonk answered with ${what}`);
 }
 
 /** Every answer is `{data: …}`; this reads the data with its own schema. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ChannelCredentials, PartCheckpoint } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { dataOf, provider, type ListmonkApi } from './listmonk-api.ts';
 
 /**
@@ -48,8 +49,7 @@ async function findTagged(api: ListmonkApi, channel: ChannelCredentials, tag: st
   const page = z.object({ data: campaignPage }).safeParse(answer);
   if (!page.success) {
     // Without the list SPS cannot tell whether the campaign exists, and guessing could send it twice.
-    const message = 'listmonk answered the campaign search in a shape SPS could not read';
-    throw new PlatformError({ kind: 'unconfirmed', provider, message });
+    throw unreadableAnswer(provider, 'listmonk answered the campaign search in a shape', { kind: 'unconfirmed' });
   }
   const tagged = page.data.data.results.filter((campaign) => campaign.name.includes(`[${tag}]`));
   if (tagged.length > 1) {

@@ -14,6 +14,7 @@ import type {
   PublishMedia,
   PublishResult,
 } from '../kit/platform-adapter.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 const provider = 'mastodon';
@@ -42,11 +43,7 @@ const processingPollMs = 1_000;
 const processingWaitMs = 60_000;
 
 function unreadable(what: string): PlatformError {
-  return new PlatformError({
-    kind: 'permanent',
-    provider,
-    message: `Mastodon answered with ${what} SPS could not read`,
-  });
+  return unreadableAnswer(provider, `Mastodon answered with ${what}`);
 }
 
 function instanceOf(channel: ChannelCredentials): string {

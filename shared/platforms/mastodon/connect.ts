@@ -3,6 +3,7 @@ import type { OAuth2Provider } from '../kit/oauth2-provider.ts';
 import type { ConnectContext, OAuthConnect, UserTokens } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { instanceLimitsResponse } from './instance-limits.ts';
 import { mastodonErrorMessage } from './mastodon-error-message.ts';
 
@@ -22,11 +23,7 @@ const account = z.object({
 });
 
 function unreadable(what: string): PlatformError {
-  return new PlatformError({
-    kind: 'permanent',
-    provider,
-    message: `the Mastodon instance answered with ${what} SPS could not read`,
-  });
+  return unreadableAnswer(provider, `the Mastodon instance answered with ${what}`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { parseRetryAfter } from '../kit/platform-http.ts';
+import { retryAfterHeaderMs } from '../kit/retry-after.ts';
 
 /**
  * A throttled instance never asks to wait too little: a reset already past on our clock (clocks
@@ -20,5 +20,5 @@ export function mastodonRetryAfterMs(
   const reset = status === 429 ? header('x-ratelimit-reset') : null;
   const resetAt = reset === null ? Number.NaN : Date.parse(reset);
   if (!Number.isNaN(resetAt)) return Math.max(minimumWaitMs, resetAt - now);
-  return parseRetryAfter(header('retry-after'), now);
+  return retryAfterHeaderMs(header, now);
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CredentialsConnect, VerifiedAccount } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { mediumErrorMessage as errorMessage } from './medium-api.ts';
 
 const provider = 'medium';
@@ -42,8 +42,7 @@ export const mediumConnect: CredentialsConnect = {
     });
     const parsed = me.safeParse(body);
     if (!parsed.success) {
-      const message = 'Medium answered with a profile SPS could not read';
-      throw new PlatformError({ kind: 'permanent', provider, message, cause: parsed.error });
+      throw unreadableAnswer(provider, 'Medium answered with a profile', { cause: parsed.error });
     }
     const user = parsed.data.data;
     return {

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { ChannelCredentials } from '../kit/platform-adapter.ts';
 import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
-import { parseRetryAfter, platformRequest } from '../kit/platform-http.ts';
+import { platformRequest } from '../kit/platform-http.ts';
+import { retryAfterHeaderMs } from '../kit/retry-after.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 export const provider = 'medium';
@@ -49,7 +51,7 @@ function retryAfterMs(
   now: number,
   body: unknown,
 ): number | null {
-  const said = parseRetryAfter(header('retry-after'), now);
+  const said = retryAfterHeaderMs(header, now);
   if (said !== null) return said;
   return status === 429 || isDailyLimit(body) ? dailyLimitWaitMs : null;
 }
@@ -80,8 +82,7 @@ export function mediumApi(apiUrl: string, timeoutMs: number) {
 export type MediumApi = ReturnType<typeof mediumApi>;
 
 export function unreadable(what: string, cause?: unknown): PlatformError {
-  const message = `Medium answered with ${what} SPS could not read`;
-  return new PlatformError({ kind: 'permanent', provider, message, cause });
+  return unreadableAnswer(provider, `Medium answered with ${what}`, { cause });
 }
 
 const me = z.object({ data: z.object({ id: z.string().min(1) }) });

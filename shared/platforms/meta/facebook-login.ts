@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { OAuth2Provider } from '../kit/oauth2-provider.ts';
 import type { ConnectContext, PlatformApp, UserTokens } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { appSecretOf, graphApiVersion, graphGet, tradeToken, type TradedToken } from './meta-graph.ts';
 
 /**
@@ -102,8 +102,7 @@ export async function managedPages(
     });
     const parsed = pageList.safeParse(body);
     if (!parsed.success) {
-      const message = `${platform} answered the list of Pages in a form SPS could not read`;
-      throw new PlatformError({ kind: 'permanent', provider: platform, message, cause: parsed.error });
+      throw unreadableAnswer(platform, `${platform} answered the list of Pages in a form`, { cause: parsed.error });
     }
     pages.push(...parsed.data.data);
     after = parsed.data.paging?.cursors?.after;

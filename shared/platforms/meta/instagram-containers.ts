@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { PartCheckpoint, PublishMedia } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
-import type { instagramSettings } from './definition.ts';
+import type { instagramSettings } from './instagram-post-rules.ts';
 import type { InstagramGraph } from './instagram-graph.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { classifyGraphError } from '../facebook/meta-graph.ts';
+import { classifyGraphError } from './meta-graph.ts';
 import {
   isGraphThrottling, publishingLimitSubcode, readGraphRefusal, type GraphRefusal,
-} from '../facebook/meta-graph-refusals.ts';
+} from './meta-graph-refusals.ts';
 import type { PlatformErrorKind } from '../kit/platform-error.ts';
 
 /**

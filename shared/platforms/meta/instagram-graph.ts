@@ -1,7 +1,8 @@
-import { graphApiVersion } from '../facebook/meta-graph.ts';
-import { metaRetryAfterMs, readGraphRefusal } from '../facebook/meta-graph-refusals.ts';
+import { graphApiVersion } from './meta-graph.ts';
+import { metaRetryAfterMs, readGraphRefusal } from './meta-graph-refusals.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { classifyInstagramError, instagramErrorMessage } from './instagram-errors.ts';
 import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
@@ -56,8 +57,7 @@ export class InstagramGraph {
 
   /** A refusal carrying Instagram's answer could not be read: it is our bug or theirs, not worth retrying. */
   unreadable(what: string, cause?: unknown): PlatformError {
-    const message = `Instagram answered with ${what} SPS could not read`;
-    return new PlatformError({ kind: 'permanent', provider: this.#host.provider, message, cause });
+    return unreadableAnswer(this.#host.provider, `Instagram answered with ${what}`, { cause });
   }
 
   #url(path: string): string {

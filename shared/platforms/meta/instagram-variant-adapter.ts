@@ -3,7 +3,7 @@ import type {
   AdapterOptions, AnalyticsCounter, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishResult,
 } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
-import { instagramSettings } from './definition.ts';
+import { instagramSettings } from './instagram-post-rules.ts';
 import {
   defaultContainerTiming, parseGraphTime, publishByContainers, type ContainerTiming,
 } from './instagram-containers.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PlatformErrorKind } from '../kit/platform-error.ts';
-import { parseRetryAfter } from '../kit/platform-http.ts';
+import { retryAfterHeaderMs } from '../kit/retry-after.ts';
 
 /**
  * What a publishing adapter on a Meta Graph host does with a refusal, beyond the connect-time
@@ -172,7 +172,7 @@ export function metaRetryAfterMs(
 ): number | null {
   const refusal = readGraphRefusal(body);
   if (refusal?.subcode === publishingLimitSubcode) return publishingLimitWaitMs;
-  const named = graphRetryAfterMs(status, header) ?? parseRetryAfter(header('retry-after'), now);
+  const named = graphRetryAfterMs(status, header) ?? retryAfterHeaderMs(header, now);
   if (named !== null) return named;
   return refusal !== null && isGraphThrottling(refusal) ? throttledWithoutResetMs : null;
 }

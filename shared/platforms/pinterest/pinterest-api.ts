@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { classifyPinterestRefusal, pinterestErrorMessage, pinterestRetryAfterMs } from './pinterest-errors.ts';
 import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
@@ -23,7 +24,7 @@ export interface PinterestCall {
 export type PinterestApi = <T>(call: PinterestCall, schema: z.ZodType<T>, what: string) => Promise<T>;
 
 export function unreadable(what: string): PlatformError {
-  return new PlatformError({ kind: 'permanent', provider, message: `Pinterest answered ${what} SPS could not read` });
+  return unreadableAnswer(provider, `Pinterest answered ${what}`);
 }
 
 export function pinterestApi(apiUrl: string, accessToken: string, timeoutMs: number): PinterestApi {

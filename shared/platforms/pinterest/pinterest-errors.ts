@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PlatformErrorKind } from '../kit/platform-error.ts';
-import { parseRetryAfter } from '../kit/platform-http.ts';
+import { throttledWaitMs, type RateLimitReset } from '../kit/rate-limit-reset.ts';
+import { retryAfterHeaderMs } from '../kit/retry-after.ts';
 
 /** Pinterest's refusals: `{code, message}` (the spec's `Error`). */
 const errorBody = z.object({ code: z.number().int().optional(), message: z.string() }).loose();
@@ -42,8 +43,10 @@ export function classifyPinterestRefusal(status: number, body: unknown): Platfor
  */
 export const pinterestThrottleWaitMs = 60_000;
 
-/** A reset this large is a Unix time in seconds rather than a count of seconds. */
-const epochSecondsFloor = 1_000_000_000;
+/** X-RateLimit-Reset: the seconds until the window reopens, or the Unix time it does. */
+const pinterestReset: RateLimitReset = {
+  header: 'x-ratelimit-reset', counting: 'seconds-or-unix', fallbackMs: pinterestThrottleWaitMs,
+};
 
 /**
  * How long a throttled call waits. The v5 spec documents no rate-limit headers, so this reads
@@ -57,13 +60,6 @@ export function pinterestRetryAfterMs(
   now: number,
   body: unknown,
 ): number | null {
-  const retryAfter = parseRetryAfter(header('retry-after'), now);
-  if (classifyPinterestRefusal(status, body) !== 'retryable') return retryAfter;
-  if (retryAfter !== null) return Math.max(1_000, retryAfter);
-  const reset = Number(header('x-ratelimit-reset') ?? '');
-  if (Number.isFinite(reset) && reset > 0) {
-    const waitMs = reset >= epochSecondsFloor ? reset * 1000 - now : reset * 1000;
-    return Math.max(1_000, Math.round(waitMs));
-  }
-  return pinterestThrottleWaitMs;
+  if (classifyPinterestRefusal(status, body) !== 'retryable') return retryAfterHeaderMs(header, now);
+  return throttledWaitMs(header, now, pinterestReset);
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import {
   classifyRedditStatus, jsonEnvelope, provider, RedditRefusal, redditErrorMessage, redditRetryAfterMs, unreadable,
 } from './reddit-errors.ts';
@@ -19,8 +20,9 @@ export function redditUserAgent(clientId: string | null): string {
  * failed as refused; the caller looks for what was made (reddit-send-once.ts).
  */
 function unreadableAction(what: string): PlatformError {
-  const message = `Reddit answered the ${what} in a shape SPS could not read; it may have been made`;
-  return new PlatformError({ kind: 'unconfirmed', provider, message });
+  return unreadableAnswer(
+    provider, `Reddit answered the ${what} in a shape`, { consequence: 'it may have been made', kind: 'unconfirmed' },
+  );
 }
 
 export interface RedditCall {

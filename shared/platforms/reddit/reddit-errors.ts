@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
-import { parseRetryAfter } from '../kit/platform-http.ts';
+import { retryAfterHeaderMs } from '../kit/retry-after.ts';
 
 export const provider = 'reddit';
 
@@ -43,7 +43,7 @@ export function redditRetryAfterMs(
   if (status !== 429) return null;
   const reset = Number(header('x-ratelimit-reset') ?? '');
   if (Number.isFinite(reset) && reset > 0) return Math.max(1_000, Math.ceil(reset * 1000));
-  return parseRetryAfter(header('retry-after'), now);
+  return retryAfterHeaderMs(header, now);
 }
 
 /** One entry of `json.errors`: `[CODE, message, field]`. */

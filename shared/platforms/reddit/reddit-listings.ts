@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PublishResult } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import type { RedditApi } from './reddit-api.ts';
 import { provider } from './reddit-errors.ts';
 
@@ -84,8 +85,7 @@ async function ownListing<T>(
     throw new PlatformError({ kind: 'disconnected', provider, message, httpStatus: 403, cause: error });
   }
   // Without the list SPS cannot tell whether the item is on Reddit, and guessing could post it twice.
-  const message = 'Reddit answered the account\'s items in a shape SPS could not read';
-  throw new PlatformError({ kind: 'unconfirmed', provider, message });
+  throw unreadableAnswer(provider, 'Reddit answered the account\'s items in a shape', { kind: 'unconfirmed' });
 }
 
 const createdSince = (createdUtc: number, since: number): boolean => createdUtc * 1000 >= since - clockSlackMs;

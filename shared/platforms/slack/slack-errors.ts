@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 
 export const provider = 'slack';
 
@@ -124,5 +125,5 @@ export function slackRefusal(
 }
 
 export function unreadable(method: string, kind: PlatformErrorKind = 'permanent'): PlatformError {
-  return new PlatformError({ kind, provider, message: `Slack answered ${method} in a way SPS could not read` });
+  return unreadableAnswer(provider, `Slack answered ${method} in a way`, { kind });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
-import { parseRetryAfter } from '../kit/platform-http.ts';
+import { retryAfterHeaderMs } from '../kit/retry-after.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 
 export const provider = 'telegram';
 
@@ -61,7 +62,7 @@ export function telegramRetryAfterMs(
 ): number | null {
   if (status !== 429) return null;
   const seconds = readRefusal(body)?.parameters?.retry_after;
-  return seconds === undefined ? parseRetryAfter(header('retry-after'), now) : seconds * 1000;
+  return seconds === undefined ? retryAfterHeaderMs(header, now) : seconds * 1000;
 }
 
 /** The supergroup a group became, when this refusal says so. */
@@ -88,6 +89,5 @@ export function refused(message: string): PlatformError {
 
 /** An answer SPS could not read; its status says Telegram accepted the call (send-once.ts reads it so). */
 export function unreadable(method: string, httpStatus: number | null = null): PlatformError {
-  const message = `Telegram answered ${method} with a body SPS could not read`;
-  return new PlatformError({ kind: 'permanent', provider, message, httpStatus });
+  return unreadableAnswer(provider, `Telegram answered ${method} with a body`, { httpStatus });
 }

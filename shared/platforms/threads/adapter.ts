@@ -9,7 +9,7 @@ import {
   createContainer, defaultContainerPolling, mediaParameters, settleContainer, type ContainerPolling,
 } from './media-containers.ts';
 import { findPublished } from './published-lookup.ts';
-import { publishingLimitWaitMs } from '../facebook/meta-graph-refusals.ts';
+import { publishingLimitWaitMs } from '../meta/meta-graph-refusals.ts';
 import { provider, threadsGraph, type ThreadsGraph } from './threads-graph.ts';
 import { accountCounters, postCounters } from './threads-insights.ts';
 

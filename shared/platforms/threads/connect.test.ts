@@ -3,7 +3,7 @@ import { authorizeAndConnect } from '../../../test/simulators/kit/oauth-dance.ts
 import { startThreadsSimulator, type ThreadsSimulator } from '../../../test/simulators/threads/threads-simulator.ts';
 import { freePort } from '../../../test/support/free-port.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
-import { graphGet } from '../facebook/meta-graph.ts';
+import { graphGet } from '../meta/meta-graph.ts';
 import { exchangeAuthorizationCode } from '../kit/oauth2.ts';
 import type { ConnectContext, PlatformApp } from '../kit/platform-connect.ts';
 import { PlatformApps } from '../platform-apps.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { graphGet, longLivedToken, renewLongLivedToken } from '../facebook/meta-graph.ts';
+import { graphGet, longLivedToken, renewLongLivedToken } from '../meta/meta-graph.ts';
 import type { OAuthConnect } from '../kit/platform-connect.ts';
-import { PlatformError } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 
 const platform = 'threads';
 
@@ -58,8 +58,7 @@ export const threadsConnect: OAuthConnect = {
     });
     const parsed = profile.safeParse(body);
     if (!parsed.success) {
-      const message = 'Threads answered with a profile SPS could not read';
-      throw new PlatformError({ kind: 'permanent', provider: platform, message, cause: parsed.error });
+      throw unreadableAnswer(platform, 'Threads answered with a profile', { cause: parsed.error });
     }
     const user = parsed.data;
     return {

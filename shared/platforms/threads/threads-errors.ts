@@ -1,5 +1,5 @@
-import { classifyGraphError } from '../facebook/meta-graph.ts';
-import { publishingLimitSubcode, readGraphRefusal } from '../facebook/meta-graph-refusals.ts';
+import { classifyGraphError } from '../meta/meta-graph.ts';
+import { publishingLimitSubcode, readGraphRefusal } from '../meta/meta-graph-refusals.ts';
 import type { PlatformErrorKind } from '../kit/platform-error.ts';
 
 /**

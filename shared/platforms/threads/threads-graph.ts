@@ -1,9 +1,10 @@
 import type { z } from 'zod';
-import { graphErrorMessage } from '../facebook/meta-graph.ts';
+import { graphErrorMessage } from '../meta/meta-graph.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { threadsApiVersion } from './connect.ts';
-import { metaRetryAfterMs } from '../facebook/meta-graph-refusals.ts';
+import { metaRetryAfterMs } from '../meta/meta-graph-refusals.ts';
 import { classifyThreadsError } from './threads-errors.ts';
 import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
@@ -18,8 +19,7 @@ export interface ThreadsGraph {
 }
 
 export function unreadable(what: string, cause?: unknown): PlatformError {
-  const message = `Threads answered with ${what} SPS could not read`;
-  return new PlatformError({ kind: 'permanent', provider, message, cause });
+  return unreadableAnswer(provider, `Threads answered with ${what}`, { cause });
 }
 
 export function threadsGraph(apiUrl: string, accessToken: string, timeoutMs: number): ThreadsGraph {

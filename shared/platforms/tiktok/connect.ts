@@ -3,6 +3,7 @@ import { readStandardTokens } from '../kit/oauth2.ts';
 import type { OAuthConnect, UserTokens } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { tiktokErrorMessage } from './tiktok-errors.ts';
 
 const provider = 'tiktok';
@@ -82,8 +83,7 @@ export const tiktokConnect: OAuthConnect = {
     });
     const parsed = userInfo.safeParse(body);
     if (!parsed.success) {
-      const message = 'TikTok answered with a profile SPS could not read';
-      throw new PlatformError({ kind: 'permanent', provider, message, cause: parsed.error });
+      throw unreadableAnswer(provider, 'TikTok answered with a profile', { cause: parsed.error });
     }
     const user = parsed.data.data.user;
     const username = user.username === undefined || user.username === '' ? null : user.username;

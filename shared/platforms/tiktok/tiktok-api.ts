@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { classifyTikTokError, tiktokErrorMessage, tiktokRetryAfterMs } from './tiktok-errors.ts';
 import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
@@ -25,8 +26,7 @@ const envelope = z.object({
 });
 
 export function unreadable(what: string, cause?: unknown): PlatformError {
-  const message = `TikTok answered with ${what} SPS could not read`;
-  return new PlatformError({ kind: 'permanent', provider, message, cause });
+  return unreadableAnswer(provider, `TikTok answered with ${what}`, { cause });
 }
 
 export function tiktokApi(apiUrl: string, accessToken: string, timeoutMs: number): TikTokApi {

@@ -5,6 +5,7 @@ import type { OAuth2Provider } from '../kit/oauth2-provider.ts';
 import type { OAuthConnect, PlatformApp, UserTokens } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { encodeVkRefreshCredential, readVkRefreshCredential } from './credential.ts';
 
 const provider = 'vk';
@@ -91,8 +92,7 @@ export const vkConnect: OAuthConnect = {
     });
     const parsed = userInfo.safeParse(body);
     if (!parsed.success) {
-      const message = 'VK ID answered with a profile SPS could not read';
-      throw new PlatformError({ kind: 'permanent', provider, message, cause: parsed.error });
+      throw unreadableAnswer(provider, 'VK ID answered with a profile', { cause: parsed.error });
     }
     const { user } = parsed.data;
     return {

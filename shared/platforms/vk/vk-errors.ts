@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PlatformError, type PlatformErrorKind } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 
 const provider = 'vk';
 
@@ -64,5 +65,5 @@ export class VkRefusal extends PlatformError {
 }
 
 export function unreadable(what: string): PlatformError {
-  return new PlatformError({ kind: 'permanent', provider, message: `VK answered with ${what} SPS could not read` });
+  return unreadableAnswer(provider, `VK answered with ${what}`);
 }

@@ -5,6 +5,7 @@ import { platformRequest } from '../kit/platform-http.ts';
 import type {
   AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishResult,
 } from '../kit/platform-adapter.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { readWarpcastCredential, type WarpcastCredential } from './credential.ts';
 import { warpcastSettings } from './definition.ts';
 import { classifyNeynarRefusal, neynarErrorMessage, neynarRetryAfterMs } from './neynar-errors.ts';
@@ -76,8 +77,7 @@ interface Caster {
 }
 
 function unreadable(what: string): PlatformError {
-  const message = `Neynar answered with ${what} SPS could not read`;
-  return new PlatformError({ kind: 'permanent', provider, message });
+  return unreadableAnswer(provider, `Neynar answered with ${what}`);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PlatformErrorKind } from '../kit/platform-error.ts';
-import { parseRetryAfter } from '../kit/platform-http.ts';
+import { throttledWaitMs, type RateLimitReset } from '../kit/rate-limit-reset.ts';
+import { retryAfterHeaderMs } from '../kit/retry-after.ts';
 
 /** Neynar's ErrorRes: `{message, code?, property?, status?}`. */
 const errorBody = z.object({ message: z.string(), code: z.string().optional(), property: z.string().optional() });
@@ -31,8 +32,8 @@ export function classifyNeynarRefusal(status: number, body: unknown): PlatformEr
   return 'permanent';
 }
 
-/** A reset this far in the future is a Unix time in seconds rather than a count of seconds. */
-const epochSecondsFloor = 1_000_000_000;
+/** X-RateLimit-Reset: a Unix time in seconds, or seconds from now; without it the worker decides. */
+const neynarReset: RateLimitReset = { header: 'x-ratelimit-reset', counting: 'seconds-or-unix', fallbackMs: null };
 
 /**
  * How long a 429 asks us to wait: Retry-After when sent, otherwise X-RateLimit-Reset (a Unix time
@@ -44,11 +45,6 @@ export function neynarRetryAfterMs(
   header: (name: string) => string | null,
   now: number,
 ): number | null {
-  const retryAfter = parseRetryAfter(header('retry-after'), now);
-  if (status !== 429) return retryAfter;
-  if (retryAfter !== null) return Math.max(1_000, retryAfter);
-  const reset = Number(header('x-ratelimit-reset') ?? '');
-  if (!Number.isFinite(reset) || reset <= 0) return null;
-  const waitMs = reset >= epochSecondsFloor ? reset * 1000 - now : reset * 1000;
-  return Math.max(1_000, Math.round(waitMs));
+  if (status !== 429) return retryAfterHeaderMs(header, now);
+  return throttledWaitMs(header, now, neynarReset);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PartCheckpoint } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { provider, type WordpressRest, type WordpressSession } from './wordpress-rest.ts';
 
 /**
@@ -72,8 +73,7 @@ async function findDraft(step: DraftStep, from: number): Promise<number | null> 
     : null;
   if (list === null || !list.success) {
     // Without the list SPS cannot tell whether the draft exists, and guessing could post it twice.
-    const message = 'WordPress answered the user\'s entries in a shape SPS could not read';
-    throw new PlatformError({ kind: 'unconfirmed', provider, message });
+    throw unreadableAnswer(provider, 'WordPress answered the user\'s entries in a shape', { kind: 'unconfirmed' });
   }
   const candidates = list.data.filter((entry) => entry.title.raw === fields.title
     && Date.parse(`${entry.modified_gmt}Z`) >= from);

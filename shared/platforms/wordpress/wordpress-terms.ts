@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PlatformError } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { readWordpressError } from './wordpress-errors.ts';
 import { provider, type WordpressRest, type WordpressSession } from './wordpress-rest.ts';
 
@@ -27,8 +28,7 @@ const perPage = 100;
 const maxPages = 10;
 
 export function unreadable(what: string): PlatformError {
-  const message = `WordPress answered with ${what} SPS could not read`;
-  return new PlatformError({ kind: 'permanent', provider, message });
+  return unreadableAnswer(provider, `WordPress answered with ${what}`);
 }
 
 async function page(

@@ -4,6 +4,7 @@ import type {
 } from '../kit/platform-adapter.ts';
 import type { PlatformApp } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { xSettings } from './definition.ts';
 import { provider, xApi, type XApi } from './x-api.ts';
 import { isDuplicateContent } from './x-errors.ts';
@@ -45,7 +46,7 @@ const postLookup = z.object({
 const attemptMarker = 'postAttemptAt';
 
 function unreadable(what: string): PlatformError {
-  return new PlatformError({ kind: 'permanent', provider, message: `X answered ${what} SPS could not read` });
+  return unreadableAnswer(provider, `X answered ${what}`);
 }
 
 /** The web link to a post; X redirects a renamed account's old username, so the link stays good. */

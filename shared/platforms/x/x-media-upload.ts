@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { segments } from '../kit/byte-segments.ts';
 import type { PartCheckpoint, PublishMedia } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { provider, type XApi } from './x-api.ts';
 
 /**
@@ -69,7 +70,7 @@ const savedMedia = z.object({
 type SavedMedia = z.infer<typeof savedMedia>;
 
 function unreadable(what: string): PlatformError {
-  return new PlatformError({ kind: 'permanent', provider, message: `X answered ${what} SPS could not read` });
+  return unreadableAnswer(provider, `X answered ${what}`);
 }
 
 /** GIFs and videos go through the chunked upload with the category X processes them under. */

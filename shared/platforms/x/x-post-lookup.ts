@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PlatformError } from '../kit/platform-error.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { provider, type XApi } from './x-api.ts';
 
 /**
@@ -71,8 +71,7 @@ export async function findSentPart(api: XApi, part: SentPart): Promise<string | 
   }));
   if (!answer.success) {
     // Without the list SPS cannot tell whether the part is on X, and guessing could post it twice.
-    const message = 'X answered the account\'s posts in a shape SPS could not read';
-    throw new PlatformError({ kind: 'unconfirmed', provider, message });
+    throw unreadableAnswer(provider, 'X answered the account\'s posts in a shape', { kind: 'unconfirmed' });
   }
   const wanted = part.text.trim().normalize('NFC');
   const found = (answer.data.data ?? []).find((post) => {

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { OAuthConnect, UserTokens, VerifiedAccount } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
-import { googleApiErrorMessage, googleOAuthProvider } from './google-oauth.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
+import { googleApiErrorMessage, googleOAuthProvider } from '../google/google-oauth.ts';
 
 const provider = 'youtube';
 
@@ -62,8 +63,7 @@ export const youtubeConnect: OAuthConnect = {
     });
     const parsed = channelList.safeParse(body);
     if (!parsed.success) {
-      const message = 'YouTube answered with a channel list SPS could not read';
-      throw new PlatformError({ kind: 'permanent', provider, message, cause: parsed.error });
+      throw unreadableAnswer(provider, 'YouTube answered with a channel list', { cause: parsed.error });
     }
     const items = parsed.data.items ?? [];
     if (items.length === 0) {

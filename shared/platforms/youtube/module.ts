@@ -2,7 +2,7 @@ import type { PlatformModule } from '../kit/platform-module.ts';
 import { createYoutubeAdapter } from './adapter.ts';
 import { youtubeConnect } from './connect.ts';
 import { youtube } from './definition.ts';
-import { googleUrls } from './google-oauth.ts';
+import { googleUrls } from '../google/google-oauth.ts';
 
 export const youtubeModule: PlatformModule = {
   definition: youtube,

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest, type PlatformRequest } from '../kit/platform-http.ts';
+import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { classifyYoutubeRefusal, youtubeErrorMessage, youtubeRetryAfterMs } from './youtube-errors.ts';
 import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
@@ -11,8 +12,7 @@ export type YoutubeCall = Omit<PlatformRequest, 'provider' | 'timeoutMs' | 'erro
   | 'retryAfterMs' | 'serverName'> & { timeoutMs?: number };
 
 export function unreadable(what: string, cause?: unknown): PlatformError {
-  const message = `YouTube answered ${what} SPS could not read`;
-  return new PlatformError({ kind: 'permanent', provider, message, cause });
+  return unreadableAnswer(provider, `YouTube answered ${what}`, { cause });
 }
 
 /**

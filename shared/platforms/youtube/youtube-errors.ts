@@ -1,6 +1,6 @@
 import type { PlatformErrorKind } from '../kit/platform-error.ts';
-import { parseRetryAfter } from '../kit/platform-http.ts';
-import { googleApiErrorMessage, googleErrorReasons } from './google-oauth.ts';
+import { retryAfterHeaderMs } from '../kit/retry-after.ts';
+import { googleApiErrorMessage, googleErrorReasons } from '../google/google-oauth.ts';
 import { msUntilPacificMidnight } from './pacific-midnight.ts';
 
 /**
@@ -65,7 +65,7 @@ export function youtubeRetryAfterMs(
   now: number,
   body: unknown,
 ): number | null {
-  const retryAfter = parseRetryAfter(header('retry-after'), now);
+  const retryAfter = retryAfterHeaderMs(header, now);
   if (retryAfter !== null) return retryAfter;
   const reasons = googleErrorReasons(body);
   if (reasons.some((reason) => dailyQuota.has(reason))) return msUntilPacificMidnight(now) + midnightSlackMs;
