@@ -21,6 +21,8 @@ export const errorStatus = {
   conflict: 409,
   /** A request with the same Idempotency-Key is still running. */
   idempotency_request_running: 409,
+  /** DELETE /media/:id of a media a scheduled post attaches (the message names the posts). */
+  media_in_use: 409,
   /** A reconnect brought back another platform account than the channel's. */
   account_mismatch: 409,
   /** The operator has not given SPS this platform's client id and secret (README, environment). */

@@ -111,6 +111,9 @@ function publicExamples(facts: FuzzFacts, random: Random): Record<string, Public
     },
     'POST /upload-from-url': { body: json({ url: 'https://media.example.invalid/picture.png' }) },
     'GET /media/:id': { params: { id: facts.mediaId } },
+    'GET /media': { query: [['limit', random.pick(['1', '50', '100'])]] },
+    // An id no media has: the route's refusal is what is fuzzed, and the media other targets use stays.
+    'DELETE /media/:id': { params: { id: facts.sparePostId } },
     'GET /notifications': { query: [['page', '0']] },
     'GET /events': { query: [['after', '000000000000000000000000'], ['limit', '10']] },
     'GET /webhooks': {},

@@ -3,6 +3,7 @@ import { idParams } from '../common-schemas.ts';
 import { defineRoute, type Reply, type RouteDefinition } from '../route-definition.ts';
 import type { PublicApiDeps } from '../public-api-deps.ts';
 import { mediaView } from '../../../shared/domain/media/media-view.ts';
+import { deleteUnusedMedia, listMedia, mediaUses } from '../../../shared/domain/media/media-library.ts';
 import { findOwnedMedia, recordRemoteMedia, recordUploadedMedia, streamIntoStorage } from '../../../shared/domain/media/store-media.ts';
 import { DomainError } from '../../../shared/errors.ts';
 import { parseRemoteMediaUrl } from '../../../shared/domain/media/remote-media-url.ts';
@@ -11,7 +12,9 @@ import { describeBytes } from '../../../shared/media/media-types.ts';
 import { multipartFile } from './multipart-file.ts';
 import { drainRefusedUpload } from './refused-upload-drain.ts';
 import { mediaJobAnswer, mediaStatusUrl } from './media-answer.ts';
-import { mediaSchema, pendingMediaSchema, uploadFromUrlBody } from './schema.ts';
+import {
+  deletedMediaResponse, listMediaQuery, listMediaResponse, mediaSchema, pendingMediaSchema, uploadFromUrlBody,
+} from './schema.ts';
 
 /** Multipart framing around the file: boundaries and part headers. */
 const multipartOverheadBytes = 64 * 1024;
@@ -72,6 +75,32 @@ export function uploadRoutes(deps: PublicApiDeps): RouteDefinition[] {
         const media = await recordRemoteMedia(deps.db, organization.id, parseRemoteMediaUrl(body.url));
         return processAndAnswer(organization.id, media._id.toString(), 'import');
       },
+    }),
+    defineRoute({
+      method: 'get', path: '/media', tag: 'Uploads', scope: 'uploads', status: 200, errors: ['validation_failed'],
+      summary: 'The organization\'s media library, newest first, with the posts that use each',
+      query: listMediaQuery,
+      response: listMediaResponse,
+      handle: async ({ organization, query }) => {
+        const page = await listMedia(deps.db, organization.id, query);
+        const ids = page.media.map((media) => media._id.toHexString());
+        const uses = await mediaUses(deps.db, organization.id, ids);
+        const none = { scheduled: [], drafts: [], published: [] };
+        const listed = page.media.map((media) => ({
+          ...mediaView(media), usedBy: uses.get(media._id.toHexString()) ?? none,
+        }));
+        return { media: listed, cursor: page.cursor };
+      },
+    }),
+    defineRoute({
+      method: 'delete', path: '/media/:id', tag: 'Uploads', scope: 'uploads', status: 200,
+      errors: ['not_found', 'media_in_use'],
+      summary: 'Delete a media and its stored files, unless a scheduled post attaches it',
+      description: '409 media_in_use names the scheduled posts that attach it: edit or delete them first. Drafts '
+        + 'and published posts do not hold it (a draft is checked again when scheduled; platforms keep their copy).',
+      params: idParams,
+      response: deletedMediaResponse,
+      handle: ({ organization, params }) => deleteUnusedMedia(deps, organization.id, params.id),
     }),
     defineRoute({
       method: 'get', path: '/media/:id', tag: 'Uploads', scope: 'uploads', status: 200, errors: ['not_found'],
