@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSmallMedia } from '../support/small-media.ts';
+import { runProcess, type ScriptResult } from '../support/processes.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import {
@@ -30,7 +31,7 @@ const notTyped: Readonly<Record<string, string>> = {
 /** Commands left running while the rest are typed, as the README's "terminal 2". */
 const inBackground = new Set(['npm run simulator:mastodon']);
 
-interface Typed { code: number | null; stdout: string; stderr: string }
+type Typed = ScriptResult;
 
 describe('every command README and docs/ show, typed as written', () => {
   let ctx: TestContext;
@@ -83,17 +84,7 @@ describe('every command README and docs/ show, typed as written', () => {
 
   const where = (command: DocumentedCommand) => `${command.file}:${String(command.line)}`;
 
-  function type(text: string, cwd: string): Promise<Typed> {
-    return new Promise((resolve, reject) => {
-      const child = spawn('bash', ['-c', text], { cwd, env });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-      child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-      child.once('error', reject);
-      child.once('close', (code) => { resolve({ code, stdout, stderr }); });
-    });
-  }
+  const type = (text: string, cwd: string): Promise<Typed> => runProcess('bash', ['-c', text], { cwd, env });
 
   async function startInBackground(text: string): Promise<string> {
     const child = spawn('bash', ['-c', text], { cwd: projectRoot, env, detached: true });
@@ -129,6 +120,8 @@ describe('every command README and docs/ show, typed as written', () => {
       const channelId = firstId(printed);
       const names = ['channel id', 'mastodon channel id', 'channelId', 'docs/cli.md:id'];
       for (const name of names) known.set(name, channelId);
+    } else if (text.includes('posts:create') && text.includes('--type now')) {
+      known.set('postId', firstId(printed));
     } else if (text.includes('--repeat-rule')) {
       known.set('occurrenceId', firstId(printed));
     } else if (text.includes('events?limit=')) {

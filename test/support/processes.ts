@@ -9,10 +9,14 @@ export interface ScriptResult {
   stderr: string;
 }
 
-/** Runs one of the project's TypeScript entry points with this Node (24, type stripping) and waits for it. */
-export function runScript(entry: string, args: string[], env: NodeJS.ProcessEnv): Promise<ScriptResult> {
+/** Runs a program to its end, collecting what it printed. */
+export function runProcess(
+  file: string,
+  args: readonly string[],
+  options: { env: NodeJS.ProcessEnv; cwd: string },
+): Promise<ScriptResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(projectRoot, entry), ...args], { env, cwd: projectRoot });
+    const child = spawn(file, args, options);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
@@ -20,6 +24,11 @@ export function runScript(entry: string, args: string[], env: NodeJS.ProcessEnv)
     child.once('error', reject);
     child.once('close', (code) => { resolve({ code, stdout, stderr }); });
   });
+}
+
+/** Runs one of the project's TypeScript entry points with this Node (24, type stripping) and waits for it. */
+export function runScript(entry: string, args: string[], env: NodeJS.ProcessEnv): Promise<ScriptResult> {
+  return runProcess(process.execPath, [path.join(projectRoot, entry), ...args], { env, cwd: projectRoot });
 }
 
 export interface ServiceProcess {
