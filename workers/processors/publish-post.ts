@@ -68,7 +68,10 @@ export function publishPostProcessor(
           });
           return { skipped: outcome.reason };
         case 'waiting':
-          log.info({ event: LogEvent.jobDelayed, postId, until: outcome.until.toISOString() }, 'not due yet');
+          log.info(
+            { event: LogEvent.jobDelayed, postId, until: outcome.until.toISOString() },
+            'not due yet, or its account has enough publishes waiting in this process',
+          );
           recordPublishRun(metrics, startedAt, {
             outcome: 'delayed', publishOutcome: 'waiting', platform: 'unknown', error: null,
           });

@@ -50,6 +50,11 @@ export class BoundedSlots {
     return this.#waiting.length;
   }
 
+  /** Requests waiting now for a slot that counts against `key`. */
+  waitingOn(key: string): number {
+    return this.#waiting.filter((waiter) => waiter.bounds.some((bound) => bound.key === key)).length;
+  }
+
   #fits(bounds: readonly SlotBound[]): boolean {
     return bounds.every((bound) => this.held(bound.key) < bound.limit);
   }

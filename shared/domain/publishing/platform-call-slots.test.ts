@@ -66,6 +66,31 @@ describe('the platform-call slots of a worker process', () => {
     expect(asked.given).toEqual(['a1', 'a2', 'b', 'a3']);
   });
 
+  it('turns a busy account\'s publish away at once when as many of it wait as it may, not others\'', async () => {
+    const slots = new PlatformCallSlots({ calls: 10, uploads: 10, perAccount: 1, accountWaiters: 2 });
+    const asked = new Asked(slots);
+    for (const name of ['a1', 'a2', 'a3']) asked.ask(name, { account: 'a' });
+    await settle();
+    expect(asked.given).toEqual(['a1']);
+    const request: CallSlotRequest = { account: 'a', platform: 'mastodon', pool: 'calls' };
+    expect(await slots.takeUnlessCrowded(request)).toBeNull();
+    // Two waiting, at the platform's default pace of a second each, and this one after them.
+    expect(slots.crowdedWaitMs(request)).toBe(3_000);
+    const other = await slots.takeUnlessCrowded({ ...request, account: 'b' });
+    expect(other).not.toBeNull();
+    other?.release();
+
+    asked.release('a1');
+    await settle();
+    // One waiting now: room for another.
+    const again = slots.takeUnlessCrowded(request);
+    asked.release('a2');
+    await settle();
+    expect(asked.given).toEqual(['a1', 'a2', 'a3']);
+    asked.release('a3');
+    expect(await again).not.toBeNull();
+  });
+
   it('gives an account one slot at a time, across both pools, while other accounts go on', async () => {
     const asked = new Asked(new PlatformCallSlots({ calls: 10, uploads: 10 }));
     asked.ask('a text', { account: 'a' });

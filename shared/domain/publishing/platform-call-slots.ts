@@ -41,7 +41,17 @@ export interface CallSlotSizes {
    * have been deleted, moved or edited meanwhile.
    */
   readsFreshMs?: number;
+  /**
+   * Publishes of one account that may wait for its slots in this process (takeUnlessCrowded);
+   * `perAccount` x publishJobsPerCallSlot unless told.
+   */
+  accountWaiters?: number;
 }
+
+/** What a platform's calls took lately, before any was timed: a second. */
+const unknownHoldMs = 1_000;
+/** A crowded publish comes back after at least this long, and at most this long. */
+const crowdedWaitBounds = { minMs: 1_000, maxMs: 60_000 } as const;
 
 /**
  * The publishes of one worker process that may be calling platforms at once. A slot counts
@@ -58,12 +68,16 @@ export class PlatformCallSlots {
   readonly #sizes: Readonly<Record<CallPool, number>>;
   readonly #chosen: Partial<Record<CallPool, Readonly<Record<string, number>>>>;
   readonly #perAccount: number;
+  readonly #accountWaiters: number;
+  /** How long a slot of each platform was held lately (a moving average), to say when to come back. */
+  readonly #holdMs = new Map<string, number>();
   readonly readsFreshMs: number;
 
   constructor(sizes: CallSlotSizes) {
     this.#sizes = { calls: sizes.calls, uploads: sizes.uploads };
     this.#chosen = sizes.platforms ?? {};
     this.#perAccount = sizes.perAccount ?? 1;
+    this.#accountWaiters = sizes.accountWaiters ?? this.#perAccount * publishJobsPerCallSlot;
     this.readsFreshMs = sizes.readsFreshMs ?? 1_000;
     for (const chosen of Object.values(this.#chosen)) {
       // A misspelt platform would leave its bound silently at the default: refused at start-up.
@@ -96,7 +110,39 @@ export class PlatformCallSlots {
     ];
     const asked = performance.now();
     const release = await this.#slots.take(bounds, turn);
-    return { release, waitedMs: performance.now() - asked };
+    const given = performance.now();
+    let released = false;
+    const timedRelease = (): void => {
+      if (released) return;
+      released = true;
+      const heldMs = performance.now() - given;
+      const before = this.#holdMs.get(platform);
+      this.#holdMs.set(platform, before === undefined ? heldMs : before * 0.8 + heldMs * 0.2);
+      release();
+    };
+    return { release: timedRelease, waitedMs: given - asked };
+  }
+
+  /**
+   * A slot as `take` gives it, or null at once when the account's slots are all held and
+   * `accountWaiters` publishes of it already wait here: the publish then goes back to the queue
+   * (crowdedWaitMs) instead of holding one of the process's publish jobs while it waits. A busy
+   * account's backlog so waits in Redis, where other organizations' posts pass it by their turn,
+   * not in the jobs a worker holds (issue 31).
+   */
+  async takeUnlessCrowded(request: CallSlotRequest, turn = 0): Promise<CallSlot | null> {
+    const account = `account ${request.account}`;
+    const crowded = this.#slots.held(account) >= this.#perAccount
+      && this.#slots.waitingOn(account) >= this.#accountWaiters;
+    return crowded ? null : this.take(request, turn);
+  }
+
+  /** When a crowded publish should come back: after the account's waiters, at its platform's recent pace. */
+  crowdedWaitMs(request: CallSlotRequest): number {
+    const ahead = this.#slots.waitingOn(`account ${request.account}`) + 1;
+    const holdMs = this.#holdMs.get(request.platform) ?? unknownHoldMs;
+    const waitMs = Math.ceil((ahead * holdMs) / this.#perAccount);
+    return Math.min(crowdedWaitBounds.maxMs, Math.max(crowdedWaitBounds.minMs, waitMs));
   }
 
   /** Slots held now: in a pool, or by one platform in a pool. */

@@ -150,6 +150,29 @@ describe('publishing within the process\'s platform-call slots', () => {
     expect(mostOnAccount).toBe(1);
   });
 
+  it('sends a busy account\'s surplus back to the queue instead of holding the process\'s jobs', async () => {
+    const { deps, platform, thread, channel } = publishing;
+    const [busy, other] = await Promise.all([channel('busy-account'), channel('quiet-account')]);
+    const backlog = await Promise.all(Array.from({ length: 6 }, (_, index) => thread([`Busy ${index}`], 0, busy)));
+    const quiet = await thread(['Quiet one'], 0, other);
+    platform.steps = [...backlog, quiet].map(() => async (input) => {
+      await sleep(40);
+      return { releaseId: `id-${input.content}`, releaseURL: `https://p/${input.content}` };
+    });
+    const slots = sized({ calls: 8, uploads: 1, perAccount: 1, accountWaiters: 2 }, deps);
+    const started = Date.now();
+    const outcomes = await Promise.all([...backlog, quiet].map((rootId) => publishThread(slots, rootId)));
+    // Of the busy account's six, one calls and two wait their turn in the process; the other three
+    // (whichever read their thread last) come back later from the queue. The quiet account goes on.
+    expect(outcomes.at(-1)?.kind).toBe('published');
+    const waiting = outcomes.flatMap((outcome) => (outcome.kind === 'waiting' ? [outcome.until.getTime()] : []));
+    expect(waiting).toHaveLength(3);
+    for (const until of waiting) expect(until).toBeGreaterThanOrEqual(started + 1_000);
+    const sent = platform.calls.map((call) => call.content);
+    expect(sent).toContain('Quiet one');
+    expect(sent.filter((content) => content.startsWith('Busy'))).toHaveLength(3);
+  });
+
   it('sends a video in a slot of its own: a full pool of text posts does not hold it back', async () => {
     const { deps, platform, thread, channel } = publishing;
     const slots = sized({ calls: 1, uploads: 1 }, deps);

@@ -11,7 +11,9 @@ export interface HeldCallSlot {
 }
 
 /**
- * Waits for the slot the thread publishes in (call-slot-request.ts). Other publishes may have
+ * Waits for the slot the thread publishes in (call-slot-request.ts), unless its account already has
+ * as many publishes waiting in this process as it may: then the post waits in the queue instead
+ * (`waiting`, until about when the account's waiters are through). Other publishes may have
  * held it a while: after a wait longer than `readsFreshMs` the thread is read again, since the
  * post may have been deleted, moved or edited meanwhile and is sent as it is now, or not at all;
  * a thread that now needs another slot (a video added) gives this one back and waits for that one.
@@ -24,7 +26,10 @@ export async function takeCallSlot(
 ): Promise<HeldCallSlot | NothingToCall> {
   let wanted = callSlotRequestFor(prepared);
   for (;;) {
-    const slot = await deps.callSlots.take(wanted, hints.turn);
+    const slot = await deps.callSlots.takeUnlessCrowded(wanted, hints.turn);
+    if (slot === null) {
+      return { kind: 'waiting', until: new Date(deps.now().getTime() + deps.callSlots.crowdedWaitMs(wanted)) };
+    }
     if (slot.waitedMs <= deps.callSlots.readsFreshMs) return { kind: 'held', slot, prepared };
     let again: PreparedThread | NothingToCall;
     let needed = wanted;
