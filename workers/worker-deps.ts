@@ -1,4 +1,5 @@
 import type { RedisConnection } from '../shared/queue/redis.ts';
+import { RedisChannelRefreshLock } from '../shared/queue/redis-channel-refresh-lock.ts';
 import type { Config } from '../shared/config/config.ts';
 import { SecretBox } from '../shared/crypto/secret-box.ts';
 import type { Database } from '../shared/db/database.ts';
@@ -55,8 +56,7 @@ export async function createWorkerDeps(
   const tokens = new ChannelTokens({
     db,
     secrets,
-    redis: connection,
-    lockPrefix: config.QUEUE_PREFIX,
+    refreshLock: new RedisChannelRefreshLock(connection, config.QUEUE_PREFIX),
     refresherFor: (provider) => countedRefresher(platforms.refresherFor(provider), provider, metrics),
     refreshAheadMs: config.TOKEN_REFRESH_AHEAD_MS,
     refreshTimeoutMs: config.PLATFORM_TIMEOUT_MS,

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { RedisChannelRefreshLock } from '../../shared/queue/redis-channel-refresh-lock.ts';
 import { Types } from 'mongoose';
 import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
 import type {
@@ -81,8 +82,7 @@ export async function startScriptedPublishing(callSlots: number | CallSlotSizes 
     tokens: new ChannelTokens({
       db: ctx.db,
       secrets: ctx.secrets,
-      redis,
-      lockPrefix: ctx.config.QUEUE_PREFIX,
+      refreshLock: new RedisChannelRefreshLock(redis, ctx.config.QUEUE_PREFIX),
       refresherFor: (provider) => platforms.refresherFor(provider),
       refreshAheadMs: 60_000,
       refreshTimeoutMs: 1_000,

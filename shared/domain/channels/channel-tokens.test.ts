@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { RedisChannelRefreshLock } from '../../queue/redis-channel-refresh-lock.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeAndConnect } from '../../../test/simulators/kit/oauth-dance.ts';
 import { testConnectContext } from '../../../test/simulators/kit/connect-context.ts';
@@ -40,8 +41,7 @@ describe('channel tokens: refreshed before expiry, once per channel, kept when t
     return new ChannelTokens({
       db: ctx.db,
       secrets: ctx.secrets,
-      redis,
-      lockPrefix: ctx.config.QUEUE_PREFIX,
+      refreshLock: new RedisChannelRefreshLock(redis, ctx.config.QUEUE_PREFIX),
       refresherFor: (provider) => platforms.refresherFor(provider),
       refreshAheadMs: aheadMs,
       refreshTimeoutMs: 3_000,

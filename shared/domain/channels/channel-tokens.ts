@@ -1,12 +1,11 @@
-import type { RedisConnection } from '../../queue/redis.ts';
 import type { Types } from 'mongoose';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
 import type { Channel } from '../../db/models/channel.ts';
 import type { ChannelCredentials } from '../../platforms/kit/platform-adapter.ts';
 import { PlatformError } from '../../platforms/kit/platform-error.ts';
-import { MutexTimeoutError, withRedisMutex } from '../../queue/redis-mutex.ts';
 import { notify } from '../notifications/notifications.ts';
+import type { ChannelRefreshLock } from './channel-refresh-lock.ts';
 import type { WebhookEvents } from '../webhooks/webhook-outbox.ts';
 
 export interface RefreshedTokens {
@@ -33,9 +32,8 @@ export type RefreshTokens = (request: RefreshRequest) => Promise<RefreshedTokens
 export interface ChannelTokenDeps {
   db: Database;
   secrets: SecretBox;
-  redis: RedisConnection;
-  /** Prefix of the Redis lock keys (the queue prefix, so test files stay apart). */
-  lockPrefix: string;
+  /** One refresh of a channel at a time across processes. */
+  refreshLock: ChannelRefreshLock;
   refresherFor(provider: string): RefreshTokens | undefined;
   /** A token that expires within this long is refreshed before it is used. */
   refreshAheadMs: number;
@@ -132,22 +130,13 @@ export class ChannelTokens {
   }
 
   async #refreshUnderLock(channelId: Types.ObjectId, staleness: Staleness): Promise<ChannelCredentials> {
-    const { redis, lockPrefix, refreshTimeoutMs } = this.#deps;
-    const holdMs = refreshTimeoutMs * 2 + 5_000;
-    const lockKey = `${lockPrefix}:channel-refresh:${channelId.toString()}`;
-    try {
-      return await withRedisMutex(redis, lockKey, { holdMs, waitMs: holdMs + 1_000 }, () =>
-        this.#refresh(channelId, staleness),
-      );
-    } catch (error) {
-      if (!(error instanceof MutexTimeoutError)) throw error;
-      throw new PlatformError({
-        kind: 'retryable',
-        provider: 'sps',
-        message: 'another refresh of this channel is still running',
-        cause: error,
-      });
-    }
+    const holdMs = this.#deps.refreshTimeoutMs * 2 + 5_000;
+    const outcome = await this.#deps.refreshLock.exclusive(channelId.toString(), holdMs, () =>
+      this.#refresh(channelId, staleness));
+    if (outcome.kind === 'ran') return outcome.value;
+    throw new PlatformError({
+      kind: 'retryable', provider: 'sps', message: 'another refresh of this channel is still running',
+    });
   }
 
   /** Runs under the channel's lock: reads the channel again, since the previous holder may have refreshed it. */
