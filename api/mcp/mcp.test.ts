@@ -1,12 +1,16 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../shared/domain/api-keys/api-keys.ts';
 import { api, organizationWithMastodon } from '../../test/support/fixtures.ts';
 import { useSimulatedStack } from '../../test/support/simulated-stack.ts';
 import { waitFor } from '../../test/support/stack.ts';
+import { makeSmallMedia } from '../../test/support/small-media.ts';
 import { toolCatalog } from './tool-catalog.ts';
 
 interface Failure { error: string; message: string; details?: { path: string; message: string }[] }
@@ -80,15 +84,36 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     expect(mastodon).toMatchObject({ identifier: 'mastodon', textLimit: 500, replies: 'thread' });
   });
 
-  it('runs an agent session: channels, validation, publishing now, reading the post back, deleting it', async () => {
+  it('runs an agent session: channels, an image by URL, a thread published, analytics, deleting', async () => {
     const org = await organization();
     const client = await connect(org.apiKey);
+    // The image an agent found on the web, served here (test contexts may reach loopback).
+    const small = makeSmallMedia();
+    const files = createServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'image/png' }).end(readFileSync(small.png));
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    const imageUrl = `http://127.0.0.1:${String((files.address() as AddressInfo).port)}/photo.png`;
     const { channels } = (structured(
       await call(client, 'list_channels', {})) as { channels: { id: string; identifier: string }[] });
     expect(channels).toEqual([expect.objectContaining({ id: org.channelId, identifier: 'mastodon' })]);
 
-    const text = `Hello from an agent ${Date.now()}`;
-    const posts = [{ integration: { id: org.channelId }, value: [{ content: text }] }];
+    const uploaded = structured(await call(client, 'upload_from_url', { url: imageUrl })) as { media: { id: string } };
+    const image = await waitFor(async () => {
+      const media = structured(await call(client, 'get_media', { id: uploaded.media.id })) as {
+        id: string; status: string; path: string;
+      };
+      return media.status === 'pending' ? undefined : media;
+    }, { what: 'the image fetched' });
+    expect(image.status).toBe('ready');
+    files.close();
+    small.remove();
+
+    const text = `Hello from an agent ${String(Date.now())}`;
+    const picture = { id: image.id, path: image.path };
+    const thread = [{ content: text }, { content: `${text}, with a picture`, image: [picture] }];
+    const posts = [{ integration: { id: org.channelId }, value: thread }];
+    const mediaBefore = world.simulator.media.length;
     const tooLong = [{ integration: { id: org.channelId }, value: [{ content: 'x'.repeat(600) }] }];
     const valid = structured(await call(client, 'validate_posts', { type: 'now', posts }));
     expect(valid).toEqual({ valid: true, problems: [] });
@@ -107,6 +132,11 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     }, { what: 'the post to be published', timeoutMs: 30_000 });
     expect(published.releaseURL).not.toBeNull();
     expect(world.simulator.statuses.some((status) => status.text === text)).toBe(true);
+    expect(world.simulator.media.length).toBe(mediaBefore + 1);
+    // Analytics are read from stored readings: none gathered yet, and the answers say so by shape.
+    for (const [tool, id] of [['channel_analytics', org.channelId], ['post_analytics', postId]] as const) {
+      expect(structured(await call(client, tool, { id, date: '7' }))).toHaveProperty('analytics');
+    }
 
     expect(structured(await call(client, 'delete_post', { id: postId }))).toEqual({ id: postId, deleted: true });
     expect(failure(await call(client, 'get_post', { id: postId })).error).toBe('not_found');
