@@ -11,6 +11,7 @@ import { MediaQueue } from '../shared/queue/media-queue.ts';
 import { VideoQueue } from '../shared/queue/video-queue.ts';
 import { videoCatalogFor } from '../shared/video/video-settings.ts';
 import { BullPlatformCaller } from '../shared/queue/platform-call-queue.ts';
+import { BullRemovalJobs } from '../shared/queue/removal-queue.ts';
 import { connectionPolicyFor } from '../shared/net/connection-policy.ts';
 import { PlatformApps } from '../shared/platforms/platform-apps.ts';
 import { createAdapters } from '../shared/platforms/platforms.ts';
@@ -93,6 +94,11 @@ export async function createApiRuntime(
   const platformCaller = new BullPlatformCaller(producer, events, {
     prefix: queuePrefix, timeoutMs: config.PLATFORM_CALL_WAIT_MS,
   });
+  const removals = new BullRemovalJobs(
+    producer,
+    { prefix: queuePrefix, attempts: config.PUBLISH_ATTEMPTS, backoffMs: config.PUBLISH_BACKOFF_MS },
+    logger,
+  );
 
   // One handle per queue for operators (depth metrics, Bull Board), on the producer's connection.
   const observedQueues = Object.values(QueueName).map(
@@ -137,6 +143,7 @@ export async function createApiRuntime(
     slotLock: new RedisQueueSlotLock(producer, config.QUEUE_PREFIX),
     rateLimitDelays: new PublishRateLimitDelays(publishQueue, producer),
     platformCaller,
+    removals,
     limiter: new FixedWindowLimiter(producer, { limit: config.PUBLIC_API_RATE_LIMIT, windowSeconds: config.PUBLIC_API_RATE_WINDOW_SECONDS, keyPrefix: `${config.QUEUE_PREFIX}:rate-limit` }),
     postValidationLimiter: new FixedWindowLimiter(producer, {
       limit: config.PUBLIC_API_VALIDATE_RATE_LIMIT,
@@ -176,6 +183,7 @@ export async function createApiRuntime(
     caches,
     async close() {
       await platformCaller.close();
+      await removals.close();
       await mediaQueue.close();
       await videoQueue.close();
       await events.close();

@@ -162,6 +162,26 @@ describe('sps posts:* against the api', () => {
     );
   });
 
+  it('posts:delete --on-platform takes the published status off Mastodon; posts:get shows it removed', async () => {
+    const id = await create('--content', 'CLI gone from Mastodon', '--type', 'now');
+    const published = await waitFor(async () => {
+      const post = stdoutJson(await sps('posts:get', id)) as PostDetail;
+      return post.state === 'PUBLISHED' ? post : undefined;
+    }, { what: 'the post to be published' });
+    // The publish job may still be finishing (409, "try again in a moment"), as a user would.
+    const deleted = await waitFor(async () => {
+      const run = await sps('posts:delete', id, '--on-platform');
+      return run.stderr.includes('(conflict, HTTP 409)') ? undefined : run;
+    }, { what: 'posts:delete to be taken' });
+    const answer = stdoutJson(deleted) as { removal: { parts: { state: string; releaseId: string }[] } };
+    expect(answer.removal.parts).toMatchObject([{ state: 'queued', releaseId: published.releaseId }]);
+    await waitFor(async () => {
+      const post = stdoutJson(await sps('posts:get', id)) as { removal: { done: boolean } };
+      return post.removal.done ? true : undefined;
+    }, { what: 'the removal' });
+    expect(simulator.statuses.some((status) => status.id === published.releaseId)).toBe(false);
+  });
+
   it('posts:status turns a post into a draft and back; posts:delete removes it', async () => {
     const id = await create('--content', 'Flip', '--type', 'schedule', '--date', new Date(Date.now() + 86_400_000).toISOString());
     expect(stdoutJson(await sps('posts:status', id, 'draft'))).toEqual({ id, state: 'DRAFT' });

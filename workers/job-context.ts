@@ -8,6 +8,7 @@ import type { Logger } from '../shared/logging/logger.ts';
 import type { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
 import { AnalyticsQueue } from '../shared/queue/analytics-queue.ts';
 import { BullPublishScheduler, createPublishQueue } from '../shared/queue/publish-queue.ts';
+import { BullRemovalJobs } from '../shared/queue/removal-queue.ts';
 import type { QueueName } from '../shared/queue/queues.ts';
 import { queuePrefixOf } from '../shared/queue/queue-prefix.ts';
 import type { WorkerDeps } from './worker-deps.ts';
@@ -22,6 +23,7 @@ export class JobContext {
   readonly #settling = new Set<Promise<void>>();
   #recovery: { deps: RecoveryDeps; queue: Queue; scheduler: BullPublishScheduler } | null = null;
   #analytics: AnalyticsQueue | null = null;
+  #removals: BullRemovalJobs | null = null;
 
   readonly deps: WorkerDeps;
   readonly config: Config;
@@ -92,6 +94,16 @@ export class JobContext {
     return this.#analytics;
   }
 
+  /** Where the removal sweep queues lost removals again, with the api's job options (PUBLISH_ATTEMPTS, backoff). */
+  removals(): BullRemovalJobs {
+    const { config } = this;
+    const settings = {
+      prefix: queuePrefixOf(config), attempts: config.PUBLISH_ATTEMPTS, backoffMs: config.PUBLISH_BACKOFF_MS,
+    };
+    this.#removals ??= new BullRemovalJobs(this.connection, settings, this.logger);
+    return this.#removals;
+  }
+
   /** Work started outside a job (settling a failed publish) that closing waits for. */
   track(work: Promise<void>): void {
     const tracked = work.finally(() => { this.#settling.delete(tracked); });
@@ -103,6 +115,7 @@ export class JobContext {
     await Promise.allSettled([...this.#settling]);
     await Promise.all([...this.#queues.values()].map((queue) => queue.close()));
     await this.#analytics?.close();
+    await this.#removals?.close();
     await this.#recovery?.queue.close();
   }
 }

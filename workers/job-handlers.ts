@@ -5,6 +5,7 @@ import type { StoredChannel } from '../shared/domain/channels/channel-tokens.ts'
 import { PlatformCallSlots } from '../shared/domain/publishing/platform-call-slots.ts';
 import { publishReadReuseMs } from '../shared/domain/publishing/prepare-thread.ts';
 import { jobs } from '../shared/queue/queues.ts';
+import { withRedisMutex } from '../shared/queue/redis-mutex.ts';
 import type { JobContext } from './job-context.ts';
 import { cleanExpiredProcessor } from './processors/clean-expired.ts';
 import { deliverWebhookProcessor } from './processors/deliver-webhook.ts';
@@ -15,8 +16,10 @@ import { platformCallProcessor } from './processors/platform-call.ts';
 import { processMediaProcessor } from './processors/process-media.ts';
 import { publishPostProcessor } from './processors/publish-post.ts';
 import { refreshTokensProcessor } from './processors/refresh-tokens.ts';
+import { removePostProcessor } from './processors/remove-post.ts';
 import { scheduleAnalyticsProcessor } from './processors/schedule-analytics.ts';
 import { sweepPublicationsProcessor } from './processors/sweep-publications.ts';
+import { sweepRemovalsProcessor } from './processors/sweep-removals.ts';
 
 export type JobDefinition = (typeof jobs)[keyof typeof jobs];
 export type JobProcessor = (job: Job) => Promise<unknown>;
@@ -60,6 +63,16 @@ export const jobHandlers: readonly JobHandler[] = [
     },
   },
   { job: jobs.platformCall, create: ({ deps, logger }) => platformCallProcessor(deps, logger) },
+  {
+    job: jobs.removePost,
+    create: ({ deps, config, connection, logger }) => removePostProcessor({
+      ...deps,
+      // A part's lock outlives the platform's calls for it (a token refresh, then the removal).
+      exclusive: (partId, work) => withRedisMutex(connection, `${config.QUEUE_PREFIX}:removal:${partId}`, {
+        holdMs: 3 * config.PLATFORM_TIMEOUT_MS + 60_000, waitMs: 0,
+      }, work),
+    }, logger),
+  },
   { job: jobs.processMedia, create: ({ deps, logger }) => processMediaProcessor(deps, logger) },
   { job: jobs.generateVideo, create: ({ deps, logger }) => generateVideoProcessor(deps, logger) },
   {
@@ -93,6 +106,16 @@ export const jobHandlers: readonly JobHandler[] = [
       graceMs: context.config.PUBLISH_SWEEP_GRACE_MS,
       batchSize: context.config.PUBLISH_SWEEP_BATCH,
       lookbackHours: context.config.PUBLISH_SWEEP_LOOKBACK_HOURS,
+    }, context.logger),
+  },
+  {
+    job: jobs.sweepRemovals,
+    // The publication sweep's pace, grace and recovery budget: removals are lost the same ways.
+    everyMs: (config) => config.PUBLISH_SWEEP_EVERY_MS,
+    create: (context) => sweepRemovalsProcessor({ ...context.deps, jobs: context.removals() }, {
+      graceMs: context.config.PUBLISH_SWEEP_GRACE_MS,
+      batchSize: context.config.PUBLISH_SWEEP_BATCH,
+      maxRecoveries: context.config.PUBLISH_MAX_RECOVERIES,
     }, context.logger),
   },
   {

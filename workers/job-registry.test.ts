@@ -10,7 +10,9 @@ describe('the job registry', () => {
     const registry = JobRegistry.of(jobHandlers);
     for (const job of Object.values(jobs)) expect(registry.handlersOf(job.queue).get(job.name)?.job).toBe(job);
     const maintenance = [...registry.handlersOf(QueueName.maintenance).keys()].sort();
-    expect(maintenance).toEqual(['clean-expired', 'refresh-tokens', 'schedule-analytics', 'sweep-publications']);
+    expect(maintenance).toEqual([
+      'clean-expired', 'refresh-tokens', 'schedule-analytics', 'sweep-publications', 'sweep-removals',
+    ]);
   });
 
   it('refuses to start when a job has no handler, naming the job and its queue', () => {

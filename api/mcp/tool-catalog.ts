@@ -113,11 +113,12 @@ export const toolCatalog: readonly ToolSpec[] = [
   {
     name: 'delete_post', title: 'Delete a post',
     description: 'Delete a post with its thread parts on that channel and cancel its publication. A post '
-      + 'being published at that moment cannot be deleted (conflict). Deleting does not remove what the '
-      + 'platform already published.',
+      + 'being published at that moment cannot be deleted (conflict). With onPlatform "true", what the '
+      + 'platform already published is taken off it too, where its API can: the answer\'s `removal` says per '
+      + 'part queued, not_published or unsupported (with the reason); get_post shows the outcome.',
     route: { method: 'delete', path: '/posts/:id' },
     annotations: {
-      title: 'Delete a post', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false,
+      title: 'Delete a post', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true,
     },
   },
   {

@@ -6,6 +6,7 @@ import type { PlatformCaller } from '../../shared/domain/channels/platform-calls
 import type { PublishScheduler } from '../../shared/domain/posts/publish-scheduler.ts';
 import type { RetryLock } from '../../shared/domain/posts/retry-post.ts';
 import type { QueueSlotLock } from '../../shared/domain/posts/queue-slot-lock.ts';
+import type { RemovalJobs } from '../../shared/domain/removal/removal-jobs.ts';
 import type { RateLimitDelays } from '../../shared/domain/channels/channel-health-reads.ts';
 import type { ChannelFinder } from '../../shared/domain/posts/check-channel-posts.ts';
 import type { AdapterSet } from '../../shared/platforms/platforms.ts';
@@ -41,6 +42,8 @@ export interface PublicApiDeps {
   /** Which publish jobs wait for a platform's rate-limit reset (channel health). */
   rateLimitDelays: RateLimitDelays;
   platformCaller: PlatformCaller;
+  /** Where DELETE /posts/:id?onPlatform=true queues taking a post off its platform. */
+  removals: RemovalJobs;
   /** The organization's hourly budget across the public API (PUBLIC_API_RATE_LIMIT). */
   limiter: FixedWindowLimiter;
   /** POST /posts/validate's own hourly budget (PUBLIC_API_VALIDATE_RATE_LIMIT). */

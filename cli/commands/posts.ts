@@ -97,11 +97,15 @@ export function registerPostCommands(program: Command): void {
     .argument('[id]', 'post id')
     .option('--group <group>', 'delete every post of this group instead')
     .option('--series', 'a recurring post: delete every occurrence not yet published, ending the series')
-    .action(async (id: string | undefined, options: { group?: string; series?: boolean }) => {
+    .option('--on-platform', 'also take the published parts off the platform where it can; posts:get shows how it went')
+    .action(async (id: string | undefined, options: { group?: string; series?: boolean; onPlatform?: boolean }) => {
       if ((id === undefined) === (options.group === undefined)) throw new CliError('give either a post id or --group <group>');
       const path = options.group === undefined ? `/posts/${segment(id ?? '')}` : `/posts/group/${segment(options.group)}`;
-      const query = options.series === true ? { series: 'true' } : undefined;
-      await requestAndPrint({ method: 'DELETE', path, query });
+      const query = {
+        ...(options.series === true ? { series: 'true' } : {}),
+        ...(options.onPlatform === true ? { onPlatform: 'true' } : {}),
+      };
+      await requestAndPrint({ method: 'DELETE', path, query: Object.keys(query).length === 0 ? undefined : query });
     });
 
   defineCommand(program, 'posts:status', 'Turn a post into a draft, or schedule it again', 'sps posts:status <postId> draft')

@@ -161,14 +161,16 @@ export const configSchema = z.object({
       + 'see `PUBLISH_MAX_RECOVERIES`).'),
   PUBLISH_MAX_RECOVERIES: z.coerce.number().int().min(0).default(3)
     .describe('Times a post whose job was lost or failed unsettled is put back in the queue before it is failed '
-      + 'for good, with a notification.'),
+      + 'for good, with a notification; likewise a removal from the platform (DELETE /posts/:id?onPlatform=true), '
+      + 'whose parts still pending are then failed.'),
   PUBLISH_SWEEP_EVERY_MS: positiveInt.default(60_000)
     .describe('How often the sweep looks for due posts whose job is gone (lost with Redis\'s data, or failed '
-      + 'unsettled).'),
+      + 'unsettled); the removal sweep looks as often for removals from the platform whose job is gone.'),
   PUBLISH_SWEEP_GRACE_MS: positiveInt.default(30_000)
     .describe('A post is swept only once it has been due this long, so a job being added right now is left '
-      + 'alone.'),
-  PUBLISH_SWEEP_BATCH: positiveInt.default(200).describe('Posts the sweep reads per query.'),
+      + 'alone; a removal from the platform, once deleted this long.'),
+  PUBLISH_SWEEP_BATCH: positiveInt.default(200)
+    .describe('Posts the sweep reads per query; the removal sweep reads this many pending removals a run.'),
   PUBLISH_SWEEP_LOOKBACK_HOURS: z.coerce.number().int().min(0).default(24)
     .describe('How far back each sweep looks for due posts, one hour per query (further, to the last sweep, after '
       + 'a pause), never reading the future schedule. A job lost more than this after its post fell due is found '

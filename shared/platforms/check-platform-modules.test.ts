@@ -3,6 +3,7 @@ import { connectionPolicyFor } from '../net/connection-policy.ts';
 import { checkedAdapters, platformModuleProblems } from './check-platform-modules.ts';
 import type { PlatformAdapter } from './kit/platform-adapter.ts';
 import type { PlatformModule } from './kit/platform-module.ts';
+import { removalNotBuilt } from './kit/platform-removal.ts';
 import { mastodonModule } from './mastodon/module.ts';
 import { PlatformApps } from './platform-apps.ts';
 import { allPlatformModules, createAdapters } from './platforms.ts';
@@ -49,5 +50,40 @@ describe('platform module check', () => {
       'Mastodon (mastodon) is served by the adapter of "x"',
       'Mastodon (mastodon) implements the tool "boards" that its definition does not declare',
     ]);
+  });
+
+  it('refuses removal declared without remove, and remove without the declaration', () => {
+    const declaring: PlatformModule = { ...mastodonModule, createAdapter: (adapterOptions, app) => {
+      const { remove: _remove, ...adapter } = mastodonModule.createAdapter(adapterOptions, app);
+      return adapter;
+    } };
+    const undeclared: PlatformModule = { ...mastodonModule, removal: removalNotBuilt('a test') };
+    const adapters = (module: PlatformModule) =>
+      new Map([['mastodon', module.createAdapter(options, appOf('mastodon'))]]);
+    expect(platformModuleProblems([declaring], adapters(declaring))).toEqual([
+      'Mastodon (mastodon) declares it removes published items but its adapter has no remove',
+    ]);
+    expect(platformModuleProblems([undeclared], adapters(undeclared))).toEqual([
+      'Mastodon (mastodon) implements remove but does not declare removal as supported',
+    ]);
+  });
+
+  it('has every room declare whether it removes, and remove exactly where it declares support', () => {
+    // Rooms whose code another change is moving: their declarations come with it.
+    const declaredLater = new Set([
+      'facebook', 'instagram', 'instagram-standalone', 'threads', 'linkedin', 'linkedin-page', 'youtube', 'gmb',
+    ]);
+    const adapters = createAdapters(options, appOf);
+    for (const module of allPlatformModules()) {
+      const { identifier } = module.definition;
+      if (declaredLater.has(identifier)) continue;
+      expect(module.removal, identifier).toBeDefined();
+      expect(adapters.get(identifier)?.remove !== undefined, identifier).toBe(module.removal?.supported === true);
+    }
+    const removing = allPlatformModules().filter((module) => module.removal?.supported === true);
+    expect(removing.map((module) => module.definition.identifier).sort()).toEqual(
+      ['bluesky', 'devto', 'discord', 'dribbble', 'hashnode', 'lemmy', 'mastodon', 'nostr', 'pinterest',
+        'slack', 'telegram', 'vk', 'warpcast', 'wordpress', 'x'],
+    );
   });
 });

@@ -5,8 +5,9 @@ import type { PlatformModule } from './kit/platform-module.ts';
 /**
  * What is wrong with the list of platform modules, one sentence each: a publishing platform
  * must implement exactly the tools its definition declares (the api offers the declared ones
- * through /integration-trigger, the worker runs the implemented ones), and an adapter must say
- * it serves the platform it is listed under.
+ * through /integration-trigger, the worker runs the implemented ones), `remove` exactly when its
+ * module declares removal supported (the api queues removals by the declaration), and an adapter
+ * must say it serves the platform it is listed under.
  */
 export function platformModuleProblems(
   modules: readonly PlatformModule[],
@@ -14,7 +15,7 @@ export function platformModuleProblems(
 ): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
-  for (const { definition } of modules) {
+  for (const { definition, removal } of modules) {
     const name = `${definition.displayName} (${definition.identifier})`;
     if (seen.has(definition.identifier)) problems.push(`${name} is listed twice`);
     seen.add(definition.identifier);
@@ -32,6 +33,10 @@ export function platformModuleProblems(
       if (!declared.has(tool))
         problems.push(`${name} implements the tool "${tool}" that its definition does not declare`);
     }
+    if (removal?.supported === true && adapter.remove === undefined)
+      problems.push(`${name} declares it removes published items but its adapter has no remove`);
+    if (removal?.supported !== true && adapter.remove !== undefined)
+      problems.push(`${name} implements remove but does not declare removal as supported`);
   }
   return problems;
 }

@@ -8,7 +8,10 @@ import type { DefaultJobOptions } from 'bullmq';
  */
 export const QueueName = {
   publish: 'publish',
-  /** Request/response calls to platforms: integration tools, recent content for "missing" posts. */
+  /**
+   * Request/response calls to platforms: integration tools, recent content for "missing" posts;
+   * and removals of deleted posts from their platforms (retried with the publish backoff).
+   */
   platform: 'platform',
   /** Fetching remote media and inspecting stored media (ffprobe, poster frames). */
   media: 'media',
@@ -48,6 +51,17 @@ export const platformCallPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('recent-content'), organizationId: objectId, channelId: objectId }),
 ]);
 export type PlatformCallPayload = z.infer<typeof platformCallPayload>;
+
+/** A deleted post whose published parts are to be taken off its platform (shared/domain/removal/). */
+export const removePostPayload = z.object({
+  organizationId: objectId,
+  /** The root part; its parts' removal states say what is left to do. */
+  postId: objectId,
+});
+export type RemovePostPayload = z.infer<typeof removePostPayload>;
+
+/** One removal job per post: asking again while it waits or runs adds nothing. */
+export const removePostJobId = (postId: string): string => `removal-${postId}`;
 
 export const mediaJobPayload = z.object({
   organizationId: objectId,
@@ -90,10 +104,12 @@ export const videoJobId = (mediaId: string): string => `video-${mediaId}`;
 export const jobs = {
   publishPost: { queue: QueueName.publish, name: 'publish-post', payload: publishPostPayload },
   platformCall: { queue: QueueName.platform, name: 'platform-call', payload: platformCallPayload },
+  removePost: { queue: QueueName.platform, name: 'remove-post', payload: removePostPayload },
   processMedia: { queue: QueueName.media, name: 'process-media', payload: mediaJobPayload },
   generateVideo: { queue: QueueName.video, name: 'generate-video', payload: videoJobPayload },
   cleanExpired: { queue: QueueName.maintenance, name: 'clean-expired', payload: z.object({}) },
   sweepPublications: { queue: QueueName.maintenance, name: 'sweep-publications', payload: z.object({}) },
+  sweepRemovals: { queue: QueueName.maintenance, name: 'sweep-removals', payload: z.object({}) },
   refreshTokens: { queue: QueueName.maintenance, name: 'refresh-tokens', payload: z.object({}) },
   scheduleAnalytics: { queue: QueueName.maintenance, name: 'schedule-analytics', payload: z.object({}) },
   gatherAnalytics: { queue: QueueName.analytics, name: 'gather-analytics', payload: gatherAnalyticsPayload },

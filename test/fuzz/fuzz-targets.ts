@@ -99,8 +99,13 @@ function publicExamples(facts: FuzzFacts, random: Random): Record<string, Public
       ],
     },
     'GET /posts/:id': { params: { id: facts.postId } },
-    'DELETE /posts/group/:group': { params: { group: facts.group } },
-    'DELETE /posts/:id': { params: { id: facts.sparePostId } },
+    'DELETE /posts/group/:group': {
+      params: { group: facts.group }, query: [['onPlatform', random.pick(['true', 'false'])]],
+    },
+    'DELETE /posts/:id': {
+      params: { id: facts.sparePostId },
+      query: [[random.pick(['onPlatform', 'series']), random.pick(['true', 'false'])]],
+    },
     'PUT /posts/:id/status': { params: { id: facts.postId }, body: json({ status: 'draft' }) },
     'GET /posts/:id/missing': { params: { id: facts.postId } },
     'PUT /posts/:id/release-id': { params: { id: facts.postId }, body: json({ releaseId: 'fuzz-release' }) },
@@ -219,6 +224,13 @@ function dashboardTargets(facts: FuzzFacts): FuzzTarget[] {
   const authorize: [string, string][] = [
     ['client_id', facts.clientId], ['response_type', 'code'], ['state', 'fuzz-state'],
   ];
+  // The composer (api/dashboard/pages/compose-pages.ts): every kind of field it reads.
+  const composerFields: [string, string][] = [
+    ['part', 'Hello'], ['part', 'a reply'], ['channel', facts.dashboardChannelId], ['when', 'at'],
+    ['at', '2031-01-01T10:00'], [`settings[${facts.dashboardChannelId}][visibility]`, 'public'],
+    [`settings[${facts.dashboardChannelId}][spoiler_text]`, 'careful'],
+    ['media[000000000000000000000000][part]', '0'], ['media[000000000000000000000000][alt]', 'alt'],
+  ];
   const appFields: [string, string][] = [
     ['name', 'Fuzz app'], ['description', 'fuzzed'], ['picture_url', 'https://example.com/p.png'],
     ['redirect_url', 'https://example.com/cb'],
@@ -249,6 +261,9 @@ function dashboardTargets(facts: FuzzFacts): FuzzTarget[] {
     form('/channels/:id/schedule', [['timeZone', 'Europe/Berlin'], ['slots-1', '09:00, 17:30']], {
       id: '000000000000000000000000',
     }),
+    page('/compose'),
+    form('/compose', composerFields), form('/compose', [...composerFields, ['intent', 'add-part']]),
+    form('/compose/check', composerFields),
     form('/settings/api-key/reveal', []), form('/settings/api-key/rotate', []),
     form('/organizations', [['name', 'Another org']]),
     form('/organizations/switch', [['organization_id', facts.dashboardOrganizationId], ['return_to', '/settings']]),

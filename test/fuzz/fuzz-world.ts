@@ -49,6 +49,8 @@ export interface FuzzFacts {
   /** A webhook endpoint of the API's organization and one of its deliveries (no webhook worker sends it). */
   webhookId: string;
   webhookDeliveryId: string;
+  /** A Mastodon channel of the dashboard's organization: the composer counts and checks against it. */
+  dashboardChannelId: string;
   /** A webhook endpoint of the dashboard's organization. */
   dashboardWebhookId: string;
 }
@@ -140,6 +142,10 @@ export class FuzzWorld {
     const leavingDashboard = await signedUpClient(stack.baseUrl, 'leaving@example.com');
     const user = await ctx.db.users.findOne({ email: 'fuzz@example.com' }).lean();
     const dashboardOrganizationId = user?.organizationIds[0]?.toString() ?? '';
+    const { id: dashboardChannelId } = await addTokenChannel(ctx.db, ctx.secrets, policy, {
+      ...channel, organizationId: dashboardOrganizationId, name: 'Dashboard Mastodon',
+      token: this.simulator.addAccount('dashboard'),
+    });
     const registered = await registerApp(ctx.db, ctx.secrets, dashboardOrganizationId, {
       name: 'Fuzz app', description: 'fuzzed', redirectUrl: 'http://127.0.0.1:1/callback',
     });
@@ -170,7 +176,7 @@ export class FuzzWorld {
       uploadPath: new URL(stored.url).pathname, png, clientId: registered.app.clientId,
       appId: registered.app._id.toString(), dashboard, dashboardOrganizationId, leavingDashboard,
       webhookId: webhook.endpoint.id, webhookDeliveryId: delivery?._id.toString() ?? '',
-      dashboardWebhookId: dashboardWebhook.endpoint.id,
+      dashboardWebhookId: dashboardWebhook.endpoint.id, dashboardChannelId,
     };
   }
 

@@ -5,6 +5,7 @@ import {
 } from '../../../shared/domain/webhooks/webhook-events.ts';
 import { eventPageLimits } from '../../../shared/domain/events/event-feed.ts';
 import { mediaSchema } from '../uploads/schema.ts';
+import { postRemovalSchema } from '../posts/removal-schema.ts';
 
 export const failureCategorySchema = z.enum(failureCategories)
   .describe('Why it failed: see "Failure categories" in docs/api.md');
@@ -46,7 +47,11 @@ export const eventDataSchemas: { [T in WebhookEventType]: z.ZodType<WebhookEvent
   'video.ready': mediaSchema,
   'post.created': postChange,
   'post.updated': postChange,
-  'post.deleted': postChange.extend({ deletedAt: z.iso.datetime() }),
+  'post.deleted': postChange.extend({
+    deletedAt: z.iso.datetime(),
+    removal: postRemovalSchema.optional()
+      .describe('With onPlatform=true: told once every part is settled, with what became of each on the platform'),
+  }),
   'post.retrying': z.object({
     ...postRef,
     error: z.string(),

@@ -1,3 +1,4 @@
+import { postRemovalView } from '../../../shared/domain/removal/removal-view.ts';
 import type { ListedChannel, PostWithThread, StoredPost } from '../../../shared/domain/posts/post-queries.ts';
 
 function integrationRef(channel: ListedChannel | null | undefined, channelId: string) {
@@ -36,6 +37,8 @@ export function presentListedPost(post: StoredPost, channel: ListedChannel | nul
 export function presentPost({ root, parts, channel }: PostWithThread) {
   return {
     ...presentListedPost(root, channel),
+    deletedAt: root.deletedAt?.toISOString() ?? null,
+    removal: postRemovalView(root, channel?.provider ?? 'unknown', parts),
     value: parts.map((part) => ({
       id: part._id.toString(),
       content: part.content,

@@ -5,7 +5,9 @@ import type { PublicApiDeps } from '../public-api-deps.ts';
 import { bodyLimits } from '../../middleware/json-body.ts';
 import { createPosts } from '../../../shared/domain/posts/create-posts.ts';
 import { changePostStatus, deleteGroup, deletePost, missingReleaseId, setReleaseId } from '../../../shared/domain/posts/post-changes.ts';
-import { findOwnedPost, getPost, listPosts, type PostWithThread } from '../../../shared/domain/posts/post-queries.ts';
+import {
+  findOwnedPost, getReadablePost, listPosts, type PostWithThread,
+} from '../../../shared/domain/posts/post-queries.ts';
 import { retryUnpublishedParts } from '../../../shared/domain/posts/retry-post.ts';
 import { validatePosts } from '../../../shared/domain/posts/validate-posts.ts';
 import { deleteSeries } from '../../../shared/domain/posts/recurrence-series.ts';
@@ -14,8 +16,8 @@ import { DomainError } from '../../../shared/errors.ts';
 import { publishingProviders } from '../../../shared/platforms/platforms.ts';
 import { presentListedPost, presentPost } from './present.ts';
 import {
-  changeStatusBody, createPostsBody, deletePostQuery, createPostsResponse, groupParams, listPostsQuery,
-  listPostsResponse,
+  changeStatusBody, createPostsBody, deleteGroupQuery, deleteGroupResponse, deletePostQuery, deletePostResponse,
+  createPostsResponse, groupParams, listPostsQuery, listPostsResponse,
   postDetailSchema, releaseIdBody, validatePostsResponse,
 } from './schema.ts';
 
@@ -69,16 +71,22 @@ export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
     defineRoute({
       method: 'get', path: '/posts/:id', tag: 'Posts', scope: 'posts', status: 200, errors: ['not_found'],
       summary: 'One post with its thread parts and each part\'s state',
+      description: 'A post deleted with onPlatform=true is still answered, with deletedAt and removal saying '
+        + 'what became of each part on the platform; any other deleted post is 404.',
       params: idParams,
       response: postDetailSchema,
-      handle: async ({ organization, params }) => detailed(await getPost(deps.db, organization.id, params.id)),
+      handle: async ({ organization, params }) => detailed(await getReadablePost(deps.db, organization.id, params.id)),
     }),
     defineRoute({
       method: 'delete', path: '/posts/group/:group', tag: 'Posts', scope: 'posts', status: 200, errors: ['not_found'],
       summary: 'Delete every post of a group; posts being published at that moment are skipped and listed',
+      description: 'With onPlatform=true each deleted post is also taken off its platform, as DELETE /posts/:id '
+        + 'does: removals holds one plan per post (channel).',
       params: groupParams,
-      response: z.object({ group: z.string(), deleted: z.number().int(), skipped: z.array(z.string()) }),
-      handle: ({ organization, params }) => deleteGroup(deps, organization.id, params.group),
+      query: deleteGroupQuery,
+      response: deleteGroupResponse,
+      handle: ({ organization, params, query }) =>
+        deleteGroup(deps, organization.id, params.group, { onPlatform: query.onPlatform === 'true' }),
     }),
     defineRoute({
       method: 'delete', path: '/posts/:id', tag: 'Posts',
@@ -86,16 +94,26 @@ export function postRoutes(deps: PublicApiDeps): RouteDefinition[] {
       summary: 'Delete a post with its comments on that channel and cancel its job',
       description: 'An occurrence of a recurring post is deleted alone and its series goes on with the next '
         + 'occurrence; with series=true every occurrence not yet published is deleted, this one included, and '
-        + 'the series ends (published ones stay). series=true on a post that does not repeat is 400.',
+        + 'the series ends (published ones stay). series=true on a post that does not repeat is 400.\n\n'
+        + 'onPlatform=true also takes the published parts off the platform, where its API can: the answer\'s '
+        + 'removal lists each part as queued (a worker job removes it, replies first, each once, retrying '
+        + 'what the platform could not do yet), not_published, unconfirmed, or unsupported with the reason '
+        + '(the platform cannot, or SPS does not do it yet). The post is deleted in SPS either way, stays '
+        + 'readable by GET /posts/:id with each part\'s outcome (removed or failed, with the category and the '
+        + 'platform\'s message), and post.deleted is told once every part is settled, with the same removal. '
+        + 'Not with series=true (400).',
       params: idParams,
       query: deletePostQuery,
-      response: z.object({
-        id: z.string(), deleted: z.literal(true),
-        series: z.object({ seriesId: z.string(), deleted: z.number().int() }).optional()
-          .describe('With series=true: the series and how many occurrences were deleted'),
-      }),
+      response: deletePostResponse,
       handle: async ({ organization, params, query }) => {
-        if (query.series !== 'true') return deletePost(deps, organization.id, params.id);
+        if (query.series === 'true' && query.onPlatform === 'true') {
+          const message = 'onPlatform=true deletes one post; it cannot go with series=true';
+          const details = [{ path: 'onPlatform', message: 'not with series=true' }];
+          throw new DomainError('validation_failed', message, details);
+        }
+        if (query.series !== 'true') {
+          return deletePost(deps, organization.id, params.id, { onPlatform: query.onPlatform === 'true' });
+        }
         const series = await deleteSeries(deps, organization.id, params.id);
         return { id: params.id, deleted: true as const, series };
       },

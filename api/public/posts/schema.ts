@@ -7,6 +7,7 @@ import {
   maxIntervalInDays, maxRepeatCount, maxRuleLength, ruleProblem,
 } from '../../../shared/domain/posts/recurrence-rule.ts';
 import { boundedJsonObject, errorCodeSchema, integrationRefSchema } from '../common-schemas.ts';
+import { postRemovalSchema } from './removal-schema.ts';
 
 /** Bounds that keep one request from asking for unbounded work (ARCHITECTURE rule 6). */
 export const postLimits = {
@@ -174,6 +175,10 @@ const shortLinkView = z.object({
 
 export const postDetailSchema = listedPostSchema.extend({
   value: z.array(postPartSchema).describe('The post and its thread parts, in order'),
+  deletedAt: z.iso.datetime().nullable()
+    .describe('When the post was deleted; only a post deleted with onPlatform=true is still answered after that'),
+  removal: postRemovalSchema.nullable()
+    .describe('Taking the post off its platform (DELETE /posts/:id?onPlatform=true); null otherwise'),
   shortLinks: z.array(shortLinkView)
     .describe('With shortLink: true, each link replaced in the post\'s parts and its clicks; [] otherwise'),
 });
@@ -181,6 +186,28 @@ export const postDetailSchema = listedPostSchema.extend({
 export const deletePostQuery = z.object({
   series: z.enum(['true', 'false']).optional()
     .describe('true: delete every occurrence of the post\'s series not yet published, ending the series'),
+  onPlatform: z.enum(['true', 'false']).optional()
+    .describe('true: also take every published part off the platform, where its API can (the answer\'s removal)'),
+});
+
+/** What a deletion answers: the post, and with onPlatform=true what becomes of each part on the platform. */
+export const deletePostResponse = z.object({
+  id: z.string(), deleted: z.literal(true),
+  series: z.object({ seriesId: z.string(), deleted: z.number().int() }).optional()
+    .describe('With series=true: the series and how many occurrences were deleted'),
+  removal: postRemovalSchema.optional()
+    .describe('With onPlatform=true: each part queued for removal, not_published, unconfirmed or unsupported'),
+});
+
+export const deleteGroupQuery = z.object({
+  onPlatform: z.enum(['true', 'false']).optional()
+    .describe('true: also take every published part of each post off its platform, where its API can'),
+});
+
+export const deleteGroupResponse = z.object({
+  group: z.string(), deleted: z.number().int(), skipped: z.array(z.string()),
+  removals: z.array(postRemovalSchema).optional()
+    .describe('With onPlatform=true: one per deleted post (channel), what becomes of each part on its platform'),
 });
 
 export const groupParams = z.object({ group: z.string().min(1).max(100) });

@@ -37,6 +37,27 @@ const repeatSchema = new Schema(
   { _id: false },
 );
 
+/**
+ * What DELETE /posts/:id?onPlatform=true did with one part on its platform
+ * (shared/domain/removal/): its state (removal-states.ts) and, once settled, why and when.
+ */
+const removalSchema = new Schema(
+  {
+    state: { type: String, required: true },
+    /** The platform's way (delete, unpublish, trash) where it removes; null otherwise. */
+    method: { type: String, default: null },
+    /** Why the part is not removed: unsupported, not published, unconfirmed. */
+    reason: { type: String, default: null },
+    /** A failed removal: its failure category and the platform's message. */
+    category: { type: String, default: null },
+    message: { type: String, default: null },
+    httpStatus: { type: Number, default: null },
+    /** When the state was last written. */
+    at: { type: Date, required: true },
+  },
+  { _id: false },
+);
+
 const tagSchema = new Schema({ value: { type: String, required: true }, label: { type: String, required: true } }, { _id: false });
 
 /**
@@ -80,6 +101,15 @@ const postSchema = new Schema(
     /** What the adapter saved between attempts at this part (PartCheckpoint): media ids, container ids. */
     checkpoint: { type: Schema.Types.Mixed, default: null },
     deletedAt: { type: Date, default: null },
+    /** Set by DELETE /posts/:id?onPlatform=true on each part: taking it off its platform. Null otherwise. */
+    removal: { type: removalSchema, default: null },
+    /**
+     * Root only: true while a removal job has parts to settle, so the removal sweep finds them by
+     * one indexed equality (FerretDB pushes no query on `removal.state` down); false otherwise.
+     */
+    removalPending: { type: Boolean, default: false },
+    /** Root only: times the removal was queued again after its job was lost or failed unsettled. */
+    removalRecoveries: { type: Number, default: 0, min: 0 },
     /** Root only: times the post was put back in the queue after its job was lost or failed unsettled. */
     publishRecoveries: { type: Number, default: 0, min: 0 },
     /**
@@ -116,6 +146,8 @@ postSchema.index({ organizationId: 1, seriesId: 1 });
 // the due bucket (FerretDB hands PostgreSQL only equalities); its full pass, equality on state, a range on publishDate.
 postSchema.index({ state: 1, dueHour: 1 });
 postSchema.index({ state: 1, publishDate: 1 });
+// The removal sweep (shared/domain/removal/recover-removals.ts): roots with parts still to remove.
+postSchema.index({ removalPending: 1 });
 
 export type Post = InferSchemaType<typeof postSchema>;
 export type PostModel = Model<Post>;

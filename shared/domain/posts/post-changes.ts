@@ -11,6 +11,10 @@ import type { MediaReach } from '../../platforms/media-reach.ts';
 import type { WebhookEvents } from '../webhooks/webhook-outbox.ts';
 import { tellPostChanges } from './post-events.ts';
 import { makeNextOccurrence } from './recurrence-series.ts';
+import { deleteWithRemoval } from '../removal/request-removal.ts';
+import { tellPostRemoved } from '../removal/removal-event.ts';
+import type { RemovalJobs } from '../removal/removal-jobs.ts';
+import type { PostRemovalView } from '../removal/removal-view.ts';
 
 export interface PostChangeDeps {
   db: Database;
@@ -19,6 +23,8 @@ export interface PostChangeDeps {
   mediaReach?: MediaReach;
   /** post.updated and post.deleted are told here (webhooks and GET /events). */
   webhooks: WebhookEvents;
+  /** Where deleting with onPlatform=true queues the removal from the platform; without it, refused. */
+  removals?: RemovalJobs;
 }
 
 /** Release id a platform adapter records when it published but could not tell which item it made. */
@@ -30,11 +36,27 @@ async function cancelOrRefuse(scheduler: PublishScheduler, postId: string): Prom
   }
 }
 
-/** Removes a post with its thread parts and cancels its job. */
-export async function deletePost(deps: PostChangeDeps, organizationId: string, postId: string): Promise<{ id: string; deleted: true }> {
+/**
+ * Removes a post with its thread parts and cancels its job. With `onPlatform`, its published parts
+ * are also queued for removal from the platform (shared/domain/removal/) and the answer holds each
+ * part's plan; post.deleted is then told once they are settled, with their outcome.
+ */
+export async function deletePost(
+  deps: PostChangeDeps,
+  organizationId: string,
+  postId: string,
+  options: { onPlatform?: boolean } = {},
+): Promise<{ id: string; deleted: true; removal?: PostRemovalView }> {
   const root = await findOwnedPost(deps.db, organizationId, postId);
   await cancelOrRefuse(deps.scheduler, root._id.toString());
   const deletedAt = deps.now();
+  if (options.onPlatform === true) {
+    if (deps.removals === undefined) throw new Error('deleting on the platform needs the removals queue');
+    const { removal, queued } = await deleteWithRemoval({ db: deps.db, removals: deps.removals }, root, deletedAt);
+    if (root.state === 'QUEUE' || root.state === 'DRAFT') await makeNextOccurrence(deps, root, deletedAt);
+    if (!queued) await tellPostRemoved(deps.webhooks, root, removal, deletedAt);
+    return { id: root._id.toString(), deleted: true, removal };
+  }
   await updateThread(deps.db.posts, root._id, {}, { $set: { deletedAt } });
   // An occurrence deleted alone: its series goes on with the next one. A published or failed one
   // made it already when it settled.
@@ -43,22 +65,40 @@ export async function deletePost(deps: PostChangeDeps, organizationId: string, p
   return { id: root._id.toString(), deleted: true };
 }
 
-/** Removes every post of a group; posts being published at this very moment are left and listed. */
-export async function deleteGroup(deps: PostChangeDeps, organizationId: string, group: string): Promise<{ group: string; deleted: number; skipped: string[] }> {
+/**
+ * Removes every post of a group; posts being published at this very moment are left and listed.
+ * With `onPlatform`, each deleted post is taken off its platform as deletePost does, one removal
+ * per post (channel) in the answer.
+ */
+export async function deleteGroup(
+  deps: PostChangeDeps,
+  organizationId: string,
+  group: string,
+  options: { onPlatform?: boolean } = {},
+): Promise<{ group: string; deleted: number; skipped: string[]; removals?: PostRemovalView[] }> {
   const roots = await deps.db.posts.find({ organizationId, group, rootPostId: null, deletedAt: null }).lean();
   if (roots.length === 0) throw notFound(`post group ${JSON.stringify(group)}`);
   const skipped: string[] = [];
   const deleted: typeof roots = [];
+  const removals: PostRemovalView[] = [];
   const deletedAt = deps.now();
   for (const root of roots) {
     if ((await deps.scheduler.cancel(root._id.toString())) === 'running') {
       skipped.push(root._id.toString());
       continue;
     }
+    if (options.onPlatform === true) {
+      if (deps.removals === undefined) throw new Error('deleting on the platform needs the removals queue');
+      const { removal, queued } = await deleteWithRemoval({ db: deps.db, removals: deps.removals }, root, deletedAt);
+      if (!queued) await tellPostRemoved(deps.webhooks, root, removal, deletedAt);
+      removals.push(removal);
+      continue;
+    }
     await updateThread(deps.db.posts, root._id, {}, { $set: { deletedAt } });
     deleted.push(root);
   }
   await tellPostChanges(deps, 'post.deleted', deleted, deletedAt);
+  if (options.onPlatform === true) return { group, deleted: removals.length, skipped, removals };
   return { group, deleted: deleted.length, skipped };
 }
 

@@ -94,3 +94,19 @@ export async function getPost(db: Database, organizationId: string, postId: stri
   ]);
   return { root, parts: [root, ...replies], channel };
 }
+
+/**
+ * GET /posts/:id: a live post, or one deleted with onPlatform=true, whose parts (deleted with it,
+ * at the same instant) show what became of them on the platform. Other deleted posts are not found.
+ */
+export async function getReadablePost(db: Database, organizationId: string, postId: string): Promise<PostWithThread> {
+  const id = asObjectId(postId);
+  const root = id === null ? null : await db.posts.findOne({ _id: id, organizationId, rootPostId: null }).lean();
+  const readable = root !== null && (root.deletedAt === null || root.removal != null);
+  if (!readable) throw notFound(`post ${JSON.stringify(postId)}`);
+  const [replies, channel] = await Promise.all([
+    db.posts.find({ rootPostId: root._id, deletedAt: root.deletedAt }).sort({ position: 1 }).lean(),
+    db.channels.findById(root.channelId).lean(),
+  ]);
+  return { root, parts: [root, ...replies], channel };
+}

@@ -1,4 +1,5 @@
 import type { MediaView } from '../media/media-view.ts';
+import type { PostRemovalView } from '../removal/removal-view.ts';
 
 /**
  * The events an endpoint can subscribe to. Names are persisted in endpoints and deliveries and
@@ -35,7 +36,8 @@ export const webhookEventDescriptions: Record<WebhookEventType, string> = {
   'video.ready': 'a video made by POST /generate-video is ready',
   'post.created': 'a post was created on a channel (one event per channel post of POST /posts)',
   'post.updated': 'a post was edited, turned into a draft or scheduled again',
-  'post.deleted': 'a post was deleted (DELETE /posts/:id or its group)',
+  'post.deleted': 'a post was deleted (DELETE /posts/:id or its group); with onPlatform=true, told once its '
+    + 'parts were taken off the platform, with what became of each',
   'post.retrying': 'a publish attempt failed and SPS will try again; the category says why',
   'channel.refreshed': 'a channel\'s access token was renewed',
 };
@@ -77,7 +79,11 @@ export interface WebhookEventData {
   };
   'post.created': PostChangeEventData;
   'post.updated': PostChangeEventData;
-  'post.deleted': PostChangeEventData & { deletedAt: string };
+  /**
+   * With `removal` when deleted with onPlatform=true: told once every part is settled, saying what
+   * became of each on the platform (shared/domain/removal/).
+   */
+  'post.deleted': PostChangeEventData & { deletedAt: string; removal?: PostRemovalView };
   'post.retrying': PostEventData & {
     error: string;
     category: string;

@@ -6,6 +6,7 @@ import type {
   PlatformAdapter,
   PublishInput,
   PublishResult,
+  RemovalTarget,
 } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { unreadableAnswer } from '../kit/unreadable-answer.ts';
@@ -215,6 +216,24 @@ export function createBlueskyAdapter(options: AdapterOptions, endpoint: BlueskyE
     async comment(input: CommentInput): Promise<PublishResult> {
       const account = await session(input.channel);
       return post(input, await replyRefs(account, input.parentReleaseId), account);
+    },
+
+    /**
+     * com.atproto.repo.deleteRecord of the post in the account's own repository. A PDS answers a
+     * record already gone with success too (nothing to commit), so a repeat is harmless.
+     */
+    async remove(channel: ChannelCredentials, { releaseId }: RemovalTarget) {
+      const where = parsePostUri(releaseId);
+      const account = await session(channel);
+      if (where.repo !== account.did) {
+        const message = `${releaseId} is not in this account's repository (${account.did}); SPS cannot delete it`;
+        throw new PlatformError({ kind: 'permanent', provider, message });
+      }
+      await account.call({
+        method: 'POST',
+        nsid: 'com.atproto.repo.deleteRecord',
+        json: { repo: account.did, collection: postCollection, rkey: where.rkey },
+      });
     },
 
     async recentContent(channel: ChannelCredentials) {

@@ -8,4 +8,6 @@ export const blueskyModule: PlatformModule = {
   urls: { apiUrl: 'https://bsky.social' },
   connect: blueskyConnect,
   createAdapter: createBlueskyAdapter,
+  // com.atproto.repo.deleteRecord: the post's record leaves the account's repository; replies stay.
+  removal: { supported: true, method: 'delete' },
 };

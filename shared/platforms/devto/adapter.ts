@@ -11,6 +11,7 @@ import { devtoSettings } from './definition.ts';
 import { devtoApi, provider, unreadable, type DevtoApi } from './devto-api.ts';
 import { eachOwnArticlePage, findSentArticle, type OwnArticle } from './devto-own-articles.ts';
 import { devtoTools } from './devto-tools.ts';
+import { removedEvenIfGone } from '../kit/platform-removal.ts';
 
 /** The `show` representation POST /api/articles answers with (201). */
 const createdArticle = z.object({ id: z.number().int(), url: z.string() });
@@ -104,6 +105,18 @@ export function createDevtoAdapter(options: AdapterOptions, app: Pick<PlatformAp
     comment() {
       const message = 'dev.to takes no comments through its API; a post to Dev.to has one part';
       return Promise.reject(new PlatformError({ kind: 'permanent', provider, message }));
+    },
+
+    /**
+     * dev.to has no delete for its users: PUT /api/articles/:id with `published: false` takes the
+     * article off the site, back to the author's drafts. Forem's 404 means it is gone already.
+     */
+    async remove(channel, { releaseId }) {
+      if (!/^\d+$/.test(releaseId)) {
+        throw new PlatformError({ kind: 'permanent', provider, message: `${releaseId} is not a dev.to article id` });
+      }
+      const call = { method: 'PUT', path: `/articles/${releaseId}`, json: { article: { published: false } } } as const;
+      await removedEvenIfGone(() => api(channel, call));
     },
 
     async recentContent(channel) {

@@ -24,7 +24,7 @@ export function devtoErrorMessage(body: unknown): string | undefined {
 export const foremV1 = { Accept: 'application/vnd.forem.api-v1+json' };
 
 export interface DevtoCall {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
   query?: Record<string, string>;
   json?: unknown;

@@ -8,4 +8,6 @@ export const devtoModule: PlatformModule = {
   urls: { apiUrl: 'https://dev.to/api' },
   connect: devtoConnect,
   createAdapter: createDevtoAdapter,
+  // No delete for users (the unpublish call is admin-only): PUT /api/articles/:id with published false.
+  removal: { supported: true, method: 'unpublish', note: 'the article goes back to the author\'s drafts' },
 };

@@ -12,6 +12,7 @@ import {
   discordChannel, forumPost, forumTypes, threadFromMessage, threadName, threadTypes, type DiscordChannel,
 } from './discord-threads.ts';
 import { discordTools } from './discord-tools.ts';
+import { removedEvenIfGone } from '../kit/platform-removal.ts';
 
 /** Text (0) and announcement (5) channels take messages; a post there starts a thread for later parts. */
 const messageTypes: ReadonlySet<number> = new Set([0, 5]);
@@ -131,6 +132,17 @@ export function createDiscordAdapter(options: AdapterOptions, app: PlatformApp):
         const { releaseId, releaseURL } = release(guildId, message.channel_id, message.id);
         return { id: releaseId, url: releaseURL };
       });
+    },
+
+    /**
+     * A message: DELETE /channels/{channel}/messages/{message} (the bot's own, no permission
+     * needed). A forum post, whose release names its thread twice: DELETE /channels/{thread}, the
+     * thread with its messages (MANAGE_THREADS). 10008 Unknown Message / 10003 Unknown Channel: gone.
+     */
+    async remove(_channel, { releaseId }) {
+      const { channelId, messageId } = parseReleaseId(releaseId);
+      const path = channelId === messageId ? `/channels/${channelId}` : `/channels/${channelId}/messages/${messageId}`;
+      await removedEvenIfGone(() => api.call('DELETE', path, z.unknown(), 'the deletion'));
     },
 
     tools: discordTools(api),

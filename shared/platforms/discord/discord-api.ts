@@ -34,7 +34,7 @@ export class DiscordApi {
   }
 
   async call<T>(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     path: string,
     shape: z.ZodType<T>,
     what: string,

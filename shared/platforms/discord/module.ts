@@ -9,4 +9,6 @@ export const discordModule: PlatformModule = {
   requiredSettings: ['CLIENT_ID', 'CLIENT_SECRET', 'BOT_TOKEN'],
   connect: discordConnect,
   createAdapter: createDiscordAdapter,
+  // DELETE /channels/:channel/messages/:message, or DELETE /channels/:thread for a forum post.
+  removal: { supported: true, method: 'delete', note: 'a forum post is deleted as its thread (MANAGE_THREADS)' },
 };

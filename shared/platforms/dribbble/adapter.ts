@@ -10,6 +10,7 @@ import { dribbbleSettings } from './definition.ts';
 import { classifyDribbbleRefusal, dribbbleErrorMessage, dribbbleRetryAfterMs } from './dribbble-errors.ts';
 import { earlierShot, shotAttempt, shotsAnswer } from './shot-once.ts';
 import { trailingSlashes } from '../../net/trailing-slashes.ts';
+import { removedEvenIfGone } from '../kit/platform-removal.ts';
 
 const provider = 'dribbble';
 
@@ -134,6 +135,14 @@ export function createDribbbleAdapter(options: AdapterOptions, app: Pick<Platfor
       const parsed = shotsAnswer.safeParse(await call(channel, { method: 'GET', path: '/v2/user/shots?per_page=30' }));
       if (!parsed.success) throw unreadable('the player\'s shots');
       return parsed.data.map((shot) => ({ id: String(shot.id), url: shot.html_url ?? shotUrl(String(shot.id)) }));
+    },
+
+    /** DELETE /v2/shots/:id (upload scope): the player's shot, for good; Dribbble's 404 means it is gone. */
+    async remove(channel, { releaseId }) {
+      if (!/^\d+$/.test(releaseId)) {
+        throw new PlatformError({ kind: 'permanent', provider, message: `${releaseId} is not a Dribbble shot id` });
+      }
+      await removedEvenIfGone(() => call(channel, { method: 'DELETE', path: `/v2/shots/${releaseId}` }));
     },
 
     tools: {

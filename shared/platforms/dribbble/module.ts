@@ -8,4 +8,6 @@ export const dribbbleModule: PlatformModule = {
   connect: dribbbleConnect,
   urls: { apiUrl: 'https://api.dribbble.com', authUrl: 'https://dribbble.com', tokenUrl: 'https://dribbble.com' },
   createAdapter: createDribbbleAdapter,
+  // DELETE /v2/shots/:id: the player's shot, for good.
+  removal: { supported: true, method: 'delete' },
 };

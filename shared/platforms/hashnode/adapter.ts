@@ -5,8 +5,12 @@ import type {
 import type { PlatformApp } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { sendOnce } from '../kit/send-once.ts';
-import { hashnodeApi, provider, refusedByHashnode, unreadable, type HashnodeApi } from './hashnode-graphql.ts';
-import { findPublishedPost, publishedPost, publishPostInput, publishPostMutation } from './hashnode-posts.ts';
+import {
+  hashnodeApi, hashnodeErrorCode, provider, refusedByHashnode, unreadable, type HashnodeApi,
+} from './hashnode-graphql.ts';
+import {
+  findPublishedPost, publishedPost, publishPostInput, publishPostMutation, removePostMutation,
+} from './hashnode-posts.ts';
 import { hashnodeTools } from './hashnode-tools.ts';
 
 const usernameQuery = 'query Me { me { username } }';
@@ -85,6 +89,16 @@ export function createHashnodeAdapter(options: AdapterOptions, app: Pick<Platfor
     comment() {
       const message = 'Hashnode takes no comments through its API; a post to Hashnode has one part';
       return Promise.reject(new PlatformError({ kind: 'permanent', provider, message }));
+    },
+
+    /** The removePost mutation: the post, deleted from its publication; Hashnode's NOT_FOUND means gone. */
+    async remove(channel, { releaseId }) {
+      try {
+        await api(channel.accessToken, removePostMutation, { input: { id: releaseId } });
+      } catch (error) {
+        if (error instanceof PlatformError && hashnodeErrorCode(error.body) === 'NOT_FOUND') return;
+        throw error;
+      }
     },
 
     async recentContent(channel) {

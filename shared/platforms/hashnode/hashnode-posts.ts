@@ -11,6 +11,11 @@ export const publishPostMutation = `mutation PublishPost($input: PublishPostInpu
   publishPost(input: $input) { post { id slug url } }
 }`;
 
+/** Deletes one of the user's posts (its id as publishPost answered it). */
+export const removePostMutation = `mutation RemovePost($input: RemovePostInput!) {
+  removePost(input: $input) { post { id } }
+}`;
+
 export const publicationPostsQuery = `query PublicationPosts($id: ObjectId!, $first: Int!) {
   publication(id: $id) {
     posts(first: $first) { edges { node { id title url publishedAt content { markdown } } } }

@@ -11,4 +11,6 @@ export const hashnodeModule: PlatformModule = {
   urls: { apiUrl: 'https://gql-beta.hashnode.com' },
   connect: hashnodeConnect,
   createAdapter: createHashnodeAdapter,
+  // The removePost mutation: the post, deleted from its publication.
+  removal: { supported: true, method: 'delete' },
 };

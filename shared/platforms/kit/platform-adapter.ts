@@ -63,6 +63,13 @@ export interface CommentInput extends PublishInput {
   parentReleaseId: string;
 }
 
+/** A published item to take off the platform: the part's release id and its post's settings, as publishing had them. */
+export interface RemovalTarget {
+  releaseId: string;
+  /** Where the settings chose what the item is (WordPress's post type), they say where it lives. */
+  settings: Record<string, unknown>;
+}
+
 export interface PublishResult {
   releaseId: string;
   releaseURL: string;
@@ -94,6 +101,13 @@ export interface PlatformAdapter {
   comment(input: CommentInput): Promise<PublishResult>;
   /** The account's latest items, to pick from when a post's release id is `missing`. */
   recentContent(channel: ChannelCredentials): Promise<{ id: string; url: string }[]>;
+  /**
+   * Takes one published item off the platform (DELETE /posts/:id?onPlatform=true), as the room's
+   * `removal` says (delete, unpublish, trash); present exactly when that declares support.
+   * Resolves once the platform no longer shows the item, an item already gone included
+   * (platform-removal.ts removedEvenIfGone); fails with the PlatformError kinds publishing uses.
+   */
+  readonly remove?: (channel: ChannelCredentials, item: RemovalTarget) => Promise<void>;
   /** Implementations of the tools the registry lists for this platform, by methodName. */
   readonly tools: Readonly<Record<string, ToolHandler>>;
   readonly analytics?: AnalyticsReads;

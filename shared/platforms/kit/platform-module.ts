@@ -2,6 +2,7 @@ import type { AdapterOptions, PlatformAdapter } from './platform-adapter.ts';
 import type { AppSetting, PlatformUrls } from './platform-app.ts';
 import type { PlatformApp, PlatformConnect } from './platform-connect.ts';
 import type { PlatformDefinition } from './platform-definition.ts';
+import type { PlatformRemoval } from './platform-removal.ts';
 
 /**
  * Everything SPS knows about one platform, as its room (`shared/platforms/<platform>/`) exports
@@ -23,6 +24,12 @@ export interface PlatformModule {
   readonly requiredSettings?: readonly AppSetting[];
   /** How an organization connects its own account: every platform has one. */
   readonly connect: PlatformConnect;
+  /**
+   * Whether and how a published item can be taken off the platform (DELETE /posts/:id?onPlatform=true),
+   * from the platform's documentation; its adapter has `remove` exactly when this says supported.
+   * Absent only while a room has not declared it yet: answered as not built.
+   */
+  readonly removal?: PlatformRemoval;
   /**
    * Publishing, comments, tools: every platform has one. `app` is the operator's settings for this
    * platform: where its API answers (PlatformApps).

@@ -5,6 +5,7 @@ import type {
 import { PlatformError } from '../kit/platform-error.ts';
 import { lemmySettings } from './definition.ts';
 import { lemmyApi, provider, sessionOf, unreadable, type LemmySession } from './lemmy-api.ts';
+import { lemmyErrorCode } from './lemmy-errors.ts';
 import { hostPartMedia, withEmbeds, type HostedMedia } from './lemmy-media.ts';
 import { sendOnce } from '../kit/send-once.ts';
 import { ownItems } from './lemmy-send-once.ts';
@@ -142,6 +143,24 @@ export function createLemmyAdapter(options: AdapterOptions): PlatformAdapter {
     provider,
     publish,
     comment,
+
+    /**
+     * POST /api/v3/post/delete or /comment/delete with `deleted: true`: Lemmy marks the creator's
+     * item deleted (its community sees "deleted by creator"; the creator could restore it).
+     * couldnt_find_post / couldnt_find_comment: gone already.
+     */
+    async remove(channel, { releaseId }) {
+      const { postId, commentId } = parseReleaseId(releaseId);
+      const json = commentId === null ? { post_id: postId, deleted: true } : { comment_id: commentId, deleted: true };
+      const path = commentId === null ? '/api/v3/post/delete' : '/api/v3/comment/delete';
+      try {
+        await api.call(sessionOf(channel), { method: 'POST', path, json });
+      } catch (error) {
+        const code = error instanceof PlatformError ? lemmyErrorCode(error.body) : null;
+        if (code === 'couldnt_find_post' || code === 'couldnt_find_comment') return;
+        throw error;
+      }
+    },
 
     async recentContent(channel) {
       const session = sessionOf(channel);

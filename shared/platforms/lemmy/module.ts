@@ -7,4 +7,6 @@ export const lemmyModule: PlatformModule = {
   definition: lemmy,
   connect: lemmyConnect,
   createAdapter: createLemmyAdapter,
+  // POST /api/v3/post/delete and /comment/delete: marked deleted by their creator.
+  removal: { supported: true, method: 'delete', note: 'Lemmy marks the post or comment deleted by its creator' },
 };

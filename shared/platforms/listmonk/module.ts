@@ -7,4 +7,9 @@ export const listmonkModule: PlatformModule = {
   definition: listmonk,
   connect: listmonkConnect,
   createAdapter: createListmonkAdapter,
+  removal: {
+    supported: false, why: 'cannot',
+    reason: 'a campaign\'s emails cannot be recalled once listmonk sent them; deleting the campaign '
+      + '(DELETE /api/campaigns/:id) would only drop its record and archive page, so SPS leaves it',
+  },
 };

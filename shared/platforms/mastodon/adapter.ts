@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { mastodonSettings } from './definition.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest, type PlatformRequest } from '../kit/platform-http.ts';
+import { removedEvenIfGone } from '../kit/platform-removal.ts';
 import { instanceLimitsResponse } from './instance-limits.ts';
 import { mastodonErrorMessage } from './mastodon-error-message.ts';
 import { mastodonRetryAfterMs } from './mastodon-rate-limit.ts';
@@ -160,6 +161,16 @@ export function createMastodonAdapter(options: AdapterOptions): PlatformAdapter 
     provider,
     publish: (input: PublishInput) => postStatus(input, null),
     comment: (input: CommentInput) => postStatus(input, input.parentReleaseId),
+
+    /** DELETE /api/v1/statuses/:id: the author's own status, gone for good; its replies stay. */
+    async remove(channel, { releaseId }) {
+      await removedEvenIfGone(() => callInstance({
+        method: 'DELETE',
+        url: `${instanceOf(channel)}/api/v1/statuses/${encodeURIComponent(releaseId)}`,
+        headers: { Authorization: `Bearer ${channel.accessToken}` },
+        classify: forbiddenMeansReconnect,
+      }));
+    },
 
     async recentContent(channel) {
       const account = accountResponse.safeParse(await get(channel, '/api/v1/accounts/verify_credentials'));

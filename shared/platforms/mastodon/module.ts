@@ -7,4 +7,6 @@ export const mastodonModule: PlatformModule = {
   definition: mastodon,
   connect: mastodonConnect,
   createAdapter: createMastodonAdapter,
+  // docs.joinmastodon.org/methods/statuses/#delete: "Delete one of your own statuses".
+  removal: { supported: true, method: 'delete' },
 };

@@ -8,4 +8,9 @@ export const mediumModule: PlatformModule = {
   urls: { apiUrl: 'https://api.medium.com/v1' },
   connect: mediumConnect,
   createAdapter: createMediumAdapter,
+  removal: {
+    supported: false, why: 'cannot',
+    reason: 'Medium\'s API creates posts but has no call to edit, unpublish or delete one: '
+      + 'the author deletes it on medium.com',
+  },
 };

@@ -18,6 +18,8 @@ const provider = 'nostr';
 /** The web gateway release URLs point to: it resolves a nevent from its relay hints and the big relays. */
 const gateway = 'https://njump.me';
 const textNote = 1;
+/** NIP-09: an event asking relays and clients to drop the author's events it names. */
+const deletionRequest = 5;
 
 function refused(message: string, cause?: unknown): PlatformError {
   return new PlatformError({ kind: 'permanent', provider, message, cause });
@@ -59,7 +61,7 @@ const passingRefusal = (message: string) => message.startsWith('rate-limited:') 
  * auth-required:...) fails the post with what they said; a relay that was not reached, or one that
  * only asked us to slow down, may take the same note later.
  */
-function notPublished(outcomes: RelayOutcome[]): PlatformError {
+function notPublished(outcomes: RelayOutcome[], what = 'the note'): PlatformError {
   const refusals = outcomes.flatMap((outcome) => (outcome.kind === 'refused' ? [outcome] : []));
   const missed = outcomes.filter((outcome) => outcome.kind === 'unreachable');
   const said = refusals.map(({ relay, message }) => `${relay}: ${message === '' ? 'no reason given' : message}`);
@@ -70,9 +72,9 @@ function notPublished(outcomes: RelayOutcome[]): PlatformError {
       ...(missed.length === 0 ? [] : [`could not reach ${String(missed.length)} of ${String(outcomes.length)} relays`]),
       ...said,
     ];
-    return unreachable(`no relay accepted the note: ${parts.join('; ')}`, cause);
+    return unreachable(`no relay accepted ${what}: ${parts.join('; ')}`, cause);
   }
-  return refused(`every relay refused the note: ${said.join('; ')}`);
+  return refused(`every relay refused ${what}: ${said.join('; ')}`);
 }
 
 /** A query's answers, once at least one relay gave them. */
@@ -252,6 +254,27 @@ export function createNostrAdapter(options: AdapterOptions): PlatformAdapter {
     provider,
     publish: (input: PublishInput) => publishNote(input, null),
     comment: (input: CommentInput) => publishNote(input, input.parentReleaseId),
+
+    /**
+     * A NIP-09 deletion request (kind 5, naming the note and its kind) to the channel's relays,
+     * signed like the notes: done once one relay accepts it. Relays that honour NIP-09 drop the
+     * note; it cannot reach relays that copied the note on their own.
+     */
+    async remove(channel, { releaseId }) {
+      if (!/^[0-9a-f]{64}$/.test(releaseId)) throw refused(`${releaseId} is not the id of a Nostr note`);
+      const credential = credentialOf(channel);
+      const template = {
+        kind: deletionRequest,
+        created_at: Math.floor(Date.now() / 1000),
+        tags: [['e', releaseId], ['k', String(textNote)]],
+        content: '',
+      };
+      const request = await sign(credential, template);
+      const outcomes = await sendToRelays(relaysOf(credential), request, policy, options.timeoutMs);
+      if (!outcomes.some((outcome) => outcome.kind === 'accepted')) {
+        throw notPublished(outcomes, 'the deletion request');
+      }
+    },
 
     async recentContent(channel) {
       const credential = credentialOf(channel);

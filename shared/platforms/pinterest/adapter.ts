@@ -13,6 +13,7 @@ import { defaultVideoPolling, processedVideo, type VideoPolling } from './pin-vi
 import { pinterestAnalytics } from './pinterest-analytics.ts';
 import { pinterestApi, provider, type PinterestApi } from './pinterest-api.ts';
 import { pinterestTools } from './pinterest-tools.ts';
+import { removedEvenIfGone } from '../kit/platform-removal.ts';
 
 export const pinUrl = (id: string): string => `https://www.pinterest.com/pin/${id}/`;
 
@@ -112,6 +113,13 @@ export function createPinterestAdapter(
       const path = `/v5/boards/${encodeURIComponent(boardId)}/pins`;
       const page = await api({ method: 'GET', path, query: { page_size: '25' } }, pinsPage, 'the board\'s pins');
       return page.items.map((pin) => ({ id: pin.id, url: pinUrl(pin.id) }));
+    },
+
+    /** DELETE /v5/pins/:pin_id (204): the pin goes for good; Pinterest's 404 means it is gone already. */
+    async remove(channel, { releaseId }) {
+      const { api } = boardApi(channel, app, options.timeoutMs);
+      const path = `/v5/pins/${encodeURIComponent(releaseId)}`;
+      await removedEvenIfGone(() => api({ method: 'DELETE', path }, z.unknown(), 'the deletion'));
     },
 
     tools: pinterestTools((channel) => boardApi(channel, app, options.timeoutMs)),

@@ -12,4 +12,6 @@ export const pinterestModule: PlatformModule = {
     tokenUrl: 'https://api.pinterest.com',
   },
   createAdapter: (options, app) => createPinterestAdapter(options, app),
+  // DELETE /v5/pins/:pin_id: the pin, for good.
+  removal: { supported: true, method: 'delete' },
 };

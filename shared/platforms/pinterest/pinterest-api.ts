@@ -10,7 +10,7 @@ export const provider = 'pinterest';
 
 /** One call to api.pinterest.com/v5 with the board's user token. */
 export interface PinterestCall {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   query?: Record<string, string>;
   json?: unknown;

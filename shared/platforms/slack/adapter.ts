@@ -9,7 +9,7 @@ import { readSlackCredential } from './credential.ts';
 import { slackChannelId, slackSettings } from './definition.ts';
 import { SlackApi } from './slack-api.ts';
 import { channelPage } from './slack-channels.ts';
-import { provider } from './slack-errors.ts';
+import { provider, SlackRefusal } from './slack-errors.ts';
 import { defaultShareTuning, shareFilesOnce, type ShareTuning } from './slack-file-share.ts';
 import {
   authorOf, byAuthor, findMessage, parseReleaseId, permalink, releaseIdOf, sameText, slackMessage, slackText,
@@ -31,6 +31,9 @@ const channelsData = z.object({ cursor: z.string().trim().min(1, 'must not be em
 const joinData = z.object({ channel: slackChannelId });
 
 /** Tool input (or settings) as zod reads it, or a permanent error naming what is wrong. */
+/** chat.delete's answer: the message it deleted. */
+const deletedMessage = z.object({ channel: z.string(), ts: z.string() });
+
 function toolInput<T>(schema: z.ZodType<T>, data: Record<string, unknown>, what = ''): T {
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
@@ -136,6 +139,21 @@ export function createSlackAdapter(
           const id = { channel: credential.channelId, ts: message.ts, threadTs: null };
           return { id: releaseIdOf(id), url: permalink(author.workspaceUrl, id) };
         });
+    },
+
+    /**
+     * chat.delete of the bot's message (a reply in its thread alike); Slack's message_not_found
+     * means it is gone already.
+     */
+    async remove(channel, { releaseId }) {
+      const id = parseReleaseId(releaseId);
+      const form = { channel: id.channel, ts: id.ts };
+      try {
+        await api.call(tokenOf(channel), 'chat.delete', { form }, deletedMessage);
+      } catch (error) {
+        if (error instanceof SlackRefusal && error.code === 'message_not_found') return;
+        throw error;
+      }
     },
 
     tools: {

@@ -8,4 +8,6 @@ export const slackModule: PlatformModule = {
   urls: { apiUrl: 'https://slack.com/api', authUrl: 'https://slack.com', tokenUrl: 'https://slack.com/api' },
   connect: slackConnect,
   createAdapter: createSlackAdapter,
+  // chat.delete: the bot's own message, gone for good (a thread's replies first).
+  removal: { supported: true, method: 'delete' },
 };

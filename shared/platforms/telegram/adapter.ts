@@ -81,6 +81,22 @@ export function createTelegramAdapter(options: AdapterOptions, app: PlatformApp)
       return Promise.reject(new PlatformError({ kind: 'permanent', provider, message }));
     },
 
+    /**
+     * deleteMessage: a bot deletes its own message in a group within 48 hours of sending it, and
+     * in a channel it posts to at any time; Telegram's "message to delete not found" is gone already.
+     */
+    async remove(channel, { releaseId }) {
+      const { botToken, chatId: connected } = readTelegramCredential(channel.accessToken);
+      const { chatId, messageId } = parseReleaseId(releaseId);
+      try {
+        const parameters = { chat_id: chatId ?? connected, message_id: messageId };
+        await api.call(botToken, 'deleteMessage', parameters, z.literal(true));
+      } catch (error) {
+        if (error instanceof PlatformError && error.message.includes('message to delete not found')) return;
+        throw error;
+      }
+    },
+
     tools: telegramTools(api),
 
     analytics: {

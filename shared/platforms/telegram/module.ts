@@ -9,4 +9,6 @@ export const telegramModule: PlatformModule = {
   urls: { apiUrl: 'https://api.telegram.org' },
   connect: telegramConnect,
   createAdapter: createTelegramAdapter,
+  // deleteMessage: the bot's own message, within 48 hours in a group, at any time in a channel it posts to.
+  removal: { supported: true, method: 'delete', note: 'in groups only within 48 hours of sending' },
 };

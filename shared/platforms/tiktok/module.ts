@@ -12,4 +12,9 @@ export const tiktokModule: PlatformModule = {
   },
   connect: tiktokConnect,
   createAdapter: (options, app) => createTikTokAdapter(options, app),
+  removal: {
+    supported: false, why: 'cannot',
+    reason: 'TikTok\'s Content Posting API publishes videos and photos but has no call to delete one: '
+      + 'the account deletes it in the TikTok app',
+  },
 };

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type {
-  AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishResult,
+  AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishResult, RemovalTarget,
 } from '../kit/platform-adapter.ts';
 import type { PlatformApp } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { vkSettings } from './definition.ts';
 import { VkApi } from './vk-api.ts';
+import { VkRefusal } from './vk-errors.ts';
 import { vkAttachments, type VkUploadTarget } from './vk-media.ts';
 import { sendOnce, vkGuid } from './vk-send-once.ts';
 import { VkPacer } from './vk-pacer.ts';
@@ -183,6 +184,23 @@ export function createVkAdapter(
     provider,
     publish,
     comment,
+
+    /**
+     * wall.delete of the post, or wall.deleteComment of a comment (scope `wall`); VK's 104 "Not
+     * found" means it is gone already.
+     */
+    async remove(channel: ChannelCredentials, { releaseId }: RemovalTarget) {
+      const { ownerId, postId, commentId } = parseReleaseId(releaseId);
+      const parameters: Record<string, string> = { owner_id: String(ownerId), post_id: String(postId) };
+      if (commentId !== null) parameters.comment_id = String(commentId);
+      const method = commentId === null ? 'wall.delete' : 'wall.deleteComment';
+      try {
+        await api.call(channel.accessToken, method, parameters, z.literal(1));
+      } catch (error) {
+        if (error instanceof VkRefusal && error.code === 104) return;
+        throw error;
+      }
+    },
 
     async recentContent(channel: ChannelCredentials) {
       const wall = await api.call(channel.accessToken, 'wall.get', { count: '20' }, wallItems);

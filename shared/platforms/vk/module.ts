@@ -11,4 +11,6 @@ export const vkModule: PlatformModule = {
   requiredSettings: ['CLIENT_ID'],
   connect: vkConnect,
   createAdapter: createVkAdapter,
+  // wall.delete and wall.deleteComment: the post or comment leaves the wall.
+  removal: { supported: true, method: 'delete' },
 };

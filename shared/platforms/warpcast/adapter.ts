@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PlatformError } from '../kit/platform-error.ts';
 import { platformRequest } from '../kit/platform-http.ts';
 import type {
-  AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishResult,
+  AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishResult, RemovalTarget,
 } from '../kit/platform-adapter.ts';
 import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { readWarpcastCredential, type WarpcastCredential } from './credential.ts';
@@ -118,7 +118,7 @@ export function createWarpcastAdapter(options: AdapterOptions, neynar: NeynarEnd
 
   function call(
     credential: WarpcastCredential,
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     path: string,
     query: Record<string, string>,
     json?: unknown,
@@ -211,6 +211,21 @@ export function createWarpcastAdapter(options: AdapterOptions, neynar: NeynarEnd
     provider,
     publish: (input: PublishInput) => cast(input, null),
     comment: (input: CommentInput) => cast(input, input.parentReleaseId),
+
+    /**
+     * DELETE /v2/farcaster/cast {signer_uuid, target_hash}: Neynar submits the removal of the
+     * account's cast to the network with the approved signer; its 404 for the cast means gone.
+     */
+    async remove(channel: ChannelCredentials, { releaseId }: RemovalTarget) {
+      const credential = readWarpcastCredential(channel.accessToken);
+      const json = { signer_uuid: credential.signerUuid, target_hash: releaseId };
+      try {
+        await call(credential, 'DELETE', '/v2/farcaster/cast', {}, json);
+      } catch (error) {
+        if (error instanceof PlatformError && error.httpStatus === 404 && /cast/i.test(error.message)) return;
+        throw error;
+      }
+    },
 
     async recentContent(channel: ChannelCredentials) {
       const credential = readWarpcastCredential(channel.accessToken);

@@ -11,4 +11,6 @@ export const warpcastModule: PlatformModule = {
   urls,
   connect: warpcastConnect,
   createAdapter: createWarpcastAdapter,
+  // Neynar's DELETE /v2/farcaster/cast: the cast's removal, signed by the approved signer.
+  removal: { supported: true, method: 'delete' },
 };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { markdownToHtml } from '../kit/content-format.ts';
 import type {
-  AdapterOptions, AnalyticsCounter, ChannelCredentials, PlatformAdapter, PublishInput, PublishResult,
+  AdapterOptions, AnalyticsCounter, ChannelCredentials, PlatformAdapter, PublishInput, PublishResult, RemovalTarget,
 } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
 import { readWordpressCredential } from './credential.ts';
@@ -12,6 +12,7 @@ import { provider, wordpressRest, type WordpressSession } from './wordpress-rest
 import { draftOnce } from './wordpress-send-once.ts';
 import { resolveTerms, unreadable } from './wordpress-terms.ts';
 import { wordpressTools } from './wordpress-tools.ts';
+import { readWordpressError } from './wordpress-errors.ts';
 import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 type Settings = z.output<typeof wordpressSettings>;
@@ -43,6 +44,15 @@ function contentHtml(text: string, shown: readonly LibraryMedia[]): string {
   const { markdown, shortcodes } = mediaAfterText(shown);
   const html = markdownToHtml([text.trim(), markdown].filter((piece) => piece !== '').join('\n\n'));
   return [html, shortcodes].filter((piece) => piece !== '').join('\n\n');
+}
+
+/** The REST base the entry was published under (post_type; `posts` unless the settings chose another). */
+function removalTypeOf(settings: Record<string, unknown>): string {
+  const parsed = wordpressSettings.safeParse(settings);
+  if (!parsed.success) {
+    throw new PlatformError({ kind: 'permanent', provider, message: 'the post\'s WordPress settings no longer parse' });
+  }
+  return parsed.data.post_type;
 }
 
 function releaseId(id: string): number {
@@ -113,6 +123,27 @@ export function createWordpressAdapter(options: AdapterOptions): PlatformAdapter
     return { releaseId: String(answer.data.id), releaseURL: answer.data.link };
   }
 
+  /**
+   * DELETE /wp/v2/<post type>/<id> without `force`: the entry goes to the site's trash, where an
+   * editor can restore it (30 days unless the site says otherwise), rather than being destroyed
+   * at once. WordPress's own answers for an entry already gone count as removed: 410
+   * rest_already_trashed, 404 rest_post_invalid_id. A type that cannot be trashed is refused.
+   */
+  async function remove(channel: ChannelCredentials, item: RemovalTarget): Promise<void> {
+    const route = `/wp/v2/${removalTypeOf(item.settings)}/${String(releaseId(item.releaseId))}`;
+    try {
+      await rest.call(sessionOf(channel), { method: 'DELETE', route });
+    } catch (error) {
+      const code = error instanceof PlatformError ? readWordpressError(error.body)?.code : undefined;
+      if (code === 'rest_already_trashed' || code === 'rest_post_invalid_id') return;
+      if (code === 'rest_trash_not_supported') {
+        const message = 'this site does not keep a trash for the entry\'s type; SPS does not delete it for good';
+        throw new PlatformError({ kind: 'permanent', provider, message, httpStatus: 501, cause: error });
+      }
+      throw error;
+    }
+  }
+
   async function count(channel: ChannelCredentials, route: string, query: Record<string, string>): Promise<number> {
     const answer = await rest.callWithTotal(sessionOf(channel), {
       method: 'GET', route, query: { per_page: '1', _fields: 'id', ...query },
@@ -147,6 +178,8 @@ export function createWordpressAdapter(options: AdapterOptions): PlatformAdapter
       if (!answer.success) throw unreadable('the user\'s posts');
       return answer.data.map(({ id, link }) => ({ id: String(id), url: link }));
     },
+
+    remove,
 
     tools: wordpressTools(rest, sessionOf),
 

@@ -7,4 +7,6 @@ export const wordpressModule: PlatformModule = {
   definition: wordpress,
   connect: wordpressConnect,
   createAdapter: createWordpressAdapter,
+  // DELETE /wp/v2/<type>/<id> without force: to the trash, which an editor can restore; not destroyed.
+  removal: { supported: true, method: 'trash' },
 };

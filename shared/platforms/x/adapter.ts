@@ -26,6 +26,11 @@ const meAnswer = z.object({
 });
 
 const createdPost = z.object({ data: z.object({ id: numericId }) });
+/** DeletePostsResponse: `deleted`, and X's errors when it did not (an unknown post among them). */
+const deletedPost = z.object({
+  data: z.object({ deleted: z.boolean() }).optional(),
+  errors: z.array(z.object({ type: z.string().optional(), detail: z.string().optional() })).optional(),
+});
 
 const postMetrics = z.object({
   impression_count: z.number().optional(),
@@ -102,6 +107,16 @@ function firstPartFields(settings: Record<string, unknown>): Record<string, unkn
  * X, and posting it again cannot be made safe. An answer of X's accept that SPS cannot read is
  * 'unconfirmed' too. Without a marker, a duplicate-content refusal is X's permanent refusal.
  */
+/** DELETE of one post; a 404 (the post unknown) answers as X's lookups word it: nothing to delete. */
+async function removedOrGone(api: XApi, id: string): Promise<unknown> {
+  try {
+    return await api({ method: 'DELETE', path: `/2/tweets/${id}` });
+  } catch (error) {
+    if (error instanceof PlatformError && error.httpStatus === 404) return { data: { deleted: true } };
+    throw error;
+  }
+}
+
 export function createXAdapter(
   options: AdapterOptions,
   app: Pick<PlatformApp, 'apiUrl'>,
@@ -167,6 +182,22 @@ export function createXAdapter(
       }));
       if (!answer.success) throw unreadable('the account\'s posts in a shape');
       return (answer.data.data ?? []).map((post) => ({ id: post.id, url: postUrl(author.username, post.id) }));
+    },
+
+    /** DELETE /2/tweets/:id: the user's own post, gone for good; replies to it stay. */
+    async remove(channel, { releaseId }) {
+      if (!numericId.safeParse(releaseId).success) {
+        throw new PlatformError({ kind: 'permanent', provider, message: `${releaseId} is not an X post id` });
+      }
+      const answer = deletedPost.safeParse(await removedOrGone(apiFor(channel), releaseId));
+      if (!answer.success) throw unreadable('the deletion in a shape');
+      if (answer.data.data?.deleted === true) return;
+      // X answers an unknown (already deleted) post with its resource-not-found error: gone, as wanted.
+      const errors = answer.data.errors ?? [];
+      if (errors.some((error) => error.type?.endsWith('/resource-not-found') === true)) return;
+      const said = errors.map((error) => error.detail).filter((detail) => detail !== undefined).join('; ');
+      const message = said === '' ? 'X did not delete the post' : `X did not delete the post: ${said}`;
+      throw new PlatformError({ kind: 'permanent', provider, message });
     },
 
     tools: {},

@@ -8,4 +8,6 @@ export const xModule: PlatformModule = {
   connect: xConnect,
   urls: { apiUrl: 'https://api.x.com', authUrl: 'https://x.com', tokenUrl: 'https://api.x.com' },
   createAdapter: (options, app) => createXAdapter(options, app),
+  // DELETE /2/tweets/:id ("Delete Posts"): the user's own post, for good.
+  removal: { supported: true, method: 'delete' },
 };

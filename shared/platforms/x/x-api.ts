@@ -7,7 +7,7 @@ export const provider = 'x';
 
 /** One call to X's API v2 on behalf of one user. */
 export interface XCall {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** From the API's root: `/2/tweets`. */
   path: string;
   query?: Record<string, string>;

@@ -95,6 +95,23 @@ export async function startDevtoSimulator(users: SimulatedDevtoUser[]): Promise<
     return null;
   }
 
+  /**
+   * PUT /api/articles/:id, as far as SPS uses it: `published` changed on the user's own article
+   * (false takes it off the site as a draft). Another user's or an unknown article is 404.
+   */
+  function updateArticle(request: SimulatedRequest, user: SimulatedDevtoUser, id: number): SimulatedAnswer {
+    const article = articles.find((candidate) => candidate.id === id && candidate.userId === user.id);
+    if (article === undefined) return notFound;
+    const body = jsonBody(request);
+    const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).article : undefined;
+    if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
+      return unprocessable('article param must be a JSON object. You provided String');
+    }
+    const published = (fields as Record<string, unknown>).published;
+    if (typeof published === 'boolean') article.published = published;
+    return { status: 200, body: presentCreated(article) };
+  }
+
   function createArticle(request: SimulatedRequest, user: SimulatedDevtoUser): SimulatedAnswer {
     const body = jsonBody(request);
     const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).article : undefined;
@@ -148,6 +165,8 @@ export async function startDevtoSimulator(users: SimulatedDevtoUser[]): Promise<
     if (user === undefined || user.suspended === true) return unauthorized;
     if (method === 'GET' && path === '/api/users/me') return { status: 200, body: presentUser(user) };
     if (method === 'POST' && path === '/api/articles') return createArticle(request, user);
+    const one = /^\/api\/articles\/(\d+)$/.exec(path);
+    if (method === 'PUT' && one !== null) return updateArticle(request, user, Number(one[1]));
     const me = /^\/api\/articles\/me(?:\/(all|published|unpublished))?$/.exec(path);
     if (method === 'GET' && me !== null) return mine(request, user, me[1] ?? 'published');
     return undefined;

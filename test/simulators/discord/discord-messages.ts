@@ -137,6 +137,39 @@ export class DiscordMessages {
     return { status: 200, body: page.map((message) => world.messageJson(message)) };
   }
 
+  /**
+   * DELETE /channels/{id}/messages/{id}: 204 for the bot's own message; another author's needs
+   * MANAGE_MESSAGES, which the simulated bot is never given (403); an unknown message is 10008.
+   */
+  remove(request: SimulatedRequest, channelId: string, messageId: string): SimulatedAnswer {
+    const world = this.#world;
+    const found = world.access(request, channelId);
+    if (isAnswer(found)) return found;
+    const index = world.messages.findIndex((message) => message.channelId === found.id && message.id === messageId);
+    const message = world.messages[index];
+    if (message === undefined) return unknownMessage;
+    if (message.authorId !== world.bot.id) return missingPermissions;
+    world.messages.splice(index, 1);
+    return { status: 204 };
+  }
+
+  /**
+   * DELETE /channels/{id} of a thread (a forum post among them): needs MANAGE_THREADS; the thread
+   * and its messages go, and the answer is the thread as it was.
+   */
+  removeThread(request: SimulatedRequest, channelId: string): SimulatedAnswer {
+    const world = this.#world;
+    const found = world.access(request, channelId, ['MANAGE_THREADS']);
+    if (isAnswer(found)) return found;
+    if (!isThread(found)) return missingPermissions;
+    const answer = world.channelJson(found);
+    world.channels.delete(found.id);
+    for (let index = world.messages.length - 1; index >= 0; index -= 1) {
+      if (world.messages[index]?.channelId === found.id) world.messages.splice(index, 1);
+    }
+    return { status: 200, body: answer };
+  }
+
   one(request: SimulatedRequest, channelId: string, messageId: string): SimulatedAnswer {
     const world = this.#world;
     const found = world.access(request, channelId, ['READ_MESSAGE_HISTORY']);

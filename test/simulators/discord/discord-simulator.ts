@@ -121,6 +121,9 @@ export async function startDiscordSimulator(
     'GET /channels/:id/messages/:id': (request, [channel = '', message = '']) =>
       messages.one(request, channel, message),
     'POST /channels/:id/messages': (request, [channel = '']) => messages.create(request, channel),
+    'DELETE /channels/:id/messages/:id': (request, [channel = '', message = '']) =>
+      messages.remove(request, channel, message),
+    'DELETE /channels/:id': (request, [channel = '']) => messages.removeThread(request, channel),
     'POST /channels/:id/messages/:id/threads': (request, [channel = '', message = '']) =>
       threads.fromMessage(request, channel, message),
     'POST /channels/:id/threads': (request, [channel = '']) => threads.forumPost(request, channel),

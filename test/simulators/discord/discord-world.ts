@@ -15,7 +15,8 @@ export type DiscordPermission =
   | 'ATTACH_FILES'
   | 'READ_MESSAGE_HISTORY'
   | 'CREATE_PUBLIC_THREADS'
-  | 'SEND_MESSAGES_IN_THREADS';
+  | 'SEND_MESSAGES_IN_THREADS'
+  | 'MANAGE_THREADS';
 
 export interface SimulatedDiscordChannel {
   id: string;

@@ -12,7 +12,7 @@ import { DribbbleShots } from './dribbble-shots.ts';
  * `upload`), access tokens that never expire and no refresh token. Token refusals follow RFC
  * 6749 in Doorkeeper's words; the API answers an unknown token 401 `{"message": ...}` (the status
  * is documented, the exact words are not).
- * Publishing (dribbble-shots.ts): `POST /v2/shots`, `GET /v2/user/shots` and `GET /v2/shots/{id}`;
+ * Publishing (dribbble-shots.ts): `POST /v2/shots`, `GET /v2/user/shots`, `GET` and `DELETE /v2/shots/{id}`;
  * `upload` is needed to post. Every API answer carries X-RateLimit-Limit / -Remaining / -Reset
  * (a Unix time); a spent window is refused 429 `{message}` (v2's throttle status and words are
  * not documented: stand-ins). Routes can lose their answer after acting, or refuse (failNext).
@@ -133,6 +133,13 @@ export async function startDribbbleSimulator(): Promise<DribbbleSimulator> {
         const shot = shots.items.find((item) => String(item.id) === request.path.split('/').at(-1));
         return shot === undefined ? notFound : { status: 200, body: shots.shown(shot) };
       }
+      case 'DELETE /v2/shots/:id': {
+        // The player's own shot goes (204); another's or an unknown one is Dribbble's 404.
+        const index = shots.items.findIndex((item) => String(item.id) === request.path.split('/').at(-1));
+        if (shots.items[index]?.owner !== user.id) return notFound;
+        shots.items.splice(index, 1);
+        return { status: 204 };
+      }
       case 'POST /v2/shots': {
         const author = { id: user.id, canUpload: user.can_upload_shot, teamIds: (user.teams ?? []).map((t) => t.id) };
         return shots.create(request, author);
@@ -166,7 +173,7 @@ export async function startDribbbleSimulator(): Promise<DribbbleSimulator> {
     const user = users.get(grant?.user ?? '');
     if (grant === null || user === undefined) return { status: 401, body: { message: 'Bad credentials.' } };
     const route = routeOf(request);
-    if (route === 'POST /v2/shots' && !grant.scopes.includes('upload')) {
+    if ((route === 'POST /v2/shots' || route === 'DELETE /v2/shots/:id') && !grant.scopes.includes('upload')) {
       return { status: 403, body: { message: 'This action requires the upload scope.' } };
     }
     const window = windowOf(user.id);

@@ -166,6 +166,16 @@ export function resolvers(world: HashnodeWorld) {
     return { post: postView(post) };
   }
 
+  /** removePost: the author's own post goes; an unknown one is NOT_FOUND, another's FORBIDDEN. */
+  function removePost(viewer: SimulatedHashnodeUser, input: unknown): Record<string, unknown> {
+    const id = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).id : undefined;
+    const post = world.posts.find((candidate) => candidate.id === id);
+    if (post === undefined) throw new HashnodeFailure('Post not found', 'NOT_FOUND');
+    if (post.authorId !== viewer.id) throw new HashnodeFailure('You can only remove your own posts.', 'FORBIDDEN');
+    world.posts.splice(world.posts.indexOf(post), 1);
+    return { post: postView(post) };
+  }
+
   /** The root values of one request; `viewer` is the token's user, null when it has none. */
   return (viewer: SimulatedHashnodeUser | null, unauthenticated: () => never) => ({
     query: {
@@ -194,6 +204,8 @@ export function resolvers(world: HashnodeWorld) {
     mutation: {
       publishPost: ({ input }: Record<string, unknown>) =>
         (viewer === null ? unauthenticated() : publishPost(viewer, input)),
+      removePost: ({ input }: Record<string, unknown>) =>
+        (viewer === null ? unauthenticated() : removePost(viewer, input)),
     },
   });
 }

@@ -120,6 +120,32 @@ export function createComment(state: LemmyState, request: SimulatedRequest): Sim
   return { status: 200, body: formId === null ? answer : { ...answer, form_id: formId } };
 }
 
+/**
+ * POST /api/v3/post/delete and /comment/delete: the creator marks their own item deleted (or not,
+ * `deleted: false` restores it); anyone else's is `no_post_edit_allowed` / `no_comment_edit_allowed`.
+ */
+export function deleteContent(state: LemmyState, request: SimulatedRequest, kind: 'post' | 'comment'): SimulatedAnswer {
+  const session = signedIn(state, request);
+  if ('refusal' in session) return session.refusal;
+  const idField = kind === 'post' ? 'post_id' : 'comment_id';
+  const read = readJson(request, { [idField]: 'integer', deleted: 'boolean' }, [idField, 'deleted']);
+  if ('refusal' in read) return read.refusal;
+  const id = read.fields[idField];
+  const deleted = read.fields.deleted === true;
+  if (kind === 'post') {
+    const post = state.posts.find((candidate) => candidate.id === id);
+    if (post === undefined) return lemmyError(404, 'couldnt_find_post');
+    if (post.creatorId !== session.user.id) return lemmyError(400, 'no_post_edit_allowed');
+    post.deleted = deleted;
+    return { status: 200, body: { post_view: state.postView(post, session.user.id) } };
+  }
+  const comment = state.comments.find((candidate) => candidate.id === id);
+  if (comment === undefined) return lemmyError(404, 'couldnt_find_comment');
+  if (comment.creatorId !== session.user.id) return lemmyError(400, 'no_comment_edit_allowed');
+  comment.deleted = deleted;
+  return { status: 200, body: { comment_view: state.commentView(comment, session.user.id), recipient_ids: [] } };
+}
+
 export function getPost(state: LemmyState, request: SimulatedRequest): SimulatedAnswer {
   const seen = viewer(state, request);
   if ('refusal' in seen) return seen.refusal;

@@ -4,7 +4,9 @@ import {
   startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
 import { listCommunities, resolveObject, searchCommunities } from './lemmy-communities.ts';
-import { createComment, createPost, getComment, getPost, personDetails } from './lemmy-content.ts';
+import {
+  createComment, createPost, deleteContent, getComment, getPost, personDetails,
+} from './lemmy-content.ts';
 import { uploadImages } from './lemmy-pictrs.ts';
 import { LemmyRateLimiter, type LemmyBucket } from './lemmy-rate-limit.ts';
 import { siteAnswer } from './lemmy-site.ts';
@@ -129,6 +131,8 @@ export async function startLemmySimulator(options: LemmySimulatorOptions = {}): 
     'POST /api/v3/post': (request) => createPost(state, request),
     'GET /api/v3/post': (request) => getPost(state, request),
     'POST /api/v3/comment': (request) => createComment(state, request),
+    'POST /api/v3/post/delete': (request) => deleteContent(state, request, 'post'),
+    'POST /api/v3/comment/delete': (request) => deleteContent(state, request, 'comment'),
     'GET /api/v3/comment': (request) => getComment(state, request),
     'GET /api/v3/user': (request) => personDetails(state, request),
     'GET /api/v3/search': (request) => searchCommunities(state, request),

@@ -50,6 +50,8 @@ export interface StoredPost {
   locked: boolean;
   upvotes: number;
   downvotes: number;
+  /** Deleted by its creator (post/delete); shown as deleted, its content kept for a restore. */
+  deleted?: boolean;
 }
 
 export interface StoredComment {
@@ -62,6 +64,8 @@ export interface StoredComment {
   published: string;
   upvotes: number;
   downvotes: number;
+  /** Deleted by its creator (comment/delete). */
+  deleted?: boolean;
 }
 
 export interface StoredImage {
@@ -217,7 +221,7 @@ export class LemmyState {
       removed: false,
       locked: post.locked,
       published: post.published,
-      deleted: false,
+      deleted: post.deleted === true,
       nsfw: post.nsfw,
       ...(post.customThumbnail === null ? {} : { thumbnail_url: post.customThumbnail }),
       ap_id: `${this.origin}/post/${String(post.id)}`,
@@ -265,7 +269,7 @@ export class LemmyState {
         content: comment.content,
         removed: false,
         published: comment.published,
-        deleted: false,
+        deleted: comment.deleted === true,
         ap_id: `${this.origin}/comment/${String(comment.id)}`,
         local: true,
         path: comment.path,

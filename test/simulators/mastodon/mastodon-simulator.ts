@@ -20,6 +20,7 @@ type Reply = (status: number, body: unknown, headers?: Record<string, string>) =
 
 /** Scopes the endpoints SPS uses require; a token needs one of them (`write` covers `write:*`). */
 const scopesFor = {
+  /** Creating and deleting a status. */
   postStatus: ['write:statuses'],
   uploadMedia: ['write:media'],
   readMedia: ['write:media'],
@@ -48,6 +49,7 @@ export class MastodonSimulator {
   readonly #accounts = new MastodonAccounts(this.apps);
   readonly #idempotency = new Map<string, SimulatedStatus>();
   readonly #failures: (InjectedFailure | 'pass')[] = [];
+  readonly #deletionFailures: (InjectedFailure | 'pass')[] = [];
   readonly #throttledReads: number[] = [];
   readonly #limiter = new RateLimiter();
   readonly #rateLimits: RateLimits;
@@ -135,6 +137,14 @@ export class MastodonSimulator {
   /** The next calls to POST /api/v1/statuses answer with these, in order; 'pass' lets one through. */
   failNext(...failures: (InjectedFailure | 'pass')[]): void {
     this.#failures.push(...failures);
+  }
+
+  /**
+   * The next calls to DELETE /api/v1/statuses/:id answer with these, in order, without deleting;
+   * `loseResponse` deletes, then drops the connection unanswered. 'pass' lets one through.
+   */
+  failNextDeletion(...failures: (InjectedFailure | 'pass')[]): void {
+    this.#deletionFailures.push(...failures);
   }
 
   /** The next GET calls, one per wait given, answer 429 with `X-RateLimit-Reset` that long after the call. */
@@ -228,6 +238,26 @@ export class MastodonSimulator {
       const status = this.statuses.find((candidate) => candidate.id === single[1]);
       if (status === undefined) reply(404, { error: 'Record not found' });
       else reply(200, this.#timeline.present(status));
+      return;
+    }
+    if (request.method === 'DELETE' && single !== null) {
+      const author = authorized(scopesFor.postStatus);
+      if (author === null) return;
+      const failure = this.#deletionFailures.shift();
+      const injected = failure === undefined || failure === 'pass' ? null : failure;
+      if (injected?.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, injected.delayMs));
+      if (injected?.status !== undefined) {
+        send(response, injected.status, injected.body ?? { error: 'injected failure' }, injected.headers);
+        return;
+      }
+      const removed = this.#timeline.remove(single[1] ?? '', author.id);
+      if (injected?.loseResponse === true && removed !== null) {
+        this.lostResponses += 1;
+        request.socket.destroy();
+        return;
+      }
+      if (removed === null) reply(404, { error: 'Record not found' });
+      else reply(200, removed);
       return;
     }
     if (request.method === 'GET' && url.pathname === '/api/v2/instance') {

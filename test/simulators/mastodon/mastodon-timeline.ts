@@ -185,6 +185,19 @@ export class MastodonTimeline {
     };
   }
 
+  /**
+   * Takes the author's status off the instance, as RemovalWorker does: answers it as it was, or
+   * null when it is not there or is someone else's (Mastodon answers both 404). Replies stay.
+   */
+  remove(statusId: string, authorId: string): Record<string, unknown> | null {
+    const index = this.statuses.findIndex((status) => status.id === statusId && status.accountId === authorId);
+    const status = this.statuses[index];
+    if (status === undefined) return null;
+    const answer = { ...this.present(status), text: status.text };
+    this.statuses.splice(index, 1);
+    return answer;
+  }
+
   /** A status as the API shows it: without what only the simulator keeps, with counts and attachments. */
   present(status: SimulatedStatus): Record<string, unknown> {
     const { text: _text, accountId: _accountId, mediaIds, ...wire } = status;

@@ -60,6 +60,7 @@ export const routeScopes: Readonly<Record<string, readonly string[]>> = {
   'GET /v5/boards/:id/sections': ['boards:read'],
   'POST /v5/pins': ['boards:read', 'boards:write', 'pins:read', 'pins:write'],
   'GET /v5/pins/:id': ['boards:read', 'pins:read'],
+  'DELETE /v5/pins/:id': ['boards:read', 'boards:write', 'pins:read', 'pins:write'],
   'GET /v5/pins/:id/analytics': ['boards:read', 'pins:read'],
   'POST /v5/media': ['pins:write'],
   'GET /v5/media/:id': ['pins:read'],

@@ -188,6 +188,11 @@ export async function startPinterestSimulator(): Promise<PinterestSimulator> {
       case 'GET /v5/pins/:id':
         if (ownPin === undefined) return pinterestError(404, 50, 'Pin not found.');
         return { status: 200, body: pins.shown(ownPin) };
+      case 'DELETE /v5/pins/:id':
+        // The user's own pin goes (204); another's or an unknown one is "Pin not found." as reads answer it.
+        if (ownPin === undefined) return pinterestError(404, 50, 'Pin not found.');
+        pins.items.splice(pins.items.indexOf(ownPin), 1);
+        return { status: 204 };
       case 'GET /v5/pins/:id/analytics': return pinAnalytics(request, ownPin);
       case 'POST /v5/media': return media.register(request, user.id);
       case 'GET /v5/media/:id': return media.status(request.path.slice('/v5/media/'.length), user.id);

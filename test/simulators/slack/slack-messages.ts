@@ -69,6 +69,23 @@ export class SlackMessageMethods {
     return slackOk({ channel: message.channel, ts: message.ts, message: messageObject(this.#records, message) });
   }
 
+  /**
+   * chat.delete (chat:write): the bot's own message goes (`{channel, ts}`); an unknown one is
+   * `message_not_found`, another user's `cant_delete_message`. A thread's replies stay.
+   */
+  deleteMessage(call: SlackCall): SimulatedAnswer {
+    const scope = missingScope(call, 'chat:write');
+    if (scope !== null) return scope;
+    const found = channelOf(call, 'channel');
+    if ('refusal' in found) return found.refusal;
+    const ts = textArgument(call.values, 'ts') ?? '';
+    const message = this.#records.message(call.workspace.teamId, found.channel.id, ts);
+    if (message === undefined) return slackRefused('message_not_found');
+    if (message.botId !== botId) return slackRefused('cant_delete_message');
+    this.#records.messages.splice(this.#records.messages.indexOf(message), 1);
+    return slackOk({ channel: found.channel.id, ts });
+  }
+
   /** Top-level messages (and broadcast replies), newest first, after `oldest` (exclusive unless `inclusive`). */
   history(call: SlackCall): SimulatedAnswer {
     const found = channelOf(call, 'channel');

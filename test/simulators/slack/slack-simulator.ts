@@ -129,6 +129,7 @@ export async function startSlackSimulator(
     'conversations.history': (call) => messages.history(call),
     'conversations.replies': (call) => messages.replies(call),
     'chat.postMessage': (call) => messages.postMessage(call),
+    'chat.delete': (call) => messages.deleteMessage(call),
     'reactions.get': (call) => messages.reactions(call),
     'files.getUploadURLExternal': (call) => files.getUploadUrl(call),
     'files.completeUploadExternal': (call) => files.complete(call),

@@ -200,7 +200,29 @@ function sendMediaGroup(state: TelegramState, bot: SimulatedBot, params: BotPara
   return ok(store(state, bot, to, drafts));
 }
 
-/** sendMessage, sendPhoto, sendVideo and sendMediaGroup; undefined for other methods. */
+/** Bots delete their own messages in groups for 48 hours; in a channel they post to, at any time. */
+const deleteWindowMs = 48 * 3600_000;
+
+/**
+ * deleteMessage of a message the bot sent: `true` once it is gone; an unknown one is "message to
+ * delete not found", an old one in a group "message can't be deleted for everyone".
+ */
+function deleteMessage(state: TelegramState, bot: SimulatedBot, params: BotParams): SimulatedAnswer {
+  const chat = state.findChat(params.values.get('chat_id'));
+  if (chat === undefined || !chat.members.has(bot.id)) return fail(400, 'Bad Request: chat not found');
+  const messageId = intParam(params, 'message_id');
+  const index = state.messages.findIndex((message) =>
+    message.chatId === chat.id && message.messageId === messageId && message.botId === bot.id);
+  const message = state.messages[index];
+  if (message === undefined) return fail(400, 'Bad Request: message to delete not found');
+  if (chat.type !== 'channel' && Date.now() - message.at > deleteWindowMs) {
+    return fail(400, 'Bad Request: message can\'t be deleted for everyone');
+  }
+  state.messages.splice(index, 1);
+  return ok(true);
+}
+
+/** sendMessage, sendPhoto, sendVideo, sendMediaGroup and deleteMessage; undefined for other methods. */
 export function sendMethod(
   state: TelegramState,
   bot: SimulatedBot,
@@ -216,6 +238,8 @@ export function sendMethod(
       return sendFile(state, bot, params, 'video');
     case 'sendmediagroup':
       return sendMediaGroup(state, bot, params);
+    case 'deletemessage':
+      return deleteMessage(state, bot, params);
     default:
       return undefined;
   }

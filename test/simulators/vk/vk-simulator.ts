@@ -181,6 +181,8 @@ export async function startVkSimulator(users: Record<string, SimulatedVkUser>): 
     'wall.get': (user, parameters) => wall.get(user, parameters),
     'wall.getById': (user, parameters) => wall.getById(user, parameters),
     'wall.getComments': (user, parameters) => wall.getComments(user, parameters),
+    'wall.delete': (user, parameters) => wall.remove(user, parameters, 'wall.delete'),
+    'wall.deleteComment': (user, parameters) => wall.remove(user, parameters, 'wall.deleteComment'),
     'photos.getWallUploadServer': (user, parameters) => media.getWallUploadServer(user, parameters),
     'photos.saveWallPhoto': (user, parameters) => media.saveWallPhoto(user, parameters),
     'video.save': (user, parameters) => media.videoSave(user, parameters),

@@ -15,7 +15,10 @@ const maxAttachments = 10;
  */
 export type GuidRepeatAnswer = 'earlier-item' | 'refuse';
 
-/** The wall methods: wall.post, wall.createComment, wall.get, wall.getById, wall.getComments. */
+/**
+ * The wall methods: wall.post, wall.createComment, wall.get, wall.getById, wall.getComments,
+ * wall.delete, wall.deleteComment.
+ */
 export class VkWallMethods {
   readonly #records: VkRecords;
   readonly #now: () => number;
@@ -89,6 +92,29 @@ export class VkWallMethods {
     this.#records.posts.push(post);
     if (guid !== null && guid !== '') this.#records.guids.set(guidKey, { at: this.#now(), ownerId, itemId: post.id });
     return vkAnswer({ post_id: post.id });
+  }
+
+  /**
+   * wall.delete and wall.deleteComment on a wall the user may use: `1` once the item is gone; an
+   * unknown one is error 104 "Not found"; another wall's, 210 / 211 (access to the post or comment denied).
+   */
+  remove(
+    user: SimulatedVkUser,
+    parameters: URLSearchParams,
+    method: 'wall.delete' | 'wall.deleteComment',
+  ): SimulatedAnswer {
+    const ownerId = integerParameter(parameters, 'owner_id') ?? user.id;
+    const comment = method === 'wall.deleteComment';
+    if (!this.#records.mayUseWall(user.id, ownerId)) {
+      return comment ? vkError(211, 'Access to wall\'s comment denied', method)
+        : vkError(210, 'Access to wall\'s post denied', method);
+    }
+    const id = integerParameter(parameters, comment ? 'comment_id' : 'post_id');
+    const items: { ownerId: number; id: number }[] = comment ? this.#records.comments : this.#records.posts;
+    const index = items.findIndex((item) => item.ownerId === ownerId && item.id === id);
+    if (index < 0) return vkError(104, 'Not found', method);
+    items.splice(index, 1);
+    return vkAnswer(1);
   }
 
   createComment(user: SimulatedVkUser, parameters: URLSearchParams): SimulatedAnswer {

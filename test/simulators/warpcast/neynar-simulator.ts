@@ -156,6 +156,24 @@ export async function startNeynarSimulator(): Promise<NeynarSimulator> {
     return urls;
   }
 
+  /**
+   * DELETE /v2/farcaster/cast {signer_uuid, target_hash}: the signer's own cast goes
+   * (`{success: true}`); an approved signer is needed; an unknown cast, or another account's, is 404.
+   */
+  function deleteCast(request: SimulatedRequest, apiKey: string): SimulatedAnswer {
+    const body = jsonBody(request) as Record<string, unknown> | null;
+    const signer = signers.find((candidate) => candidate.uuid === body?.signer_uuid && candidate.apiKey === apiKey);
+    if (signer === undefined) return errorRes(404, 'Signer not found', { code: 'NotFound', property: 'signer_uuid' });
+    if (signer.status !== 'approved' || signer.fid === undefined) {
+      const refusal = { code: 'SignerNotApproved', property: 'signer_uuid' };
+      return errorRes(403, `Signer status is ${signer.status}.`, refusal);
+    }
+    const index = casts.findIndex((cast) => cast.hash === body?.target_hash && cast.fid === signer.fid);
+    if (index < 0) return errorRes(404, 'Cast not found', { code: 'NotFound', property: 'target_hash' });
+    casts.splice(index, 1);
+    return { status: 200, body: { success: true, message: 'Cast deleted' } };
+  }
+
   function publishCast(request: SimulatedRequest, apiKey: string): SimulatedAnswer | Promise<SimulatedAnswer> {
     const parsed = jsonBody(request);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
@@ -378,6 +396,7 @@ export async function startNeynarSimulator(): Promise<NeynarSimulator> {
     // Neynar serves its paths with and without the trailing slash.
     const path = request.path.replace(/\/$/, '');
     if (request.method === 'POST' && path === '/v2/farcaster/cast') return publishCast(request, apiKey);
+    if (request.method === 'DELETE' && path === '/v2/farcaster/cast') return deleteCast(request, apiKey);
     if (request.method !== 'GET') return undefined;
     if (path === '/v2/farcaster/signer') return lookupSigner(request, apiKey);
     if (path === '/v2/farcaster/user/bulk') return bulkUsers(request);

@@ -242,6 +242,28 @@ export class XPostStore {
     return { status: 200, body: posts.length === 0 ? { meta } : { data, meta } };
   }
 
+  /**
+   * DELETE /2/tweets/:id (DeletePostsResponse): the author's own post goes, `{data: {deleted: true}}`;
+   * an unknown one is a 200 with errors[] as lookups answer it; someone else's is refused with 403.
+   */
+  remove(id: string, authorId: string): SimulatedAnswer {
+    const index = this.items.findIndex((candidate) => candidate.id === id);
+    const post = this.items[index];
+    if (post === undefined) {
+      const error = {
+        value: id, detail: `Could not find tweet with id: [${id}].`, title: 'Not Found Error', resource_type: 'tweet',
+        parameter: 'id', resource_id: id, type: `${problemTypes}/resource-not-found`,
+      };
+      return { status: 200, body: { data: { deleted: false }, errors: [error] } };
+    }
+    if (post.authorId !== authorId) {
+      const detail = 'You are not authorized to delete this Tweet.';
+      return { status: 403, body: { title: 'Forbidden', detail, type: 'about:blank', status: 403 } };
+    }
+    this.items.splice(index, 1);
+    return { status: 200, body: { data: { deleted: true } } };
+  }
+
   /** GET /2/tweets/:id: an unknown post is a 200 with errors[], as X answers lookups. */
   lookup(request: RawRequest, id: string, usernameOf: (userId: string) => string): SimulatedAnswer {
     const post = this.items.find((candidate) => candidate.id === id);

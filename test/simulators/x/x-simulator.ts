@@ -86,6 +86,7 @@ const routeScopes: Record<string, readonly string[]> = {
   'GET /2/media/upload': ['media.write'],
   'GET /2/users/:id/tweets': ['tweet.read', 'users.read'],
   'GET /2/tweets/:id': ['tweet.read', 'users.read'],
+  'DELETE /2/tweets/:id': ['tweet.read', 'tweet.write', 'users.read'],
 };
 
 /** Requests per user per 15 minutes (oauth-majors.md 1.7). */
@@ -99,6 +100,7 @@ const routeLimits: Record<string, number> = {
   'GET /2/media/upload': 1000,
   'GET /2/users/:id/tweets': 900,
   'GET /2/tweets/:id': 900,
+  'DELETE /2/tweets/:id': 50,
 };
 
 /** A request's route, ids replaced by `:id`. */
@@ -204,6 +206,7 @@ export async function startXSimulator(): Promise<XSimulator> {
       }
       case 'GET /2/tweets/:id':
         return posts.lookup(request, request.path.split('/')[3] ?? '', (userId) => users.get(userId)?.username ?? 'i');
+      case 'DELETE /2/tweets/:id': return posts.remove(request.path.split('/')[3] ?? '', user.id);
       default: return undefined;
     }
   }
