@@ -46,4 +46,13 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
   },
+  {
+    // The dashboard's island scripts run in the browser (api/dashboard/assets.ts serves them).
+    files: ['api/dashboard/static/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: Object.fromEntries(['document', 'window', 'Element', 'HTMLInputElement', 'XMLHttpRequest', 'FormData',
+        'DOMParser', 'Event'].map((name) => [name, 'readonly'])),
+    },
+  },
 );

@@ -33,7 +33,8 @@ export function csrfProtection(secrets: SecretBox): Middleware<DashboardState> {
   return async (ctx, next) => {
     const seed = readDashboardCookie(ctx, csrfCookieName);
     if (ctx.method === 'POST') {
-      const sent = formField(ctx, '_csrf');
+      // A form carries the token as a field; the composer's upload script (multipart) as a header.
+      const sent = formField(ctx, '_csrf') || ctx.get('X-CSRF-Token');
       if (seed === null || sent === '' || !sameToken(sent, tokenFor(secrets, seed))) {
         if (seed === null) issueCsrfSeed(ctx, secrets);
         renderProblem(ctx, 403, 'Form expired', 'This form could not be accepted: it was not sent from an SPS page, or it has expired. Go back, reload the page and try again.');

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
+import { serveAsset } from './assets.ts';
 import { csrfProtection } from './csrf.ts';
-import type { DashboardDeps } from './dashboard-deps.ts';
 import { formBody } from './form-body.ts';
 import { htmlErrors } from './html-errors.ts';
 import { renderProblem } from './layout.ts';
@@ -10,11 +10,15 @@ import { registerAccountPages } from './pages/account-pages.ts';
 import { registerApprovedAppPages } from './pages/approved-app-pages.ts';
 import { registerChannelPages } from './pages/channel-pages.ts';
 import { registerChannelSchedulePages } from './pages/channel-schedule-pages.ts';
+import { registerComposePages, type ComposerDeps } from './pages/compose-pages.ts';
 import { registerConnectPages } from './pages/connect-pages.ts';
 import { registerConsentPages } from './pages/consent-pages.ts';
 import { registerNotificationPages } from './pages/notification-pages.ts';
 import { registerOAuthAppPages } from './pages/oauth-app-pages.ts';
 import { registerPostPages } from './pages/post-pages.ts';
+import { registerPostDetailPages, type PostPageDeps } from './pages/post-detail-pages.ts';
+import { registerCalendarPages } from './pages/calendar-pages.ts';
+import { registerMediaPages } from './pages/media-pages.ts';
 import { registerSettingsPages } from './pages/settings-pages.ts';
 import { registerWebhookPages } from './pages/webhook-pages.ts';
 import { loadSession } from './session.ts';
@@ -35,7 +39,7 @@ const nonPagePaths = /^\/(api|uploads)(\/|$)/;
 type DashboardMiddleware = ReturnType<Router<DashboardState>['routes']>;
 
 /** The dashboard: server-rendered pages at the site root and the OAuth consent screen. */
-export function dashboard(deps: DashboardDeps): DashboardMiddleware {
+export function dashboard(deps: ComposerDeps & PostPageDeps): DashboardMiddleware {
   const router = new Router<DashboardState>();
   // Router-level middleware runs only for requests that match one of the routes below.
   router.use(pageHeaders, htmlErrors(), formBody(), csrfProtection(deps.secrets), loadSession(deps));
@@ -44,7 +48,11 @@ export function dashboard(deps: DashboardDeps): DashboardMiddleware {
   registerChannelPages(router, deps);
   registerConnectPages(router, deps);
   registerChannelSchedulePages(router, deps);
+  registerComposePages(router, deps);
   registerPostPages(router, deps);
+  registerPostDetailPages(router, deps);
+  registerCalendarPages(router, deps);
+  registerMediaPages(router, deps);
   registerNotificationPages(router, deps);
   registerWebhookPages(router, deps);
   registerOAuthAppPages(router, deps);
@@ -54,6 +62,8 @@ export function dashboard(deps: DashboardDeps): DashboardMiddleware {
 
   // Misses elsewhere on the site get a page too, rather than the API's JSON.
   const withFallback: DashboardMiddleware = async (ctx, next) => {
+    // Static files first: no session read, no CSRF seed, and cached unlike pages.
+    if (serveAsset(ctx)) return;
     await routes(ctx, next);
     if (ctx.status === 404 && ctx.body === undefined && ctx.method === 'GET' && !nonPagePaths.test(ctx.path) && ctx.accepts('html') === 'html') {
       ctx.set('Cache-Control', 'no-store');

@@ -1,44 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { assetPath } from './assets.ts';
 import { html, SafeHtml } from './html.ts';
 import { csrfToken, type DashboardContext, type DashboardState, type SignedIn } from './state.ts';
-
-const stylesheet = `
-:root { color-scheme: light dark; --accent: #2457c5; --danger: #b3261e; --muted: #666; }
-* { box-sizing: border-box; }
-body { font: 16px/1.5 system-ui, sans-serif; margin: 0; }
-header { display: flex; flex-wrap: wrap; gap: .75rem 1.5rem; align-items: center; padding: .75rem 1.5rem; border-bottom: 1px solid #8884; }
-header nav ul { display: flex; flex-wrap: wrap; gap: 1rem; list-style: none; margin: 0; padding: 0; }
-header form { display: flex; gap: .5rem; align-items: center; margin: 0; }
-header label { margin: 0; font-weight: normal; }
-header select { width: auto; }
-main { max-width: 60rem; padding: 1rem 1.5rem 3rem; }
-a { color: var(--accent); }
-a[aria-current="page"] { font-weight: bold; }
-label { display: block; margin: .75rem 0 .25rem; font-weight: 600; }
-input, select, textarea { font: inherit; padding: .4rem; width: 100%; max-width: 30rem; }
-input[type="date"] { width: auto; }
-button { font: inherit; padding: .4rem .9rem; cursor: pointer; }
-button.danger { background: var(--danger); color: #fff; border: 1px solid var(--danger); }
-button.primary { background: var(--accent); color: #fff; border: 1px solid var(--accent); }
-.inline { display: inline; }
-a.button { display: inline-block; padding: .4rem .9rem; border: 1px solid var(--accent); border-radius: 4px; }
-a.button { text-decoration: none; }
-a.button.disabled { border-color: var(--muted); color: var(--muted); }
-ul.connect { list-style: none; padding: 0; display: grid; gap: .5rem; }
-ul.connect { grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); }
-ul.choices { list-style: none; padding: 0; }
-ul.choices label { font-weight: normal; display: flex; gap: .5rem; align-items: center; }
-ul.choices input { width: auto; }
-.notice { padding: .75rem 1rem; border-left: 4px solid var(--accent); background: #2457c514; }
-.error { padding: .75rem 1rem; border-left: 4px solid var(--danger); background: #b3261e14; }
-.secret { font-family: ui-monospace, monospace; word-break: break-all; padding: .25rem .5rem; background: #8882; }
-.muted { color: var(--muted); }
-table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid #8884; vertical-align: top; }
-.consent-app { display: flex; gap: 1rem; align-items: center; }
-.consent-app h2 { margin: 0; }
-.app-picture { width: 64px; height: 64px; object-fit: cover; border-radius: 8px; }
-`;
 
 /** Copies the text of the element named by a button's data-copy attribute. */
 const copyScript = `
@@ -51,14 +14,30 @@ document.addEventListener('click', (event) => {
 });
 `;
 
-// Our own constants: trusted text that must reach the page as is, not entity-escaped.
-const trustedStylesheet = new SafeHtml(stylesheet);
+// Our own constant: trusted text that must reach the page as is, not entity-escaped.
 const trustedScript = new SafeHtml(copyScript);
 
+/**
+ * htmx's settings for our CSP (read from this meta tag): no eval (no `hx-on`, no `js:` values), no
+ * indicator <style> of its own, no scripts run from swapped markup, requests to this site only,
+ * and no copies of pages in localStorage (they hold CSRF tokens and, on some pages, secrets).
+ */
+const htmxConfig = JSON.stringify({
+  allowEval: false,
+  allowScriptTags: false,
+  includeIndicatorStyles: false,
+  selfRequestsOnly: true,
+  historyEnabled: false,
+  historyCacheSize: 0,
+});
+
 const navigation = [
+  ['/compose', 'Compose'],
   ['/settings', 'Settings'],
   ['/channels', 'Channels'],
+  ['/calendar', 'Calendar'],
   ['/posts', 'Posts'],
+  ['/media', 'Media'],
   ['/notifications', 'Notifications'],
   ['/webhooks', 'Webhooks'],
   ['/oauth-app', 'OAuth app'],
@@ -96,14 +75,29 @@ export interface PageOptions {
   title: string;
   body: SafeHtml;
   status?: number;
+  /** The page uses the whole width of wide screens (the composer's two columns). */
+  wide?: boolean;
+  /** Scripts of the page's own islands, by asset name (api/dashboard/assets.ts). */
+  scripts?: readonly string[];
+  /**
+   * An island that writes its own <style> element (FullCalendar): style-src also takes this page's
+   * nonce, which the island reads from its script tag, so markup injected without it still cannot style.
+   */
+  styleNonce?: boolean;
 }
 
 /** Answers with a whole page; the header appears for a logged-in user. */
 export function renderPage(ctx: DashboardContext, options: PageOptions): void {
   const nonce = randomBytes(16).toString('base64');
   const account = ctx.state.signedIn;
-  // Nonces let the one inline stylesheet and script run while any injected markup cannot.
-  ctx.set('Content-Security-Policy', `default-src 'none'; img-src http: https: data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; base-uri 'none'; frame-ancestors 'none'`);
+  // Nonces let our scripts (the inline one, htmx, islands) run while any injected markup cannot; the
+  // stylesheet is a file of this site, and htmx's requests may go to this site alone (connect-src).
+  ctx.set('Content-Security-Policy', [
+    "default-src 'none'", 'img-src http: https: data:',
+    options.styleNonce === true ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self'",
+    `script-src 'nonce-${nonce}'`,
+    "connect-src 'self'", "base-uri 'none'", "frame-ancestors 'none'",
+  ].join('; '));
   ctx.status = options.status ?? 200;
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = html`<!doctype html>
@@ -112,11 +106,14 @@ export function renderPage(ctx: DashboardContext, options: PageOptions): void {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · SPS</title>
-<style nonce="${nonce}">${trustedStylesheet}</style>
+<meta name="htmx-config" content="${htmxConfig}">
+<link rel="stylesheet" href="${assetPath('dashboard.css')}">
+<script nonce="${nonce}" src="${assetPath('htmx.min.js')}" defer></script>
+${(options.scripts ?? []).map((name) => html`<script nonce="${nonce}" src="${assetPath(name)}" defer></script>`)}
 </head>
 <body>
 ${account === undefined || ctx.state.csrfToken === undefined ? '' : header(ctx, account)}
-<main>
+<main${options.wide === true ? html` class="wide"` : ''}>
 <h1>${options.title}</h1>
 ${options.body}
 </main>

@@ -1,6 +1,7 @@
 import type { ErrorDetail } from '../errors.ts';
 import type { PlatformDefinition, PostPartFacts } from './kit/platform-definition.ts';
 import { countingUnit, measureTextLength } from './kit/text-length.ts';
+import { textLimitOf } from './part-lengths.ts';
 import { videoProblems } from './kit/video-rules.ts';
 
 export interface PlatformPostCheck {
@@ -30,7 +31,7 @@ export function validatePlatformPost(
         problems.push({ path: ['settings', ...issue.path.map(String)].join('.'), message: issue.message });
   }
 
-  const textLimit = platform.textLimitFor?.(post.parts) ?? platform.textLimit;
+  const textLimit = textLimitOf(platform, post.parts);
   post.parts.forEach((part, index) => {
     // Bounded by the limit: a text far over it is refused before it is read to its end.
     const measured = measureTextLength(part.text, platform.textCounting, textLimit);

@@ -12,6 +12,7 @@ import { analyticsChart } from '../analytics-chart.ts';
 import { channelCharts } from '../../../shared/domain/analytics/channel-charts.ts';
 import { healthInWords, type ChannelHealth } from '../../../shared/domain/channels/channel-health.ts';
 import { healthOfListedChannels } from '../../../shared/domain/channels/channel-health-reads.ts';
+import { channelHealthSection } from '../channels/channel-health-view.ts';
 
 /** The channel's health in a word, with its first action's message for those who hover or read aloud. */
 function channelStatus(health: ChannelHealth | undefined): SafeHtml {
@@ -55,18 +56,19 @@ export function registerChannelPages(router: Router<DashboardState>, deps: Dashb
     const healths = await healthOfListedChannels(deps, signedIn(ctx).organization.id, channels);
     const table = channels.length === 0
       ? html`<p>No channels are connected to this organization yet.</p>`
-      : html`<table><caption class="muted">Connected channels</caption>
+      : html`<div class="table-scroll"><table><caption class="muted">Connected channels</caption>
 <thead><tr><th scope="col">Channel</th><th scope="col">Platform</th><th scope="col">Customer</th>
 <th scope="col">Status</th><th scope="col">Last 30 days</th>
 <th scope="col"><span class="muted">Action</span></th></tr></thead>
 <tbody>${channels.map((channel) => {
     const series = charts.get(channel.id);
     return channelRow(ctx, channel, series === undefined ? null : analyticsChart(series), healths.get(channel.id));
-  })}</tbody></table>
+  })}</tbody></table></div>
 <p class="muted">Disconnecting a channel also deletes its unpublished posts.</p>`;
     const buttons = allPlatformModules().map((module) => connectButton(deps, module));
     const connect = html`<h2>Connect a channel</h2><ul class="connect">${buttons}</ul>`;
-    renderPage(ctx, { title: 'Channels', body: html`${table}${connect}` });
+    const details = await channelHealthSection(deps.db, signedIn(ctx).organization.id, channels, healths);
+    renderPage(ctx, { title: 'Channels', body: html`${table}${details}${connect}` });
   });
 
   router.post('/channels/:id/disconnect', requireSignIn(), async (ctx) => {

@@ -30,7 +30,8 @@ function postRow(post: StoredPost, channel: ListedChannel | undefined): SafeHtml
   <td><time datetime="${post.publishDate.toISOString()}">${post.publishDate.toISOString().replace('T', ' ').slice(0, 16)} UTC</time></td>
   <td>${channel?.name ?? ''}</td>
   <td>${post.state}${post.error === null || post.error === undefined ? '' : html`<br><span class="muted">${post.error}</span>`}</td>
-  <td>${content}${release === null ? '' : html` <a href="${release}">View</a>`}</td>
+  <td><a href="/posts/${post._id.toString()}">${content === '' ? '(no text)' : content}</a>${
+    release === null ? '' : html` <a href="${release}">View</a>`}</td>
 </tr>`;
 }
 

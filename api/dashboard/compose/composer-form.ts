@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { postLimits } from '../../public/posts/schema.ts';
+import { DomainError } from '../../../shared/errors.ts';
+
+/** How the composer sends: as soon as possible, at a local time, into the next queue slot, or kept as a draft. */
+export const composerWhens = ['now', 'at', 'queue', 'draft'] as const;
+export type ComposerWhen = (typeof composerWhens)[number];
+
+/** A field a form may repeat (one value arrives as a string, several as a list), as a list. */
+function repeated(item: z.ZodString, max: number, what: string) {
+  return z.union([item, z.array(item)]).optional()
+    .transform((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]))
+    .pipe(z.array(z.string()).max(max, `at most ${max} ${what}`));
+}
+
+/** `YYYY-MM-DDTHH:MM`, what an `<input type="datetime-local">` sends (seconds optional). */
+const localDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?$/;
+
+/**
+ * The composer's form as the browser posts it. Parts keep their spaces and line breaks as typed
+ * (the platform counts them); `intent` says which button was pressed.
+ */
+const composerFormSchema = z.object({
+  part: repeated(z.string(), postLimits.partsPerPost, 'parts')
+    .transform((parts) => (parts.length === 0 ? [''] : parts)),
+  channel: repeated(z.string().trim().min(1).max(100), postLimits.channelsPerRequest, 'channels'),
+  when: z.enum(composerWhens, { message: 'choose when to publish: now, at a date, next queue slot or draft' })
+    .default('now'),
+  at: z.string().trim().refine((value) => value === '' || localDateTime.test(value), {
+    message: 'a date and time as YYYY-MM-DDTHH:MM',
+  }).default(''),
+  intent: z.string().regex(/^(send|check|add-part|remove-part-\d{1,3})$/, 'an unknown button').default('send'),
+  /** `settings[<channel id>][<key>]`: each channel's settings form, as typed (settings-fields.ts reads them). */
+  settings: z.record(
+    z.string().max(100),
+    z.record(z.string().max(100), z.string().max(10_000, 'a setting holds at most 10,000 characters')),
+  ).default({}),
+  /** `media[<media id>][part]` (the part's index, '' for none) and `[alt]`: the library's files and where they go. */
+  media: z.record(z.string().max(100), z.object({
+    part: z.string().regex(/^\d{0,3}$/, 'a part number').default(''),
+    alt: z.string().max(1500, 'alt text holds at most 1,500 characters').default(''),
+  })).default({}),
+});
+
+export type ComposerForm = z.infer<typeof composerFormSchema>;
+
+/** The media the form attaches to part `index`, with their alt text, in the order the form lists them. */
+export function mediaOfPart(form: ComposerForm, index: number): { id: string; alt: string }[] {
+  return Object.entries(form.media).filter(([, use]) => use.part === String(index))
+    .map(([id, use]) => ({ id, alt: use.alt.trim() }));
+}
+
+/** An empty composer: one part, no channel chosen, publish now. */
+export const emptyComposerForm: ComposerForm = {
+  part: [''], channel: [], when: 'now', at: '', intent: 'send', settings: {}, media: {},
+};
+
+/** The posted form, or a 400 naming the field (a browser sends none of these wrong; a hand-made form may). */
+export function parseComposerForm(body: unknown): ComposerForm {
+  const parsed = composerFormSchema.safeParse(typeof body === 'object' && body !== null ? body : {});
+  if (parsed.success) return parsed.data;
+  const details = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  const [first] = details;
+  const message = `${first?.path ?? 'form'}: ${first?.message ?? 'could not be read'}`;
+  throw new DomainError('validation_failed', message, details);
+}
+
+/** The form after an add-part or remove-part button: the parts changed, nothing sent. */
+export function withPartsChanged(form: ComposerForm): ComposerForm {
+  if (form.intent === 'add-part' && form.part.length < postLimits.partsPerPost) {
+    return { ...form, part: [...form.part, ''] };
+  }
+  const removed = /^remove-part-(\d+)$/.exec(form.intent)?.[1];
+  if (removed === undefined || form.part.length <= 1) return form;
+  const index = Number(removed);
+  // Media follow their part: those of the removed part are set aside, later ones move up.
+  const media = Object.fromEntries(Object.entries(form.media).map(([id, use]) => {
+    const part = use.part === '' ? null : Number(use.part);
+    const moved = part === null || part === index ? '' : String(part > index ? part - 1 : part);
+    return [id, { ...use, part: moved }];
+  }));
+  return { ...form, media, part: form.part.filter((_part, position) => position !== index) };
+}

@@ -1,0 +1,101 @@
+import { DateTime } from 'luxon';
+import type { CreatePostsInput, CreatePostType, MediaReference } from '../../../shared/domain/posts/post-input.ts';
+import type { ChannelGroup, ComposerChannel } from './composer-channels.ts';
+import { mediaOfPart, type ComposerForm, type ComposerWhen } from './composer-form.ts';
+import type { ComposerMedia } from './composer-media.ts';
+import { settingFields, settingsFromForm } from './settings-fields.ts';
+
+/** One POST /posts body the composer sends: the chosen channels that share a time zone. */
+export interface ComposerRequest {
+  timeZone: string;
+  /** The channels of `input.posts`, in the same order. */
+  channels: ComposerChannel[];
+  input: CreatePostsInput;
+}
+
+/** The form as POST /posts bodies, with what the composer itself refuses before asking the domain. */
+export interface ComposerRequests {
+  requests: ComposerRequest[];
+  /** Problems of the channel choice (none chosen, one removed meanwhile). */
+  picker: string[];
+  /** Problems of the date and time. */
+  schedule: string[];
+  /** Problems of the media chosen (a file no longer in the library). */
+  media: string[];
+}
+
+/** The channel's settings form as the post's settings; nothing when its platform has none. */
+function settingsOf(channel: ComposerChannel, form: ComposerForm): { settings?: Record<string, unknown> } {
+  if (channel.platform.settings === null) return {};
+  return { settings: settingsFromForm(settingFields(channel.platform.settings), form.settings[channel.id] ?? {}) };
+}
+
+/** A part's media as POST /posts names them; files no longer in the library are left to the media problems. */
+function imagesOf(form: ComposerForm, part: number, library: readonly ComposerMedia[]): MediaReference[] {
+  return mediaOfPart(form, part).flatMap(({ id, alt }) => {
+    const media = library.find((item) => item.id === id);
+    return media === undefined ? [] : [{ id, path: media.path, ...(alt === '' ? {} : { alt }) }];
+  });
+}
+
+const postTypes: Record<ComposerWhen, CreatePostType> = { now: 'now', at: 'schedule', queue: 'queue', draft: 'draft' };
+
+/** The typed local time in `zone`, or why it is not a time to publish at. */
+function instantIn(at: string, zone: string, now: Date): Date | string {
+  const local = DateTime.fromISO(at, { zone });
+  if (!local.isValid) return `${at.replace('T', ' ')} is not a date and time`;
+  if (local.toJSDate() <= now) {
+    return `${local.toFormat('d LLL yyyy, HH:mm')} in ${zone} has passed: choose a later time, or Now`;
+  }
+  return local.toJSDate();
+}
+
+/**
+ * Groups the chosen channels by time zone, since a typed date and time is read in each channel's
+ * zone and a POST /posts body has one date: in practice one request, one per zone otherwise.
+ */
+export function composerRequests(
+  form: ComposerForm,
+  groups: ChannelGroup[],
+  library: readonly ComposerMedia[],
+  now: Date,
+): ComposerRequests {
+  const known = new Map(groups.flatMap((group) => group.channels).map((channel) => [channel.id, channel]));
+  const chosen = [...new Set(form.channel)].flatMap((id) => known.get(id) ?? []);
+  const picker: string[] = [];
+  if (chosen.length < new Set(form.channel).size) {
+    picker.push('A chosen channel is no longer connected to this organization: choose the channels again.');
+  }
+  if (form.channel.length === 0) picker.push('Choose at least one channel.');
+  const schedule: string[] = [];
+  const attached = Object.entries(form.media).filter(([, use]) => use.part !== '').map(([id]) => id);
+  const media = attached.some((id) => !library.some((item) => item.id === id))
+    ? ['A chosen file is no longer in the media library: choose the media again.']
+    : [];
+  if (form.when === 'at' && form.at === '') schedule.push('Choose the date and time to publish at.');
+  const byZone = new Map<string, ComposerChannel[]>();
+  for (const channel of chosen) byZone.set(channel.timeZone, [...(byZone.get(channel.timeZone) ?? []), channel]);
+  const requests = [...byZone].flatMap(([timeZone, channels]): ComposerRequest[] => {
+    let date: Date | undefined;
+    if (form.when === 'at' && form.at !== '') {
+      const instant = instantIn(form.at, timeZone, now);
+      if (typeof instant === 'string') {
+        schedule.push(instant);
+        return [];
+      }
+      date = instant;
+    }
+    const input: CreatePostsInput = {
+      type: postTypes[form.when],
+      ...(date === undefined ? {} : { date }),
+      tags: [],
+      posts: channels.map((channel) => ({
+        integration: { id: channel.id },
+        ...settingsOf(channel, form),
+        value: form.part.map((content, index) => ({ content, image: imagesOf(form, index, library) })),
+      })),
+    };
+    return [{ timeZone, channels, input }];
+  });
+  return { requests, picker, schedule, media };
+}
