@@ -1,4 +1,4 @@
-import type { RefreshTokens } from '../shared/domain/channels/channel-tokens.ts';
+import type { RefreshTokens } from '../shared/platforms/kit/token-refresh.ts';
 import type { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
 import { PlatformError } from '../shared/platforms/kit/platform-error.ts';
 

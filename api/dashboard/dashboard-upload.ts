@@ -5,7 +5,7 @@ import type { MediaView, StoredMedia } from '../../shared/domain/media/media-vie
 import { DomainError } from '../../shared/errors.ts';
 import { LogEvent } from '../../shared/logging/events.ts';
 import { describeBytes } from '../../shared/media/media-types.ts';
-import type { ComposerDeps } from './pages/compose-pages.ts';
+import type { ComposerDeps } from './compose/composer-deps.ts';
 import type { DashboardRouterContext } from './state.ts';
 
 /** Multipart framing around the file: boundaries and part headers (as the API's upload route allows). */

@@ -10,7 +10,7 @@ import type { RemovalJobs } from '../../shared/domain/removal/removal-jobs.ts';
 import type { RateLimitDelays } from '../../shared/domain/channels/channel-health-reads.ts';
 import type { ChannelFinder } from '../../shared/domain/posts/check-channel-posts.ts';
 import type { AdapterSet } from '../../shared/platforms/platforms.ts';
-import type { AnalyticsGathering } from '../../shared/queue/analytics-queue.ts';
+import type { AnalyticsGathering } from '../../shared/domain/analytics/analytics-gathering.ts';
 import type { IdempotencyStore } from '../middleware/idempotency-store.ts';
 import type { MediaReach } from '../../shared/platforms/media-reach.ts';
 import type { ConnectionPolicy } from '../../shared/net/connection-policy.ts';

@@ -1,4 +1,4 @@
-import type { RefreshTokens } from '../domain/channels/channel-tokens.ts';
+import type { RefreshTokens } from './kit/token-refresh.ts';
 import type { ConnectionPolicy } from '../net/connection-policy.ts';
 import { refreshAccessToken } from './kit/oauth2.ts';
 import { appSettingValue, platformEnvPrefix, readPlatformApp, type AppSetting } from './kit/platform-app.ts';

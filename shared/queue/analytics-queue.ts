@@ -1,12 +1,9 @@
 import { Queue } from 'bullmq';
 import type { RedisConnection } from './redis.ts';
 import { gatherAnalyticsJobId, gatherAnalyticsPayload, jobs, QueueName } from './queues.ts';
+import type { AnalyticsGathering } from '../domain/analytics/analytics-gathering.ts';
 
 /** Asks the analytics workers to read a channel's counters (the api when data is stale, the schedule). */
-export interface AnalyticsGathering {
-  request(channelId: string): Promise<void>;
-}
-
 export class AnalyticsQueue implements AnalyticsGathering {
   readonly #queue: Queue;
 

@@ -1,6 +1,6 @@
+import type { AwaitedJob } from '../domain/awaited-job.ts';
 import type { Job, QueueEvents } from 'bullmq';
 
-export type AwaitedJob = { finished: true; result: unknown } | { finished: false };
 
 /**
  * Waits a bounded time for a job the api queued. A job that failed rejects with its error; one

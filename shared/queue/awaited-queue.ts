@@ -1,7 +1,8 @@
 import { Queue, QueueEvents, type DefaultJobOptions, type Job } from 'bullmq';
 import type { RedisConnection } from './redis.ts';
 import type { z } from 'zod';
-import { awaitJob, type AwaitedJob } from './awaited-job.ts';
+import type { AwaitedJob } from '../domain/awaited-job.ts';
+import { awaitJob } from './awaited-job.ts';
 import type { QueueName } from './queues.ts';
 
 /** One kind of job the api queues and then waits for, a bounded time, before answering. */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { DefaultJobOptions } from 'bullmq';
+import type { PlatformCallRequest } from '../domain/channels/platform-call-request.ts';
+import type { MediaJobRequest } from '../domain/media/media-job.ts';
 
 /**
  * Every queue SPS runs, its job names and payload schemas. Queue and job names are persisted in
@@ -49,7 +51,7 @@ export type PublishPostPayload = z.infer<typeof publishPostPayload>;
 export const platformCallPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('tool'), organizationId: objectId, channelId: objectId, methodName: z.string().min(1).max(100), data: z.record(z.string(), z.unknown()) }),
   z.object({ kind: z.literal('recent-content'), organizationId: objectId, channelId: objectId }),
-]);
+]) satisfies z.ZodType<PlatformCallRequest>;
 export type PlatformCallPayload = z.infer<typeof platformCallPayload>;
 
 /** A deleted post whose published parts are to be taken off its platform (shared/domain/removal/). */
@@ -68,7 +70,7 @@ export const mediaJobPayload = z.object({
   mediaId: objectId,
   /** import: fetch `sourceUrl` first; inspect: the bytes are already stored. */
   kind: z.enum(['import', 'inspect']),
-});
+}) satisfies z.ZodType<MediaJobRequest>;
 export type MediaJobPayload = z.infer<typeof mediaJobPayload>;
 
 export const deliverWebhookPayload = z.object({

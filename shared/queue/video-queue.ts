@@ -1,6 +1,6 @@
 import type { QueueEvents } from 'bullmq';
 import type { RedisConnection } from './redis.ts';
-import type { AwaitedJob } from './awaited-job.ts';
+import type { AwaitedJob } from '../domain/awaited-job.ts';
 import { AwaitedQueue, awaitedQueueEvents } from './awaited-queue.ts';
 import { jobs, QueueName, videoJobId, videoJobPayload, type VideoJobPayload } from './queues.ts';
 

@@ -3,7 +3,7 @@ import type { Database } from '../../shared/db/database.ts';
 import { LogEvent } from '../../shared/logging/events.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
 import type { AdapterSet } from '../../shared/platforms/platforms.ts';
-import type { AnalyticsGathering } from '../../shared/queue/analytics-queue.ts';
+import type { AnalyticsGathering } from '../../shared/domain/analytics/analytics-gathering.ts';
 
 /**
  * The repeatable job that asks for every channel's gathering: channels that publish to a platform

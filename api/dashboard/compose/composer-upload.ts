@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { drainRefusedUpload } from '../../public/uploads/refused-upload-drain.ts';
 import { postLimits } from '../../public/posts/schema.ts';
 import { DomainError } from '../../../shared/errors.ts';
-import type { ComposerDeps } from '../pages/compose-pages.ts';
+import type { ComposerDeps } from './composer-deps.ts';
 import { uploadAndInspect } from '../dashboard-upload.ts';
 import { requireSignIn } from '../session.ts';
 import { signedIn, type DashboardState } from '../state.ts';

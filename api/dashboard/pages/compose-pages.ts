@@ -1,10 +1,9 @@
 import type Router from '@koa/router';
-import type { PublicApiDeps } from '../../public/public-api-deps.ts';
 import { findEachById } from '../../../shared/db/equality-queries.ts';
 import { asObjectId } from '../../../shared/db/object-id.ts';
-import { createPosts, type CreatePostsDeps } from '../../../shared/domain/posts/create-posts.ts';
+import { createPosts } from '../../../shared/domain/posts/create-posts.ts';
 import { DomainError } from '../../../shared/errors.ts';
-import type { DashboardDeps } from '../dashboard-deps.ts';
+import type { ComposerDeps } from '../compose/composer-deps.ts';
 import { html } from '../html.ts';
 import { sentence } from '../html-errors.ts';
 import { renderPage } from '../layout.ts';
@@ -21,14 +20,7 @@ import { previewParts } from '../compose/preview-parts.ts';
 import { registerComposerUpload } from '../compose/composer-upload.ts';
 import { composerBody, type ComposerView } from '../compose/composer-view.ts';
 
-/**
- * What the composer needs beyond the other pages: what POST /posts creates posts with, what
- * POST /upload stores files with, and the organization's two hourly budgets, so that the
- * dashboard spends them as the API does.
- */
-export type ComposerDeps = DashboardDeps & CreatePostsDeps & Pick<
-  PublicApiDeps, 'limiter' | 'postValidationLimiter' | 'storage' | 'mediaLimits' | 'mediaQueue' | 'mediaWaitMs'
->;
+export type { ComposerDeps } from '../compose/composer-deps.ts';
 
 /** A check as POST /posts/validate makes it, on its budget; null with the reason when the budget is spent. */
 async function budgetedCheck(

@@ -13,7 +13,7 @@ import { libraryTile, uploadZone } from '../media-library/media-library-view.ts'
 import { parseForm } from '../posts/parse-form.ts';
 import { requireSignIn } from '../session.ts';
 import { signedIn, type DashboardRouterContext, type DashboardState } from '../state.ts';
-import type { ComposerDeps } from './compose-pages.ts';
+import type { ComposerDeps } from '../compose/composer-deps.ts';
 
 const libraryQuery = z.object({
   cursor: z.string().regex(/^[0-9a-f]{24}$/, 'cursor is not one this page gave').optional(),

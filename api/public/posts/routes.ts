@@ -4,7 +4,8 @@ import { defineRoute, type RouteDefinition } from '../route-definition.ts';
 import type { PublicApiDeps } from '../public-api-deps.ts';
 import { bodyLimits } from '../../middleware/json-body.ts';
 import { createPosts } from '../../../shared/domain/posts/create-posts.ts';
-import { changePostStatus, deleteGroup, deletePost, missingReleaseId, setReleaseId } from '../../../shared/domain/posts/post-changes.ts';
+import { changePostStatus, deleteGroup, deletePost, setReleaseId } from '../../../shared/domain/posts/post-changes.ts';
+import { missingReleaseId } from '../../../shared/domain/posts/missing-release-id.ts';
 import {
   findOwnedPost, getReadablePost, listPosts, type PostWithThread,
 } from '../../../shared/domain/posts/post-queries.ts';

@@ -1,6 +1,6 @@
 import { Reply } from '../route-definition.ts';
 import { failedMediaCode, type MediaView } from '../../../shared/domain/media/media-view.ts';
-import type { AwaitedJob } from '../../../shared/queue/awaited-job.ts';
+import type { AwaitedJob } from '../../../shared/domain/awaited-job.ts';
 import { DomainError } from '../../../shared/errors.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Types } from 'mongoose';
 import type { Database } from '../../db/database.ts';
-import { missingReleaseId } from '../posts/post-changes.ts';
+import { missingReleaseId } from '../posts/missing-release-id.ts';
 import type { AnalyticsCounter, ChannelCredentials } from '../../platforms/kit/platform-adapter.ts';
 import { PlatformError } from '../../platforms/kit/platform-error.ts';
 import type { AdapterSet } from '../../platforms/platforms.ts';

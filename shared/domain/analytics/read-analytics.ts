@@ -2,8 +2,8 @@ import type { Database } from '../../db/database.ts';
 import { asObjectId } from '../../db/object-id.ts';
 import { notFound } from '../../errors.ts';
 import type { AdapterSet } from '../../platforms/platforms.ts';
-import type { AnalyticsGathering } from '../../queue/analytics-queue.ts';
-import { missingReleaseId } from '../posts/post-changes.ts';
+import type { AnalyticsGathering } from './analytics-gathering.ts';
+import { missingReleaseId } from '../posts/missing-release-id.ts';
 import { daysBefore } from './analytics-days.ts';
 import { analyticsSeries, type AnalyticsSeries } from './analytics-series.ts';
 

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { PlatformApps } from '../../platforms/platform-apps.ts';
 import { findPlatformModule } from '../../platforms/platforms.ts';
-import { missingReleaseId } from '../posts/post-changes.ts';
+import { missingReleaseId } from '../posts/missing-release-id.ts';
 import { channelHealth, type ChannelHealth, type LastPublish } from './channel-health.ts';
 import { findOwnedChannel, type ChannelView } from './channels.ts';
 import type { StoredChannel } from './channel-tokens.ts';

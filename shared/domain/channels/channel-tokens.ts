@@ -4,30 +4,10 @@ import type { Database } from '../../db/database.ts';
 import type { Channel } from '../../db/models/channel.ts';
 import type { ChannelCredentials } from '../../platforms/kit/platform-adapter.ts';
 import { PlatformError } from '../../platforms/kit/platform-error.ts';
+import type { RefreshedTokens, RefreshTokens } from '../../platforms/kit/token-refresh.ts';
 import { notify } from '../notifications/notifications.ts';
 import type { ChannelRefreshLock } from './channel-refresh-lock.ts';
 import type { WebhookEvents } from '../webhooks/webhook-outbox.ts';
-
-export interface RefreshedTokens {
-  accessToken: string;
-  /** Null when the platform did not send a new one: the one held stays valid. */
-  refreshToken: string | null;
-  expiresAt: Date | null;
-}
-
-export interface RefreshRequest {
-  provider: string;
-  refreshToken: string;
-  instanceUrl: string | null;
-  /** When the refresh is made, by the lifecycle's clock: the new expiry is counted from it. */
-  now: Date;
-}
-
-/**
- * One platform's refresh call. Throws PlatformError `disconnected` when the platform refuses
- * the refresh token (`invalid_grant` or its equivalent), `retryable` when it could not answer.
- */
-export type RefreshTokens = (request: RefreshRequest) => Promise<RefreshedTokens>;
 
 export interface ChannelTokenDeps {
   db: Database;

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { AdapterSet } from '../../platforms/platforms.ts';
 import { PlatformError } from '../../platforms/kit/platform-error.ts';
-import type { PlatformCallPayload } from '../../queue/queues.ts';
+import type { PlatformCallRequest } from './platform-call-request.ts';
 import type { ChannelTokens } from './channel-tokens.ts';
 
 export interface PlatformCallDeps {
@@ -11,7 +11,7 @@ export interface PlatformCallDeps {
 }
 
 /** Worker side of a platform call: load the channel, open its token, run the adapter's tool. */
-export async function runPlatformCall(deps: PlatformCallDeps, request: PlatformCallPayload): Promise<unknown> {
+export async function runPlatformCall(deps: PlatformCallDeps, request: PlatformCallRequest): Promise<unknown> {
   const channel = await deps.db.channels.findOne({ _id: request.channelId, organizationId: request.organizationId, deletedAt: null }).lean();
   if (channel === null) throw new PlatformError({ kind: 'permanent', provider: 'unknown', message: 'the channel was removed' });
   const adapter = deps.adapters.get(channel.provider);

@@ -15,6 +15,7 @@ import { deleteWithRemoval } from '../removal/request-removal.ts';
 import { tellPostRemoved } from '../removal/removal-event.ts';
 import type { RemovalJobs } from '../removal/removal-jobs.ts';
 import type { PostRemovalView } from '../removal/removal-view.ts';
+import { missingReleaseId } from './missing-release-id.ts';
 
 export interface PostChangeDeps {
   db: Database;
@@ -27,8 +28,6 @@ export interface PostChangeDeps {
   removals?: RemovalJobs;
 }
 
-/** Release id a platform adapter records when it published but could not tell which item it made. */
-export const missingReleaseId = 'missing';
 
 async function cancelOrRefuse(scheduler: PublishScheduler, postId: string): Promise<void> {
   if ((await scheduler.cancel(postId)) === 'running') {

@@ -3,8 +3,8 @@ import type { Database } from '../../db/database.ts';
 import { findEachById } from '../../db/equality-queries.ts';
 import { asObjectId, distinctObjectIds } from '../../db/object-id.ts';
 import { DomainError, type ErrorDetail } from '../../errors.ts';
-import type { AwaitedJob } from '../../queue/awaited-job.ts';
-import type { MediaJobPayload } from '../../queue/queues.ts';
+import type { AwaitedJob } from '../awaited-job.ts';
+import type { MediaJobRequest } from '../media/media-job.ts';
 import { parseRemoteMediaUrl } from '../media/remote-media-url.ts';
 import { recordRemoteMedia, remoteMediaEntry } from '../media/store-media.ts';
 import { failedMediaCode, type MediaView, type StoredMedia } from '../media/media-view.ts';
@@ -37,7 +37,7 @@ const importPollMs = 5_000;
 
 /** The media queue as post creation uses it (the same wait as upload-from-url). */
 export interface MediaImports {
-  mediaQueue: { processAndWait(payload: MediaJobPayload, timeoutMs: number): Promise<AwaitedJob> };
+  mediaQueue: { processAndWait(payload: MediaJobRequest, timeoutMs: number): Promise<AwaitedJob> };
   mediaWaitMs: number;
 }
 

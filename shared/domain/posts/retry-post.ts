@@ -1,7 +1,8 @@
 import { updateThread } from '../../db/equality-queries.ts';
 import { DomainError } from '../../errors.ts';
 import { hourOf } from './due-bucket.ts';
-import { missingReleaseId, type PostChangeDeps } from './post-changes.ts';
+import { missingReleaseId } from './missing-release-id.ts';
+import type { PostChangeDeps } from './post-changes.ts';
 import { getPost, type PostWithThread, type StoredPost } from './post-queries.ts';
 
 /** A part the platform never accepted: failed, without a release id (not even `missing`). */

@@ -6,7 +6,7 @@ import type { PartCheckpoint, PublishResult } from '../../platforms/kit/platform
 import { platformDisplayName } from '../../platforms/platforms.ts';
 import type { StoredChannel } from '../channels/channel-tokens.ts';
 import { notify } from '../notifications/notifications.ts';
-import { missingReleaseId } from '../posts/post-changes.ts';
+import { missingReleaseId } from '../posts/missing-release-id.ts';
 import { makeNextOccurrence } from '../posts/recurrence-series.ts';
 import { assertCheckpointKeys } from '../../platforms/kit/checkpoint-keys.ts';
 import type { OrganizationEndpoints } from '../webhooks/webhook-outbox.ts';

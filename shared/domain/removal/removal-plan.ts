@@ -1,6 +1,6 @@
 import type { Types } from 'mongoose';
 import type { PlatformRemoval } from '../../platforms/kit/platform-removal.ts';
-import { missingReleaseId } from '../posts/post-changes.ts';
+import { missingReleaseId } from '../posts/missing-release-id.ts';
 import type { PartRemovalState } from './removal-states.ts';
 
 /** One part's first removal state, as DELETE /posts/:id?onPlatform=true writes it. */
