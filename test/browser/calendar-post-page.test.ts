@@ -195,6 +195,40 @@ describe('the calendar and the post page, in chromium', () => {
       .toBe(target.toISOString());
   });
 
+  it('edits a scheduled post from its page (same id), and duplicates a published one as a second post', async () => {
+    const id = await post('schedule', 'Before the edit', new Date(Date.now() + 3 * dayMs));
+    await page.goto(`/posts/${id}`);
+    await page.getByRole('link', { name: 'Edit', exact: true }).click();
+    await page.waitForURL(`**/compose?post=${id}`);
+    expect(await page.locator('#composer-origin').textContent()).toContain('Editing post');
+    const text = page.getByLabel('Part 1: the post');
+    expect(await text.inputValue()).toBe('Before the edit');
+    await text.fill('After the edit, same post');
+    await expectNoSeriousViolations(page);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.waitForURL(`**/posts/${id}`);
+    expect(await page.locator('.part-content').first().textContent()).toBe('After the edit, same post');
+    expect((await ctx.db.posts.findById(id).lean())?.state).toBe('QUEUE');
+    expect(await ctx.db.posts.countDocuments({ content: 'Before the edit' })).toBe(0);
+    expect(await stack.publishQueue.getJob(`post-${id}`)).toBeDefined();
+
+    const published = await post('now', 'Published, then duplicated');
+    const stateOf = async () => (await ctx.db.posts.findById(published).lean())?.state;
+    await waitFor(async () => ((await stateOf()) === 'PUBLISHED' ? true : undefined), { what: 'the post to publish' });
+    await page.goto(`/posts/${published}`);
+    expect(await page.getByRole('link', { name: 'Edit', exact: true }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Duplicate', exact: true }).click();
+    await page.waitForURL(`**/compose?post=${published}&copy=1`);
+    expect(await page.getByLabel('Part 1: the post').inputValue()).toBe('Published, then duplicated');
+    expect(await page.getByRole('checkbox', { name: /Our Mastodon/ }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.waitForURL('**/posts?from=*');
+    const copies = await ctx.db.posts.find({ content: 'Published, then duplicated', rootPostId: null }).lean();
+    expect(copies.map((copy) => copy._id.toString())).toContain(published);
+    expect(copies).toHaveLength(2);
+    expect(cspProblems).toEqual([]);
+  });
+
   it('uploads a file on the media page and shows it with its facts, accessible and usable at 360 px', async () => {
     await page.getByRole('link', { name: 'Media' }).click();
     await page.waitForURL('**/media');

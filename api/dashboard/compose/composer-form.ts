@@ -13,6 +13,9 @@ function repeated(item: z.ZodString, max: number, what: string) {
     .pipe(z.array(z.string()).max(max, `at most ${max} ${what}`));
 }
 
+/** The id of a post the composer edits (`?post=` and the form's hidden field): 24 hexadecimal digits. */
+export const postIdPattern = /^[0-9a-f]{24}$/i;
+
 /** `YYYY-MM-DDTHH:MM`, what an `<input type="datetime-local">` sends (seconds optional). */
 const localDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?$/;
 
@@ -30,6 +33,8 @@ const composerFormSchema = z.object({
     message: 'a date and time as YYYY-MM-DDTHH:MM',
   }).default(''),
   intent: z.string().regex(/^(send|check|add-part|remove-part-\d{1,3})$/, 'an unknown button').default('send'),
+  /** Set while editing a post (composer-origin.ts): sending then changes that post instead of creating one. */
+  post: z.string().regex(postIdPattern, 'not the id of a post of this site').optional(),
   /** `settings[<channel id>][<key>]`: each channel's settings form, as typed (settings-fields.ts reads them). */
   settings: z.record(
     z.string().max(100),

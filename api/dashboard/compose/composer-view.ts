@@ -9,6 +9,7 @@ import { problemList } from './problem-list.ts';
 import type { ComposerForm, ComposerWhen } from './composer-form.ts';
 import type { ComposerMedia } from './composer-media.ts';
 import { mediaPicker } from './media-picker-view.ts';
+import type { ComposerOrigin } from './composer-origin.ts';
 import { previewParts } from './preview-parts.ts';
 import { channelSettingsForm } from './settings-form-view.ts';
 
@@ -24,6 +25,10 @@ export interface ComposerView {
   paused?: string | null | undefined;
   /** The part to put the cursor in (the one just added). */
   focusPart?: number | undefined;
+  /** The stored post the form was filled from: edited, or duplicated as a new one. */
+  origin?: ComposerOrigin | undefined;
+  /** Something the person should know about the filled form (files left out). */
+  notice?: string | undefined;
 }
 
 /**
@@ -95,14 +100,28 @@ ${problemList('schedule-problems', view.report?.schedule ?? [])}
 </fieldset>`;
 }
 
+/** Which post the form edits or duplicates, linked to its page; an edit carries the post's id in the form. */
+function originLine(origin: ComposerOrigin | undefined): SafeHtml {
+  if (origin === undefined) return html``;
+  const name = origin.excerpt === '' ? origin.postId : `“${origin.excerpt}”`;
+  const post = html`<a href="/posts/${origin.postId}">${name}</a>`;
+  const note = origin.note === null ? '' : html` ${origin.note}`;
+  return origin.mode === 'edit'
+    ? html`<p class="notice" id="composer-origin">Editing post ${post}: sending changes it.${note}</p>`
+    : html`<p class="notice" id="composer-origin">Duplicating post ${post}: sending creates a new post;
+the original stays as it is.${note}</p>`;
+}
+
 /** The composer: the form on the left, each chosen channel's count, problems and preview beside it. */
 export function composerBody(ctx: { state: DashboardState }, view: ComposerView): SafeHtml {
   if (view.groups.length === 0) {
     return html`<p>Connect a channel first: <a href="/channels">Channels</a>.</p>`;
   }
   const problem = view.problem === undefined ? '' : html`<p class="error" role="alert">${view.problem}</p>`;
-  return html`<div id="composer-page">${problem}<div class="composer">
-<form id="composer" method="post" action="/compose">${csrfField(ctx)}
+  const notice = view.notice === undefined ? '' : html`<p class="notice">${view.notice}</p>`;
+  const edited = view.form.post === undefined ? '' : html`<input type="hidden" name="post" value="${view.form.post}">`;
+  return html`<div id="composer-page">${problem}${originLine(view.origin)}${notice}<div class="composer">
+<form id="composer" method="post" action="/compose">${csrfField(ctx)}${edited}
 ${defaultAction}
 <fieldset><legend>Text</legend>
 ${view.form.part.map((text, index) => partField(text, index, view))}

@@ -12,6 +12,7 @@ import { retryUnpublishedParts, type RetryDeps } from '../../../shared/domain/po
 import { undeclaredRemoval } from '../../../shared/domain/removal/removal-plan.ts';
 import { findPlatformModule } from '../../../shared/platforms/platforms.ts';
 import { moveForm, reschedulePost } from '../calendar/reschedule-post.ts';
+import { editablePost } from '../compose/composer-origin.ts';
 import type { DashboardDeps } from '../dashboard-deps.ts';
 import { renderPage } from '../layout.ts';
 import { parseForm } from '../posts/parse-form.ts';
@@ -43,6 +44,7 @@ function actionsOf(found: PostWithThread, analytics: AnalyticsSeries[]): PostAct
   return {
     canRetry: failedOffPlatform && !blocked,
     canMove: root.state === 'QUEUE',
+    canEdit: editablePost(found),
     removal: channel === null ? undeclaredRemoval : findPlatformModule(channel.provider)?.removal ?? undeclaredRemoval,
     onPlatform: parts.some((part) => (part.releaseId ?? null) !== null),
     analytics,

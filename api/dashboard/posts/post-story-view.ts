@@ -22,6 +22,8 @@ export interface PostActions {
   canRetry: boolean;
   /** Still waiting in the queue: it may move to another time. */
   canMove: boolean;
+  /** A draft or scheduled post nothing of which is on the platform: the composer can edit it. */
+  canEdit: boolean;
   /** What the channel's platform says about taking published items off it. */
   removal: PlatformRemoval;
   /** Some part is on the platform (has a release id): "also delete on the platform" means something. */
@@ -95,6 +97,17 @@ function moveForm(ctx: { state: DashboardState }, post: PostDetail): SafeHtml {
   <p><button type="submit">Move</button></p></form>`;
 }
 
+/** Links to the composer: edit (a draft or a scheduled post) and duplicate (any post) as a new post. */
+function composeLinks(post: PostDetail, actions: PostActions): SafeHtml {
+  const edit = actions.canEdit ? html`<a class="button" href="/compose?post=${post.id}">Edit</a> ` : '';
+  const why = actions.canEdit
+    ? 'Edit opens this post in the composer: its text, media, settings and date; sending there changes it.'
+    : 'This post can no longer be edited. Duplicate opens the composer with its content as a new post.';
+  return html`<div class="action">
+  <h3>${actions.canEdit ? 'Edit or duplicate' : 'Duplicate'}</h3><p>${why}</p>
+  <p>${edit}<a class="button" href="/compose?post=${post.id}&amp;copy=1">Duplicate</a></p></div>`;
+}
+
 function actionsSection(ctx: { state: DashboardState }, post: PostDetail, actions: PostActions): SafeHtml {
   if (post.deletedAt !== null) return html``;
   const retry = actions.canRetry
@@ -103,8 +116,8 @@ function actionsSection(ctx: { state: DashboardState }, post: PostDetail, action
   <button type="submit" class="primary">Retry the failed parts</button></form>`
     : '';
   return html`<section aria-labelledby="actions-heading"><h2 id="actions-heading">Actions</h2>
-<div class="actions">${retry}${actions.canMove ? moveForm(ctx, post) : ''}${deleteForm(ctx, post, actions)}</div>
-<p class="muted">Editing and duplicating a post from here wait for the composer to open an existing post.</p>
+<div class="actions">${composeLinks(post, actions)}${retry}${actions.canMove ? moveForm(ctx, post) : ''}${
+  deleteForm(ctx, post, actions)}</div>
 </section>`;
 }
 

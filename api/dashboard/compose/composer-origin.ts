@@ -1,0 +1,177 @@
+import { DateTime } from 'luxon';
+import { z } from 'zod';
+import type { PostWithThread, StoredPost } from '../../../shared/domain/posts/post-queries.ts';
+import type { ChannelGroup, ComposerChannel } from './composer-channels.ts';
+import { postIdPattern, type ComposerForm, type ComposerWhen } from './composer-form.ts';
+import type { ComposerMedia } from './composer-media.ts';
+import type { ComposerRequests } from './composer-request.ts';
+import { settingFields, type SettingField } from './settings-fields.ts';
+
+/**
+ * `/compose?post=<id>` opens a stored post: to edit it while it is still a draft or scheduled, or
+ * (`copy=1`, and always once it was published or failed) to duplicate it as a new post.
+ */
+export const composerQuery = z.object({
+  post: z.string({ error: 'post: give one post id' })
+    .regex(postIdPattern, 'post: not the id of a post of this site').optional(),
+  copy: z.literal('1', { error: 'copy is "1" or absent' }).optional(),
+});
+
+/** Where the composer's content came from, named above the form. */
+export interface ComposerOrigin {
+  /** `edit`: sending changes the post; `duplicate`: sending creates a new one, the post stays as it is. */
+  mode: 'edit' | 'duplicate';
+  postId: string;
+  /** The first part's opening words, to name the post. */
+  excerpt: string;
+  /** Why the composer duplicates rather than edits, when the person asked to edit. */
+  note: string | null;
+}
+
+/** The post's state in the words of its page. */
+const stateWords: Record<StoredPost['state'], string> = {
+  DRAFT: 'a draft', QUEUE: 'scheduled', PUBLISHED: 'published', ERROR: 'failed',
+};
+
+/**
+ * A draft or a scheduled post none of whose parts reached the platform: what createPosts accepts
+ * to edit. A failed post is duplicated instead: its parts' fate on the platform is its history.
+ */
+export function editablePost({ root, parts }: PostWithThread): boolean {
+  const waiting = root.state === 'QUEUE' || root.state === 'DRAFT';
+  return waiting && parts.every((part) => (part.releaseId ?? null) === null);
+}
+
+/** Why the post cannot be edited, as a clause: "it is published". */
+export function notEditableReason(found: PostWithThread): string {
+  const { root } = found;
+  if (root.state === 'QUEUE' || root.state === 'DRAFT') return 'part of it is already on the platform';
+  return `it is ${stateWords[root.state]}`;
+}
+
+export function originOf(
+  found: PostWithThread, mode: ComposerOrigin['mode'], note: string | null = null,
+): ComposerOrigin {
+  const content = found.root.content;
+  const excerpt = content.length > 40 ? `${content.slice(0, 39)}…` : content;
+  return { mode, postId: found.root._id.toHexString(), excerpt, note };
+}
+
+/** A stored setting as its form field shows it; nothing for settings the form cannot show. */
+function typedSetting(field: SettingField, value: unknown): string | null {
+  if (field.kind === 'api-only' || value === undefined || value === null) return null;
+  if (field.kind.endsWith('-list')) return Array.isArray(value) ? value.map(String).join(', ') : null;
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : null;
+}
+
+function typedSettings(channel: ComposerChannel | undefined, stored: unknown): Record<string, string> {
+  if (channel === undefined || channel.platform.settings === null) return {};
+  const values = typeof stored === 'object' && stored !== null ? stored as Record<string, unknown> : {};
+  return Object.fromEntries(settingFields(channel.platform.settings).flatMap((field) => {
+    const typed = typedSetting(field, values[field.key]);
+    return typed === null ? [] : [[field.key, typed] as const];
+  }));
+}
+
+/**
+ * When the form says to publish: a scheduled post's date and time in its channel's zone, a draft
+ * kept a draft; a duplicate of a post whose date has passed goes out now unless changed.
+ */
+function whenOf(root: StoredPost, zone: string, now: Date): { when: ComposerWhen; at: string } {
+  const local = DateTime.fromJSDate(root.publishDate, { zone });
+  // Seconds only when the post has some, so an unchanged date is given back as stored (to the second).
+  const at = local.toFormat(local.second === 0 ? "yyyy-MM-dd'T'HH:mm" : "yyyy-MM-dd'T'HH:mm:ss");
+  const future = root.publishDate.getTime() > now.getTime();
+  if (root.state === 'DRAFT') return { when: 'draft', at: future ? at : '' };
+  return future ? { when: 'at', at } : { when: 'now', at: '' };
+}
+
+/**
+ * The composer's form filled from the stored post: each part's text and media with alt text, its
+ * channel chosen with its settings, and its date. Edit mode carries the post's id in the form.
+ */
+export function prefilledForm(
+  found: PostWithThread,
+  mode: ComposerOrigin['mode'],
+  groups: readonly ChannelGroup[],
+  now: Date,
+): ComposerForm {
+  const { root, parts } = found;
+  const channelId = root.channelId.toHexString();
+  const channel = groups.flatMap((group) => group.channels).find((one) => one.id === channelId);
+  const media: ComposerForm['media'] = {};
+  parts.forEach((part, index) => {
+    for (const item of part.media) {
+      // The form attaches a file to one part: a file used twice stays with its first part.
+      media[item.id] ??= { part: String(index), alt: item.alt ?? '' };
+    }
+  });
+  return {
+    part: parts.map((part) => part.content),
+    channel: [channelId],
+    ...whenOf(root, channel?.timeZone ?? 'UTC', now),
+    intent: 'send',
+    settings: { [channelId]: typedSettings(channel, root.settings) },
+    media,
+    ...(mode === 'edit' ? { post: root._id.toHexString() } : {}),
+  };
+}
+
+/**
+ * The form without the files no longer in the library (deleted since): the form could neither
+ * show nor detach them. How many were left out is told above the form.
+ */
+export function withLibraryMedia(
+  form: ComposerForm,
+  library: readonly ComposerMedia[],
+): { form: ComposerForm; leftOut: number } {
+  const known = new Set(library.map((item) => item.id));
+  const kept = Object.entries(form.media).filter(([id]) => known.has(id));
+  return { form: { ...form, media: Object.fromEntries(kept) }, leftOut: Object.keys(form.media).length - kept.length };
+}
+
+/** Stored settings the form does not show (api-only ones): an edit keeps them, as the API would be given them back. */
+function keptSettings(channel: ComposerChannel, stored: unknown): Record<string, unknown> {
+  if (channel.platform.settings === null || typeof stored !== 'object' || stored === null) return {};
+  const shown = new Set(settingFields(channel.platform.settings)
+    .filter((field) => field.kind !== 'api-only').map((field) => field.key));
+  return Object.fromEntries(Object.entries(stored).filter(([key]) => key !== '__type' && !shown.has(key)));
+}
+
+/**
+ * The form's POST /posts bodies as an edit of the stored post: `value[0].id` names it, and what
+ * the composer has no field for (tags, the thread's delays, api-only settings) is given back as
+ * stored. An edited post stays on its channel, and only a draft or a scheduled post is edited.
+ */
+export function asEdit(form: ComposerForm, made: ComposerRequests, found: PostWithThread): ComposerRequests {
+  const { root, parts } = found;
+  const postId = root._id.toHexString();
+  const channelId = root.channelId.toHexString();
+  const picker = [...made.picker];
+  if (!editablePost(found)) {
+    picker.push(`This post can no longer be edited: ${notEditableReason(found)}. Duplicate it to send it again.`);
+  }
+  if (form.channel.some((id) => id !== channelId)) {
+    picker.push('An edited post stays on its channel: choose only its channel, or duplicate the post for others.');
+  }
+  const tags = root.tags.map((tag) => ({ value: tag.value, label: tag.label }));
+  const requests = made.requests.map((request) => ({
+    ...request,
+    input: {
+      ...request.input,
+      tags,
+      posts: request.input.posts.map((post, index) => {
+        const channel = request.channels[index];
+        if (post.integration.id !== channelId || channel === undefined) return post;
+        const settings = post.settings === undefined
+          ? {}
+          : { settings: { ...keptSettings(channel, root.settings), ...post.settings } };
+        const value = post.value.map((part, position) => (position === 0
+          ? { ...part, id: postId }
+          : { ...part, delay: parts[position]?.delayMinutes ?? 0 }));
+        return { ...post, ...settings, value };
+      }),
+    },
+  }));
+  return { ...made, requests, picker };
+}
