@@ -29,7 +29,10 @@ const specs: Record<string, MetaNode> = {
       { method: 'GET', return: 'Page' },
     ],
   },
-  PagePost: { fields: [{ name: 'id', type: 'string' }, { name: 'created_time', type: 'datetime' }], apis: [] },
+  PagePost: {
+    fields: [{ name: 'id', type: 'string' }, { name: 'created_time', type: 'datetime' }],
+    apis: [{ method: 'DELETE', endpoint: 'likes', return: 'Object' }, { method: 'DELETE', return: 'Object' }],
+  },
   IGUser: { fields: [{ name: 'id', type: 'string' }, { name: 'username', type: 'string' }], apis: [] },
   Unused: { fields: [{ name: 'id', type: 'string' }], apis: [] },
 };
@@ -135,6 +138,13 @@ describe('the Meta codegen reader', () => {
       .toEqual([]);
     expect(check.checkRequest(request('POST', '/v26.0/1001/feed', 'attached_media[0]=x&published=maybe')).problems)
       .toEqual(['body.attached_media[0] is not a parameter of the operation', 'body.published must be boolean']);
+  });
+
+  it('reads a node\'s own delete (no edge): the object\'s id in the path, an open answer', () => {
+    const [remove] = read(['DELETE /{version}/{node-id} PagePost']).operations;
+    expect(remove?.route).toBe('DELETE /{version}/{node-id}');
+    expect(remove?.responses['200']).toEqual({});
+    expect(() => read(['DELETE /{version}/{node-id} Page'])).toThrow('Page has no DELETE (node)');
   });
 
   it('refuses a route whose node or edge the specs lack, or that it cannot read', () => {

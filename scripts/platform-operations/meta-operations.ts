@@ -17,6 +17,8 @@ import type { DerivedOperations } from './openapi-operations.ts';
  *   multipart or JSON fields, answered as the edge's return node;
  * - `GET /{version}/{node-id} Page|PagePost`: a node read with `fields`, answered as one of the
  *   nodes (an id names any of them, so one route serves them all).
+ * - `DELETE /{version}/{node-id} PagePost|AdVideo`: a node's own delete (`#delete` in the specs,
+ *   no edge), its params taken like a write's, answered as its return (`Object`: open).
  * The derived route is the method and path. A node's definition holds its fields and its GET edges
  * (field expansion reads an edge as a field: `comments.summary(total_count)`), closed: Graph answers
  * only fields it has. Only the nodes the routes answer get a definition; a field of another node's
@@ -157,7 +159,7 @@ interface Target {
 }
 
 function parseRoute(line: string): { route: string; method: string; path: string; targets: Target[] } {
-  const match = /^(GET|POST) (\/\S*) (\S+)$/.exec(line);
+  const match = /^(GET|POST|DELETE) (\/\S*) (\S+)$/.exec(line);
   if (match === null) throw new Error(`"${line}" is not "<METHOD> <path> <Node>[.<edge>][|...]"`);
   const [, method = '', path = '', names = ''] = match;
   const targets = names.split('|').map((name): Target => {

@@ -69,21 +69,16 @@ describe('platform module check', () => {
   });
 
   it('has every room declare whether it removes, and remove exactly where it declares support', () => {
-    // Rooms whose code another change is moving: their declarations come with it.
-    const declaredLater = new Set([
-      'facebook', 'instagram', 'instagram-standalone', 'threads', 'linkedin', 'linkedin-page', 'youtube', 'gmb',
-    ]);
     const adapters = createAdapters(options, appOf);
     for (const module of allPlatformModules()) {
       const { identifier } = module.definition;
-      if (declaredLater.has(identifier)) continue;
       expect(module.removal, identifier).toBeDefined();
       expect(adapters.get(identifier)?.remove !== undefined, identifier).toBe(module.removal?.supported === true);
     }
     const removing = allPlatformModules().filter((module) => module.removal?.supported === true);
     expect(removing.map((module) => module.definition.identifier).sort()).toEqual(
-      ['bluesky', 'devto', 'discord', 'dribbble', 'hashnode', 'lemmy', 'mastodon', 'nostr', 'pinterest',
-        'slack', 'telegram', 'vk', 'warpcast', 'wordpress', 'x'],
+      ['bluesky', 'devto', 'discord', 'dribbble', 'facebook', 'gmb', 'hashnode', 'lemmy', 'mastodon', 'nostr',
+        'pinterest', 'slack', 'telegram', 'vk', 'warpcast', 'wordpress', 'x', 'youtube'],
     );
   });
 });

@@ -5,6 +5,8 @@ import type {
 } from '../kit/platform-adapter.ts';
 import type { PlatformApp } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
+import { removedEvenIfGone } from '../kit/platform-removal.ts';
+import { isGraphObjectMissing } from '../meta/meta-graph-refusals.ts';
 import { facebookSettings } from './definition.ts';
 import { pageAnalytics } from './page-analytics.ts';
 import { createPageGraph, type PageGraph } from './page-graph.ts';
@@ -16,6 +18,8 @@ const created = z.object({ id: z.string().min(1) });
 /** A published photo answers its own id and the id of the post that shows it. */
 const publishedPhoto = z.object({ id: z.string().min(1), post_id: z.string().min(1) });
 const recentPosts = z.object({ data: z.array(z.object({ id: z.string().min(1) })) });
+/** Graph's answer to a DELETE of a node: `{success: true}`. */
+const deleted = z.object({ success: z.boolean() });
 
 /** Facebook resolves any object id under www.facebook.com to the post, photo, video or comment. */
 export const facebookUrl = (id: string): string => `https://www.facebook.com/${id}`;
@@ -159,6 +163,24 @@ export function createFacebookAdapter(options: AdapterOptions, app: PlatformApp)
       return posts.data.map((post) => ({ id: post.id, url: facebookUrl(post.id) }));
     },
 
+    /**
+     * DELETE /{id} with the Page token: a post (pages_manage_posts), a video, whose post goes with
+     * it, or a comment of a later part (pages_manage_engagement). Graph answers an object it no
+     * longer has with code 100/33 on HTTP 400, which counts as removed like a 404.
+     */
+    async remove(channel, { releaseId }) {
+      const path = `/${encodeURIComponent(releaseId)}`;
+      try {
+        await removedEvenIfGone(async () => {
+          const answer = await graph.delete(path, channel.accessToken, deleted, 'the deletion');
+          if (!answer.success) throw permanentRefusal('Facebook did not delete the item');
+        });
+      } catch (error) {
+        if (error instanceof PlatformError && isGraphObjectMissing(error.body)) return;
+        throw error;
+      }
+    },
+
     tools: {},
     analytics: pageAnalytics(graph),
   };
@@ -167,6 +189,10 @@ export function createFacebookAdapter(options: AdapterOptions, app: PlatformApp)
 /** Graph's custom alt text for a photo, where the user wrote one. */
 function altOf(media: PublishMedia): Record<string, string> {
   return media.alt === null || media.alt === '' ? {} : { alt_text_custom: media.alt };
+}
+
+function permanentRefusal(message: string): PlatformError {
+  return new PlatformError({ kind: 'permanent', provider, message });
 }
 
 function permanent(rule: string): PlatformError {

@@ -12,4 +12,7 @@ export const facebookModule: PlatformModule = {
   },
   connect: facebookConnect,
   createAdapter: createFacebookAdapter,
+  // PagePost, AdVideo and comments: DELETE /{id} (codegen specs' `#delete`), with the
+  // pages_manage_posts and pages_manage_engagement the connect flow asks for.
+  removal: { supported: true, method: 'delete', note: 'a video goes with the post that shows it' },
 };

@@ -25,6 +25,8 @@ export interface PageGraph {
     answer: z.ZodType<T>,
     what: string,
   ): Promise<T>;
+  /** DELETE of an object the Page owns (a post, a video, a comment), the id in the path. */
+  delete<T>(path: string, token: string, answer: z.ZodType<T>, what: string): Promise<T>;
 }
 
 export interface GraphPost {
@@ -99,6 +101,11 @@ export function createPageGraph(apiUrl: string, timeoutMs: number): PageGraph {
       const multipart = { fields: call.fields, fileField: call.fileField, file: call.file };
       const request = { ...common(call.token, call.repeat === true), method: 'POST' as const, url: urlOf(call) };
       return read(platformRequest({ ...request, multipart }), answer, what);
+    },
+
+    delete(path, token, answer, what) {
+      const url = `${origins.graph}/${graphApiVersion}${path}`;
+      return read(platformRequest({ ...common(token, false), method: 'DELETE', url }), answer, what);
     },
   };
 }

@@ -1,12 +1,16 @@
 import type { AdapterOptions, ChannelCredentials, PlatformAdapter } from '../kit/platform-adapter.ts';
 import type { PlatformApp } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
+import { removedEvenIfGone } from '../kit/platform-removal.ts';
 import { readGmbCredential } from './credential.ts';
 import { GmbApi, provider } from './gmb-api.ts';
 import { localPostUrl } from './gmb-local-post.ts';
 import { locationCounters } from './gmb-performance.ts';
 import { localPostsPage, localPostsPath, publishLocalPost } from './gmb-publish.ts';
 import { gmbTools } from './gmb-tools.ts';
+
+/** What localPosts.create names a post: `accounts/{a}/locations/{l}/localPosts/{id}`. */
+const localPostName = /^accounts\/[^/]+\/locations\/[^/]+\/localPosts\/[^/]+$/;
 
 /**
  * Publishes local posts to the Business Profile location a channel was connected to
@@ -41,6 +45,19 @@ export function createGmbAdapter(
       // validate-post.ts refuses a second part for `replies: 'none'`; this is the last guard.
       const message = 'Google Business Profile posts have no comments or threads: SPS publishes one part only';
       return Promise.reject(new PlatformError({ kind: 'permanent', provider, message }));
+    },
+
+    /**
+     * localPosts.delete (business.manage): DELETE /v4/{name} of the post's resource name. A post
+     * of a location Google removed is gone with it: the 404 counts as removed.
+     */
+    async remove(channel, { releaseId }) {
+      if (!localPostName.test(releaseId)) {
+        throw new PlatformError({ kind: 'permanent', provider, message: `${releaseId} is not a local post's name` });
+      }
+      await removedEvenIfGone(() => apiFor(channel).request({
+        method: 'DELETE', service: 'mybusiness', path: `/v4/${releaseId}`,
+      }));
     },
 
     async recentContent(channel) {

@@ -10,4 +10,6 @@ export const gmbModule: PlatformModule = {
   urls: { apiUrl: gmbApiUrl, ...googleUrls },
   connect: gmbConnect,
   createAdapter: (options, app) => createGmbAdapter(options, app),
+  // v4 accounts.locations.localPosts.delete, with the business.manage scope channels grant.
+  removal: { supported: true, method: 'delete' },
 };

@@ -108,6 +108,19 @@ export function classifyGraphRefusal(
   return status === 429 || status >= 500 ? 'retryable' : undefined;
 }
 
+/** Code 100 with subcode 33: "Object with ID '…' does not exist, cannot be loaded…". */
+const missingObject = { code: 100, subcode: 33 };
+
+/**
+ * Whether a Graph refusal says the object is not there. Graph answers a deleted object with HTTP
+ * 400 and this code rather than 404, so a removal must read it as "already gone" itself (Graph
+ * uses other codes, 10 and 200-299, when the object exists and the token may not touch it).
+ */
+export function isGraphObjectMissing(body: unknown): boolean {
+  const refusal = readGraphRefusal(body);
+  return refusal?.code === missingObject.code && refusal.subcode === missingObject.subcode;
+}
+
 /** One entry of `X-Business-Use-Case-Usage`, or the whole of `X-App-Usage`. */
 const usageEntry = z.object({ estimated_time_to_regain_access: z.coerce.number().nonnegative().optional() }).loose();
 const businessUsage = z.record(z.string(), z.array(usageEntry));

@@ -4,6 +4,7 @@ import type {
 } from '../kit/platform-adapter.ts';
 import type { PlatformApp } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
+import { removedEvenIfGone } from '../kit/platform-removal.ts';
 import { youtubeSettings } from './definition.ts';
 import { defaultUploadTuning, ResumableUpload, type UploadTuning } from './resumable-upload.ts';
 import { provider, YoutubeApi } from './youtube-api.ts';
@@ -150,6 +151,14 @@ export function createYoutubeAdapter(
     comment() {
       // validate-post.ts refuses a second part for `replies: 'none'`; this is the last guard.
       return Promise.reject(permanent('YouTube posts are one video: SPS does not publish threads or comments there'));
+    },
+
+    /** videos.delete (youtube.force-ssl, which channels grant): the video, gone for good. */
+    async remove(channel, { releaseId }) {
+      const api = apiFor(channel);
+      await removedEvenIfGone(() => api.request({
+        method: 'DELETE', url: api.endpoint('/youtube/v3/videos', { id: releaseId }),
+      }));
     },
 
     async recentContent(channel) {

@@ -9,4 +9,6 @@ export const youtubeModule: PlatformModule = {
   urls: { apiUrl: 'https://www.googleapis.com', ...googleUrls },
   connect: youtubeConnect,
   createAdapter: (options, app) => createYoutubeAdapter(options, app),
+  // videos.delete (discovery: youtube, youtube.force-ssl or youtubepartner; connect asks for force-ssl).
+  removal: { supported: true, method: 'delete' },
 };

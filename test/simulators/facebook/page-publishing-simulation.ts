@@ -7,8 +7,9 @@ import { graphError, graphPath, graphToken, requestedFields } from './meta-graph
  * What a Page publishes through the Graph API, as the Facebook simulator keeps it: feed posts
  * (`/{page-id}/feed` with message, link, attached_media), photos (`/{page-id}/photos`, multipart
  * `source`, published or not), videos (`/{page-id}/videos`, multipart `source`), comments
- * (`/{object-id}/comments`), and the reads SPS makes of them (published posts, comments,
- * counters, insights). Refusals are Graph's: HTTP 400 with a code, throttling included, and
+ * (`/{object-id}/comments`), the reads SPS makes of them (published posts, comments, counters,
+ * insights), and their deletion (`DELETE /{object-id}`: `{success: true}`, the object gone).
+ * Refusals are Graph's: HTTP 400 with a code, throttling included, and
  * `X-Business-Use-Case-Usage` on every Page-token answer.
  * Facts: ../shared/platforms/oauth-majors.md, sections 3.2 to 3.7.
  */
@@ -67,7 +68,7 @@ export interface PagePublishing {
   photos: SimulatedPhoto[];
   videos: SimulatedVideo[];
   comments: SimulatedComment[];
-  /** The next publishing POSTs (feed, photos, videos, comments) meet these steps, in order. */
+  /** The next publishing POSTs (feed, photos, videos, comments) and DELETEs meet these steps, in order. */
   failNext(...steps: PublishingStep[]): void;
   /** How many answers were lost on purpose after the work was done. */
   lostResponses(): number;
@@ -112,9 +113,9 @@ function graphTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
 }
 
-const missingObject = (id: string): SimulatedAnswer => graphError(
-  `Unsupported post request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, `
-    + 'or does not support this operation.',
+const missingObject = (id: string, verb: 'post' | 'delete' = 'post'): SimulatedAnswer => graphError(
+  `Unsupported ${verb} request. Object with ID '${id}' does not exist, cannot be loaded due to missing `
+    + 'permissions, or does not support this operation.',
   100,
   { subcode: 33, type: 'GraphMethodException' },
 );
@@ -305,6 +306,35 @@ export function createPagePublishing(deps: PagePublishingDeps): PagePublishing {
     return answer;
   }
 
+  /**
+   * DELETE /{id} with the Page's token: a post goes with its comments and its video, a video with
+   * its post, a comment alone. An unknown id is Graph's 100/33 on HTTP 400; another Page's object
+   * is a permissions refusal (#200).
+   */
+  function removeObject(request: GraphRequest, id: string): GraphAnswer {
+    const step = steps.shift() ?? 'pass';
+    if (step !== 'pass' && !('lose' in step)) return step;
+    const pageId = deps.pageOfToken(graphToken(request));
+    if (typeof pageId !== 'string') return pageId;
+    const post = posts.find((candidate) => candidate.id === id || candidate.videoId === id);
+    const comment = comments.find((candidate) => candidate.id === id);
+    const owner = post?.pageId ?? comment?.pageId;
+    if (owner === undefined) return missingObject(id, 'delete');
+    if (owner !== pageId) return graphError('(#200) Permissions error', 200);
+    const gone = new Set(post === undefined ? [id] : [id, post.id, post.videoId]);
+    const keep = <T extends { id: string }>(items: T[], also: (item: T) => boolean = () => false) => {
+      const kept = items.filter((item) => !gone.has(item.id) && !also(item));
+      items.splice(0, items.length, ...kept);
+    };
+    keep(comments, (candidate) => gone.has(candidate.objectId));
+    keep(videos);
+    keep(posts);
+    const answer = withUsage(pageId, { status: 200, body: { success: true } });
+    if (step === 'pass') return answer;
+    lost += 1;
+    return { ...answer, lose: true };
+  }
+
   function pick(node: Record<string, unknown>, request: GraphRequest): Record<string, unknown> {
     const fields = requestedFields(request);
     if (fields.size === 0) return node;
@@ -436,6 +466,7 @@ export function createPagePublishing(deps: PagePublishingDeps): PagePublishing {
       }
       const object = /^\/(\d+_\d+|\d+)$/.exec(rest)?.[1];
       if (request.method === 'GET' && object !== undefined) return readObject(request, object);
+      if (request.method === 'DELETE' && object !== undefined) return removeObject(request, object);
       return undefined;
     },
   };

@@ -18,6 +18,7 @@ import { unauthenticated, type SimulatedGoogleUser } from './google-simulator.ts
  *   except for CALL), fetches each media's `sourceUrl` (gmb-photo.ts), and creates the post;
  * - `GET /v4/accounts/{a}/locations/{l}/localPosts` lists them newest first, paged (pageSize at
  *   most 100, 20 by default);
+ * - `DELETE /v4/accounts/{a}/locations/{l}/localPosts/{id}` deletes one (`{}`);
  * - `GET /v1/locations/{l}:fetchMultiDailyMetricsTimeSeries` (gmb-performance-route.ts).
  * Every call needs a bearer with business.manage (else ACCESS_TOKEN_SCOPE_INSUFFICIENT) whose
  * user manages the location (else PERMISSION_DENIED). Facts: design-blogging-business.md 7.
@@ -175,6 +176,17 @@ function listPosts(context: GmbRouteContext, caller: GmbCaller): Promise<Simulat
   });
 }
 
+/** localPosts.delete: the location's post leaves the store, `{}`; one it does not have is NOT_FOUND. */
+function deletePost(context: GmbRouteContext, request: SimulatedRequest): Promise<SimulatedAnswer> {
+  const name = request.path.slice('/v4/'.length);
+  const index = context.store.posts.findIndex((post) => post.name === name);
+  if (index < 0) return Promise.resolve(notFound);
+  return fault(context, 'localPosts.delete', () => {
+    context.store.posts.splice(index, 1);
+    return { status: 200, body: {} };
+  });
+}
+
 /** The account and location a path names, if the user manages them; or Google's refusal. */
 function managed(user: SimulatedGoogleUser, store: GmbStore, location: string, account?: string):
 string | SimulatedAnswer {
@@ -185,13 +197,14 @@ string | SimulatedAnswer {
 }
 
 const postsPath = /^\/v4\/(accounts\/[^/]+)\/(locations\/[^/]+)\/localPosts$/;
+const postPath = /^\/v4\/(accounts\/[^/]+)\/(locations\/[^/]+)\/localPosts\/[^/]+$/;
 const performancePath = /^\/v1\/(locations\/[^/:]+):fetchMultiDailyMetricsTimeSeries$/;
 
 /** The routes for the Google simulator's `routes` extension; other paths pass on (undefined). */
 export function gmbRoutes(context: GmbRouteContext) {
   return (request: SimulatedRequest, user: SimulatedGoogleUser | undefined):
   Promise<SimulatedAnswer> | SimulatedAnswer | undefined => {
-    const posts = postsPath.exec(request.path);
+    const posts = postsPath.exec(request.path) ?? (request.method === 'DELETE' ? postPath.exec(request.path) : null);
     const performance = performancePath.exec(request.path);
     if (posts === null && performance === null) return undefined;
     const grant = context.authority().grantOf(bearerToken(request));
@@ -205,6 +218,7 @@ export function gmbRoutes(context: GmbRouteContext) {
     if (performance !== null && request.method === 'GET') {
       return fault(context, 'performance', () => performanceSeries(context.store, location, request.query));
     }
+    if (request.method === 'DELETE') return deletePost(context, request);
     if (request.method === 'POST') return createPost(context, { request, parent });
     if (request.method === 'GET') return listPosts(context, { request, parent });
     return undefined;

@@ -26,7 +26,7 @@ export interface SimulatedLocalPost {
 }
 
 /** Steps of the API a test can make fail; `lose` does the work, then drops the connection. */
-export type GmbStep = 'localPosts.create' | 'localPosts.list' | 'performance';
+export type GmbStep = 'localPosts.create' | 'localPosts.list' | 'localPosts.delete' | 'performance';
 export type InjectedFault = SimulatedAnswer | { lose: true };
 
 export class GmbStore {

@@ -18,7 +18,8 @@ import {
  * - `POST /upload/youtube/v3/thumbnails/set?videoId=` takes a JPEG or PNG of at most 2 MB for a
  *   video of the channel, unless the channel may not set custom thumbnails;
  * - `GET /youtube/v3/videos?id=`, `GET /youtube/v3/playlists?mine=true` (paged),
- *   `GET|POST /youtube/v3/playlistItems` (the channel's uploads playlist included).
+ *   `GET|POST /youtube/v3/playlistItems` (the channel's uploads playlist included);
+ * - `DELETE /youtube/v3/videos?id=` deletes the channel's own video.
  * Writes need youtube.upload (videos, thumbnails) or youtube.force-ssl (playlist items); a token
  * without one gets 403 insufficientPermissions. A Google account without a channel gets 401
  * youtubeSignupRequired. Facts: /work/shared/platforms/oauth-majors.md 7.
@@ -251,12 +252,37 @@ function insertPlaylistItem(context: YoutubeRouteContext, caller: Caller): Simul
   });
 }
 
+/**
+ * videos.delete (youtube, youtube.force-ssl or youtubepartner): the channel's own video leaves
+ * the store and every playlist, answered 204; an unknown one is 404 videoNotFound, another
+ * channel's 403 forbidden.
+ */
+function deleteVideo(context: YoutubeRouteContext, caller: Caller): SimulatedAnswer {
+  if (!mayWrite(caller, ['youtube', 'youtube.force-ssl', 'youtubepartner'])) return insufficientScopes;
+  const videos = context.store.videos;
+  const index = videos.findIndex((candidate) => candidate.id === caller.request.query.get('id'));
+  const video = videos[index];
+  if (video === undefined) return notFound('videoNotFound', 'The video that you are trying to delete cannot be found.');
+  if (video.channelId !== caller.channelId) {
+    return youtubeError(403, 'forbidden', 'The video that you are trying to delete cannot be deleted. The request '
+      + 'might not be properly authorized.');
+  }
+  return fault(context, 'videos.delete', () => {
+    videos.splice(index, 1);
+    for (const playlist of context.store.playlists) {
+      playlist.items = playlist.items.filter((item) => item.videoId !== video.id);
+    }
+    return { status: 204 };
+  });
+}
+
 type Route = (context: YoutubeRouteContext, caller: Caller) => SimulatedAnswer;
 
 const routes: Record<string, Route> = {
   'POST /upload/youtube/v3/videos': openSession,
   'POST /upload/youtube/v3/thumbnails/set': setThumbnail,
   'GET /youtube/v3/videos': (context, caller) => listVideos(context, caller.request),
+  'DELETE /youtube/v3/videos': deleteVideo,
   'GET /youtube/v3/playlists': listPlaylists,
   'GET /youtube/v3/playlistItems': listPlaylistItems,
   'POST /youtube/v3/playlistItems': insertPlaylistItem,

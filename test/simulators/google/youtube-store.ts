@@ -59,7 +59,7 @@ export interface SessionRequest {
 }
 
 /** Steps of the API a test can make fail; `lose` does the work, then drops the connection. */
-export type YoutubeStep = 'videos.insert' | 'thumbnails.set' | 'playlistItems.insert';
+export type YoutubeStep = 'videos.insert' | 'thumbnails.set' | 'playlistItems.insert' | 'videos.delete';
 export type InjectedFault = SimulatedAnswer | { lose: true };
 
 export function newId(length: number): string {
