@@ -263,6 +263,31 @@ describe('dashboard: the composer', () => {
     expect(missing.html).toContain('Choose the date and time to publish at.');
   });
 
+  it('repeats a post every N days from its date, and shortens its links, as POST /posts would', async () => {
+    await client.get('/compose');
+    const sent = await client.post('/compose', form({
+      part: ['Weekly, see https://example.org/menu'], when: 'at', at: '2031-04-07T09:00', channel: mastodonId,
+      repeatDays: '7', shortLink: 'on',
+    }));
+    expect(sent.status).toBe(302);
+    const series = { channelId: new Types.ObjectId(mastodonId), seriesId: { $ne: null } };
+    const [first, ...rest] = await ctx.db.posts.find(series).sort({ publishDate: 1 }).lean();
+    expect(rest).toHaveLength(0); // one occurrence ahead: the next is made when this one publishes
+    expect(first?.repeat).toMatchObject({ intervalInDays: 7 });
+    expect(first?.publishDate.toISOString()).toBe('2031-04-07T09:00:00.000Z');
+    // The link points at SPS's own redirect (BACKEND_URL's origin), counted per post and channel.
+    expect(first?.content).toMatch(/^Weekly, see https?:\/\/[^/]+\/l\/[\w-]+$/);
+    const link = await ctx.db.shortLinks.findOne({ postId: first?._id }).lean();
+    expect(link?.target).toBe('https://example.org/menu');
+
+    const once = await client.post('/compose', form({ part: ['Not dated'], when: 'now', repeatDays: '3' }));
+    expect(once.status).toBe(400);
+    expect(once.html).toContain('A repeating post starts at a date and time');
+    const badDays = await client.post('/compose', form({ part: ['Too often'], when: 'at', repeatDays: '400' }));
+    expect(badDays.status).toBe(400);
+    expect(await ctx.db.posts.countDocuments({ content: { $in: ['Not dated', 'Too often'] } })).toBe(0);
+  });
+
   it('takes the next queue slot, or keeps a draft without the platform rules', async () => {
     await client.get('/compose');
     const preview = await client.post('/compose/check', form({ part: ['Queued'], when: 'queue', channel: blueskyId }));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { postLimits } from '../../public/posts/schema.ts';
 import { DomainError } from '../../../shared/errors.ts';
+import { maxIntervalInDays } from '../../../shared/domain/posts/recurrence-rule.ts';
 
 /** How the composer sends: as soon as possible, at a local time, into the next queue slot, or kept as a draft. */
 export const composerWhens = ['now', 'at', 'queue', 'draft'] as const;
@@ -32,6 +33,13 @@ const composerFormSchema = z.object({
   at: z.string().trim().refine((value) => value === '' || localDateTime.test(value), {
     message: 'a date and time as YYYY-MM-DDTHH:MM',
   }).default(''),
+  /** Every how many days the post repeats (intervalInDays), '' for once. */
+  repeatDays: z.string().trim().refine((value) => value === '' || (/^\d{1,3}$/.test(value)
+    && Number(value) >= 1 && Number(value) <= maxIntervalInDays), {
+    message: `repeat every 1 to ${String(maxIntervalInDays)} days, or leave it empty`,
+  }).default(''),
+  /** The shortLink checkbox: links in the text become SPS's own counted short links. */
+  shortLink: z.literal('on').optional(),
   intent: z.string().regex(/^(send|check|add-part|remove-part-\d{1,3})$/, 'an unknown button').default('send'),
   /** Set while editing a post (composer-origin.ts): sending then changes that post instead of creating one. */
   post: z.string().regex(postIdPattern, 'not the id of a post of this site').optional(),
@@ -57,7 +65,7 @@ export function mediaOfPart(form: ComposerForm, index: number): { id: string; al
 
 /** An empty composer: one part, no channel chosen, publish now. */
 export const emptyComposerForm: ComposerForm = {
-  part: [''], channel: [], when: 'now', at: '', intent: 'send', settings: {}, media: {},
+  part: [''], channel: [], when: 'now', at: '', repeatDays: '', intent: 'send', settings: {}, media: {},
 };
 
 /** The posted form, or a 400 naming the field (a browser sends none of these wrong; a hand-made form may). */

@@ -110,6 +110,8 @@ export function prefilledForm(
     part: parts.map((part) => part.content),
     channel: [channelId],
     ...whenOf(root, channel?.timeZone ?? 'UTC', now),
+    // An occurrence of a series is edited alone: its series goes on as it was.
+    repeatDays: '',
     intent: 'send',
     settings: { [channelId]: typedSettings(channel, root.settings) },
     media,

@@ -73,6 +73,10 @@ export function composerRequests(
     ? ['A chosen file is no longer in the media library: choose the media again.']
     : [];
   if (form.when === 'at' && form.at === '') schedule.push('Choose the date and time to publish at.');
+  // POST /posts takes a recurring post only with type schedule: its first occurrence needs a date.
+  if (form.repeatDays !== '' && form.when !== 'at') {
+    schedule.push('A repeating post starts at a date and time: choose At a date and time, or do not repeat.');
+  }
   const byZone = new Map<string, ComposerChannel[]>();
   for (const channel of chosen) byZone.set(channel.timeZone, [...(byZone.get(channel.timeZone) ?? []), channel]);
   const requests = [...byZone].flatMap(([timeZone, channels]): ComposerRequest[] => {
@@ -89,6 +93,8 @@ export function composerRequests(
       type: postTypes[form.when],
       ...(date === undefined ? {} : { date }),
       tags: [],
+      ...(form.repeatDays === '' ? {} : { intervalInDays: Number(form.repeatDays) }),
+      ...(form.shortLink === 'on' ? { shortLink: true } : {}),
       posts: channels.map((channel) => ({
         integration: { id: channel.id },
         ...settingsOf(channel, form),

@@ -96,6 +96,11 @@ ${whens[when]}</label></li>`);
 <ul class="choices">${options}</ul>
 <label for="at">Date and time, in each channel's time zone</label>
 <input id="at" name="at" type="datetime-local" value="${view.form.at}" aria-describedby="schedule-problems">
+<label for="repeat-days">Repeat every … days (empty: publish once)</label>
+<input id="repeat-days" name="repeatDays" type="number" min="1" max="365" inputmode="numeric"
+ value="${view.form.repeatDays}" aria-describedby="schedule-problems">
+<ul class="choices"><li><label><input type="checkbox" name="shortLink" value="on"${view.form.shortLink === 'on'
+  ? html` checked` : ''}> Shorten links (SPS's own short links, with clicks counted per post)</label></li></ul>
 ${problemList('schedule-problems', view.report?.schedule ?? [])}
 </fieldset>`;
 }
