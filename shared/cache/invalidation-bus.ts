@@ -1,6 +1,12 @@
-import type { RedisConnection } from '../queue/redis.ts';
+import type { Cluster, Redis } from 'ioredis';
 import { LogEvent } from '../logging/events.ts';
 import type { Logger } from '../logging/logger.ts';
+
+/**
+ * A Redis client or a cluster's, as shared/queue/redis.ts makes them; named from ioredis itself so
+ * the caches stand below the queues and import nothing of theirs.
+ */
+type RedisConnection = Redis | Cluster;
 
 /**
  * What a cached value depends on, as `<kind>:<id>`: an organization (its API key, its name), an
