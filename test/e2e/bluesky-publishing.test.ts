@@ -1,10 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectWithCredentials } from '../../shared/domain/channels/connect-with-credentials.ts';
-import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
-import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
-import { blueskyConnect } from '../../shared/platforms/bluesky/connect.ts';
-import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import { publishJobId } from '../../shared/queue/queues.ts';
 import {
   startTestBlueskyPds,
@@ -17,8 +12,8 @@ import { api } from '../support/fixtures.ts';
 import { publishNow, settledParts } from '../support/publish-now.ts';
 import { startStack, type RunningStack } from '../support/stack.ts';
 import { makeSmallMedia, type SmallMedia } from '../support/small-media.ts';
+import { organizationWithCredentialChannel } from '../support/credential-channel.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
-import { noCache } from '../../shared/cache/invalidation-bus.ts';
 
 const createRecord = '/xrpc/com.atproto.repo.createRecord';
 
@@ -62,19 +57,9 @@ describe('publishing to Bluesky through the whole stack', () => {
   ): Promise<{ apiKey: string; channelId: string; account: PdsAccount }> {
     accounts += 1;
     const account = await pds.createAccount(`user${String(accounts)}`);
-    const org = await createOrganization(ctx.db, ctx.secrets, { name: `Bluesky org ${String(accounts)}` });
-    const apps = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
-    const connected = await connectWithCredentials(
-      { db: ctx.db, secrets: ctx.secrets, caches: noCache },
-      blueskyConnect,
-      apps.context('bluesky'),
-      {
-        organizationId: org.organizationId,
-        provider: 'bluesky',
-        values: { identifier: account.handle, appPassword: account.appPassword, pdsUrl },
-      },
-    );
-    return { apiKey: org.apiKey, channelId: connected.id, account };
+    const values = { identifier: account.handle, appPassword: account.appPassword, pdsUrl };
+    const org = await organizationWithCredentialChannel(ctx, 'bluesky', values, `Bluesky org ${String(accounts)}`);
+    return { apiKey: org.apiKey, channelId: org.channelId, account };
   }
 
   async function upload(apiKey: string, file: string, name: string): Promise<{ id: string; path: string }> {

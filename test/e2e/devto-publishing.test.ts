@@ -1,17 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectWithCredentials } from '../../shared/domain/channels/connect-with-credentials.ts';
-import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
-import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
-import { devtoConnect } from '../../shared/platforms/devto/connect.ts';
-import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import { startDevtoSimulator, type RunningDevtoSimulator } from '../simulators/devto/devto-simulator.ts';
+import { organizationWithCredentialChannel } from '../support/credential-channel.ts';
 import { finishedPublishJob } from '../support/finished-job.ts';
 import { expectImageRefusedAsPrivate } from '../support/media-not-public.ts';
 import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
 import { makeSmallMedia } from '../support/small-media.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
-import { noCache } from '../../shared/cache/invalidation-bus.ts';
+import { throttleTestSettings } from '../support/throttle-test-settings.ts';
+import { expectThrottleSpentNoAttempt } from '../support/throttled-publish.ts';
 
 const media = makeSmallMedia();
 const ada = { id: 1234, username: 'ada', name: 'Ada Lovelace', profileImage: 'https://media.dev.to/ada.png' };
@@ -38,11 +35,7 @@ describe('publishing to Dev.to through the whole stack', () => {
     ]);
     ctx = await createTestContext({
       DEVTO_API_URL: devto.apiUrl,
-      // Two attempts: a throttle that spent one would leave none for the send that follows it.
-      PUBLISH_ATTEMPTS: '2',
-      PUBLISH_BACKOFF_MS: '20',
-      PUBLISH_MAX_RETRY_AFTER_MS: '3000',
-      PLATFORM_TIMEOUT_MS: '3000',
+      ...throttleTestSettings,
     });
     stack = await startStack(ctx);
   });
@@ -56,13 +49,7 @@ describe('publishing to Dev.to through the whole stack', () => {
 
   async function organization(apiKey = 'ada-key'): Promise<{ apiKey: string; channelId: string }> {
     organizations += 1;
-    const org = await createOrganization(ctx.db, ctx.secrets, { name: `Dev.to org ${String(organizations)}` });
-    const apps = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
-    const deps = { db: ctx.db, secrets: ctx.secrets, caches: noCache };
-    const connected = await connectWithCredentials(deps, devtoConnect, apps.context('devto'), {
-      organizationId: org.organizationId, provider: 'devto', values: { apiKey },
-    });
-    return { apiKey: org.apiKey, channelId: connected.id };
+    return organizationWithCredentialChannel(ctx, 'devto', { apiKey }, `Dev.to org ${String(organizations)}`);
   }
 
   const titled = (title: string) => devto.articles.filter((article) => article.title === title);
@@ -119,8 +106,7 @@ describe('publishing to Dev.to through the whole stack', () => {
     // Backoff alone would have retried after 20 ms; Forem said to wait a second.
     expect((sendsOf('Throttled e2e')[1]?.receivedAt ?? 0) - firstTry).toBeGreaterThanOrEqual(950);
     expect(titled('Throttled e2e')).toHaveLength(1);
-    const job = await finishedPublishJob(stack.publishQueue, postId);
-    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
+    await expectThrottleSpentNoAttempt(stack.publishQueue, postId);
   });
 
   it('fails with Forem\'s own sentence when the article is refused, and keeps the channel', async () => {

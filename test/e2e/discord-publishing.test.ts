@@ -7,13 +7,13 @@ import { DashboardClient, newAccount } from '../browser/dashboard-client.ts';
 import { adaChannels, adaGuild, adaGuildId } from '../simulators/discord/discord-fixture.ts';
 import { startDiscordSimulator, type RunningDiscordSimulator } from '../simulators/discord/discord-simulator.ts';
 import { api } from '../support/fixtures.ts';
-import { finishedPublishJob } from '../support/finished-job.ts';
 import { freePort } from '../support/free-port.ts';
-import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
+import { postNow, publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
 import { makeSmallMedia, type SmallMedia } from '../support/small-media.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { padMp4 } from '../support/test-media.ts';
+import { expectThrottleSpentNoAttempt } from '../support/throttled-publish.ts';
 
 const v1 = '/api/public/v1';
 const sendRoute = 'POST /channels/:id/messages';
@@ -143,8 +143,7 @@ describe('publishing to Discord through the whole stack', () => {
     // Backoff alone would have tried again after 20 ms.
     expect((sent[1]?.receivedAt ?? 0) - (sent[0]?.receivedAt ?? 0)).toBeGreaterThanOrEqual(1_150);
     expect(withText(adaChannels.general, 'Discord after the limit')).toHaveLength(1);
-    const job = await finishedPublishJob(stack.publishQueue, postId);
-    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
+    await expectThrottleSpentNoAttempt(stack.publishQueue, postId);
   });
 
   it('fails the post with Discord\'s Missing Permissions and what to do, leaving the channel connected', async () => {
@@ -163,11 +162,7 @@ describe('publishing to Discord through the whole stack', () => {
     const big = padMp4(media.mp4, path.join(path.dirname(media.mp4), 'big.mp4'), 10 * 1024 * 1024 + 1);
     const video = await uploadFile(stack.baseUrl, org.apiKey, big);
     const before = discord.received.length;
-    const answer = await api(stack.baseUrl, org.apiKey, `${v1}/posts`, {
-      method: 'POST',
-      body: { type: 'now', posts: [{ integration: { id: org.channelId }, settings: general,
-        value: [{ content: 'Too big for Discord', image: [video] }] }] },
-    });
+    const answer = await postNow(stack.baseUrl, org, [{ content: 'Too big for Discord', image: [video] }], general);
 
     expect(answer.status).toBe(400);
     expect(JSON.stringify(answer.body)).toContain('the video is 10.1 MB; Discord takes videos up to 10 MB');

@@ -3,16 +3,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { finishAuthorization, startConnect, type ConnectDeps } from '../../shared/domain/channels/connect-channel.ts';
+import type { ConnectDeps } from '../../shared/domain/channels/connect-channel.ts';
 import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
-import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
-import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import { startDribbbleSimulator, type DribbbleSimulator } from '../simulators/dribbble/dribbble-simulator.ts';
-import { api } from '../support/fixtures.ts';
-import { finishedPublishJob } from '../support/finished-job.ts';
-import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
-import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
+import { authorizeThroughConsent, oauthConnectDeps } from '../support/oauth-consent.ts';
+import { oauthSimulatorSettings } from '../support/oauth-simulator-settings.ts';
+import { postNow, publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
+import { startStack, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
+import { throttleTestSettings } from '../support/throttle-test-settings.ts';
+import { expectThrottleSpentNoAttempt, firstSendSeen } from '../support/throttled-publish.ts';
 
 const frontendUrl = 'https://sps.example';
 
@@ -52,20 +52,12 @@ describe('publishing to Dribbble through the whole stack', () => {
     });
     sim.authority.consentingUser = '1';
     ctx = await createTestContext({
-      DRIBBBLE_CLIENT_ID: sim.clientId,
-      DRIBBBLE_CLIENT_SECRET: sim.clientSecret,
-      DRIBBBLE_API_URL: sim.url,
-      DRIBBBLE_AUTH_URL: sim.url,
-      DRIBBBLE_TOKEN_URL: sim.url,
+      ...oauthSimulatorSettings('dribbble', sim),
       FRONTEND_URL: frontendUrl,
-      // Two attempts: a throttled call that spent one would leave none for a lost answer.
-      PUBLISH_ATTEMPTS: '2',
-      PUBLISH_BACKOFF_MS: '20',
-      PLATFORM_TIMEOUT_MS: '3000',
+      ...throttleTestSettings,
     });
     stack = await startStack(ctx);
-    const platforms = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
-    deps = { db: ctx.db, secrets: ctx.secrets, caches: stack.caches, now: () => new Date(), platforms, frontendUrl };
+    deps = oauthConnectDeps(ctx, stack, frontendUrl);
   });
 
   afterAll(async () => {
@@ -79,16 +71,7 @@ describe('publishing to Dribbble through the whole stack', () => {
   async function connected(): Promise<Org> {
     organizations += 1;
     const org = await createOrganization(ctx.db, ctx.secrets, { name: `Dribbble org ${String(organizations)}` });
-    const { organizationId } = org;
-    const provider = 'dribbble';
-    const request = { organizationId, provider, refreshChannelId: null, serverUrl: null, customer: null };
-    const { url } = await startConnect(deps, request);
-    const consent = await fetch(url, { redirect: 'manual' });
-    const back = new URL(consent.headers.get('location') ?? '');
-    const state = back.searchParams.get('state') ?? '';
-    const code = back.searchParams.get('code');
-    const callback = { provider, state, code, error: null, errorDescription: null, organizationId };
-    const outcome = await finishAuthorization(deps, callback);
+    const outcome = await authorizeThroughConsent(deps, org.organizationId, 'dribbble');
     if (outcome.kind !== 'saved') throw new Error('the player was not saved as a channel');
     return { apiKey: org.apiKey, channelId: outcome.id };
   }
@@ -114,15 +97,7 @@ describe('publishing to Dribbble through the whole stack', () => {
     const org = await connected();
     const webp = await uploadFile(stack.baseUrl, org.apiKey, files.webp);
     const before = sim.received.length;
-    const response = await api(stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
-      method: 'POST',
-      body: {
-        type: 'now',
-        posts: [{
-          integration: { id: org.channelId }, settings: { title: 'WebP' }, value: [{ content: 'x', image: [webp] }],
-        }],
-      },
-    });
+    const response = await postNow(stack.baseUrl, org, [{ content: 'x', image: [webp] }], { title: 'WebP' });
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({
       error: 'validation_failed',
@@ -156,15 +131,14 @@ describe('publishing to Dribbble through the whole stack', () => {
     sim.failNext('POST /v2/shots', sim.rateLimited(1));
     const postId = await publishNow(stack.baseUrl, org, [{ content: 'Later', image: [png] }], { title: 'Throttled' });
     const sent = () => sim.requestsTo('POST /v2/shots').filter((request) => request.text.includes('Throttled'));
-    const firstTry = await waitFor(() => (sent().length > 0 ? Date.now() : undefined), { what: 'the first try' });
+    const firstTry = await firstSendSeen(sent);
     const [part] = await settledParts(ctx.db, postId);
     expect(part?.state, part?.error ?? '').toBe('PUBLISHED');
     // Backoff would have retried after 20 ms; the window reopens one to two seconds later.
     expect(Date.now() - firstTry).toBeGreaterThanOrEqual(900);
     expect(sent()).toHaveLength(2);
     expect(shotsTitled('Throttled')).toHaveLength(1);
-    const job = await finishedPublishJob(stack.publishQueue, postId);
-    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
+    await expectThrottleSpentNoAttempt(stack.publishQueue, postId);
   });
 
   it('fails the post with Dribbble\'s words when it refuses the shot', async () => {

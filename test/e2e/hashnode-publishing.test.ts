@@ -1,20 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectWithCredentials } from '../../shared/domain/channels/connect-with-credentials.ts';
-import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
-import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
-import { hashnodeConnect } from '../../shared/platforms/hashnode/connect.ts';
-import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import {
   startHashnodeSimulator, unauthenticatedMessage, type RunningHashnodeSimulator, type SimulatedHashnodeUser,
 } from '../simulators/hashnode/hashnode-simulator.ts';
 import { proPlanMessage } from '../simulators/hashnode/hashnode-world.ts';
+import { organizationWithCredentialChannel } from '../support/credential-channel.ts';
 import { finishedPublishJob } from '../support/finished-job.ts';
 import { expectImageRefusedAsPrivate } from '../support/media-not-public.ts';
 import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
 import { makeSmallMedia } from '../support/small-media.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
-import { noCache } from '../../shared/cache/invalidation-bus.ts';
+import { throttleTestSettings } from '../support/throttle-test-settings.ts';
+import { expectThrottleSpentNoAttempt } from '../support/throttled-publish.ts';
 
 const media = makeSmallMedia();
 const ada: SimulatedHashnodeUser = {
@@ -45,11 +42,7 @@ describe('publishing to Hashnode through the whole stack', () => {
     });
     ctx = await createTestContext({
       HASHNODE_API_URL: hashnode.url,
-      // Two attempts: a throttle that spent one would leave none for the send that follows it.
-      PUBLISH_ATTEMPTS: '2',
-      PUBLISH_BACKOFF_MS: '20',
-      PUBLISH_MAX_RETRY_AFTER_MS: '3000',
-      PLATFORM_TIMEOUT_MS: '3000',
+      ...throttleTestSettings,
     });
     stack = await startStack(ctx);
   });
@@ -63,13 +56,8 @@ describe('publishing to Hashnode through the whole stack', () => {
 
   async function organization(): Promise<{ apiKey: string; channelId: string }> {
     organizations += 1;
-    const org = await createOrganization(ctx.db, ctx.secrets, { name: `Hashnode org ${String(organizations)}` });
-    const apps = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
-    const deps = { db: ctx.db, secrets: ctx.secrets, caches: noCache };
-    const connected = await connectWithCredentials(deps, hashnodeConnect, apps.context('hashnode'), {
-      organizationId: org.organizationId, provider: 'hashnode', values: { token: 'ada-token' },
-    });
-    return { apiKey: org.apiKey, channelId: connected.id };
+    const name = `Hashnode org ${String(organizations)}`;
+    return organizationWithCredentialChannel(ctx, 'hashnode', { token: 'ada-token' }, name);
   }
 
   const settings = (title: string, publicationId = blog) => ({ title, publicationId, tags: [{ slug: 'sps' }] });
@@ -122,8 +110,7 @@ describe('publishing to Hashnode through the whole stack', () => {
     expect(sendsOf('Throttled e2e')).toHaveLength(2);
     expect((sendsOf('Throttled e2e')[1]?.receivedAt ?? 0) - firstTry).toBeGreaterThanOrEqual(950);
     expect(postsTitled('Throttled e2e')).toHaveLength(1);
-    const job = await finishedPublishJob(stack.publishQueue, postId);
-    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
+    await expectThrottleSpentNoAttempt(stack.publishQueue, postId);
   });
 
   it('fails with Hashnode\'s message when the publication is not on Pro, and keeps the channel', async () => {

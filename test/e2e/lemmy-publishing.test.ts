@@ -1,18 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectWithCredentials } from '../../shared/domain/channels/connect-with-credentials.ts';
-import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
-import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
-import { lemmyConnect } from '../../shared/platforms/lemmy/connect.ts';
-import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import { startLemmySimulator, type LemmySimulator } from '../simulators/lemmy/lemmy-simulator.ts';
 import { alice, communities, seedInstance } from '../simulators/lemmy/lemmy-test-channel.ts';
+import { organizationWithCredentialChannel } from '../support/credential-channel.ts';
 import { finishedPublishJob } from '../support/finished-job.ts';
 import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
 import { makeSmallMedia } from '../support/small-media.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
-import { noCache } from '../../shared/cache/invalidation-bus.ts';
+import { throttleTestSettings } from '../support/throttle-test-settings.ts';
+import { expectThrottleSpentNoAttempt } from '../support/throttled-publish.ts';
 
 const media = makeSmallMedia();
 
@@ -31,13 +28,7 @@ describe('publishing to Lemmy through the whole stack', () => {
   beforeAll(async () => {
     lemmy = await startLemmySimulator();
     seedInstance(lemmy);
-    ctx = await createTestContext({
-      // Two attempts: a throttle that spent one would leave none for the send that follows it.
-      PUBLISH_ATTEMPTS: '2',
-      PUBLISH_BACKOFF_MS: '20',
-      PUBLISH_MAX_RETRY_AFTER_MS: '3000',
-      PLATFORM_TIMEOUT_MS: '3000',
-    });
+    ctx = await createTestContext(throttleTestSettings);
     stack = await startStack(ctx);
   });
 
@@ -51,19 +42,8 @@ describe('publishing to Lemmy through the whole stack', () => {
   /** An organization whose user connected Alice's account on the simulated instance. */
   async function organization(): Promise<{ apiKey: string; channelId: string }> {
     organizations += 1;
-    const org = await createOrganization(ctx.db, ctx.secrets, { name: `Lemmy org ${String(organizations)}` });
-    const apps = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
-    const connected = await connectWithCredentials(
-      { db: ctx.db, secrets: ctx.secrets, caches: noCache },
-      lemmyConnect,
-      apps.context('lemmy'),
-      {
-        organizationId: org.organizationId,
-        provider: 'lemmy',
-        values: { instanceUrl: lemmy.url, username: alice.name, password: alice.password },
-      },
-    );
-    return { apiKey: org.apiKey, channelId: connected.id };
+    const values = { instanceUrl: lemmy.url, username: alice.name, password: alice.password };
+    return organizationWithCredentialChannel(ctx, 'lemmy', values, `Lemmy org ${String(organizations)}`);
   }
 
   const titled = (name: string, communityId: number = communities.technology) => ({ community_id: communityId, name });
@@ -132,8 +112,7 @@ describe('publishing to Lemmy through the whole stack', () => {
     // Backoff alone would have retried after 20 ms; the instance's bucket refills one token a second.
     expect((sent()[1]?.receivedAt ?? 0) - firstTry).toBeGreaterThanOrEqual(950);
     expect(postsNamed('Throttled e2e')).toHaveLength(1);
-    const job = await finishedPublishJob(stack.publishQueue, postId);
-    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
+    await expectThrottleSpentNoAttempt(stack.publishQueue, postId);
   });
 
   it('fails with Lemmy\'s reason when the community refuses the account, and keeps the channel', async () => {

@@ -1,11 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { connectWithCredentials } from '../../shared/domain/channels/connect-with-credentials.ts';
-import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
-import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
-import { listmonkConnect } from '../../shared/platforms/listmonk/connect.ts';
-import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import { startRealListmonk, type RealListmonk } from '../simulators/listmonk/real-listmonk.ts';
 import { readMail } from '../simulators/listmonk/smtp-sink.ts';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
@@ -13,8 +8,9 @@ import { finishedPublishJob } from '../support/finished-job.ts';
 import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
 import { makeSmallMedia } from '../support/small-media.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
+import { organizationWithCredentialChannel } from '../support/credential-channel.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
-import { noCache } from '../../shared/cache/invalidation-bus.ts';
+import { expectThrottleSpentNoAttempt } from '../support/throttled-publish.ts';
 
 const media = makeSmallMedia();
 
@@ -66,19 +62,8 @@ describe('publishing to a real listmonk through the whole stack', () => {
   /** An organization whose user connected the instance with the admin login, as the dashboard's form does. */
   async function organization(): Promise<{ apiKey: string; channelId: string }> {
     organizations += 1;
-    const org = await createOrganization(ctx.db, ctx.secrets, { name: `Listmonk org ${String(organizations)}` });
-    const apps = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
-    const connected = await connectWithCredentials(
-      { db: ctx.db, secrets: ctx.secrets, caches: noCache },
-      listmonkConnect,
-      apps.context('listmonk'),
-      {
-        organizationId: org.organizationId,
-        provider: 'listmonk',
-        values: { url: proxy.url, apiUser: listmonk.user, token: listmonk.password },
-      },
-    );
-    return { apiKey: org.apiKey, channelId: connected.id };
+    const values = { url: proxy.url, apiUser: listmonk.user, token: listmonk.password };
+    return organizationWithCredentialChannel(ctx, 'listmonk', values, `Listmonk org ${String(organizations)}`);
   }
 
   /** The campaigns listmonk holds with this subject, read from its own API. */
@@ -155,8 +140,7 @@ describe('publishing to a real listmonk through the whole stack', () => {
     expect(part?.state).toBe('PUBLISHED');
     expect(await campaignsWithSubject('Throttled issue')).toHaveLength(1);
     expect(creates().slice(before).map((request) => request.fault)).toEqual(['answer', null]);
-    const job = await finishedPublishJob(stack.publishQueue, postId);
-    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
+    await expectThrottleSpentNoAttempt(stack.publishQueue, postId);
   });
 
   it('fails with listmonk\'s own words when it cannot compile the body, and keeps the channel', async () => {

@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectWithCredentials } from '../../shared/domain/channels/connect-with-credentials.ts';
-import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
-import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
-import { mediumConnect } from '../../shared/platforms/medium/connect.ts';
-import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import {
   startMediumSimulator, type RunningMediumSimulator, type SimulatedMediumUser,
 } from '../simulators/medium/medium-simulator.ts';
+import { organizationWithCredentialChannel } from '../support/credential-channel.ts';
 import { finishedPublishJob } from '../support/finished-job.ts';
 import { expectImageRefusedAsPrivate } from '../support/media-not-public.ts';
 import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
 import { makeSmallMedia } from '../support/small-media.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
-import { noCache } from '../../shared/cache/invalidation-bus.ts';
+import { throttleTestSettings } from '../support/throttle-test-settings.ts';
+import { expectThrottleSpentNoAttempt } from '../support/throttled-publish.ts';
 
 const media = makeSmallMedia();
 const ada: SimulatedMediumUser = {
@@ -40,11 +37,7 @@ describe('publishing to Medium through the whole stack', () => {
     ]);
     ctx = await createTestContext({
       MEDIUM_API_URL: medium.apiUrl,
-      // Two attempts: a throttle that spent one would leave none for the send that follows it.
-      PUBLISH_ATTEMPTS: '2',
-      PUBLISH_BACKOFF_MS: '20',
-      PUBLISH_MAX_RETRY_AFTER_MS: '3000',
-      PLATFORM_TIMEOUT_MS: '3000',
+      ...throttleTestSettings,
     });
     stack = await startStack(ctx);
   });
@@ -58,13 +51,8 @@ describe('publishing to Medium through the whole stack', () => {
 
   async function organization(): Promise<{ apiKey: string; channelId: string }> {
     organizations += 1;
-    const org = await createOrganization(ctx.db, ctx.secrets, { name: `Medium org ${String(organizations)}` });
-    const apps = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
-    const deps = { db: ctx.db, secrets: ctx.secrets, caches: noCache };
-    const connected = await connectWithCredentials(deps, mediumConnect, apps.context('medium'), {
-      organizationId: org.organizationId, provider: 'medium', values: { integrationToken: 'ada-token' },
-    });
-    return { apiKey: org.apiKey, channelId: connected.id };
+    const name = `Medium org ${String(organizations)}`;
+    return organizationWithCredentialChannel(ctx, 'medium', { integrationToken: 'ada-token' }, name);
   }
 
   const ownPosts = `POST /v1/users/${ada.id}/posts`;
@@ -119,8 +107,7 @@ describe('publishing to Medium through the whole stack', () => {
     expect(sendsOf('Throttled e2e')).toHaveLength(2);
     expect((sendsOf('Throttled e2e')[1]?.receivedAt ?? 0) - firstTry).toBeGreaterThanOrEqual(950);
     expect(storiesTitled('Throttled e2e')).toHaveLength(1);
-    const job = await finishedPublishJob(stack.publishQueue, postId);
-    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
+    await expectThrottleSpentNoAttempt(stack.publishQueue, postId);
   });
 
   it('fails with Medium\'s message when a writer asks for a public story, and keeps the channel', async () => {

@@ -2,19 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  finishAuthorization, finishPick, startConnect, type ConnectDeps,
-} from '../../shared/domain/channels/connect-channel.ts';
+import { finishPick, type ConnectDeps } from '../../shared/domain/channels/connect-channel.ts';
 import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
-import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
-import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import { startPinterestSimulator, type PinterestSimulator } from '../simulators/pinterest/pinterest-simulator.ts';
-import { api } from '../support/fixtures.ts';
-import { finishedPublishJob } from '../support/finished-job.ts';
-import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
+import { authorizeThroughConsent, oauthConnectDeps } from '../support/oauth-consent.ts';
+import { oauthSimulatorSettings } from '../support/oauth-simulator-settings.ts';
+import { postNow, publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
 import { makeSmallMedia } from '../support/small-media.ts';
-import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
+import { startStack, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
+import { throttleTestSettings } from '../support/throttle-test-settings.ts';
+import { expectThrottleSpentNoAttempt, firstSendSeen } from '../support/throttled-publish.ts';
 
 const frontendUrl = 'https://sps.example';
 const maker = '549755885175';
@@ -54,20 +52,12 @@ describe('publishing to Pinterest through the whole stack', () => {
     });
     sim.authority.consentingUser = maker;
     ctx = await createTestContext({
-      PINTEREST_CLIENT_ID: sim.clientId,
-      PINTEREST_CLIENT_SECRET: sim.clientSecret,
-      PINTEREST_API_URL: sim.url,
-      PINTEREST_AUTH_URL: sim.url,
-      PINTEREST_TOKEN_URL: sim.url,
+      ...oauthSimulatorSettings('pinterest', sim),
       FRONTEND_URL: frontendUrl,
-      // Two attempts: a throttled call that spent one would leave none for a lost answer.
-      PUBLISH_ATTEMPTS: '2',
-      PUBLISH_BACKOFF_MS: '20',
-      PLATFORM_TIMEOUT_MS: '3000',
+      ...throttleTestSettings,
     });
     stack = await startStack(ctx);
-    const platforms = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
-    deps = { db: ctx.db, secrets: ctx.secrets, caches: stack.caches, now: () => new Date(), platforms, frontendUrl };
+    deps = oauthConnectDeps(ctx, stack, frontendUrl);
   });
 
   afterAll(async () => {
@@ -82,17 +72,9 @@ describe('publishing to Pinterest through the whole stack', () => {
     organizations += 1;
     const org = await createOrganization(ctx.db, ctx.secrets, { name: `Pinterest org ${String(organizations)}` });
     const { organizationId } = org;
-    const provider = 'pinterest';
-    const request = { organizationId, provider, refreshChannelId: null, serverUrl: null, customer: null };
-    const { url } = await startConnect(deps, request);
-    const consent = await fetch(url, { redirect: 'manual' });
-    const back = new URL(consent.headers.get('location') ?? '');
-    const state = back.searchParams.get('state') ?? '';
-    const code = back.searchParams.get('code');
-    const callback = { provider, state, code, error: null, errorDescription: null, organizationId };
-    let outcome = await finishAuthorization(deps, callback);
+    let outcome = await authorizeThroughConsent(deps, organizationId, 'pinterest');
     if (outcome.kind === 'pick') {
-      outcome = await finishPick(deps, { provider, key: outcome.key, organizationId }, recipes);
+      outcome = await finishPick(deps, { provider: 'pinterest', key: outcome.key, organizationId }, recipes);
     }
     if (outcome.kind !== 'saved') throw new Error('the board was not saved as a channel');
     return { apiKey: org.apiKey, channelId: outcome.id };
@@ -131,13 +113,7 @@ describe('publishing to Pinterest through the whole stack', () => {
     const org = await connected();
     const image = await uploadFile(stack.baseUrl, org.apiKey, gif);
     const before = sim.received.length;
-    const response = await api(stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
-      method: 'POST',
-      body: {
-        type: 'now',
-        posts: [{ integration: { id: org.channelId }, settings: {}, value: [{ content: 'x', image: [image] }] }],
-      },
-    });
+    const response = await postNow(stack.baseUrl, org, [{ content: 'x', image: [image] }]);
     expect(response.status).toBe(400);
     expect(JSON.stringify(response.body)).toContain('Pinterest takes PNG or JPEG images only, not image/gif');
     expect(sim.received.length).toBe(before);
@@ -170,15 +146,14 @@ describe('publishing to Pinterest through the whole stack', () => {
     const postId = await publishNow(stack.baseUrl, org, [{ content: 'Pinterest throttled', image: [image] }]);
     const sent = () => sim.requestsTo('POST /v5/pins')
       .filter((request) => request.text.includes('Pinterest throttled'));
-    const firstTry = await waitFor(() => (sent().length > 0 ? Date.now() : undefined), { what: 'the first try' });
+    const firstTry = await firstSendSeen(sent);
     const [part] = await settledParts(ctx.db, postId);
     expect(part?.state, part?.error ?? '').toBe('PUBLISHED');
     // Backoff would have retried after 20 ms; the window reopens a second later.
     expect(Date.now() - firstTry).toBeGreaterThanOrEqual(900);
     expect(sent()).toHaveLength(2);
     expect(pinsWith('Pinterest throttled')).toHaveLength(1);
-    const job = await finishedPublishJob(stack.publishQueue, postId);
-    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
+    await expectThrottleSpentNoAttempt(stack.publishQueue, postId);
   });
 
   it('fails the post with Pinterest\'s message when it refuses the pin', async () => {

@@ -1,18 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectWithCredentials } from '../../shared/domain/channels/connect-with-credentials.ts';
-import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
-import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
-import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
-import { telegramConnect } from '../../shared/platforms/telegram/connect.ts';
 import { startTelegramSimulator, type TelegramSimulator } from '../simulators/telegram/telegram-simulator.ts';
 import { addTelegramWorld, bot, chats } from '../simulators/telegram/telegram-world.ts';
 import { finishedPublishJob } from '../support/finished-job.ts';
 import { api } from '../support/fixtures.ts';
-import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
+import { postNow, publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
 import { makeSmallMedia } from '../support/small-media.ts';
 import { startStack, type RunningStack } from '../support/stack.ts';
+import { organizationWithCredentialChannel } from '../support/credential-channel.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
-import { noCache } from '../../shared/cache/invalidation-bus.ts';
+import { expectThrottleSpentNoAttempt } from '../support/throttled-publish.ts';
 
 const media = makeSmallMedia();
 /** A channel that removes the bot during the tests. */
@@ -58,15 +54,8 @@ describe('publishing to Telegram through the whole stack', () => {
   /** An organization that connected `chat` with the bot's token in the dashboard's form. */
   async function organization(chat = '@release_notes'): Promise<{ apiKey: string; channelId: string }> {
     organizations += 1;
-    const org = await createOrganization(ctx.db, ctx.secrets, { name: `Telegram org ${String(organizations)}` });
-    const apps = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
-    const connected = await connectWithCredentials(
-      { db: ctx.db, secrets: ctx.secrets, caches: noCache },
-      telegramConnect,
-      apps.context('telegram'),
-      { organizationId: org.organizationId, provider: 'telegram', values: { botToken: bot.token, chat } },
-    );
-    return { apiKey: org.apiKey, channelId: connected.id };
+    const name = `Telegram org ${String(organizations)}`;
+    return organizationWithCredentialChannel(ctx, 'telegram', { botToken: bot.token, chat }, name);
   }
 
   const messagesWith = (text: string) => telegram.messages.filter((message) => message.text === text);
@@ -138,23 +127,14 @@ describe('publishing to Telegram through the whole stack', () => {
     expect(tries).toHaveLength(2);
     // Backoff would have retried after 20 ms; Telegram asked for a second.
     expect((tries[1]?.receivedAt ?? 0) - (tries[0]?.receivedAt ?? 0)).toBeGreaterThanOrEqual(950);
-    const job = await finishedPublishJob(stack.publishQueue, postId);
-    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
+    await expectThrottleSpentNoAttempt(stack.publishQueue, postId);
   });
 
   it('refuses at POST /posts a caption longer than Telegram takes, and sends nothing', async () => {
     const org = await organization();
     const photo = await uploadFile(stack.baseUrl, org.apiKey, media.png);
     const before = telegram.received.length;
-    const answer = await api(stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
-      method: 'POST',
-      body: {
-        type: 'now',
-        posts: [{
-          integration: { id: org.channelId }, settings: {}, value: [{ content: 'c'.repeat(1025), image: [photo] }],
-        }],
-      },
-    });
+    const answer = await postNow(stack.baseUrl, org, [{ content: 'c'.repeat(1025), image: [photo] }]);
     expect(answer.status).toBe(400);
     expect(JSON.stringify(answer.body)).toContain('Telegram captions take at most 1024');
     expect(telegram.received.length).toBe(before);

@@ -9,10 +9,12 @@ import type { RunningTikTokSimulator } from '../simulators/tiktok/tiktok-simulat
 import { startTikTokWithCreators } from '../simulators/tiktok/tiktok-test-accounts.ts';
 import { finishedPublishJob } from '../support/finished-job.ts';
 import { freePort } from '../support/free-port.ts';
+import { oauthSimulatorSettings } from '../support/oauth-simulator-settings.ts';
 import { publishNow, settledParts, uploadFile, type UploadedMedia } from '../support/publish-now.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { connectThroughConsent } from '../support/connect-through-consent.ts';
+import { expectThrottleSpentNoAttempt } from '../support/throttled-publish.ts';
 
 const videoInit = 'POST /v2/post/publish/video/init/';
 
@@ -54,11 +56,7 @@ describe('publishing to TikTok through the whole stack', () => {
     const origin = `http://127.0.0.1:${String(port)}`;
     sim.app.verifiedUrlPrefixes = [`${origin}/uploads/`];
     ctx = await createTestContext({
-      TIKTOK_CLIENT_ID: sim.clientId,
-      TIKTOK_CLIENT_SECRET: sim.clientSecret,
-      TIKTOK_API_URL: sim.url,
-      TIKTOK_AUTH_URL: sim.url,
-      TIKTOK_TOKEN_URL: sim.url,
+      ...oauthSimulatorSettings('tiktok', sim),
       FRONTEND_URL: origin,
       UPLOADS_PUBLIC_URL: `${origin}/uploads`,
       PUBLISH_ATTEMPTS: '4',
@@ -190,8 +188,7 @@ describe('publishing to TikTok through the whole stack', () => {
     expect(Date.now() - firstTry).toBeGreaterThanOrEqual(1_400);
     expect(initsWith('After the minute')).toHaveLength(2);
     expect(postsWith('After the minute')).toHaveLength(1);
-    const job = await finishedPublishJob(stack.publishQueue, postId);
-    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
+    await expectThrottleSpentNoAttempt(stack.publishQueue, postId);
   });
 
   it('fails a post whose privacy level the creator does not offer, before any init', async () => {

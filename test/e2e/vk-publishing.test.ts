@@ -4,7 +4,7 @@ import { createOrganization } from '../../shared/domain/organizations/organizati
 import { vkGuid } from '../../shared/platforms/vk/vk-send-once.ts';
 import { startVkSimulator, type RunningVkSimulator } from '../simulators/vk/vk-simulator.ts';
 import { api } from '../support/fixtures.ts';
-import { publishNow, settledParts } from '../support/publish-now.ts';
+import { postNow, publishNow, settledParts } from '../support/publish-now.ts';
 import { startStack, type RunningStack } from '../support/stack.ts';
 import { makeTestMedia, type TestMedia } from '../support/test-media.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
@@ -92,10 +92,7 @@ describe('publishing to VK through the whole stack', () => {
     org: { apiKey: string; channelId: string },
     value: { content: string; image?: { id: string; path: string; alt?: string }[] }[],
   ): Promise<string> {
-    const answer = await api(stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
-      method: 'POST',
-      body: { type: 'now', posts: [{ integration: { id: org.channelId }, settings: {}, value }] },
-    });
+    const answer = await postNow(stack.baseUrl, org, value);
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     return (answer.body as { postId: string }[])[0]?.postId ?? '';
   }
@@ -137,13 +134,7 @@ describe('publishing to VK through the whole stack', () => {
   it('refuses at POST /posts a photo VK would refuse (WebP)', async () => {
     const org = await organization();
     const webp = await upload(org.apiKey, media.webp, 'picture.webp');
-    const answer = await api(stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
-      method: 'POST',
-      body: {
-        type: 'now',
-        posts: [{ integration: { id: org.channelId }, settings: {}, value: [{ content: 'WebP', image: [webp] }] }],
-      },
-    });
+    const answer = await postNow(stack.baseUrl, org, [{ content: 'WebP', image: [webp] }]);
 
     expect(answer.status).toBe(400);
     expect(JSON.stringify(answer.body)).toContain('VK takes JPEG, PNG or GIF photos');

@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
-import { connectWithCredentials } from '../../shared/domain/channels/connect-with-credentials.ts';
-import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
-import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import { neynarIdem } from '../../shared/platforms/warpcast/adapter.ts';
-import { warpcastConnect } from '../../shared/platforms/warpcast/connect.ts';
 import { startNeynarSimulator, type NeynarSimulator } from '../simulators/warpcast/neynar-simulator.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
+import { organizationWithCredentialChannel } from '../support/credential-channel.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
 import { makeSmallMedia } from '../support/small-media.ts';
-import { noCache } from '../../shared/cache/invalidation-bus.ts';
 
 const apiKey = 'NEYNAR-APP-KEY-1';
 const media = makeSmallMedia();
@@ -54,15 +49,7 @@ describe('publishing to Warpcast through the whole stack', () => {
     signers += 1;
     const signerUuid = `19d0c5fd-9b33-4a48-a0e2-${String(signers).padStart(12, '0')}`;
     neynar.addSigner({ uuid: signerUuid, apiKey, status: 'approved', fid });
-    const org = await createOrganization(ctx.db, ctx.secrets, { name: `Org ${String(signers)}` });
-    const apps = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
-    const connected = await connectWithCredentials(
-      { db: ctx.db, secrets: ctx.secrets, caches: noCache },
-      warpcastConnect,
-      apps.context('warpcast'),
-      { organizationId: org.organizationId, provider: 'warpcast', values: { apiKey, signerUuid } },
-    );
-    return { apiKey: org.apiKey, channelId: connected.id };
+    return organizationWithCredentialChannel(ctx, 'warpcast', { apiKey, signerUuid }, `Org ${String(signers)}`);
   }
 
   it('publishes a thread as a cast in the channel and replies chained to it', async () => {

@@ -1,20 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectWithCredentials } from '../../shared/domain/channels/connect-with-credentials.ts';
-import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
-import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
-import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
-import { wordpressConnect } from '../../shared/platforms/wordpress/connect.ts';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
 import { finishedPublishJob } from '../support/finished-job.ts';
 import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
 import { makeSmallMedia, type SmallMedia } from '../support/small-media.ts';
 import { startStack, type RunningStack } from '../support/stack.ts';
+import { organizationWithCredentialChannel } from '../support/credential-channel.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import {
   startTestWordpress, type SitePost, type TestWordpress, type WordpressUser,
 } from '../support/test-wordpress.ts';
-import { noCache } from '../../shared/cache/invalidation-bus.ts';
+import { expectThrottleSpentNoAttempt } from '../support/throttled-publish.ts';
 
 const createPost = '/wp-json/wp/v2/posts';
 
@@ -64,19 +60,8 @@ describe('publishing to a real WordPress through the whole stack', () => {
   /** An organization whose user connected the site as the dashboard's form does. */
   async function organization(user: WordpressUser, siteUrl: string = wp.url) {
     organizations += 1;
-    const org = await createOrganization(ctx.db, ctx.secrets, { name: `WordPress org ${String(organizations)}` });
-    const apps = new PlatformApps(ctx.env, { timeoutMs: 5_000, userHosts: connectionPolicyFor(true) });
-    const connected = await connectWithCredentials(
-      { db: ctx.db, secrets: ctx.secrets, caches: noCache },
-      wordpressConnect,
-      apps.context('wordpress'),
-      {
-        organizationId: org.organizationId,
-        provider: 'wordpress',
-        values: { siteUrl, username: user.login, applicationPassword: user.applicationPassword },
-      },
-    );
-    return { apiKey: org.apiKey, channelId: connected.id };
+    const values = { siteUrl, username: user.login, applicationPassword: user.applicationPassword };
+    return organizationWithCredentialChannel(ctx, 'wordpress', values, `WordPress org ${String(organizations)}`);
   }
 
   async function entriesTitled(title: string, restBase = 'posts'): Promise<SitePost[]> {
@@ -171,8 +156,7 @@ describe('publishing to a real WordPress through the whole stack', () => {
     expect(part?.state).toBe('PUBLISHED');
     expect(part?.publishedAt?.getTime()).toBeGreaterThanOrEqual(before + 2_000);
     expect(await entriesTitled('Throttled')).toHaveLength(1);
-    const job = await finishedPublishJob(stack.publishQueue, postId);
-    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
+    await expectThrottleSpentNoAttempt(stack.publishQueue, postId);
   });
 
   it('fails with WordPress\'s message and flags the channel when the application password is revoked', async () => {

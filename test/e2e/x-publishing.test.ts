@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
 import { startXSimulator, type XSimulator } from '../simulators/x/x-simulator.ts';
-import { api } from '../support/fixtures.ts';
-import { publishNow, settledParts } from '../support/publish-now.ts';
+import { oauthSimulatorSettings } from '../support/oauth-simulator-settings.ts';
+import { postNow, publishNow, settledParts } from '../support/publish-now.ts';
 import { samplePng } from '../support/sample-media.ts';
-import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
+import { startStack, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { makeTestMedia } from '../support/test-media.ts';
-import { finishedPublishJob } from '../support/finished-job.ts';
 import { connectThroughConsent } from '../support/connect-through-consent.ts';
+import { expectThrottleSpentNoAttempt, firstSendSeen } from '../support/throttled-publish.ts';
 
 const ada = { id: '2244994945', name: 'Ada on X', username: 'ada', profile_image_url: 'https://pbs.twimg.com/a.jpg' };
 const media = makeTestMedia();
@@ -43,11 +43,7 @@ describe('publishing to X through the whole stack', () => {
     sim.authority.consentingUser = ada.id;
     sim.media.processing = { checkAfterSecs: 0, pollsUntilDone: 1, lifetimeSecs: 86_400 };
     ctx = await createTestContext({
-      X_CLIENT_ID: sim.clientId,
-      X_CLIENT_SECRET: sim.clientSecret,
-      X_API_URL: sim.url,
-      X_AUTH_URL: sim.url,
-      X_TOKEN_URL: sim.url,
+      ...oauthSimulatorSettings('x', sim),
       PUBLISH_ATTEMPTS: '5',
       PUBLISH_BACKOFF_MS: '20',
       // A lost answer is noticed at once (the connection breaks); this bounds a stuck one.
@@ -84,10 +80,7 @@ describe('publishing to X through the whole stack', () => {
   }
 
   function postWithMedia(org: Org, value: { content: string; image?: Uploaded[] }[]) {
-    return api(stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
-      method: 'POST',
-      body: { type: 'now', posts: [{ integration: { id: org.channelId }, settings: {}, value }] },
-    });
+    return postNow(stack.baseUrl, org, value);
   }
 
   const madeWith = (text: string) => sim.posts.items.filter((post) => post.text === text);
@@ -161,15 +154,14 @@ describe('publishing to X through the whole stack', () => {
     sim.failNext('POST /2/tweets', sim.rateLimited(2));
     const postId = await publishNow(stack.baseUrl, org, ['After the window reopens']);
     const sent = () => sim.requestsTo('POST /2/tweets').filter((request) => request.text.includes('After the window'));
-    const firstTry = await waitFor(() => (sent().length > 0 ? Date.now() : undefined), { what: 'the first try' });
+    const firstTry = await firstSendSeen(sent);
     const [root] = await settledParts(ctx.db, postId);
     expect(root?.state).toBe('PUBLISHED');
     // Backoff would have retried after 20 ms; X's window reopens one to two seconds later.
     expect(Date.now() - firstTry).toBeGreaterThanOrEqual(900);
     expect(sent()).toHaveLength(2);
     expect(madeWith('After the window reopens')).toHaveLength(1);
-    const job = await finishedPublishJob(stack.publishQueue, postId);
-    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
+    await expectThrottleSpentNoAttempt(stack.publishQueue, postId);
   });
 
   it('refuses at POST /posts an image over X\'s 5 MB, and sends nothing', async () => {

@@ -26,6 +26,23 @@ export async function uploadFile(baseUrl: string, apiKey: string, file: string):
 /** One part of a thread: its text, or its text and media. */
 export type ThreadPart = string | { content: string; image?: UploadedMedia[] };
 
+/**
+ * Sends a thread of `parts` to one channel for publishing now and answers the api's answer as it
+ * is: for the tests of what POST /posts refuses before anything reaches the platform.
+ */
+export function postNow(
+  baseUrl: string,
+  org: { apiKey: string; channelId: string },
+  parts: ThreadPart[],
+  settings: Record<string, unknown> = {},
+): Promise<{ status: number; body: unknown; headers: Headers }> {
+  const value = parts.map((part) => (typeof part === 'string' ? { content: part } : part));
+  return api(baseUrl, org.apiKey, '/api/public/v1/posts', {
+    method: 'POST',
+    body: { type: 'now', posts: [{ integration: { id: org.channelId }, settings, value }] },
+  });
+}
+
 /** Posts a thread of `parts` to one channel for publishing now; returns the root post's id. */
 export async function publishNow(
   baseUrl: string,
@@ -33,11 +50,7 @@ export async function publishNow(
   parts: ThreadPart[],
   settings: Record<string, unknown> = {},
 ): Promise<string> {
-  const value = parts.map((part) => (typeof part === 'string' ? { content: part } : part));
-  const response = await api(baseUrl, org.apiKey, '/api/public/v1/posts', {
-    method: 'POST',
-    body: { type: 'now', posts: [{ integration: { id: org.channelId }, settings, value }] },
-  });
+  const response = await postNow(baseUrl, org, parts, settings);
   expect(response.status).toBe(201);
   return (response.body as { postId: string }[])[0]?.postId ?? '';
 }
