@@ -1,17 +1,7 @@
-import type { Types } from 'mongoose';
 import { derivedObjectId } from '../../db/derived-object-id.ts';
 import type { WebhookEvents } from '../webhooks/webhook-outbox.ts';
+import type { ChangedPost } from '../posts/post-events.ts';
 import type { PostRemovalView } from './removal-view.ts';
-
-/** The root part as post.deleted reports it. */
-export interface RemovedRoot {
-  _id: Types.ObjectId;
-  organizationId: Types.ObjectId;
-  channelId: Types.ObjectId;
-  group: string;
-  state: string;
-  publishDate: Date;
-}
 
 /**
  * post.deleted of a post deleted with onPlatform=true, told once its removal is done (every part
@@ -20,7 +10,7 @@ export interface RemovedRoot {
  */
 export async function tellPostRemoved(
   webhooks: WebhookEvents,
-  root: RemovedRoot,
+  root: ChangedPost,
   removal: PostRemovalView,
   deletedAt: Date,
 ): Promise<void> {
