@@ -68,8 +68,10 @@ export async function namedKeysSection(
   const now = deps.now();
   const table = keys.length === 0
     ? html`<p>No named keys yet.</p>`
-    : html`<table><thead><tr><th>Name</th><th>Scopes</th><th>Expires</th><th>Last used</th><th></th></tr></thead>
-<tbody>${keys.map((key) => keyRow(ctx, key, view, now))}</tbody></table>`;
+    : html`<div class="table-scroll" tabindex="0">
+<table><thead><tr><th>Name</th><th>Scopes</th><th>Expires</th><th>Last used</th><th></th></tr></thead>
+<tbody>${keys.map((key) => keyRow(ctx, key, view, now))}</tbody>
+</table></div>`;
   const problem = view.problem === undefined ? '' : html`<p class="error" role="alert">${view.problem}</p>`;
   const notice = view.notice === undefined ? '' : html`<p class="notice" role="status">${view.notice}</p>`;
   return html`<section aria-labelledby="named-keys-heading">

@@ -23,9 +23,9 @@ export function registerApprovedAppPages(router: Router<DashboardState>, deps: D
     const body = apps.length === 0
       ? html`${notice}<p>You have not approved any app.</p>`
       : html`${notice}<p>These apps can use the public API for the organization shown, as you approved. Revoking ends the app's access for all your organizations at once.</p>
-<table><caption class="muted">Apps you approved</caption>
+<div class="table-scroll" tabindex="0"><table><caption class="muted">Apps you approved</caption>
 <thead><tr><th scope="col">App</th><th scope="col">Organization</th><th scope="col">Approved</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
-<tbody>${apps.map((app) => approvedRow(ctx, app))}</tbody></table>`;
+<tbody>${apps.map((app) => approvedRow(ctx, app))}</tbody></table></div>`;
     renderPage(ctx, { title: 'Approved apps', body });
   });
 

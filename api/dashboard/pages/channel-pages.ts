@@ -56,7 +56,7 @@ export function registerChannelPages(router: Router<DashboardState>, deps: Dashb
     const healths = await healthOfListedChannels(deps, signedIn(ctx).organization.id, channels);
     const table = channels.length === 0
       ? html`<p>No channels are connected to this organization yet.</p>`
-      : html`<div class="table-scroll"><table><caption class="muted">Connected channels</caption>
+      : html`<div class="table-scroll" tabindex="0"><table><caption class="muted">Connected channels</caption>
 <thead><tr><th scope="col">Channel</th><th scope="col">Platform</th><th scope="col">Customer</th>
 <th scope="col">Status</th><th scope="col">Last 30 days</th>
 <th scope="col"><span class="muted">Action</span></th></tr></thead>

@@ -44,9 +44,11 @@ export function registerPostPages(router: Router<DashboardState>, deps: Dashboar
     const { posts, channels } = await listPosts(deps.db, signedIn(ctx).organization.id, { startDate: from, endDate: new Date(to.getTime() + 86_400_000 - 1) });
     const table = posts.length === 0
       ? html`<p>No posts between these dates.</p>`
-      : html`<table><caption class="muted">${posts.length} posts, earliest first</caption>
+      : html`<div class="table-scroll" tabindex="0">
+<table><caption class="muted">${posts.length} posts, earliest first</caption>
 <thead><tr><th scope="col">Publish date</th><th scope="col">Channel</th><th scope="col">State</th><th scope="col">Content</th></tr></thead>
-<tbody>${posts.map((post) => postRow(post, channels.get(post.channelId.toString())))}</tbody></table>`;
+<tbody>${posts.map((post) => postRow(post, channels.get(post.channelId.toString())))}</tbody>
+</table></div>`;
     renderPage(ctx, {
       title: 'Posts',
       body: html`<form method="get" action="/posts">

@@ -77,8 +77,10 @@ async function listPage(
   const endpoints = await listEndpoints(deps.db, signedIn(ctx).organization.id);
   const table = endpoints.length === 0
     ? html`<p>No endpoints yet.</p>`
-    : html`<table><thead><tr><th>URL</th><th>Events</th><th>Added</th><th></th></tr></thead>
-<tbody>${endpoints.map((endpoint) => endpointRow(ctx, endpoint, view))}</tbody></table>`;
+    : html`<div class="table-scroll" tabindex="0">
+<table><thead><tr><th>URL</th><th>Events</th><th>Added</th><th></th></tr></thead>
+<tbody>${endpoints.map((endpoint) => endpointRow(ctx, endpoint, view))}</tbody>
+</table></div>`;
   renderPage(ctx, {
     status,
     title: 'Webhooks',
@@ -159,8 +161,10 @@ export function registerWebhookPages(router: Router<DashboardState>, deps: Dashb
     const deliveries = await listDeliveries(deps.db, organizationId, endpoint._id.toString(), deliveryLogLimits.max);
     const log = deliveries.length === 0
       ? html`<p>No deliveries yet.</p>`
-      : html`<table><thead><tr><th>Event</th><th>Status</th><th>Status code</th><th>Duration</th><th>Attempts</th>
-<th>Time</th><th></th></tr></thead><tbody>${deliveries.map((delivery) => deliveryRow(ctx, delivery))}</tbody></table>`;
+      : html`<div class="table-scroll" tabindex="0">
+<table><thead><tr><th>Event</th><th>Status</th><th>Status code</th><th>Duration</th><th>Attempts</th>
+<th>Time</th><th></th></tr></thead><tbody>${deliveries.map((delivery) => deliveryRow(ctx, delivery))}</tbody>
+</table></div>`;
     renderPage(ctx, {
       title: 'Webhook deliveries',
       body: html`${messages(ctx.query.resent === '1' ? { notice: 'The delivery was queued again.' } : {})}
