@@ -8,11 +8,11 @@ import {
 import { trailingSlashes } from '../../net/trailing-slashes.ts';
 
 export interface RestCall {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Path under the API origin, with its query already encoded the Rest.li way. */
   path: string;
   json?: unknown;
-  /** Extra headers (X-RestLi-Method for finders). */
+  /** Extra headers (X-RestLi-Method for finders and deletes). */
   headers?: Record<string, string>;
 }
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type {
-  ChannelCredentials, CommentInput, PublishInput, PublishMedia, PublishResult,
+  ChannelCredentials, CommentInput, PublishInput, PublishMedia, PublishResult, RemovalTarget,
 } from '../kit/platform-adapter.ts';
 import { PlatformError } from '../kit/platform-error.ts';
+import { removedEvenIfGone } from '../kit/platform-removal.ts';
 import { unreadableAnswer } from '../kit/unreadable-answer.ts';
 import { linkedinSettings } from './linkedin-post-rules.ts';
 import { imagesAsPdf } from './images-pdf.ts';
@@ -29,6 +30,8 @@ export interface LinkedinPostsOptions {
 }
 
 const postUrn = z.string().regex(/^urn:li:(share|ugcPost):\d+$/);
+/** What comment() answers as a later part's release id: urn:li:comment:(urn:li:activity:…,…). */
+const commentUrnPattern = /^urn:li:comment:\(/;
 
 const postsPage = z.object({
   elements: z.array(z.object({
@@ -235,5 +238,30 @@ export function linkedinPosts(options: LinkedinPostsOptions) {
       .map((post) => ({ id: post.id, url: postUrl(post.id) }));
   }
 
-  return { publish, comment, recentContent };
+  /**
+   * DELETE /rest/posts/{urn} (Posts API, "Delete Posts": learn.microsoft.com/en-us/linkedin/marketing/
+   * community-management/shares/posts-api#delete-posts), with the w_member_social or
+   * w_organization_social the connect flows already ask for. LinkedIn answers 204, again 204 for a
+   * post already deleted, and 404 for one that never was: removed either way (removedEvenIfGone).
+   *
+   * A later part is a comment on the first (comment() above) and is not called for: LinkedIn
+   * removes a post's comments with the post. A call of its own would need the Comments API's
+   * delete, whose path takes the post's URN and the comment's id; a removal is handed only the
+   * comment URN, urn:li:comment:(urn:li:activity:…,…), which names the post's activity rather
+   * than its share or ugcPost URN, and SPS keeps no description of that delete to hold a simulator
+   * to. The worker removes the last part first, so a comment part reads removed before its post's
+   * call; should that call fail, the first part says so, and its comments stay up with it.
+   */
+  async function remove(channel: ChannelCredentials, item: RemovalTarget): Promise<void> {
+    if (commentUrnPattern.test(item.releaseId)) return;
+    if (!postUrn.safeParse(item.releaseId).success) throw refuse(`${item.releaseId} is not a LinkedIn post URN`);
+    const who = await options.authorOf(channel);
+    await removedEvenIfGone(() => api.rest(who.accessToken, {
+      method: 'DELETE',
+      path: `/rest/posts/${encodeURIComponent(item.releaseId)}`,
+      headers: { 'X-RestLi-Method': 'DELETE' },
+    }));
+  }
+
+  return { publish, comment, recentContent, remove };
 }

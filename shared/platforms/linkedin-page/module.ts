@@ -1,6 +1,5 @@
 import { createLinkedinPageAdapter } from './adapter.ts';
 import type { PlatformModule } from '../kit/platform-module.ts';
-import { removalNotBuilt } from '../kit/platform-removal.ts';
 import { linkedinPageConnect } from './connect.ts';
 import { linkedinPage } from './definition.ts';
 
@@ -13,6 +12,6 @@ export const linkedinPageModule: PlatformModule = {
     authUrl: 'https://www.linkedin.com',
     tokenUrl: 'https://www.linkedin.com',
   },
-  // As for linkedin: the Posts API's DELETE is not yet in the notes the simulator is held to.
-  removal: removalNotBuilt('DELETE /rest/posts/{urn}, with the w_organization_social scope channels grant'),
+  // As for linkedin, with the w_organization_social a Page channel grants (its member's Page role).
+  removal: { supported: true, method: 'delete', note: 'a thread\'s comments go with its post' },
 };

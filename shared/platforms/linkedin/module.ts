@@ -1,6 +1,5 @@
 import { createLinkedinAdapter } from './adapter.ts';
 import type { PlatformModule } from '../kit/platform-module.ts';
-import { removalNotBuilt } from '../kit/platform-removal.ts';
 import { linkedinConnect } from './connect.ts';
 import { linkedin } from './definition.ts';
 
@@ -13,7 +12,7 @@ export const linkedinModule: PlatformModule = {
     authUrl: 'https://www.linkedin.com',
     tokenUrl: 'https://www.linkedin.com',
   },
-  // LinkedIn's Posts API deletes a post; not built: the DELETE is in none of the descriptions or notes
-  // SPS's simulators are held to (oauth-majors.md 2 records create and read only).
-  removal: removalNotBuilt('DELETE /rest/posts/{urn}, with the w_member_social scope channels grant'),
+  // Posts API "Delete Posts" (DELETE /rest/posts/{urn}) with the w_member_social channels grant;
+  // a thread's later parts are comments, which LinkedIn removes with their post (linkedin-posts.ts).
+  removal: { supported: true, method: 'delete', note: 'a thread\'s comments go with its post' },
 };

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type {
-  AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishResult,
+  AdapterOptions, ChannelCredentials, CommentInput, PlatformAdapter, PublishInput, PublishResult, RemovalTarget,
 } from '../kit/platform-adapter.ts';
 import type { PlatformApp } from '../kit/platform-connect.ts';
 import { PlatformError } from '../kit/platform-error.ts';
+import { removedEvenIfGone } from '../kit/platform-removal.ts';
 import { redditSettings } from './definition.ts';
 import { RedditApi } from './reddit-api.ts';
 import { provider } from './reddit-errors.ts';
@@ -135,6 +136,9 @@ function galleryBody(settings: RedditSettings, content: string, media: PartMedia
  * part checkpoints when it submitted; a retry first looks for the part among the account's own
  * posts or comments made since, and takes it. Image and video submissions, which Reddit answers
  * without the post's id, are found the same way once Reddit lists them.
+ *
+ * Deleting on the platform deletes each part, submission or comment, by its fullname
+ * (`POST /api/del`, the `edit` scope).
  */
 export function createRedditAdapter(
   options: AdapterOptions,
@@ -219,10 +223,33 @@ export function createRedditAdapter(
     }, tuning);
   }
 
+  /**
+   * `POST /api/del` with the item's fullname, the release id SPS keeps for a submission (`t3_`)
+   * and for a comment, each later part (`t1_`). Reddit answers `{}` whether it deleted the item
+   * now or before; its body carries nothing more to read.
+   */
+  async function remove(channel: ChannelCredentials, { releaseId }: RemovalTarget): Promise<void> {
+    if (!fullname.test(releaseId)) {
+      const message = `${releaseId} is not a Reddit post or comment`;
+      throw new PlatformError({ kind: 'permanent', provider, message });
+    }
+    const call = { method: 'POST' as const, path: '/api/del', form: { id: releaseId } };
+    try {
+      await removedEvenIfGone(() => api.request(channel.accessToken, call));
+    } catch (error) {
+      if (!(error instanceof PlatformError) || error.httpStatus !== 403) throw error;
+      // Reddit's only 403 here is its scope check (another account's item is a 200 that changes nothing):
+      // channels connected before SPS asked for `edit` lack it, and only connecting again grants it.
+      const message = 'Reddit refused SPS the deletion (the edit scope): connect the account again to grant it';
+      throw new PlatformError({ kind: 'disconnected', provider, message, httpStatus: 403, cause: error });
+    }
+  }
+
   return {
     provider,
     publish,
     comment,
+    remove,
 
     async recentContent(channel: ChannelCredentials) {
       const { name } = await account(channel.accessToken);

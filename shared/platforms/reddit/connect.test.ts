@@ -44,7 +44,7 @@ describe('reddit connect', () => {
     expect(authorizeUrl.pathname).toBe('/api/v1/authorize');
     expect(authorizeUrl.searchParams.get('client_id')).toBe(sim.clientId);
     expect(authorizeUrl.searchParams.get('duration')).toBe('permanent');
-    expect(authorizeUrl.searchParams.get('scope')).toBe('identity submit read flair mysubreddits history');
+    expect(authorizeUrl.searchParams.get('scope')).toBe('identity submit read flair mysubreddits history edit');
     expect(authorizeUrl.searchParams.get('code_challenge')).toBeNull();
     const exchange = sim.received.filter((request) => request.path === '/api/v1/access_token').at(-1);
     expect(exchange?.headers.authorization).toMatch(/^Basic /);

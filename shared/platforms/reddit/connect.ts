@@ -50,8 +50,9 @@ export const redditConnect: OAuthConnect = {
     tokenUrl: `${app.tokenUrl}/api/v1/access_token`,
     // identity: the profile; submit: posts and comments; read and flair: a subreddit's rules and
     // flairs before posting; mysubreddits: the subreddits offered to post to; history: the
-    // account's own posts and comments, where a retry looks for what an earlier attempt made.
-    scopes: ['identity', 'submit', 'read', 'flair', 'mysubreddits', 'history'],
+    // account's own posts and comments, where a retry looks for what an earlier attempt made;
+    // edit: deleting them (/api/del) when their post is deleted on the platform.
+    scopes: ['identity', 'submit', 'read', 'flair', 'mysubreddits', 'history', 'edit'],
     pkce: false,
     clientAuthentication: 'basic',
     authorizeParameters: { duration: 'permanent' },

@@ -10,7 +10,8 @@ import type { LinkedinAnswer, RawRequest } from './linkedin-server.ts';
  * them: the author's URN against the token's member, scopes and Page roles (403 ACCESS_DENIED),
  * required fields (422 with inputErrors), media that must be AVAILABLE and owned by the author,
  * the 3,000-character commentary, duplicate posts (422 DUPLICATE_POST naming the earlier post),
- * and LinkedIn's "little text" rule: commentary is cut at its first unescaped reserved character,
+ * the author's delete (204, again 204 once deleted, 404 for a post that never was; its comments go
+ * with it), and LinkedIn's "little text" rule: commentary is cut at its first unescaped reserved character,
  * silently, as LinkedIn does. Facts: ../shared/platforms/oauth-majors.md, section 2.
  */
 export interface SimulatedPost {
@@ -139,6 +140,8 @@ export class LinkedinPublishing {
   readonly #failures: (InjectedFailure | 'pass')[] = [];
   readonly #statistics = new Map<string, ShareTotals>();
   readonly #followers = new Map<string, number>();
+  /** Posts deleted by their author: LinkedIn's delete is idempotent, so these answer 204 again. */
+  readonly #deleted = new Set<string>();
 
   failNext(...steps: (InjectedFailure | 'pass')[]): void {
     this.#failures.push(...steps);
@@ -187,6 +190,8 @@ export class LinkedinPublishing {
     if (method === 'GET' && asset !== null) return this.#assetStatus(decodeURIComponent(asset[2] ?? ''), caller);
     if (path === '/rest/posts' && method === 'POST') return this.#createPost(request, caller);
     if (path === '/rest/posts' && method === 'GET') return this.#findPosts(request, caller);
+    const post = /^\/rest\/posts\/([^/]+)$/.exec(path)?.[1];
+    if (method === 'DELETE' && post !== undefined) return this.#deletePost(request, caller, decodeURIComponent(post));
     const comments = /^\/rest\/socialActions\/([^/]+)\/comments$/.exec(path);
     if (comments !== null) {
       const target = decodeURIComponent(comments[1] ?? '');
@@ -423,6 +428,23 @@ export class LinkedinPublishing {
       publishedAt: post.createdAt,
     }));
     return { status: 200, body: { paging: { start, count, total: mine.length, links: [] }, elements } };
+  }
+
+  #deletePost(request: RawRequest, caller: Caller, urn: string): SimulatedAnswer {
+    if (request.headers['x-restli-method'] !== 'DELETE') {
+      return apiError(400, 'X-RestLi-Method DELETE is required for a delete', { code: 'ILLEGAL_ARGUMENT' });
+    }
+    if (this.#deleted.has(urn)) return { status: 204 };
+    const at = this.posts.findIndex((candidate) => candidate.id === urn);
+    const post = this.posts[at];
+    if (post === undefined) return apiError(404, `${urn} not found`);
+    if (!this.#mayWrite(caller, post.author)) return accessDenied('partnerApiPostsExternal.DELETE.20260101');
+    this.posts.splice(at, 1);
+    for (let index = this.comments.length - 1; index >= 0; index -= 1) {
+      if (this.comments[index]?.object === urn) this.comments.splice(index, 1);
+    }
+    this.#deleted.add(urn);
+    return { status: 204 };
   }
 
   #commentBody(comment: SimulatedComment): Record<string, unknown> {

@@ -12,6 +12,12 @@ import type {
  */
 const notFound: SimulatedAnswer = { status: 404, body: { message: 'Not Found', error: 404 } };
 
+/**
+ * A deleted post or comment stays readable by its fullname (`/api/info`) with its author and text
+ * read as this, and leaves its author's listings.
+ */
+const deleted = '[deleted]';
+
 function escaped(request: SimulatedRequest): (text: string) => string {
   if (request.query.get('raw_json') === '1') return (text) => text;
   return (text) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
@@ -52,8 +58,9 @@ export class RedditReads {
     return {
       kind: 't3',
       data: {
-        id: post.id, name: post.name, author: post.author, subreddit: post.subreddit,
-        subreddit_name_prefixed: `r/${post.subreddit}`, title: text(post.title), selftext: text(post.text),
+        id: post.id, name: post.name, author: post.deleted === true ? deleted : post.author, subreddit: post.subreddit,
+        subreddit_name_prefixed: `r/${post.subreddit}`, title: text(post.title),
+        selftext: post.deleted === true ? deleted : text(post.text),
         is_self: post.kind === 'self', is_video: post.kind === 'video', is_gallery: post.kind === 'gallery',
         url: post.url ?? `https://www.reddit.com${this.#records.permalink(post)}`, over_18: post.nsfw,
         spoiler: post.spoiler, link_flair_template_id: post.flairId, link_flair_text: post.flairText,
@@ -68,7 +75,8 @@ export class RedditReads {
     return {
       kind: 't1',
       data: {
-        id: comment.id, name: comment.name, author: comment.author, body: escaped(request)(comment.text.trim()),
+        id: comment.id, name: comment.name, author: comment.deleted === true ? deleted : comment.author,
+        body: comment.deleted === true ? deleted : escaped(request)(comment.text.trim()),
         parent_id: comment.parent, link_id: comment.link, created_utc: comment.createdUtc, score: comment.score,
         permalink: this.#records.commentPermalink(comment),
       },
@@ -77,7 +85,8 @@ export class RedditReads {
 
   /** A media post shows among its author's posts once processed: each read of the listing counts. */
   submitted(request: SimulatedRequest, name: string): SimulatedAnswer {
-    const mine = this.#records.posts.filter((post) => post.author.toLowerCase() === name.toLowerCase());
+    const mine = this.#records.posts.filter((post) => post.deleted !== true
+      && post.author.toLowerCase() === name.toLowerCase());
     const listed = mine.filter((post) => {
       if (post.readsUntilListed <= 0) return true;
       post.readsUntilListed -= 1;
@@ -88,7 +97,8 @@ export class RedditReads {
   }
 
   comments(request: SimulatedRequest, name: string): SimulatedAnswer {
-    const mine = this.#records.comments.filter((comment) => comment.author.toLowerCase() === name.toLowerCase());
+    const mine = this.#records.comments.filter((comment) => comment.deleted !== true
+      && comment.author.toLowerCase() === name.toLowerCase());
     return listing(mine.toReversed().slice(0, limitOf(request)).map((comment) => this.#comment(request, comment)));
   }
 

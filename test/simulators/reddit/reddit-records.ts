@@ -63,6 +63,8 @@ export interface SimulatedPost {
   crossposts: number;
   /** Listing reads left before a media post is processed and shows among the author's posts. */
   readsUntilListed: number;
+  /** Set by `POST /api/del`: Reddit keeps the post, read as `[deleted]` and out of the author's listing. */
+  deleted?: boolean;
 }
 
 export interface SimulatedComment {
@@ -76,6 +78,8 @@ export interface SimulatedComment {
   text: string;
   createdUtc: number;
   score: number;
+  /** Set by `POST /api/del`: read as `[deleted]` and out of the author's listing. */
+  deleted?: boolean;
 }
 
 export interface SimulatedAsset {

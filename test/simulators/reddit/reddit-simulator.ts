@@ -22,7 +22,7 @@ export type { SimulatedRedditUser, SimulatedSubreddit } from './reddit-records.t
  *   (library defaults are throttled), and the client's quota: every answer carries
  *   `X-Ratelimit-Used`, `-Remaining` and `-Reset` (seconds left of the window), and a request
  *   over the quota is 429;
- * - publishing (reddit-submissions.ts), uploads (reddit-uploads.ts), reads (reddit-reads.ts).
+ * - publishing and deleting (reddit-submissions.ts), uploads (reddit-uploads.ts), reads (reddit-reads.ts).
  * Faults: `failNext(route, ...)` answers a route's next requests as given, or acts and then
  * breaks the connection (`'lose'`), as when Reddit made a post and its answer never arrived.
  * Facts: /work/shared/platforms/open-and-community.md, section 6 (Reddit).
@@ -146,6 +146,10 @@ export async function startRedditSimulator(): Promise<RedditSimulator> {
     {
       name: 'POST /api/comment', method: 'POST', path: /^\/api\/comment$/, scope: 'submit',
       handle: (user, request) => submissions.comment(user, request),
+    },
+    {
+      name: 'POST /api/del', method: 'POST', path: /^\/api\/del$/, scope: 'edit',
+      handle: (user, request) => submissions.del(user, request),
     },
     {
       name: 'POST /api/media/asset.json', method: 'POST', path: /^\/api\/media\/asset\.json$/, scope: 'submit',

@@ -4,9 +4,10 @@ import type { RedditUploads } from './reddit-uploads.ts';
 
 /**
  * The writes publishing makes (open-and-community.md 6.2, 6.4, 6.5): `POST /api/submit`,
- * `POST /api/submit_gallery_post.json` and `POST /api/comment`. As Reddit does, they refuse
- * with HTTP 200 and `{"json": {"errors": [[CODE, message, field], ...]}}`, and throttle an
- * account that posts too often with RATELIMIT and `json.ratelimit` (seconds). Self, link and
+ * `POST /api/submit_gallery_post.json` and `POST /api/comment`, and `POST /api/del`, which deletes
+ * what they made. As Reddit does, the first three refuse with HTTP 200 and
+ * `{"json": {"errors": [[CODE, message, field], ...]}}`, and throttle an account that posts too
+ * often with RATELIMIT and `json.ratelimit` (seconds). Self, link and
  * gallery posts and comments are answered with what was made; image and video posts only with
  * where to hear of them, and show among the author's posts once "processed".
  */
@@ -222,7 +223,9 @@ export class RedditSubmissions {
     const text = form.get('text') ?? '';
     const onPost = this.#records.post(parent);
     const onComment = this.#records.comment(parent);
-    if (onPost === undefined && onComment === undefined) {
+    const answered = onPost ?? onComment;
+    // A deleted post or comment takes no replies, as one Reddit never had.
+    if (answered === undefined || answered.deleted === true) {
       return jsonErrors([parent.startsWith('t1_')
         ? ['DELETED_COMMENT', 'that comment has been deleted', 'parent']
         : ['DELETED_LINK', 'the link you are commenting on has been deleted', 'parent']]);
@@ -242,5 +245,18 @@ export class RedditSubmissions {
       },
     };
     return { status: 200, body: { json: { errors: [], data: { things: [thing] } } } };
+  }
+
+  /**
+   * `POST /api/del` (reddit-archive/reddit, api.py POST_del): the author's own post or comment is
+   * marked deleted. Reddit answers `{}` whatever it did: for an item deleted before, and, since its
+   * author check sets an error the endpoint does not report, for an unknown id or another's item,
+   * which it leaves as they are. The `edit` scope is checked before, with every route's.
+   */
+  del(user: SimulatedRedditUser, request: SimulatedRequest): SimulatedAnswer {
+    const id = formBody(request).get('id') ?? '';
+    const item = this.#records.post(id) ?? this.#records.comment(id);
+    if (item !== undefined && item.author === user.name) item.deleted = true;
+    return { status: 200, body: {} };
   }
 }
