@@ -11,7 +11,8 @@ import { publishNow, settledParts } from '../support/publish-now.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { makeTestMedia } from '../support/test-media.ts';
-import { finishedPublishJob } from '../support/finished-job.ts';
+import { oauthSimulatorSettings } from '../support/oauth-simulator-settings.ts';
+import { expectThrottleSpentNoAttempt } from '../support/throttled-publish.ts';
 
 const v1 = '/api/public/v1';
 const files = makeTestMedia();
@@ -42,11 +43,7 @@ describe('publishing to a Facebook Page through the whole stack', () => {
     const port = await freePort();
     frontendUrl = `http://127.0.0.1:${String(port)}`;
     ctx = await createTestContext({
-      FACEBOOK_CLIENT_ID: facebook.clientId,
-      FACEBOOK_CLIENT_SECRET: facebook.clientSecret,
-      FACEBOOK_API_URL: facebook.url,
-      FACEBOOK_AUTH_URL: facebook.url,
-      FACEBOOK_TOKEN_URL: facebook.url,
+      ...oauthSimulatorSettings('facebook', facebook),
       FRONTEND_URL: frontendUrl,
       PUBLISH_ATTEMPTS: '5',
       PUBLISH_BACKOFF_MS: '20',
@@ -111,7 +108,6 @@ describe('publishing to a Facebook Page through the whole stack', () => {
     return (response.body as { postId: string }[])[0]?.postId ?? '';
   }
 
-  const finishedJob = (postId: string) => finishedPublishJob(stack.publishQueue, postId);
 
   let books: { apiKey: string; channelId: string };
   beforeAll(async () => {
@@ -204,8 +200,7 @@ describe('publishing to a Facebook Page through the whole stack', () => {
     // Backoff would have retried after 20 ms; the reset (a minute, capped at 1.2 s) is waited for.
     expect(Date.now() - firstTry).toBeGreaterThanOrEqual(900);
     expect(feedCalls()).toHaveLength(2);
-    const job = await finishedJob(postId);
-    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
+    await expectThrottleSpentNoAttempt(stack.publishQueue, postId);
   });
 
   it('fails the post and flags the channel when Graph refuses the Page token (190)', async () => {

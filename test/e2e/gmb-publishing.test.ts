@@ -13,6 +13,8 @@ import { freePort } from '../support/free-port.ts';
 import { publishNow, settledParts, uploadFile } from '../support/publish-now.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
+import { oauthSimulatorSettings } from '../support/oauth-simulator-settings.ts';
+import { expectThrottleSpentNoAttempt } from '../support/throttled-publish.ts';
 
 const v1 = '/api/public/v1';
 const postsPath = '/v4/accounts/100/locations/a2/localPosts';
@@ -62,11 +64,7 @@ describe('publishing to Google Business Profile through the whole stack', () => 
     const port = await freePort();
     const origin = `http://127.0.0.1:${String(port)}`;
     ctx = await createTestContext({
-      GMB_CLIENT_ID: sim.clientId,
-      GMB_CLIENT_SECRET: sim.clientSecret,
-      GMB_API_URL: sim.url,
-      GMB_AUTH_URL: sim.url,
-      GMB_TOKEN_URL: sim.url,
+      ...oauthSimulatorSettings('gmb', sim),
       FRONTEND_URL: origin,
       UPLOADS_PUBLIC_URL: `${origin}/uploads`,
       PUBLISH_ATTEMPTS: '3',
@@ -196,8 +194,7 @@ describe('publishing to Google Business Profile through the whole stack', () => 
     expect(Date.now() - firstTry).toBeGreaterThanOrEqual(maxWaitMs - 100);
     expect(creates('After the quota')).toHaveLength(2);
     expect(postsWith('After the quota')).toHaveLength(1);
-    const job = await finishedPublishJob(stack.publishQueue, postId);
-    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
+    await expectThrottleSpentNoAttempt(stack.publishQueue, postId);
   });
 
   it('refreshes the hour-old access token Google refuses, then publishes', async () => {

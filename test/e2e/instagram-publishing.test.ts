@@ -19,6 +19,7 @@ import { settledParts } from '../support/publish-now.ts';
 import { startStack, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { finishedPublishJob } from '../support/finished-job.ts';
+import { oauthSimulatorSettings } from '../support/oauth-simulator-settings.ts';
 
 const v1 = '/api/public/v1';
 const bakery = '17841400000000001';
@@ -78,16 +79,9 @@ describe('publishing to Instagram through the whole stack', () => {
     // The platforms send the user back to FRONTEND_URL and fetch media from UPLOADS_PUBLIC_URL: both are the api.
     const port = await freePort();
     frontendUrl = `http://127.0.0.1:${String(port)}`;
-    const app = (prefix: string, simulator: { clientId: string; clientSecret: string; url: string }) => ({
-      [`${prefix}_CLIENT_ID`]: simulator.clientId,
-      [`${prefix}_CLIENT_SECRET`]: simulator.clientSecret,
-      [`${prefix}_API_URL`]: simulator.url,
-      [`${prefix}_AUTH_URL`]: simulator.url,
-      [`${prefix}_TOKEN_URL`]: simulator.url,
-    });
     ctx = await createTestContext({
-      ...app('INSTAGRAM', facebookLogin),
-      ...app('INSTAGRAM_STANDALONE', instagramLogin),
+      ...oauthSimulatorSettings('instagram', facebookLogin),
+      ...oauthSimulatorSettings('instagram-standalone', instagramLogin),
       FRONTEND_URL: frontendUrl,
       UPLOADS_PUBLIC_URL: `${frontendUrl}/uploads`,
       PUBLISH_ATTEMPTS: '3',

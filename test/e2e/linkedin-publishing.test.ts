@@ -7,7 +7,6 @@ import {
 } from '../../shared/domain/channels/connect-channel.ts';
 import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
 import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
-import { platformEnvPrefix } from '../../shared/platforms/kit/platform-app.ts';
 import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
 import { startLinkedinPageSimulator } from '../simulators/linkedin-page/linkedin-page-simulator.ts';
 import { startLinkedinSimulator, type LinkedinSimulator } from '../simulators/linkedin/linkedin-simulator.ts';
@@ -16,6 +15,7 @@ import { settledParts } from '../support/publish-now.ts';
 import { startStack, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { makeTestMedia } from '../support/test-media.ts';
+import { oauthSimulatorSettings } from '../support/oauth-simulator-settings.ts';
 
 const frontendUrl = 'https://sps.example';
 const ada = {
@@ -32,16 +32,6 @@ interface Org {
   channelId: string;
 }
 
-function appEnv(identifier: string, sim: LinkedinSimulator): Record<string, string> {
-  const prefix = platformEnvPrefix(identifier);
-  return {
-    [`${prefix}_CLIENT_ID`]: sim.clientId,
-    [`${prefix}_CLIENT_SECRET`]: sim.clientSecret,
-    [`${prefix}_API_URL`]: sim.url,
-    [`${prefix}_AUTH_URL`]: sim.url,
-    [`${prefix}_TOKEN_URL`]: sim.url,
-  };
-}
 
 /**
  * LinkedIn member and Page posts from POST /posts through the queue and the publish worker to the
@@ -77,8 +67,8 @@ describe('publishing to LinkedIn through the whole stack', () => {
     linkedinPage.addOrganization({ id: 1001, localizedName: 'Engines', vanityName: 'engines', roles: admin });
     linkedinPage.addOrganization({ id: 1002, localizedName: 'Difference', vanityName: 'difference', roles: admin });
     ctx = await createTestContext({
-      ...appEnv('linkedin', linkedin),
-      ...appEnv('linkedin-page', linkedinPage),
+      ...oauthSimulatorSettings('linkedin', linkedin),
+      ...oauthSimulatorSettings('linkedin-page', linkedinPage),
       FRONTEND_URL: frontendUrl,
       PUBLISH_ATTEMPTS: '2',
       PUBLISH_BACKOFF_MS: '20',

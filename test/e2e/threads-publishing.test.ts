@@ -11,6 +11,7 @@ import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { makeTestMedia } from '../support/test-media.ts';
 import { finishedPublishJob } from '../support/finished-job.ts';
+import { oauthSimulatorSettings } from '../support/oauth-simulator-settings.ts';
 
 const files = makeTestMedia();
 const ada = '25000000000000001';
@@ -41,11 +42,7 @@ describe('publishing to Threads through the whole stack', () => {
     ctx = await createTestContext({
       FRONTEND_URL: origin,
       UPLOADS_PUBLIC_URL: `${origin}/uploads`,
-      THREADS_CLIENT_ID: threads.clientId,
-      THREADS_CLIENT_SECRET: threads.clientSecret,
-      THREADS_API_URL: threads.url,
-      THREADS_AUTH_URL: threads.url,
-      THREADS_TOKEN_URL: threads.url,
+      ...oauthSimulatorSettings('threads', threads),
       PUBLISH_ATTEMPTS: '5',
       PUBLISH_BACKOFF_MS: '20',
       // A lost answer is noticed when the request times out.

@@ -11,6 +11,8 @@ import { makeSmallMedia, type SmallMedia } from '../support/small-media.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { connectThroughConsent } from '../support/connect-through-consent.ts';
+import { oauthSimulatorSettings } from '../support/oauth-simulator-settings.ts';
+import { expectThrottleSpentNoAttempt } from '../support/throttled-publish.ts';
 
 const channelId = 'UCadafilms00000000000001';
 const thumbnail = 'https://yt3.ggpht.com/a.jpg';
@@ -47,11 +49,7 @@ describe('publishing to YouTube through the whole stack', () => {
     });
     sim.authority.consentingUser = 'ada';
     ctx = await createTestContext({
-      YOUTUBE_CLIENT_ID: sim.clientId,
-      YOUTUBE_CLIENT_SECRET: sim.clientSecret,
-      YOUTUBE_API_URL: sim.url,
-      YOUTUBE_AUTH_URL: sim.url,
-      YOUTUBE_TOKEN_URL: sim.url,
+      ...oauthSimulatorSettings('youtube', sim),
       PUBLISH_ATTEMPTS: '3',
       PUBLISH_BACKOFF_MS: '20',
       PUBLISH_MAX_RETRY_AFTER_MS: String(maxWaitMs),
@@ -171,8 +169,7 @@ describe('publishing to YouTube through the whole stack', () => {
     expect(Date.now() - firstTry).toBeGreaterThanOrEqual(maxWaitMs - 100);
     expect(opened()).toHaveLength(2);
     expect(titled('After the quota')).toHaveLength(1);
-    const job = await finishedPublishJob(stack.publishQueue, postId);
-    expect(job).toMatchObject({ state: 'completed', attemptsMade: 1, data: { rateLimitDelays: 1 } });
+    await expectThrottleSpentNoAttempt(stack.publishQueue, postId);
   });
 
   it('refreshes the hour-old access token YouTube refuses, then publishes', async () => {
