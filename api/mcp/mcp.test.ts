@@ -81,7 +81,9 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     const read = await client.readResource({ uri: 'sps://platforms/mastodon' });
     const [content] = read.contents;
     const mastodon = JSON.parse(content !== undefined && 'text' in content ? content.text : '{}') as object;
-    expect(mastodon).toMatchObject({ identifier: 'mastodon', textLimit: 500, replies: 'thread' });
+    expect(mastodon).toMatchObject({
+      identifier: 'mastodon', textLimit: 500, replies: 'thread', removal: { supported: true, method: 'delete' },
+    });
   });
 
   it('runs an agent session: channels, an image by URL, a thread published, analytics, deleting', async () => {

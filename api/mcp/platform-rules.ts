@@ -9,7 +9,8 @@ export const platformsResourceUri = 'sps://platforms';
 /**
  * What an agent needs to plan a post before making it, straight from the platform definitions
  * that validate posts: the text limit and how it is counted, what parts after the first become,
- * the media rules, the post settings (JSON Schema) and the platform's helper tools.
+ * the media rules, the post settings (JSON Schema), the platform's helper tools and whether a post
+ * deleted with onPlatform leaves the platform too.
  */
 function platformRules(platform: PlatformDefinition) {
   const view = channelSettingsView(platform);
@@ -24,6 +25,7 @@ function platformRules(platform: PlatformDefinition) {
     rules: platform.rules,
     settings: view.settings,
     tools: view.tools,
+    removal: view.removal,
   };
 }
 

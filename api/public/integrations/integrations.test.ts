@@ -186,6 +186,9 @@ describe('channel routes: list, delete, settings, groups, social', () => {
       expect(output.rules).toContain('Up to 4 images');
       expect(output.settings).toMatchObject({ type: 'object', properties: { visibility: { enum: ['public', 'unlisted', 'private', 'direct'] } } });
       expect(output.tools).toEqual([{ methodName: 'instanceLimits', description: expect.stringContaining('limits') as unknown, dataSchema: [] }]);
+      // What deleting with onPlatform=true does there, as the room declares it.
+      const { removal } = (response.body as { output: { removal: unknown } }).output;
+      expect(removal).toMatchObject({ supported: true, method: 'delete' });
     });
 
     it('answers the fixed sentence for a platform without post settings', async () => {

@@ -34,6 +34,12 @@ export const integrationSettingsResponse = z.object({
       description: z.string(),
       dataSchema: z.array(z.object({ key: z.string(), type: z.string(), description: z.string() })),
     })),
+    removal: z.union([
+      z.object({
+        supported: z.literal(true), method: z.enum(['delete', 'unpublish', 'trash']), note: z.string().optional(),
+      }),
+      z.object({ supported: z.literal(false), why: z.enum(['cannot', 'not_built']), reason: z.string() }),
+    ]).describe('What DELETE /posts/:id?onPlatform=true does on this platform: how it removes, or why it cannot'),
   }),
 });
 
