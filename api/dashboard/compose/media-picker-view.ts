@@ -1,7 +1,8 @@
-import { html, webUrl, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../html.ts';
 import type { ComposerForm } from './composer-form.ts';
 import type { ComposerMedia } from './composer-media.ts';
 import { problemList } from './problem-list.ts';
+import { mediaPicture } from '../media-picture.ts';
 
 /** Where a file goes: not attached, or one part; `parts` is how many parts the post has. */
 function partChoice(media: ComposerMedia, parts: number, chosen: string): SafeHtml {
@@ -14,10 +15,7 @@ function partChoice(media: ComposerMedia, parts: number, chosen: string): SafeHt
 
 /** One file of the library: its picture, where it goes, its alt text. */
 export function mediaTile(media: ComposerMedia, parts: number, use: { part: string; alt: string }): SafeHtml {
-  const picture = webUrl(media.picture);
-  const shown = picture === null
-    ? html`<span class="media-placeholder" aria-hidden="true">${media.kind === 'video' ? '▶' : '?'}</span>`
-    : html`<img src="${picture}" alt="" referrerpolicy="no-referrer">`;
+  const shown = mediaPicture(media.picture, media.kind === 'video', '');
   const state = media.status === 'pending' ? ' (still being processed)' : '';
   return html`<li class="media-tile"><figure>${shown}
 <figcaption>${media.kind === 'video' ? 'Video' : 'Image'}: ${media.name}${state}</figcaption></figure>

@@ -1,9 +1,10 @@
 import type { MediaUse } from '../../../shared/domain/media/media-library.ts';
 import type { MediaView } from '../../../shared/domain/media/media-view.ts';
 import { describeBytes } from '../../../shared/media/media-types.ts';
-import { html, webUrl, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../html.ts';
 import { csrfField } from '../layout.ts';
 import type { DashboardState } from '../state.ts';
+import { mediaPicture } from '../media-picture.ts';
 
 /** A size a person reads: kilobytes below a megabyte, as the API's limits are written above. */
 function sizeText(bytes: number | null): string {
@@ -35,10 +36,7 @@ ${postLinks('Published', use.published)}</ul>`;
 /** One file of the library: its picture, its facts, where it is used, and its delete button. */
 export function libraryTile(ctx: { state: DashboardState }, media: MediaView, use: MediaUse | undefined): SafeHtml {
   const video = media.mimeType?.startsWith('video/') === true;
-  const picture = webUrl(media.thumbnail ?? (video ? null : media.path));
-  const shown = picture === null
-    ? html`<span class="media-placeholder" aria-hidden="true">${video ? '▶' : '?'}</span>`
-    : html`<img src="${picture}" alt="${media.alt ?? ''}" referrerpolicy="no-referrer">`;
+  const shown = mediaPicture(media.thumbnail ?? (video ? null : media.path), video, media.alt ?? '');
   const progress = media.status === 'pending' ? '(still being processed)' : `(failed: ${media.error ?? 'unreadable'})`;
   const state = media.status === 'ready' ? '' : html` <strong>${progress}</strong>`;
   const name = media.originalName ?? media.name;
