@@ -108,7 +108,8 @@ export const listPostsQuery = z.object({
   endDate: isoDate.describe('End of the range (ISO 8601); at most 366 days after startDate'),
   customer: z.string().min(1).max(100).optional().describe('Only posts on channels of this customer'),
   limit: z.coerce.number().int().min(1).max(postPageLimits.max).optional()
-    .describe(`Page size (1-${String(postPageLimits.max)}): answers one page and a \`cursor\`; without it, the whole range`),
+    .describe(`Page size (1-${String(postPageLimits.max)}): answers one page and a \`cursor\`; `
+      + 'without it, the whole range'),
   cursor: z.string().min(1).max(200).optional()
     .describe('The `cursor` of the previous page, to read the next one (with the same range and customer)'),
 });

@@ -27,7 +27,10 @@ describe('the media library: GET /media and DELETE /media/:id', () => {
       method: 'POST',
       body: {
         type, date: new Date(Date.now() + 86_400_000).toISOString(),
-        posts: [{ integration: { id: org.channelId }, value: [{ content: 'with a picture' }, { content: 'reply', image: [image] }] }],
+        posts: [{
+          integration: { id: org.channelId },
+          value: [{ content: 'with a picture' }, { content: 'reply', image: [image] }],
+        }],
       },
     });
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
@@ -56,7 +59,8 @@ describe('the media library: GET /media and DELETE /media/:id', () => {
     expect((await call('/media', {}, otherOrganization.apiKey)).body).toEqual({ media: [], cursor: null });
   });
 
-  it('refuses to delete a media a scheduled post attaches, naming the post; deletes it once that post is gone', async () => {
+  it('refuses to delete a media a scheduled post attaches, naming the post; deletes it once the post is gone',
+    async () => {
     const image = await uploadFile(world.stack.baseUrl, org.apiKey, small.png);
     const postId = await post('schedule', image);
     const refused = await call(`/media/${image.id}`, { method: 'DELETE' });
@@ -71,7 +75,7 @@ describe('the media library: GET /media and DELETE /media/:id', () => {
     expectError(await call(`/media/${image.id}`), 404, 'not_found');
   });
 
-  it('lets a draft\'s media go, and answers 404 for another organization\'s media and 400 for a bad cursor', async () => {
+  it('lets a draft\'s media go; answers 404 for another organization\'s media, 400 for a bad cursor', async () => {
     const image = await uploadFile(world.stack.baseUrl, org.apiKey, small.png);
     await post('draft', image);
     const otherOrganization = await organizationWithMastodon(world.ctx, world.simulator.origin, 'token');

@@ -55,7 +55,8 @@ export async function listPosts(
   const after = range.cursor === undefined ? null : decodePostListCursor(range.cursor);
   const channels: ListedChannel[] = await db.channels.find(channelFilter, listedChannelFields).lean();
   const byId = new Map(channels.map((channel) => [channel._id.toString(), channel]));
-  const live = { organizationId, rootPostId: null, deletedAt: null, channelId: { $in: channels.map((channel) => channel._id) } };
+  const channelIds = channels.map((channel) => channel._id);
+  const live = { organizationId, rootPostId: null, deletedAt: null, channelId: { $in: channelIds } };
   if (range.limit === undefined && after === null) {
     const posts = await db.posts.find({ ...live, publishDate: { $gte: range.startDate, $lte: range.endDate } })
       .sort({ publishDate: 1, _id: 1 }).lean();

@@ -81,7 +81,9 @@ describe('Reddit adapter: removing posts and comments with POST /api/del', () =>
     const post = await adapter.publish(part('Made by an older channel', older.channel));
     const error = await failure(adapter.remove?.(older.channel, { releaseId: post.releaseId, settings: {} }));
     expect(error).toMatchObject({ kind: 'disconnected', httpStatus: 403 });
-    expect(error.message).toBe('Reddit refused SPS the deletion (the edit scope): connect the account again to grant it');
+    expect(error.message).toBe(
+      'Reddit refused SPS the deletion (the edit scope): connect the account again to grant it',
+    );
     expect(sim.records.post(post.releaseId)?.deleted).toBeUndefined();
   });
 

@@ -182,7 +182,8 @@ export class ThreadsPublishing {
     if (edge === 'threads_publish' && me && post) return this.#publish(parameters, checked);
     if (edge === 'threads_publishing_limit' && me && get) return this.#limits(request, checked.user);
     if (edge === 'threads_insights' && me && get) {
-      return this.#withScope(checked, 'threads_manage_insights', () => this.#insights.userAnswer(parameters, checked.user));
+      const answer = () => this.#insights.userAnswer(parameters, checked.user);
+      return this.#withScope(checked, 'threads_manage_insights', answer);
     }
     if (edge === 'insights' && get && !me) {
       const read = () => this.#mediaInsightsOf(parameters, node, checked.user);
