@@ -1,6 +1,15 @@
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { SimulatedAnswer } from '../kit/simulator-server.ts';
 import type { LinkedinAnswer, RawRequest } from './linkedin-server.ts';
+import {
+  accessDenied, apiError, codePoints, digits, inputError, objectOf, shownLittleText,
+} from './linkedin-answers.ts';
+import type {
+  Caller, InjectedFailure, ShareTotals, SimulatedAsset, SimulatedComment, SimulatedPost,
+} from './linkedin-records.ts';
+
+const organizationUrn = /^urn:li:organization:(\d+)$/;
+const writerRoles = ['ADMINISTRATOR', 'CONTENT_ADMIN', 'DIRECT_SPONSORED_CONTENT_POSTER'];
 
 /**
  * LinkedIn's publishing API as the simulator serves it: the Images, Videos and Documents upload
@@ -11,123 +20,9 @@ import type { LinkedinAnswer, RawRequest } from './linkedin-server.ts';
  * required fields (422 with inputErrors), media that must be AVAILABLE and owned by the author,
  * the 3,000-character commentary, duplicate posts (422 DUPLICATE_POST naming the earlier post),
  * the author's delete (204, again 204 once deleted, 404 for a post that never was; its comments go
- * with it), and LinkedIn's "little text" rule: commentary is cut at its first unescaped reserved character,
- * silently, as LinkedIn does. Facts: ../shared/platforms/oauth-majors.md, section 2.
+ * with it), and LinkedIn's "little text" rule: commentary is cut at its first unescaped reserved
+ * character, silently, as LinkedIn does. Facts: ../shared/platforms/oauth-majors.md, section 2.
  */
-export interface SimulatedPost {
-  id: string;
-  author: string;
-  commentary: string;
-  /** What members see: the commentary unescaped, cut where an unescaped reserved character was. */
-  shownText: string;
-  visibility: string;
-  isReshareDisabledByAuthor: boolean;
-  content: { kind: 'image' | 'multiImage' | 'video' | 'document'; ids: string[]; altTexts: (string | null)[] } | null;
-  createdAt: number;
-}
-
-export interface SimulatedComment {
-  urn: string;
-  actor: string;
-  object: string;
-  text: string;
-  createdAt: number;
-}
-
-export interface SimulatedAsset {
-  urn: string;
-  kind: 'image' | 'video' | 'document';
-  owner: string;
-  status: 'WAITING_UPLOAD' | 'PROCESSING' | 'AVAILABLE' | 'PROCESSING_FAILED';
-  /** Bytes received for an image or document, or the declared size of a video. */
-  size: number;
-  /** Video parts: each byte range, its upload key, and the ETag once uploaded. */
-  parts: { firstByte: number; lastByte: number; key: string; etag: string | null }[];
-  uploadToken: string;
-  /** Status reads a processed video stays PROCESSING for. */
-  processingReads: number;
-  /** Whether a video's first part began like an MP4 (an ftyp box); processing fails otherwise. */
-  looksLikeMp4: boolean;
-}
-
-/** The next create (post or comment) answers this instead, or is made and its answer lost. */
-export type InjectedFailure = SimulatedAnswer | { loseResponse: true };
-
-export interface ShareTotals {
-  impressionCount: number;
-  /** Members who saw the post at least once: LinkedIn always counts it beside the impressions. */
-  uniqueImpressionsCount: number;
-  clickCount: number;
-  likeCount: number;
-  commentCount: number;
-  shareCount: number;
-}
-
-/** Who a request acts for: the member behind the token, its scopes and its Page roles. */
-export interface Caller {
-  sub: string;
-  scopes: string[];
-  /** Organization ids the member holds an approved role in, with the role. */
-  roles: Map<number, string>;
-}
-
-export function apiError(status: number, message: string, extra: Record<string, unknown> = {}): SimulatedAnswer {
-  return { status, body: { status, message, ...extra } };
-}
-
-function accessDenied(what: string): SimulatedAnswer {
-  return apiError(403, `Not enough permissions to access: ${what}`, { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
-}
-
-function inputError(fieldPath: string, description: string): SimulatedAnswer {
-  return {
-    status: 422,
-    body: {
-      status: 422,
-      message: `${fieldPath}: ${description}`,
-      errorDetailType: 'com.linkedin.common.error.BadRequest',
-      errorDetails: { inputErrors: [{ code: 'INVALID_VALUE', description, input: { inputPath: { fieldPath } } }] },
-    },
-  };
-}
-
-const reservedCharacters = '\\|{}@[]()<>#*_~';
-
-/** The commentary as shown: escapes undone, and everything from the first unescaped reserved character dropped. */
-export function shownLittleText(commentary: string): string {
-  let shown = '';
-  for (let at = 0; at < commentary.length; at += 1) {
-    const character = commentary[at] ?? '';
-    if (character === '\\' && reservedCharacters.includes(commentary[at + 1] ?? '')) {
-      shown += commentary[at + 1] ?? '';
-      at += 1;
-    } else if (reservedCharacters.includes(character)) {
-      return shown;
-    } else {
-      shown += character;
-    }
-  }
-  return shown;
-}
-
-function codePoints(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
-}
-
-function objectOf(value: unknown): Record<string, unknown> | null {
-  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
-  return isObject ? (value as Record<string, unknown>) : null;
-}
-
-function digits(length: number): string {
-  return Array.from({ length }, (_, index) => String(index === 0 ? randomInt(1, 10) : randomInt(0, 10))).join('');
-}
-
-const organizationUrn = /^urn:li:organization:(\d+)$/;
-const writerRoles = ['ADMINISTRATOR', 'CONTENT_ADMIN', 'DIRECT_SPONSORED_CONTENT_POSTER'];
-
 export class LinkedinPublishing {
   readonly posts: SimulatedPost[] = [];
   readonly comments: SimulatedComment[] = [];

@@ -3,7 +3,9 @@ import { OperationCheck } from '../kit/operation-check.ts';
 import {
   bearerToken, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
-import { apiError, LinkedinPublishing, type Caller } from './linkedin-publishing.ts';
+import { apiError } from './linkedin-answers.ts';
+import { LinkedinPublishing } from './linkedin-publishing.ts';
+import type { Caller } from './linkedin-records.ts';
 import { startLinkedinServer, type RawRequest } from './linkedin-server.ts';
 
 /**
