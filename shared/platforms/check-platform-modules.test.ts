@@ -78,7 +78,8 @@ describe('platform module check', () => {
     const removing = allPlatformModules().filter((module) => module.removal?.supported === true);
     expect(removing.map((module) => module.definition.identifier).sort()).toEqual(
       ['bluesky', 'devto', 'discord', 'dribbble', 'facebook', 'gmb', 'hashnode', 'lemmy', 'linkedin', 'linkedin-page',
-        'mastodon', 'nostr', 'pinterest', 'reddit', 'slack', 'telegram', 'vk', 'warpcast', 'wordpress', 'x', 'youtube'],
+        'mastodon', 'nostr', 'pinterest', 'reddit', 'slack', 'telegram', 'threads', 'vk', 'warpcast', 'wordpress', 'x',
+        'youtube'],
     );
   });
 });

@@ -1,6 +1,6 @@
 import { createInstagramStandaloneAdapter } from './adapter.ts';
 import type { PlatformModule } from '../kit/platform-module.ts';
-import { removalNotBuilt } from '../kit/platform-removal.ts';
+import { instagramRemoval } from '../meta/instagram-removal.ts';
 import { instagramStandaloneConnect } from './connect.ts';
 import { instagramStandalone } from './definition.ts';
 
@@ -14,6 +14,5 @@ export const instagramStandaloneModule: PlatformModule = {
   },
   connect: instagramStandaloneConnect,
   createAdapter: (options, app) => createInstagramStandaloneAdapter(options, app),
-  // As for instagram (the same IGMedia `#delete`, on graph.instagram.com): no permission documented.
-  removal: removalNotBuilt('DELETE /{ig-media-id}, as Meta\'s Graph API specs list it, with no permission documented'),
+  removal: instagramRemoval,
 };

@@ -9,11 +9,12 @@ import {
   createContainer, defaultContainerPolling, mediaParameters, settleContainer, type ContainerPolling,
 } from './media-containers.ts';
 import { findPublished } from './published-lookup.ts';
-import { publishingLimitWaitMs } from '../meta/meta-graph-refusals.ts';
+import { isGraphObjectMissing, publishingLimitWaitMs, readGraphRefusal } from '../meta/meta-graph-refusals.ts';
 import { provider, threadsGraph, type ThreadsGraph } from './threads-graph.ts';
 import { accountCounters, postCounters } from './threads-insights.ts';
 
 const published = z.object({ id: z.string().min(1) });
+const deletedAnswer = z.object({ success: z.boolean(), deleted_id: z.string().optional() });
 const permalinkAnswer = z.object({ permalink: z.string().min(1) });
 const recentThreads = z.object({ data: z.array(z.object({ id: z.string().min(1), permalink: z.string().min(1) })) });
 
@@ -195,6 +196,28 @@ export function createThreadsAdapter(
     provider,
     publish: (input: PublishInput) => publishPart(input, null),
     comment: (input: CommentInput) => publishPart(input, input.parentReleaseId),
+
+    /**
+     * `DELETE /{media-id}` for each part, post or reply (threads_delete). Graph answers an item it
+     * no longer has, deleted by hand or by an attempt whose answer was lost, with code 100/33: that
+     * is removed. A channel connected before SPS asked for threads_delete is refused with code 10.
+     */
+    async remove(channel, { releaseId }) {
+      try {
+        const path = `/${encodeURIComponent(releaseId)}`;
+        const answer = await graphOf(channel).delete(path, deletedAnswer, 'the deletion');
+        if (!answer.success) {
+          throw new PlatformError({ kind: 'permanent', provider, message: 'Threads did not delete the post' });
+        }
+      } catch (error) {
+        if (!(error instanceof PlatformError)) throw error;
+        if (isGraphObjectMissing(error.body)) return;
+        if (readGraphRefusal(error.body)?.code !== 10) throw error;
+        const message = 'Threads refused SPS the deletion (threads_delete): connect the account again to grant it';
+        const { httpStatus } = error;
+        throw new PlatformError({ kind: 'disconnected', provider, message, httpStatus, cause: error });
+      }
+    },
 
     async recentContent(channel) {
       const answer = await graphOf(channel).get(

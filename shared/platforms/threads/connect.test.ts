@@ -49,7 +49,7 @@ describe('Threads connect against the simulated Threads API', () => {
     threads.authority.consentingUser = '25000000000000001';
   });
 
-  it('asks for the publishing, reply and insight scopes, comma-separated, with the app id, no PKCE', async () => {
+  it('asks for the publishing, reply, insight and delete scopes, comma-separated, the app id, no PKCE', async () => {
     const { authorizeUrl } = await authorizeAndConnect(threadsConnect, context, redirectUri);
 
     expect(authorizeUrl.pathname).toBe('/oauth/authorize');
@@ -59,7 +59,7 @@ describe('Threads connect against the simulated Threads API', () => {
       redirect_uri: redirectUri,
       scope: [
         'threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies',
-        'threads_manage_insights',
+        'threads_manage_insights', 'threads_delete',
       ].join(','),
       state: 'state-1',
     });

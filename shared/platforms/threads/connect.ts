@@ -8,12 +8,13 @@ const platform = 'threads';
 /**
  * Every Threads call needs threads_basic; posting needs threads_content_publish, and the later
  * parts of a thread are replies to the previous part (threads_manage_replies). Reading our own
- * replies back (threads_read_replies) finds a reply whose publish answer was lost, and the
- * analytics read the insights (threads_manage_insights).
+ * replies back (threads_read_replies) finds a reply whose publish answer was lost, the analytics
+ * read the insights (threads_manage_insights), and deleting a post on the platform takes
+ * threads_delete.
  */
 export const threadsScopes = [
   'threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies',
-  'threads_manage_insights',
+  'threads_manage_insights', 'threads_delete',
 ] as const;
 
 /** The Threads API keeps its own version in the path, apart from the Graph API's. */

@@ -1,5 +1,4 @@
 import type { PlatformModule } from '../kit/platform-module.ts';
-import { removalNotBuilt } from '../kit/platform-removal.ts';
 import { createThreadsAdapter } from './adapter.ts';
 import { threadsConnect } from './connect.ts';
 import { threads } from './definition.ts';
@@ -10,7 +9,11 @@ export const threadsModule: PlatformModule = {
   urls: { apiUrl: 'https://graph.threads.net', authUrl: 'https://threads.com', tokenUrl: 'https://graph.threads.net' },
   connect: threadsConnect,
   createAdapter: (options, app) => createThreadsAdapter(options, app),
-  // Connect asks for threads_basic, content_publish, manage_replies, read_replies and manage_insights,
-  // not threads_delete; no description SPS holds has the DELETE. Building it means asking for it.
-  removal: removalNotBuilt('DELETE /{threads-media-id}, with the threads_delete permission channels lack'),
+  // DELETE /{media-id} with threads_delete, asked at connect; channels connected before must connect again.
+  removal: {
+    supported: true,
+    method: 'delete',
+    note: 'Threads deletes each post and reply (at most 100 a day per profile); channels connected before SPS '
+      + 'asked for threads_delete must reconnect',
+  },
 };

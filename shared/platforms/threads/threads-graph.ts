@@ -16,6 +16,8 @@ export interface ThreadsGraph {
   get<T>(path: string, query: Record<string, string>, schema: z.ZodType<T>, what: string): Promise<T>;
   /** Parameters as a form body, which Graph reads like the query. */
   post<T>(path: string, parameters: Record<string, string>, schema: z.ZodType<T>, what: string): Promise<T>;
+  /** `DELETE /{media-id}`: the token in the query, no body. */
+  delete<T>(path: string, schema: z.ZodType<T>, what: string): Promise<T>;
 }
 
 export function unreadable(what: string, cause?: unknown): PlatformError {
@@ -26,14 +28,14 @@ export function threadsGraph(apiUrl: string, accessToken: string, timeoutMs: num
   const base = `${apiUrl.replace(trailingSlashes, '')}/${threadsApiVersion}`;
 
   async function call<T>(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     path: string,
     parameters: Record<string, string>,
     schema: z.ZodType<T>,
     what: string,
   ): Promise<T> {
     const url = new URL(`${base}${path}`);
-    if (method === 'GET') {
+    if (method !== 'POST') {
       for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
       url.searchParams.set('access_token', accessToken);
     }
@@ -55,5 +57,6 @@ export function threadsGraph(apiUrl: string, accessToken: string, timeoutMs: num
   return {
     get: (path, query, schema, what) => call('GET', path, query, schema, what),
     post: (path, parameters, schema, what) => call('POST', path, parameters, schema, what),
+    delete: (path, schema, what) => call('DELETE', path, {}, schema, what),
   };
 }

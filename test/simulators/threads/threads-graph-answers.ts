@@ -6,8 +6,8 @@ export function graphTime(at: number): string {
   return new Date(at).toISOString().replace(/\.\d{3}Z$/, '+0000');
 }
 
-export const noSuchObject = (id: string): SimulatedAnswer => graphError(
-  `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, `
+export const noSuchObject = (id: string, verb: 'get' | 'delete' = 'get'): SimulatedAnswer => graphError(
+  `Unsupported ${verb} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, `
     + 'or does not support this operation',
   100,
   { subcode: 33, type: 'GraphMethodException' },

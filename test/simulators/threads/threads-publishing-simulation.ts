@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { graphError, pickFields, requestedFields } from '../facebook/meta-graph-simulation.ts';
 import { formBody, type SimulatedAnswer, type SimulatedRequest } from '../kit/simulator-server.ts';
 import { pullMedia, type PulledMedia } from './pulled-media.ts';
+import { deleteThread } from './threads-deletion.ts';
 import { graphTime, invalidParameter, missingPermission, noSuchObject } from './threads-graph-answers.ts';
 import { ThreadsInsights, type MediaMetric, type UserInsights } from './threads-insights.ts';
 
@@ -174,6 +175,9 @@ export class ThreadsPublishing {
     const post = request.method === 'POST';
 
     if (edge === undefined && get && node !== 'me') return this.#readNode(request, node, checked);
+    if (edge === undefined && request.method === 'DELETE' && !me) {
+      return this.#withScope(checked, 'threads_delete', () => deleteThread(this.threads, node, checked.user));
+    }
     if (edge === 'threads' && me && post) return this.#createContainer(parameters, checked);
     if (edge === 'threads' && me && get) return this.#list(request, checked, false);
     if (edge === 'replies' && me && get) {
