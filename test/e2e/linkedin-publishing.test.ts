@@ -12,7 +12,7 @@ import { startLinkedinPageSimulator } from '../simulators/linkedin-page/linkedin
 import { startLinkedinSimulator, type LinkedinSimulator } from '../simulators/linkedin/linkedin-simulator.ts';
 import { api } from '../support/fixtures.ts';
 import { settledParts } from '../support/publish-now.ts';
-import { startStack, type RunningStack } from '../support/stack.ts';
+import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { makeTestMedia } from '../support/test-media.ts';
 import { oauthSimulatorSettings } from '../support/oauth-simulator-settings.ts';
@@ -26,6 +26,11 @@ const member = `urn:li:person:${ada.sub}`;
 const page = 'urn:li:organization:1002';
 /** How long a 429 from LinkedIn (which names no reset) delays the job here: the operator's cap. */
 const maxRetryAfterMs = 1_500;
+
+interface PostRemoval {
+  done: boolean;
+  parts: { position: number; state: string; category: string | null; message: string | null; reason: string | null }[];
+}
 
 interface Org {
   apiKey: string;
@@ -207,6 +212,49 @@ describe('publishing to LinkedIn through the whole stack', () => {
     // The throttled create, the refused one after the wait, and the one that went through.
     const [throttled, afterWait] = creates.slice(-3).map((request) => request.receivedAt);
     expect((afterWait ?? 0) - (throttled ?? 0)).toBeGreaterThanOrEqual(maxRetryAfterMs - 100);
+  });
+
+  /** DELETE ?onPlatform=true, then the post once the removal worker settled every part. */
+  async function deleteOnPlatform(org: Org, postId: string): Promise<PostRemoval> {
+    const url = `/api/public/v1/posts/${postId}?onPlatform=true`;
+    const sent = await api(stack.baseUrl, org.apiKey, url, { method: 'DELETE' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    return waitFor(async () => {
+      const answer = await api(stack.baseUrl, org.apiKey, `/api/public/v1/posts/${postId}`);
+      const removal = (answer.body as { removal: PostRemoval | null }).removal;
+      return removal?.done === true ? removal : undefined;
+    }, { what: `post ${postId}'s removal to finish` });
+  }
+
+  it('deletes a thread on the platform with one call: the comment part settles as its post went', async () => {
+    const org = await connected('linkedin');
+    const postId = await publish(org, [{ content: 'Going soon' }, { content: 'Going with it' }]);
+    const [root] = await settledParts(ctx.db, postId);
+    const deletesBefore = linkedin.received.filter((request) => request.method === 'DELETE').length;
+
+    const removal = await deleteOnPlatform(org, postId);
+    expect(removal.parts.map((part) => [part.position, part.state])).toEqual([[0, 'removed'], [1, 'removed']]);
+    const deletes = linkedin.received.filter((request) => request.method === 'DELETE').slice(deletesBefore);
+    const postPath = `/rest/posts/${encodeURIComponent(root?.releaseId ?? '')}`;
+    expect(deletes.map((request) => request.path)).toEqual([postPath]);
+    expect(postsShowing(linkedin, 'Going soon')).toEqual([]);
+    expect(linkedin.publishing.comments.some((comment) => comment.object === root?.releaseId)).toBe(false);
+  });
+
+  it('keeps a comment part failed, not removed, when LinkedIn refuses its post\'s deletion', async () => {
+    const org = await connected('linkedin');
+    const postId = await publish(org, [{ content: 'Staying up' }, { content: 'Staying with it' }]);
+    await settledParts(ctx.db, postId);
+    // The member removed the app: the post's DELETE is refused, so its comment stays up too.
+    linkedin.authority.revokeAll();
+
+    const removal = await deleteOnPlatform(org, postId);
+    expect(removal.parts.map((part) => [part.position, part.state])).toEqual([[0, 'failed'], [1, 'failed']]);
+    const [first, comment] = removal.parts;
+    expect(first?.category).toBe('disconnected');
+    expect(comment).toMatchObject({ category: first?.category, message: first?.message });
+    expect(comment?.reason).toMatch(/stays up with the first part/);
+    expect(postsShowing(linkedin, 'Staying up')).toHaveLength(1);
   });
 
   it('flags the channel when LinkedIn no longer takes its token', async () => {

@@ -3,7 +3,7 @@ import { unavailableBackingService } from '../../backing-service-errors.ts';
 import type { Database } from '../../db/database.ts';
 import { asObjectId } from '../../db/object-id.ts';
 import { PlatformError } from '../../platforms/kit/platform-error.ts';
-import type { AdapterSet } from '../../platforms/platforms.ts';
+import { findPlatformModule, type AdapterSet } from '../../platforms/platforms.ts';
 import type { ChannelTokens, StoredChannel } from '../channels/channel-tokens.ts';
 import { failureCategoryOf } from '../publishing/failure-category.ts';
 import type { WebhookEvents } from '../webhooks/webhook-outbox.ts';
@@ -69,8 +69,14 @@ export async function removeFromPlatform(
     .filter((part): part is typeof part & PendingPart =>
       part.removal != null && removalPending(part.removal.state) && part.releaseId !== null)
     .sort((a, b) => b.position - a.position);
-  for (const part of lastFirst) {
+  const declared = channel === null ? undefined : findPlatformModule(channel.provider)?.removal;
+  const firstTakesTheRest = declared?.supported === true && declared.laterPartsGoWithFirst === true;
+  const called = firstTakesTheRest ? lastFirst.filter((part) => part._id.equals(root._id)) : lastFirst;
+  for (const part of called) {
     await deps.exclusive(part._id.toHexString(), () => removePart(deps, channel, part._id, finalAttempt));
+  }
+  if (firstTakesTheRest) {
+    await settleWithFirst(deps, root._id, lastFirst.filter((part) => !part._id.equals(root._id)));
   }
   const [rootNow, repliesNow] = await Promise.all([
     deps.db.posts.findById(root._id).lean(),
@@ -82,6 +88,36 @@ export async function removeFromPlatform(
   await deps.db.posts.updateOne({ _id: root._id }, { $set: { removalPending: false } });
   await tellPostRemoved(deps.webhooks, root, view, deletedAt);
   return 'done';
+}
+
+/**
+ * Later parts the platform took down with the first (its comments): each settles as the first
+ * did, removed, or failed with the first's reason, since a comment stays up while its post does.
+ * Nothing is written while the first is still pending (its job will come back).
+ */
+async function settleWithFirst(
+  deps: RemovalWorkDeps,
+  rootId: Types.ObjectId,
+  later: readonly PendingPart[],
+): Promise<void> {
+  const first = (await deps.db.posts.findById(rootId).lean())?.removal;
+  if (first == null || removalPending(first.state) || later.length === 0) return;
+  const outcome = first.state === 'removed'
+    ? { state: 'removed', reason: 'removed with the first part' }
+    : {
+      state: 'failed', reason: 'it stays up with the first part, which the platform did not remove',
+      category: first.category ?? null, message: first.message ?? null, httpStatus: first.httpStatus ?? null,
+    };
+  for (const part of later) {
+    await deps.db.posts.updateOne({ _id: part._id, 'removal.state': part.removal.state }, {
+      $set: {
+        removal: {
+          method: part.removal.method ?? null, category: null, message: null, httpStatus: null,
+          ...outcome, at: deps.now(),
+        },
+      },
+    });
+  }
 }
 
 async function removePart(

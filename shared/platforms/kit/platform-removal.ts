@@ -15,7 +15,16 @@ export type RemovalMethod = 'delete' | 'unpublish' | 'trash';
  * - not_built: the platform's API could, SPS does not do it yet.
  */
 export type PlatformRemoval =
-  | { readonly supported: true; readonly method: RemovalMethod; readonly note?: string }
+  | {
+    readonly supported: true;
+    readonly method: RemovalMethod;
+    readonly note?: string;
+    /**
+     * The platform takes a thread's later parts (comments on the first) down with the first: the
+     * worker removes the first part alone and settles the others as it went, removed or not.
+     */
+    readonly laterPartsGoWithFirst?: true;
+  }
   | { readonly supported: false; readonly why: 'cannot' | 'not_built'; readonly reason: string };
 
 /** What a room declares when the platform can remove items and SPS has not built it yet. */

@@ -30,8 +30,6 @@ export interface LinkedinPostsOptions {
 }
 
 const postUrn = z.string().regex(/^urn:li:(share|ugcPost):\d+$/);
-/** What comment() answers as a later part's release id: urn:li:comment:(urn:li:activity:…,…). */
-const commentUrnPattern = /^urn:li:comment:\(/;
 
 const postsPage = z.object({
   elements: z.array(z.object({
@@ -244,16 +242,12 @@ export function linkedinPosts(options: LinkedinPostsOptions) {
    * w_organization_social the connect flows already ask for. LinkedIn answers 204, again 204 for a
    * post already deleted, and 404 for one that never was: removed either way (removedEvenIfGone).
    *
-   * A later part is a comment on the first (comment() above) and is not called for: LinkedIn
-   * removes a post's comments with the post. A call of its own would need the Comments API's
-   * delete, whose path takes the post's URN and the comment's id; a removal is handed only the
-   * comment URN, urn:li:comment:(urn:li:activity:…,…), which names the post's activity rather
-   * than its share or ugcPost URN, and SPS keeps no description of that delete to hold a simulator
-   * to. The worker removes the last part first, so a comment part reads removed before its post's
-   * call; should that call fail, the first part says so, and its comments stay up with it.
+   * A later part is a comment on the first (comment() above): LinkedIn removes a post's comments
+   * with the post, so the room declares `laterPartsGoWithFirst` (linkedin-removal.ts) and the
+   * removal worker calls for the first part alone, settling the comments as the post went. A
+   * comment URN handed here anyway is refused rather than reported removed.
    */
   async function remove(channel: ChannelCredentials, item: RemovalTarget): Promise<void> {
-    if (commentUrnPattern.test(item.releaseId)) return;
     if (!postUrn.safeParse(item.releaseId).success) throw refuse(`${item.releaseId} is not a LinkedIn post URN`);
     const who = await options.authorOf(channel);
     await removedEvenIfGone(() => api.rest(who.accessToken, {

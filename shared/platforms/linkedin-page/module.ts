@@ -2,6 +2,7 @@ import { createLinkedinPageAdapter } from './adapter.ts';
 import type { PlatformModule } from '../kit/platform-module.ts';
 import { linkedinPageConnect } from './connect.ts';
 import { linkedinPage } from './definition.ts';
+import { linkedinRemoval } from '../linkedin-family/linkedin-removal.ts';
 
 export const linkedinPageModule: PlatformModule = {
   definition: linkedinPage,
@@ -13,5 +14,5 @@ export const linkedinPageModule: PlatformModule = {
     tokenUrl: 'https://www.linkedin.com',
   },
   // As for linkedin, with the w_organization_social a Page channel grants (its member's Page role).
-  removal: { supported: true, method: 'delete', note: 'a thread\'s comments go with its post' },
+  removal: linkedinRemoval,
 };

@@ -2,6 +2,7 @@ import { createLinkedinAdapter } from './adapter.ts';
 import type { PlatformModule } from '../kit/platform-module.ts';
 import { linkedinConnect } from './connect.ts';
 import { linkedin } from './definition.ts';
+import { linkedinRemoval } from '../linkedin-family/linkedin-removal.ts';
 
 export const linkedinModule: PlatformModule = {
   definition: linkedin,
@@ -14,5 +15,5 @@ export const linkedinModule: PlatformModule = {
   },
   // Posts API "Delete Posts" (DELETE /rest/posts/{urn}) with the w_member_social channels grant;
   // a thread's later parts are comments, which LinkedIn removes with their post (linkedin-posts.ts).
-  removal: { supported: true, method: 'delete', note: 'a thread\'s comments go with its post' },
+  removal: linkedinRemoval,
 };

@@ -52,10 +52,10 @@ afterAll(async () => {
 });
 
 describe('linkedin adapter: removing published posts', () => {
-  it('deletes the post with DELETE /rest/posts/{urn}; its comment part goes with it, without a call', async () => {
+  it('deletes the post with DELETE /rest/posts/{urn}; its comment goes with it', async () => {
     const post = await adapter.publish(part(ada, 'Gone by noon'));
     const comment = await adapter.comment({ ...part(ada, 'A later part'), parentReleaseId: post.releaseId });
-    for (const { releaseId } of [comment, post]) await removeItem(ada, releaseId);
+    await removeItem(ada, post.releaseId);
 
     expect(isLive(post.releaseId)).toBe(false);
     expect(sim.publishing.comments.some((item) => item.urn === comment.releaseId)).toBe(false);
@@ -91,10 +91,13 @@ describe('linkedin adapter: removing published posts', () => {
     expect(isLive(post.releaseId)).toBe(true);
   });
 
-  it('refuses a release id that names no post, without a call', async () => {
+  it('refuses a release id that names no post, a comment\'s included, without a call', async () => {
     const before = deletes().length;
     const refused = await platformFailure(removeItem(ada, 'urn:li:image:D4E10AQ00'));
     expect(refused.kind).toBe('permanent');
+    // A comment part is settled by the removal worker with its post (laterPartsGoWithFirst).
+    const comment = await platformFailure(removeItem(ada, 'urn:li:comment:(urn:li:activity:1,2)'));
+    expect(comment.kind).toBe('permanent');
     expect(deletes()).toHaveLength(before);
   });
 });
