@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { platformFailure } from '../../../test/simulators/kit/connect-context.ts';
 import { startThreadsSimulator, type ThreadsSimulator } from '../../../test/simulators/threads/threads-simulator.ts';
 import { memoryCheckpoint } from '../../../test/support/part-checkpoint.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import type { ChannelCredentials, PlatformAdapter } from '../kit/platform-adapter.ts';
-import { PlatformError } from '../kit/platform-error.ts';
 import { createThreadsAdapter } from './adapter.ts';
 import { threadsScopes } from './connect.ts';
 
@@ -11,12 +11,6 @@ const ada = '25000000000000001';
 const profile = (id: string, username: string) => ({
   id, username, name: username, profilePictureUrl: `https://cdn.example/${username}.jpg`, biography: '',
 });
-
-async function failure(promise: Promise<unknown> | undefined): Promise<PlatformError> {
-  const error: unknown = await promise?.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 describe('Threads adapter: deleting posts and replies with DELETE /{media-id}', () => {
   let threads: ThreadsSimulator;
@@ -35,6 +29,10 @@ describe('Threads adapter: deleting posts and replies with DELETE /{media-id}', 
   const part = (content: string, as = channel) => ({
     channel: as, content, media: [], settings: {}, idempotencyKey: content, checkpoint: memoryCheckpoint(),
   });
+  function removeAs(as: ChannelCredentials, releaseId: string): Promise<void> {
+    if (adapter.remove === undefined) throw new Error('the Threads adapter has no remove');
+    return adapter.remove(as, { releaseId, settings: {} });
+  }
   const deletions = () => threads.received.filter((request) => request.method === 'DELETE');
 
   it('deletes the reply, then the post, each by its id; a second removal of either resolves', async () => {
@@ -62,7 +60,7 @@ describe('Threads adapter: deleting posts and replies with DELETE /{media-id}', 
     const older = { ...channel, accessToken: threads.tokenFor(ada, scopes) };
     const post = await adapter.publish(part('Posted by an older channel', older));
 
-    const error = await failure(adapter.remove?.(older, { releaseId: post.releaseId, settings: {} }));
+    const error = await platformFailure(removeAs(older, post.releaseId));
     expect(error.kind).toBe('disconnected');
     expect(error.message).toMatch(/connect the account again/);
     expect(threads.publishing.threads.some((thread) => thread.id === post.releaseId)).toBe(true);
