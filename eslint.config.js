@@ -52,7 +52,7 @@ export default tseslint.config(
     languageOptions: {
       sourceType: 'script',
       globals: Object.fromEntries(['document', 'window', 'Element', 'HTMLInputElement', 'XMLHttpRequest', 'FormData',
-        'DOMParser', 'Event'].map((name) => [name, 'readonly'])),
+        'DOMParser', 'Event', 'navigator'].map((name) => [name, 'readonly'])),
     },
   },
 );

@@ -25,8 +25,11 @@ const fullCalendarBundle = require.resolve('fullcalendar/package.json')
 const sources: readonly AssetSource[] = [
   { name: 'htmx.min.js', file: require.resolve('htmx.org/dist/htmx.min.js') },
   { name: 'dashboard.css', file: own('dashboard.css') },
+  { name: 'page-words.js', file: own('page-words.js') },
+  { name: 'copy-button.js', file: own('copy-button.js') },
   { name: 'composer-upload.js', file: own('composer-upload.js') },
   { name: 'fullcalendar.min.js', file: fullCalendarBundle },
+  { name: 'fullcalendar-de.min.js', file: require.resolve('@fullcalendar/core/locales/de.global.min.js') },
   { name: 'calendar.js', file: own('calendar.js') },
   { name: 'media-upload.js', file: own('media-upload.js') },
 ];

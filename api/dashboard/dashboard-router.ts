@@ -4,6 +4,7 @@ import { serveAsset } from './assets.ts';
 import { csrfProtection } from './csrf.ts';
 import { formBody } from './form-body.ts';
 import { htmlErrors } from './html-errors.ts';
+import { words } from './i18n/translate.ts';
 import { renderProblem } from './layout.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { registerAccountPages } from './pages/account-pages.ts';
@@ -67,7 +68,8 @@ export function dashboard(deps: ComposerDeps & PostPageDeps): DashboardMiddlewar
     await routes(ctx, next);
     if (ctx.status === 404 && ctx.body === undefined && ctx.method === 'GET' && !nonPagePaths.test(ctx.path) && ctx.accepts('html') === 'html') {
       ctx.set('Cache-Control', 'no-store');
-      renderProblem(ctx, 404, 'Not found', 'There is no page at this address.');
+      const t = words(ctx);
+      renderProblem(ctx, 404, t('problem.notFound'), t('problem.noPage'));
     }
   };
   return withFallback;

@@ -2,23 +2,24 @@ import type { Middleware } from 'koa';
 import { classifyError } from '../middleware/error-handler.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
 import { LogEvent } from '../../shared/logging/events.ts';
+import { words, type PlainKey } from './i18n/translate.ts';
 import { renderProblem } from './layout.ts';
 import type { DashboardState } from './state.ts';
 
-const titles: Record<number, string> = {
-  400: 'Please check the form',
-  401: 'Not allowed',
-  403: 'Not allowed',
-  404: 'Not found',
-  409: 'Already exists',
-  413: 'Too large',
-  429: 'Too many attempts',
-  503: 'Temporarily unavailable',
+const titles: Partial<Record<number, PlainKey>> = {
+  400: 'problem.badRequest',
+  401: 'problem.notAllowed',
+  403: 'problem.notAllowed',
+  404: 'problem.notFound',
+  409: 'problem.conflict',
+  413: 'problem.tooLarge',
+  429: 'problem.tooMany',
+  503: 'problem.unavailable',
 };
 
 /** Where the code says more than the status: a link (OAuth state, pick, form link) that cannot serve. */
-const codeTitles: Partial<Record<ErrorCode, string>> = {
-  invalid_state: 'This link cannot be used',
+const codeTitles: Partial<Record<ErrorCode, PlainKey>> = {
+  invalid_state: 'problem.unusableLink',
 };
 
 /**
@@ -32,9 +33,11 @@ export function htmlErrors(): Middleware<DashboardState> {
     } catch (error) {
       const mapped = classifyError(error);
       if (mapped.statusCode >= 500) ctx.state.log.error({ event: LogEvent.requestFailed, err: error }, 'dashboard request failed');
-      const message = mapped.statusCode >= 500 && mapped.statusCode !== 503 ? 'Something went wrong on our side. The error was logged; please try again.' : mapped.message;
-      const title = codeTitles[mapped.error] ?? titles[mapped.statusCode] ?? 'Something went wrong';
-      renderProblem(ctx, mapped.statusCode, title, sentence(message));
+      const t = words(ctx);
+      const serverFault = mapped.statusCode >= 500 && mapped.statusCode !== 503;
+      const message = serverFault ? t('problem.serverFault') : sentence(mapped.message);
+      const title = codeTitles[mapped.error] ?? titles[mapped.statusCode] ?? 'problem.generic';
+      renderProblem(ctx, mapped.statusCode, t(title), message);
     }
   };
 }

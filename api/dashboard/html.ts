@@ -19,18 +19,19 @@ export type HtmlValue = SafeHtml | string | number | boolean | null | undefined 
 
 export { escapeHtml };
 
-function render(value: HtmlValue): string {
+/** The markup of one value, escaped unless it is `html`'s own output (as interpolation does). */
+export function toMarkup(value: HtmlValue): string {
   if (value instanceof SafeHtml) return value.markup;
   // Conditionals like `${flag && html`...`}` leave false behind; it must render as nothing.
   if (value === null || value === undefined || value === false || value === true) return '';
-  if (Array.isArray(value)) return (value as readonly HtmlValue[]).map(render).join('');
+  if (Array.isArray(value)) return (value as readonly HtmlValue[]).map(toMarkup).join('');
   return escapeHtml(String(value));
 }
 
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
   let markup = strings[0] ?? '';
   values.forEach((value, index) => {
-    markup += render(value) + (strings[index + 1] ?? '');
+    markup += toMarkup(value) + (strings[index + 1] ?? '');
   });
   return new SafeHtml(markup);
 }

@@ -4,6 +4,7 @@ import { KoaAdapter } from '@bull-board/koa';
 import type { Queue } from 'bullmq';
 import type { Middleware } from 'koa';
 import type { DashboardDeps } from '../dashboard/dashboard-deps.ts';
+import { words } from '../dashboard/i18n/translate.ts';
 import { renderProblem } from '../dashboard/layout.ts';
 import { loginPath, safeReturnPath } from '../dashboard/return-target.ts';
 import { loadSession } from '../dashboard/session.ts';
@@ -50,15 +51,15 @@ export function queueBoard(deps: DashboardDeps, queues: readonly Queue[]): Middl
       const account = ctx.state.signedIn;
       if (account === undefined) {
         if (ctx.method === 'GET') ctx.redirect(loginPath(safeReturnPath(ctx.originalUrl)));
-        else renderProblem(ctx, 401, 'Log in first', 'Log in with an operator account to manage the queues.');
+        else renderProblem(ctx, 401, words(ctx)('queues.logInTitle'), words(ctx)('queues.logIn'));
         return;
       }
       if (!account.operator) {
-        renderProblem(ctx, 403, 'Operators only', 'The queues are for the operators of this SPS deployment.');
+        renderProblem(ctx, 403, words(ctx)('queues.operatorsOnlyTitle'), words(ctx)('queues.operatorsOnly'));
         return;
       }
       if (ctx.method !== 'GET' && !fromThisSite(ctx)) {
-        renderProblem(ctx, 403, 'Refused', 'Queue actions are accepted from the queue board\'s own page only.');
+        renderProblem(ctx, 403, words(ctx)('queues.refusedTitle'), words(ctx)('queues.refused'));
         return;
       }
       await board(ctx, next);

@@ -40,7 +40,8 @@ describe('dashboard pages', () => {
     expect(settings.html).not.toContain('<script>alert(1)');
     const policy = settings.headers.get('content-security-policy') ?? '';
     const nonce = /script-src 'nonce-([^']+)'/.exec(policy)?.[1];
-    expect(settings.html).toContain(`<script nonce="${nonce ?? 'missing'}">`);
+    expect(settings.html).toContain(`<script nonce="${nonce ?? 'missing'}" src="/assets/`);
+    expect(settings.html).not.toMatch(/<script(?![^>]*\bnonce=)(?![^>]*type="application\/json")[^>]*>/);
     expect(policy).toContain("default-src 'none'");
     expect(settings.headers.get('cache-control')).toBe('no-store');
     expect(settings.headers.get('x-frame-options')).toBe('DENY');

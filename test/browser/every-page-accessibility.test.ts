@@ -77,5 +77,6 @@ describe('every other dashboard page, in chromium: axe in light and dark, 360 px
       '/approved-apps', `/channels/${channelId}/schedule`, '/channels/connect/devto', consent,
     ];
     for (const path of pages) await expectUsable(path);
-  });
+    // Ten pages, each checked by axe twice: on two busy cores that takes longer than the default 30 s.
+  }, 120_000);
 });
