@@ -3,6 +3,7 @@ import type { Context, Middleware } from 'koa';
 import type { SecretBox } from '../../shared/crypto/secret-box.ts';
 import { csrfCookieName, readDashboardCookie, setDashboardCookie } from './cookies.ts';
 import { formField } from './form-body.ts';
+import { words } from './i18n/translate.ts';
 import { renderProblem } from './layout.ts';
 import type { DashboardState } from './state.ts';
 
@@ -37,7 +38,8 @@ export function csrfProtection(secrets: SecretBox): Middleware<DashboardState> {
       const sent = formField(ctx, '_csrf') || ctx.get('X-CSRF-Token');
       if (seed === null || sent === '' || !sameToken(sent, tokenFor(secrets, seed))) {
         if (seed === null) issueCsrfSeed(ctx, secrets);
-        renderProblem(ctx, 403, 'Form expired', 'This form could not be accepted: it was not sent from an SPS page, or it has expired. Go back, reload the page and try again.');
+        const t = words(ctx);
+        renderProblem(ctx, 403, t('form.expiredTitle'), t('form.expired'));
         return;
       }
     }

@@ -6,6 +6,7 @@ import { DomainError } from '../../shared/errors.ts';
 import { LogEvent } from '../../shared/logging/events.ts';
 import { describeBytes } from '../../shared/media/media-types.ts';
 import type { ComposerDeps } from './compose/composer-deps.ts';
+import { words } from './i18n/translate.ts';
 import type { DashboardRouterContext } from './state.ts';
 
 /** Multipart framing around the file: boundaries and part headers (as the API's upload route allows). */
@@ -15,10 +16,10 @@ const multipartOverheadBytes = 64 * 1024;
 async function storeUpload(ctx: DashboardRouterContext, deps: ComposerDeps, maxBytes: number) {
   try {
     if (ctx.is('multipart') === false) {
-      throw new DomainError('unsupported_media_type', 'send the file as multipart/form-data in field "file"');
+      throw new DomainError('unsupported_media_type', words(ctx)('media.uploadNotMultipart'));
     }
     if (ctx.request.length > maxBytes + multipartOverheadBytes) {
-      throw new DomainError('payload_too_large', `the file is larger than the ${describeBytes(maxBytes)} allowed`);
+      throw new DomainError('payload_too_large', words(ctx)('media.uploadTooLarge', { size: describeBytes(maxBytes) }));
     }
     const file = await multipartFile(ctx.req, 'file', maxBytes);
     return { stored: await streamIntoStorage(deps.storage, file.stream, deps.mediaLimits), filename: file.filename };
@@ -54,7 +55,8 @@ export async function uploadAndInspect(
   const outcome = await deps.mediaQueue.processAndWait(job, deps.mediaWaitMs);
   const inspected = outcome.finished ? (outcome.result as MediaView) : null;
   if (inspected?.status === 'failed') {
-    throw new DomainError('unreadable_media', inspected.error ?? 'the file could not be read as an image or a video');
+    // The worker's own reason stays as it wrote it; only our fallback is in the reader's words.
+    throw new DomainError('unreadable_media', inspected.error ?? words(ctx)('media.uploadUnreadable'));
   }
   return { media, finished: outcome.finished };
 }

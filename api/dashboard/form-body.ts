@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { DomainError } from '../../shared/errors.ts';
 import { refuseNulCharacters } from '../../shared/validation/json-shape.ts';
+import { words } from './i18n/translate.ts';
 import type { DashboardState } from './state.ts';
 
 /** Dashboard forms are small; nothing larger than this is a form of ours. */
@@ -15,7 +16,7 @@ export function formBody(): Middleware<DashboardState> {
       try {
         await parse(ctx, () => Promise.resolve());
       } catch (error) {
-        throw new DomainError('validation_failed', 'the form could not be read; reload the page and try again', undefined, { cause: error });
+        throw new DomainError('validation_failed', words(ctx)('form.unreadable'), undefined, { cause: error });
       }
       refuseNulCharacters(ctx.request.body, 'form');
     }

@@ -1,7 +1,8 @@
 /** Thrown instead of queueing when the limiter is full: the caller answers 503 at once. */
 export class PasswordWorkBusy extends Error {
   constructor() {
-    super('too many password checks are running or waiting');
+    // For the log and programmers only: the login and sign-up pages say "busy" in the reader's words.
+    super('too many password checks are running or waiting'); // not-ui-text
     this.name = 'PasswordWorkBusy';
   }
 }

@@ -1,25 +1,33 @@
 import { z } from 'zod';
 import { listPosts, type ListedChannel, type StoredPost } from '../../../shared/domain/posts/post-queries.ts';
 import type { Database } from '../../../shared/db/database.ts';
+import type { MessageKey } from '../i18n/messages-en.ts';
+import type { Translate } from '../i18n/translate.ts';
 
 /** The states the calendar shows, in the words of its filter; drafts have no date to keep. */
 export const calendarStates = { scheduled: 'QUEUE', published: 'PUBLISHED', failed: 'ERROR' } as const;
 export type CalendarState = keyof typeof calendarStates;
 
-const objectIdText = z.string().regex(/^[0-9a-f]{24}$/i, 'is not an id of this site');
-const instant = z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'is not a date and time')
-  .transform((text) => new Date(text));
-
-/** The filter of the page and of the events it asks for; empty fields mean "all". */
-export const calendarFilter = z.object({
-  customer: z.union([z.literal(''), objectIdText]).optional(),
-  channel: z.union([z.literal(''), objectIdText]).optional(),
-  state: z.union([z.literal(''), z.enum(['scheduled', 'published', 'failed'])]).optional(),
-});
-export type CalendarFilter = z.output<typeof calendarFilter>;
+/**
+ * The filter of the page and of the events it asks for; empty fields mean "all". Made for the
+ * reader's language, since a refusal names the problem in it.
+ */
+export function calendarFilterIn(t: Translate) {
+  const objectIdText = z.string().regex(/^[0-9a-f]{24}$/i, t('calendar.notAnId'));
+  return z.object({
+    customer: z.union([z.literal(''), objectIdText]).optional(),
+    channel: z.union([z.literal(''), objectIdText]).optional(),
+    state: z.union([z.literal(''), z.enum(['scheduled', 'published', 'failed'])]).optional(),
+  });
+}
+export type CalendarFilter = z.output<ReturnType<typeof calendarFilterIn>>;
 
 /** What FullCalendar asks for: the visible range (bounded by listPosts to a year), and the filter. */
-export const calendarEventsQuery = calendarFilter.extend({ start: instant, end: instant });
+export function calendarEventsQueryIn(t: Translate) {
+  const instant = z.string().refine((text) => !Number.isNaN(Date.parse(text)), t('calendar.notADate'))
+    .transform((text) => new Date(text));
+  return calendarFilterIn(t).extend({ start: instant, end: instant });
+}
 
 /** One post as FullCalendar reads an event; only a scheduled one can be dragged. */
 export interface CalendarEvent {
@@ -37,13 +45,21 @@ const stateOf = (post: StoredPost): CalendarState | null => {
   return entry === undefined ? null : (entry[0] as CalendarState);
 };
 
-function calendarEvent(post: StoredPost, channel: ListedChannel | undefined, state: CalendarState): CalendarEvent {
-  const name = channel?.name ?? '(removed channel)';
+/** An event's title: the state (but for scheduled ones, the calendar's usual case), channel and text. */
+const titles = {
+  scheduled: 'calendar.eventScheduled',
+  published: 'calendar.eventPublished',
+  failed: 'calendar.eventFailed',
+} as const satisfies Record<CalendarState, MessageKey>;
+
+function calendarEvent(
+  t: Translate, post: StoredPost, channel: ListedChannel | undefined, state: CalendarState,
+): CalendarEvent {
+  const name = channel?.name ?? t('calendar.removedChannel');
   const content = post.content.length > 60 ? `${post.content.slice(0, 59)}…` : post.content;
-  const prefix = state === 'failed' ? 'Failed: ' : state === 'published' ? 'Published: ' : '';
   return {
     id: post._id.toString(),
-    title: `${prefix}${name}: ${content}`,
+    title: t(titles[state], { channel: name, content }),
     start: post.publishDate.toISOString(),
     url: `/posts/${post._id.toString()}`,
     startEditable: state === 'scheduled',
@@ -55,6 +71,7 @@ function calendarEvent(post: StoredPost, channel: ListedChannel | undefined, sta
 /** The organization's posts in the range as events, through listPosts as GET /posts reads them. */
 export async function calendarEvents(
   db: Database,
+  t: Translate,
   organizationId: string,
   range: { start: Date; end: Date },
   filter: CalendarFilter,
@@ -68,6 +85,6 @@ export async function calendarEvents(
     if (filter.state !== undefined && filter.state !== '' && filter.state !== state) return [];
     const channel = filter.channel ?? '';
     if (channel !== '' && post.channelId.toString() !== channel) return [];
-    return [calendarEvent(post, channels.get(post.channelId.toString()), state)];
+    return [calendarEvent(t, post, channels.get(post.channelId.toString()), state)];
   });
 }

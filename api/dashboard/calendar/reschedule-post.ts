@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { createPosts, type CreatePostsDeps, type CreatePostsInput } from '../../../shared/domain/posts/create-posts.ts';
 import { getPost } from '../../../shared/domain/posts/post-queries.ts';
+import type { PostState } from '../../../shared/db/models/post.ts';
 import { DomainError } from '../../../shared/errors.ts';
+import type { PlainKey, Translate } from '../i18n/translate.ts';
 
 /**
  * The new time as a form or the calendar sends it: `2026-12-01T09:30` from a datetime-local field
@@ -10,9 +12,10 @@ import { DomainError } from '../../../shared/errors.ts';
  */
 const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/;
 
-export const moveForm = z.object({
-  publish_at: z.string({ error: 'choose the new publish date and time' })
-    .regex(dateTimePattern, 'write the date and time as YYYY-MM-DDTHH:MM')
+/** The move form in the reader's words: a refusal names the problem in them. */
+export const moveFormIn = (t: Translate) => z.object({
+  publish_at: z.string({ error: t('post.moveTimeMissing') })
+    .regex(dateTimePattern, t('post.moveTimeFormat'))
     .transform((text, check) => {
       const zoned = /(Z|[+-]\d{2}:\d{2})$/.test(text) ? text : `${text}Z`;
       const date = new Date(zoned);
@@ -22,12 +25,19 @@ export const moveForm = z.object({
       const exists = calendarDay.getUTCMonth() === (month ?? 0) - 1 && calendarDay.getUTCDate() === day
         && (hour ?? 99) < 24 && (minute ?? 99) < 60;
       if (!exists || Number.isNaN(date.getTime())) {
-        check.addIssue({ code: 'custom', message: `${text} is not a date and time that exists` });
+        check.addIssue({ code: 'custom', message: t('post.moveNoSuchTime', { text }) });
         return z.NEVER;
       }
       return date;
     }),
 });
+
+/** Why a post in another state than scheduled cannot move, one whole sentence per state. */
+const notMovable: Record<Exclude<PostState, 'QUEUE'>, PlainKey> = {
+  DRAFT: 'post.notMovableDraft',
+  PUBLISHED: 'post.notMovablePublished',
+  ERROR: 'post.notMovableError',
+};
 
 /**
  * Moves a scheduled post to another time the way the API's clients edit a post's date: POST /posts
@@ -37,17 +47,14 @@ export const moveForm = z.object({
  */
 export async function reschedulePost(
   deps: CreatePostsDeps,
+  t: Translate,
   organizationId: string,
   postId: string,
   publishAt: Date,
 ): Promise<{ id: string; publishDate: string }> {
   const { root, parts } = await getPost(deps.db, organizationId, postId);
-  if (root.state !== 'QUEUE') {
-    throw new DomainError('conflict', `only a scheduled post can be moved; this one is ${root.state.toLowerCase()}`);
-  }
-  if (publishAt.getTime() <= deps.now().getTime()) {
-    throw new DomainError('validation_failed', 'choose a time in the future: a post cannot be moved into the past');
-  }
+  if (root.state !== 'QUEUE') throw new DomainError('conflict', t(notMovable[root.state]));
+  if (publishAt.getTime() <= deps.now().getTime()) throw new DomainError('validation_failed', t('post.moveIntoPast'));
   const { __type: _provider, ...settings } = (root.settings ?? {}) as Record<string, unknown>;
   const input: CreatePostsInput = {
     type: 'schedule',

@@ -1,69 +1,100 @@
 import type { Database } from '../../../shared/db/database.ts';
 import type { ChannelView } from '../../../shared/domain/channels/channels.ts';
 import { channelSchedule } from '../../../shared/domain/channels/channel-schedule.ts';
-import { healthInWords, type ChannelHealth } from '../../../shared/domain/channels/channel-health.ts';
+import type { ChannelHealth, HealthStatus } from '../../../shared/domain/channels/channel-health.ts';
 import type { PostingSchedule } from '../../../shared/domain/channels/posting-schedule.ts';
 import { html, webUrl, type SafeHtml } from '../html.ts';
+import type { PlainKey, Translate } from '../i18n/translate.ts';
 import { utcText } from '../posts/post-story-view.ts';
 
-function tokenText(token: ChannelHealth['token']): SafeHtml {
+/** The dashboard's word for each health status; a rate limit with a known end says until when. */
+const statusWords: Record<HealthStatus, PlainKey> = {
+  healthy: 'health.healthy',
+  disabled: 'health.disabled',
+  needs_reconnect: 'health.needsReconnect',
+  needs_scope: 'health.needsScope',
+  rate_limited: 'health.rateLimited',
+};
+
+/** The channel's health in a few words, as the channel list and its details show it. */
+export function healthLabel(t: Translate, health: ChannelHealth): string {
+  const until = health.rateLimit.until;
+  if (health.status === 'rate_limited' && until !== null) {
+    return t('health.rateLimitedUntil', { time: until.toISOString().slice(11, 16) });
+  }
+  return t(statusWords[health.status]);
+}
+
+/** The token's facts as a list of short clauses: when it expires, whether SPS renews it, when it last did. */
+function tokenText(t: Translate, token: ChannelHealth['token']): SafeHtml {
   const expiry = token.expiresAt === null
-    ? html`does not expire`
-    : html`${token.expired ? 'expired' : 'expires'} ${utcText(token.expiresAt.toISOString())}`;
+    ? t('health.tokenNeverExpires')
+    : t.markup(token.expired ? 'health.tokenExpired' : 'health.tokenExpires',
+      { time: utcText(token.expiresAt.toISOString()) });
   const refreshed = token.lastRefreshedAt === null
     ? ''
-    : html`; last renewed ${utcText(token.lastRefreshedAt.toISOString())}`;
-  return html`${expiry}${token.renewable ? ', renewed by SPS' : ', not renewable'}${refreshed}`;
+    : html`; ${t.markup('health.tokenLastRenewed', { time: utcText(token.lastRefreshedAt.toISOString()) })}`;
+  return html`${expiry}, ${t(token.renewable ? 'health.tokenRenewed' : 'health.tokenNotRenewable')}${refreshed}`;
 }
 
-function scopesText(scopes: ChannelHealth['scopes']): SafeHtml {
-  if (scopes.required === null) return html`<span class="muted">the platform has no permission scopes</span>`;
+function scopesText(t: Translate, scopes: ChannelHealth['scopes']): SafeHtml {
+  if (scopes.required === null) return html`<span class="muted">${t('health.noScopes')}</span>`;
   const missing = scopes.missing === null || scopes.missing.length === 0
     ? ''
-    : html`; <strong class="error-text">missing ${scopes.missing.join(', ')}</strong>`;
-  return html`needs ${scopes.required.join(', ')}${missing}`;
+    : html`; <strong class="error-text">${t('health.scopesMissing', { scopes: scopes.missing.join(', ') })}</strong>`;
+  return html`${t('health.scopesNeeded', { scopes: scopes.required.join(', ') })}${missing}`;
 }
 
-function lastResult(last: ChannelHealth['lastPublish']): SafeHtml {
-  if (last === null) return html`<span class="muted">nothing published yet</span>`;
+function lastResult(t: Translate, last: ChannelHealth['lastPublish']): SafeHtml {
+  if (last === null) return html`<span class="muted">${t('health.nothingPublished')}</span>`;
   const release = webUrl(last.releaseURL);
   const error = last.error === null ? '' : html`: <span class="error-text">${last.error.message}</span>`;
-  return html`<a href="/posts/${last.postId}">${last.state === 'PUBLISHED' ? 'published' : 'failed'}</a>
-${utcText(last.at.toISOString())}${error}${release === null ? '' : html` (<a href="${release}">view</a>)`}`;
+  const outcome = t(last.state === 'PUBLISHED' ? 'health.published' : 'health.failed');
+  const view = release === null ? '' : html` (<a href="${release}">${t('health.view')}</a>)`;
+  return html`<a href="/posts/${last.postId}">${outcome}</a>
+${utcText(last.at.toISOString())}${error}${view}`;
 }
 
-function rateLimitText(rate: ChannelHealth['rateLimit']): SafeHtml {
-  if (!rate.limited || rate.until === null) return html`not limited`;
-  return html`limited until ${utcText(rate.until.toISOString())}; ${rate.postsWaiting} posts wait for it`;
+function rateLimitText(t: Translate, rate: ChannelHealth['rateLimit']): SafeHtml {
+  if (!rate.limited || rate.until === null) return html`${t('health.notLimited')}`;
+  return t.markup('health.limitedUntil', {
+    time: utcText(rate.until.toISOString()),
+    waiting: t.count('health.postsWaiting', rate.postsWaiting),
+  });
 }
 
 /**
  * A channel's health as GET /integrations/:id/health answers it, in words: token, scopes, last
  * result, rate limit and what to do, with its reconnect link and its time zone and queue slots.
+ * The actions' messages are the domain's own, shown as it writes them.
  */
-export function channelHealthDetails(channel: ChannelView, health: ChannelHealth, schedule: PostingSchedule): SafeHtml {
+export function channelHealthDetails(
+  t: Translate, channel: ChannelView, health: ChannelHealth, schedule: PostingSchedule,
+): SafeHtml {
   const headingId = `health-${channel.id}`;
   const slots = schedule.postingSlots.length;
   const needsReconnect = health.actions.some((action) => action.code === 'reconnect' || action.code === 'grant_scope');
+  const editLabel = t('health.editScheduleOf', { name: channel.name });
   return html`<section class="channel-health" aria-labelledby="${headingId}">
-<h3 id="${headingId}">${channel.name}: ${healthInWords(health)}</h3>
+<h3 id="${headingId}">${channel.name}: ${healthLabel(t, health)}</h3>
 <dl class="facts">
-  <dt>What to do</dt>
+  <dt>${t('health.whatToDo')}</dt>
   <dd><ul class="actions-list">${health.actions.map((action) => html`<li>${action.message}</li>`)}</ul></dd>
-  <dt>Token</dt><dd>${tokenText(health.token)}</dd>
-  <dt>Permissions</dt><dd>${scopesText(health.scopes)}</dd>
-  <dt>Last result</dt><dd>${lastResult(health.lastPublish)}</dd>
-  <dt>Rate limit</dt><dd>${rateLimitText(health.rateLimit)}</dd>
-  <dt>Time zone</dt><dd>${schedule.timeZone}, ${slots} queue ${slots === 1 ? 'slot' : 'slots'} a week
-    (<a href="/channels/${channel.id}/schedule" aria-label="Edit the posting schedule of ${channel.name}">edit</a>)</dd>
+  <dt>${t('health.token')}</dt><dd>${tokenText(t, health.token)}</dd>
+  <dt>${t('health.permissions')}</dt><dd>${scopesText(t, health.scopes)}</dd>
+  <dt>${t('health.lastResult')}</dt><dd>${lastResult(t, health.lastPublish)}</dd>
+  <dt>${t('health.rateLimit')}</dt><dd>${rateLimitText(t, health.rateLimit)}</dd>
+  <dt>${t('health.timeZone')}</dt><dd>${t.count('health.queueSlots', slots, { zone: schedule.timeZone })}
+    (<a href="/channels/${channel.id}/schedule" aria-label="${editLabel}">${t('health.edit')}</a>)</dd>
 </dl>
 ${needsReconnect ? html`<p><a class="button" href="/channels/connect/${channel.identifier}?refresh=${channel.id}"
-  aria-label="Reconnect ${channel.name} to fix this">Reconnect</a></p>` : ''}
+  aria-label="${t('health.reconnectToFix', { name: channel.name })}">${t('health.reconnect')}</a></p>` : ''}
 </section>`;
 }
 
 /** Every channel's health details, each with its schedule as it counts now (channel-schedule.ts). */
 export async function channelHealthSection(
+  t: Translate,
   db: Database,
   organizationId: string,
   channels: readonly ChannelView[],
@@ -75,8 +106,8 @@ export async function channelHealthSection(
   for (const channel of channels) {
     const health = healths.get(channel.id);
     if (health === undefined) continue;
-    sections.push(channelHealthDetails(channel, health, await channelSchedule(db, organizationId, channel.id)));
+    sections.push(channelHealthDetails(t, channel, health, await channelSchedule(db, organizationId, channel.id)));
   }
-  return html`<h2>Health of each channel</h2>
-<p class="muted">The same health GET /integrations/:id/health answers.</p>${sections}`;
+  return html`<h2>${t('health.title')}</h2>
+<p class="muted">${t('health.sameAsApi', { endpoint: 'GET /integrations/:id/health' })}</p>${sections}`;
 }

@@ -1,5 +1,6 @@
 import { findLinks } from '../../../shared/platforms/kit/link-finder.ts';
 import { html, webUrl, type SafeHtml } from '../html.ts';
+import type { Translate } from '../i18n/translate.ts';
 import type { ComposerChannel } from './composer-channels.ts';
 import type { PreviewPart } from './preview-parts.ts';
 
@@ -49,18 +50,30 @@ export function channelAvatar(channel: ComposerChannel, className: string): Safe
   return html`<img class="${className}" src="${picture}" alt="" referrerpolicy="no-referrer">`;
 }
 
+/** "Image: card.png": a file named with its kind. */
+export function mediaName(item: { kind: 'image' | 'video'; name: string }, t: Translate): string {
+  const { name } = item;
+  return item.kind === 'video' ? t('compose.videoNamed', { name }) : t('compose.imageNamed', { name });
+}
+
 /** The part's media as a grid of pictures; a video shows its poster frame, marked as a video. */
-function mediaGrid(media: PreviewPart['media']): SafeHtml {
+function mediaGrid(media: PreviewPart['media'], t: Translate): SafeHtml {
   if (media.length === 0) return html``;
   const items = media.map((item) => {
     const picture = webUrl(item.picture);
-    const label = item.alt === '' ? `${item.kind} without alt text` : item.alt;
+    const unlabelled = item.kind === 'video' ? t('compose.previewVideoNoAlt') : t('compose.previewImageNoAlt');
+    const label = item.alt === '' ? unlabelled : item.alt;
     return picture === null
-      ? html`<span class="preview-media-missing">${item.kind === 'video' ? 'Video' : 'Image'}: ${item.name}</span>`
+      ? html`<span class="preview-media-missing">${mediaName(item, t)}</span>`
       : html`<span class="preview-picture"><img src="${picture}" alt="${label}" referrerpolicy="no-referrer">${
         item.kind === 'video' ? html`<span class="video-mark" aria-hidden="true">▶</span>` : ''}</span>`;
   });
   return html`<div class="preview-media">${items}</div>`;
+}
+
+/** A later part's place in the preview: a reply of the thread, or a comment under the post. */
+function replyLabel(replies: ComposerChannel['platform']['replies'], number: number, t: Translate): string {
+  return replies === 'thread' ? t('compose.previewReply', { number }) : t('compose.previewComment', { number });
 }
 
 /**
@@ -68,18 +81,19 @@ function mediaGrid(media: PreviewPart['media']): SafeHtml {
  * (or as comments, or the first part alone, as the platform takes them), in a light look of the
  * platform's family.
  */
-export function channelPreview(channel: ComposerChannel, parts: readonly PreviewPart[]): SafeHtml {
+export function channelPreview(channel: ComposerChannel, parts: readonly PreviewPart[], t: Translate): SafeHtml {
   const replies = channel.platform.replies;
   const shown = replies === 'none' ? parts.slice(0, 1) : parts;
   const handle = channel.profile === null ? '' : html`<span class="muted">@${channel.profile.replace(/^@/, '')}</span>`;
   const posts = shown.map(({ text, media }, index) => html`<div class="preview-post">
   ${channelAvatar(channel, 'preview-avatar')}
   <div><div class="preview-who"><strong>${channel.name}</strong>${handle}
-  ${index > 0 ? html`<span class="muted">${replies === 'thread' ? 'reply' : 'comment'} ${index}</span>` : ''}</div>
-  <p class="preview-text">${text.trim() === '' ? html`<span class="muted">(empty)</span>` : previewText(text)}</p>
-  ${mediaGrid(media)}</div>
+  ${index > 0 ? html`<span class="muted">${replyLabel(replies, index, t)}</span>` : ''}</div>
+  <p class="preview-text">${text.trim() === '' ? html`<span class="muted">${t('compose.previewEmpty')}</span>`
+    : previewText(text)}</p>
+  ${mediaGrid(media, t)}</div>
 </div>`);
   return html`<div class="preview family-${channel.provider}" role="group"
- aria-label="Preview on ${channel.platform.displayName}">
+ aria-label="${t('compose.previewOn', { platform: channel.platform.displayName })}">
 ${posts}</div>`;
 }

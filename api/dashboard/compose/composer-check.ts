@@ -2,6 +2,7 @@ import { validatePosts, type PostProblem } from '../../../shared/domain/posts/va
 import type { CheckPostsDeps } from '../../../shared/domain/posts/check-posts.ts';
 import { partLengths, type PartLength } from '../../../shared/platforms/part-lengths.ts';
 import { sentence } from '../html-errors.ts';
+import type { Translate } from '../i18n/translate.ts';
 import type { ComposerChannel } from './composer-channels.ts';
 import type { ComposerForm } from './composer-form.ts';
 import type { ComposerMedia } from './composer-media.ts';
@@ -68,6 +69,7 @@ export async function checkComposer(
   form: ComposerForm,
   made: ComposerRequests,
   library: readonly ComposerMedia[],
+  t: Translate,
 ): Promise<ComposerReport> {
   const parts = new Map<number, string[]>();
   const settings = new Map<string, Map<string, string[]>>();
@@ -108,7 +110,7 @@ export async function checkComposer(
   const channels = await Promise.all(chosen.map(async ({ channel, request }) => ({
     channel,
     lengths: lengthsOf(channel, form.part, mediaFacts),
-    timing: await channelTiming(deps.db, organizationId, channel, request, now),
+    timing: await channelTiming(deps.db, organizationId, channel, request, now, t),
     problems: byChannel.get(channel.id) ?? [],
   })));
   const valid = parts.size === 0 && byChannel.size === 0 && settings.size === 0 && picker.length === 0

@@ -2,16 +2,18 @@ import { z } from 'zod';
 import { postLimits } from '../../public/posts/schema.ts';
 import { DomainError } from '../../../shared/errors.ts';
 import { maxIntervalInDays } from '../../../shared/domain/posts/recurrence-rule.ts';
+import type { DashboardLocale } from '../i18n/locale.ts';
+import type { Translate } from '../i18n/translate.ts';
 
 /** How the composer sends: as soon as possible, at a local time, into the next queue slot, or kept as a draft. */
 export const composerWhens = ['now', 'at', 'queue', 'draft'] as const;
 export type ComposerWhen = (typeof composerWhens)[number];
 
 /** A field a form may repeat (one value arrives as a string, several as a list), as a list. */
-function repeated(item: z.ZodString, max: number, what: string) {
+function repeated(item: z.ZodString, max: number, tooMany: string) {
   return z.union([item, z.array(item)]).optional()
     .transform((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]))
-    .pipe(z.array(z.string()).max(max, `at most ${max} ${what}`));
+    .pipe(z.array(z.string()).max(max, tooMany));
 }
 
 /** The id of a post the composer edits (`?post=` and the form's hidden field): 24 hexadecimal digits. */
@@ -21,41 +23,53 @@ export const postIdPattern = /^[0-9a-f]{24}$/i;
 const localDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?$/;
 
 /**
- * The composer's form as the browser posts it. Parts keep their spaces and line breaks as typed
- * (the platform counts them); `intent` says which button was pressed.
+ * The composer's form as the browser posts it, refusing in the reader's language. Parts keep their
+ * spaces and line breaks as typed (the platform counts them); `intent` says which button was pressed.
  */
-const composerFormSchema = z.object({
-  part: repeated(z.string(), postLimits.partsPerPost, 'parts')
+const formSchemaIn = (t: Translate) => z.object({
+  part: repeated(z.string(), postLimits.partsPerPost, t('compose.formTooManyParts', { max: postLimits.partsPerPost }))
     .transform((parts) => (parts.length === 0 ? [''] : parts)),
-  channel: repeated(z.string().trim().min(1).max(100), postLimits.channelsPerRequest, 'channels'),
-  when: z.enum(composerWhens, { message: 'choose when to publish: now, at a date, next queue slot or draft' })
-    .default('now'),
+  channel: repeated(z.string().trim().min(1).max(100), postLimits.channelsPerRequest,
+    t('compose.formTooManyChannels', { max: postLimits.channelsPerRequest })),
+  when: z.enum(composerWhens, { message: t('compose.formWhen') }).default('now'),
   at: z.string().trim().refine((value) => value === '' || localDateTime.test(value), {
-    message: 'a date and time as YYYY-MM-DDTHH:MM',
+    message: t('compose.formAt'),
   }).default(''),
   /** Every how many days the post repeats (intervalInDays), '' for once. */
   repeatDays: z.string().trim().refine((value) => value === '' || (/^\d{1,3}$/.test(value)
     && Number(value) >= 1 && Number(value) <= maxIntervalInDays), {
-    message: `repeat every 1 to ${String(maxIntervalInDays)} days, or leave it empty`,
+    message: t('compose.formRepeatDays', { max: maxIntervalInDays }),
   }).default(''),
   /** The shortLink checkbox: links in the text become SPS's own counted short links. */
   shortLink: z.literal('on').optional(),
-  intent: z.string().regex(/^(send|check|add-part|remove-part-\d{1,3})$/, 'an unknown button').default('send'),
+  intent: z.string().regex(/^(send|check|add-part|remove-part-\d{1,3})$/, t('compose.formIntent')).default('send'),
   /** Set while editing a post (composer-origin.ts): sending then changes that post instead of creating one. */
-  post: z.string().regex(postIdPattern, 'not the id of a post of this site').optional(),
+  post: z.string().regex(postIdPattern, t('compose.formPost')).optional(),
   /** `settings[<channel id>][<key>]`: each channel's settings form, as typed (settings-fields.ts reads them). */
   settings: z.record(
     z.string().max(100),
-    z.record(z.string().max(100), z.string().max(10_000, 'a setting holds at most 10,000 characters')),
+    z.record(z.string().max(100), z.string().max(10_000, t('compose.formSetting'))),
   ).default({}),
   /** `media[<media id>][part]` (the part's index, '' for none) and `[alt]`: the library's files and where they go. */
   media: z.record(z.string().max(100), z.object({
-    part: z.string().regex(/^\d{0,3}$/, 'a part number').default(''),
-    alt: z.string().max(1500, 'alt text holds at most 1,500 characters').default(''),
+    part: z.string().regex(/^\d{0,3}$/, t('compose.formPartNumber')).default(''),
+    alt: z.string().max(1500, t('compose.formAlt')).default(''),
   })).default({}),
 });
 
-export type ComposerForm = z.infer<typeof composerFormSchema>;
+export type ComposerForm = z.infer<ReturnType<typeof formSchemaIn>>;
+
+const formSchemas = new Map<DashboardLocale, ReturnType<typeof formSchemaIn>>();
+
+/** The form's schema in the reader's language, made once per language. */
+function composerFormSchema(t: Translate): ReturnType<typeof formSchemaIn> {
+  let schema = formSchemas.get(t.locale);
+  if (schema === undefined) {
+    schema = formSchemaIn(t);
+    formSchemas.set(t.locale, schema);
+  }
+  return schema;
+}
 
 /** The media the form attaches to part `index`, with their alt text, in the order the form lists them. */
 export function mediaOfPart(form: ComposerForm, index: number): { id: string; alt: string }[] {
@@ -69,12 +83,12 @@ export const emptyComposerForm: ComposerForm = {
 };
 
 /** The posted form, or a 400 naming the field (a browser sends none of these wrong; a hand-made form may). */
-export function parseComposerForm(body: unknown): ComposerForm {
-  const parsed = composerFormSchema.safeParse(typeof body === 'object' && body !== null ? body : {});
+export function parseComposerForm(body: unknown, t: Translate): ComposerForm {
+  const parsed = composerFormSchema(t).safeParse(typeof body === 'object' && body !== null ? body : {});
   if (parsed.success) return parsed.data;
   const details = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
   const [first] = details;
-  const message = `${first?.path ?? 'form'}: ${first?.message ?? 'could not be read'}`;
+  const message = first === undefined ? t('compose.formUnreadable') : `${first.path}: ${first.message}`;
   throw new DomainError('validation_failed', message, details);
 }
 

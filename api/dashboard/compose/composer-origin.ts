@@ -1,21 +1,35 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import type { PostWithThread, StoredPost } from '../../../shared/domain/posts/post-queries.ts';
+import type { DashboardLocale } from '../i18n/locale.ts';
+import type { PlainKey, Translate } from '../i18n/translate.ts';
 import type { ChannelGroup, ComposerChannel } from './composer-channels.ts';
 import { postIdPattern, type ComposerForm, type ComposerWhen } from './composer-form.ts';
 import type { ComposerMedia } from './composer-media.ts';
 import type { ComposerRequests } from './composer-request.ts';
 import { settingFields, type SettingField } from './settings-fields.ts';
 
+const querySchemaIn = (t: Translate) => z.object({
+  post: z.string({ error: `post: ${t('compose.queryOnePost')}` })
+    .regex(postIdPattern, `post: ${t('compose.formPost')}`).optional(),
+  copy: z.literal('1', { error: t('compose.queryCopy') }).optional(),
+});
+
+const querySchemas = new Map<DashboardLocale, ReturnType<typeof querySchemaIn>>();
+
 /**
  * `/compose?post=<id>` opens a stored post: to edit it while it is still a draft or scheduled, or
- * (`copy=1`, and always once it was published or failed) to duplicate it as a new post.
+ * (`copy=1`, and always once it was published or failed) to duplicate it as a new post. Refusals
+ * are in the reader's language; the schema is made once per language.
  */
-export const composerQuery = z.object({
-  post: z.string({ error: 'post: give one post id' })
-    .regex(postIdPattern, 'post: not the id of a post of this site').optional(),
-  copy: z.literal('1', { error: 'copy is "1" or absent' }).optional(),
-});
+export function composerQuery(t: Translate): ReturnType<typeof querySchemaIn> {
+  let schema = querySchemas.get(t.locale);
+  if (schema === undefined) {
+    schema = querySchemaIn(t);
+    querySchemas.set(t.locale, schema);
+  }
+  return schema;
+}
 
 /** Where the composer's content came from, named above the form. */
 export interface ComposerOrigin {
@@ -28,9 +42,9 @@ export interface ComposerOrigin {
   note: string | null;
 }
 
-/** The post's state in the words of its page. */
-const stateWords: Record<StoredPost['state'], string> = {
-  DRAFT: 'a draft', QUEUE: 'scheduled', PUBLISHED: 'published', ERROR: 'failed',
+/** Why a post that is no longer waiting cannot be edited, by its state. */
+const doneReasons: Record<Exclude<StoredPost['state'], 'QUEUE' | 'DRAFT'>, PlainKey> = {
+  PUBLISHED: 'compose.reasonPublished', ERROR: 'compose.reasonFailed',
 };
 
 /**
@@ -43,10 +57,10 @@ export function editablePost({ root, parts }: PostWithThread): boolean {
 }
 
 /** Why the post cannot be edited, as a clause: "it is published". */
-export function notEditableReason(found: PostWithThread): string {
-  const { root } = found;
-  if (root.state === 'QUEUE' || root.state === 'DRAFT') return 'part of it is already on the platform';
-  return `it is ${stateWords[root.state]}`;
+export function notEditableReason(found: PostWithThread, t: Translate): string {
+  const { state } = found.root;
+  if (state === 'QUEUE' || state === 'DRAFT') return t('compose.reasonOnPlatform');
+  return t(doneReasons[state]);
 }
 
 export function originOf(
@@ -145,16 +159,18 @@ function keptSettings(channel: ComposerChannel, stored: unknown): Record<string,
  * the composer has no field for (tags, the thread's delays, api-only settings) is given back as
  * stored. An edited post stays on its channel, and only a draft or a scheduled post is edited.
  */
-export function asEdit(form: ComposerForm, made: ComposerRequests, found: PostWithThread): ComposerRequests {
+export function asEdit(
+  form: ComposerForm, made: ComposerRequests, found: PostWithThread, t: Translate,
+): ComposerRequests {
   const { root, parts } = found;
   const postId = root._id.toHexString();
   const channelId = root.channelId.toHexString();
   const picker = [...made.picker];
   if (!editablePost(found)) {
-    picker.push(`This post can no longer be edited: ${notEditableReason(found)}. Duplicate it to send it again.`);
+    picker.push(t('compose.noLongerEditableDuplicate', { reason: notEditableReason(found, t) }));
   }
   if (form.channel.some((id) => id !== channelId)) {
-    picker.push('An edited post stays on its channel: choose only its channel, or duplicate the post for others.');
+    picker.push(t('compose.editStaysOnChannel'));
   }
   const tags = root.tags.map((tag) => ({ value: tag.value, label: tag.label }));
   const requests = made.requests.map((request) => ({

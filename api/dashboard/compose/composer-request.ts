@@ -1,5 +1,7 @@
 import { DateTime } from 'luxon';
 import type { CreatePostsInput, CreatePostType, MediaReference } from '../../../shared/domain/posts/post-input.ts';
+import type { DashboardLocale } from '../i18n/locale.ts';
+import type { Translate } from '../i18n/translate.ts';
 import type { ChannelGroup, ComposerChannel } from './composer-channels.ts';
 import { mediaOfPart, type ComposerForm, type ComposerWhen } from './composer-form.ts';
 import type { ComposerMedia } from './composer-media.ts';
@@ -40,12 +42,18 @@ function imagesOf(form: ComposerForm, part: number, library: readonly ComposerMe
 
 const postTypes: Record<ComposerWhen, CreatePostType> = { now: 'now', at: 'schedule', queue: 'queue', draft: 'draft' };
 
+/** A typed time named back as each language writes a date: "1 Jan 2001, 10:00", "1. Jan. 2001, 10:00". */
+const typedTimeFormats: Record<DashboardLocale, string> = {
+  en: 'd LLL yyyy, HH:mm', // not-ui-text
+  de: 'd. MMM yyyy, HH:mm', // not-ui-text
+};
+
 /** The typed local time in `zone`, or why it is not a time to publish at. */
-function instantIn(at: string, zone: string, now: Date): Date | string {
+function instantIn(at: string, zone: string, now: Date, t: Translate): Date | string {
   const local = DateTime.fromISO(at, { zone });
-  if (!local.isValid) return `${at.replace('T', ' ')} is not a date and time`;
+  if (!local.isValid) return t('compose.notADateTime', { typed: at.replace('T', ' ') });
   if (local.toJSDate() <= now) {
-    return `${local.toFormat('d LLL yyyy, HH:mm')} in ${zone} has passed: choose a later time, or Now`;
+    return t('compose.datePassed', { time: local.setLocale(t.locale).toFormat(typedTimeFormats[t.locale]), zone });
   }
   return local.toJSDate();
 }
@@ -59,30 +67,31 @@ export function composerRequests(
   groups: ChannelGroup[],
   library: readonly ComposerMedia[],
   now: Date,
+  t: Translate,
 ): ComposerRequests {
   const known = new Map(groups.flatMap((group) => group.channels).map((channel) => [channel.id, channel]));
   const chosen = [...new Set(form.channel)].flatMap((id) => known.get(id) ?? []);
   const picker: string[] = [];
   if (chosen.length < new Set(form.channel).size) {
-    picker.push('A chosen channel is no longer connected to this organization: choose the channels again.');
+    picker.push(t('compose.channelGone'));
   }
-  if (form.channel.length === 0) picker.push('Choose at least one channel.');
+  if (form.channel.length === 0) picker.push(t('compose.chooseChannel'));
   const schedule: string[] = [];
   const attached = Object.entries(form.media).filter(([, use]) => use.part !== '').map(([id]) => id);
   const media = attached.some((id) => !library.some((item) => item.id === id))
-    ? ['A chosen file is no longer in the media library: choose the media again.']
+    ? [t('compose.mediaGone')]
     : [];
-  if (form.when === 'at' && form.at === '') schedule.push('Choose the date and time to publish at.');
+  if (form.when === 'at' && form.at === '') schedule.push(t('compose.chooseDate'));
   // POST /posts takes a recurring post only with type schedule: its first occurrence needs a date.
   if (form.repeatDays !== '' && form.when !== 'at') {
-    schedule.push('A repeating post starts at a date and time: choose At a date and time, or do not repeat.');
+    schedule.push(t('compose.repeatNeedsDate'));
   }
   const byZone = new Map<string, ComposerChannel[]>();
   for (const channel of chosen) byZone.set(channel.timeZone, [...(byZone.get(channel.timeZone) ?? []), channel]);
   const requests = [...byZone].flatMap(([timeZone, channels]): ComposerRequest[] => {
     let date: Date | undefined;
     if (form.when === 'at' && form.at !== '') {
-      const instant = instantIn(form.at, timeZone, now);
+      const instant = instantIn(form.at, timeZone, now, t);
       if (typeof instant === 'string') {
         schedule.push(instant);
         return [];

@@ -7,6 +7,8 @@ import { DomainError } from '../../../shared/errors.ts';
 import type { ComposerDeps } from '../compose/composer-deps.ts';
 import { html } from '../html.ts';
 import { sentence } from '../html-errors.ts';
+import { words, type PlainKey, type Translate } from '../i18n/translate.ts';
+import type { MessageKey } from '../i18n/messages-en.ts';
 import { renderPage } from '../layout.ts';
 import { parseForm } from '../posts/parse-form.ts';
 import { requireSignIn } from '../session.ts';
@@ -34,15 +36,17 @@ async function budgetedCheck(
   organizationId: string,
   form: ComposerForm,
   loaded: Loaded,
+  t: Translate,
 ): Promise<{ report: ComposerReport | null; paused: string | null }> {
   const decision = await deps.postValidationLimiter.hit(`org:${organizationId}`);
   if (!decision.allowed) {
-    const paused = `Checks are paused: this organization used its ${decision.limit} checks ${budgetWindow(decision)}. `
-      + `They resume in ${budgetReset(decision)}; sending still checks everything.`;
+    const paused = t('compose.checksPaused', {
+      limit: decision.limit, window: budgetWindow(decision, t), reset: budgetReset(decision, t),
+    });
     return { report: null, paused };
   }
-  const made = requestsOf(form, loaded, deps.now());
-  const report = await checkComposer(deps, organizationId, form, made, loaded.library);
+  const made = requestsOf(form, loaded, deps.now(), t);
+  const report = await checkComposer(deps, organizationId, form, made, loaded.library, t);
   return { report, paused: null };
 }
 
@@ -58,9 +62,9 @@ interface Loaded {
 }
 
 /** The form's POST /posts bodies; while editing, as an edit of the stored post. */
-function requestsOf(form: ComposerForm, loaded: Loaded, now: Date): ComposerRequests {
-  const made = composerRequests(form, loaded.groups, loaded.library, now);
-  return loaded.edited === null ? made : asEdit(form, made, loaded.edited);
+function requestsOf(form: ComposerForm, loaded: Loaded, now: Date, t: Translate): ComposerRequests {
+  const made = composerRequests(form, loaded.groups, loaded.library, now, t);
+  return loaded.edited === null ? made : asEdit(form, made, loaded.edited, t);
 }
 
 /** `newest`: the library's newest files too, for a whole page; the live check needs only those attached. */
@@ -74,12 +78,21 @@ async function load(deps: ComposerDeps, organizationId: string, form: ComposerFo
   return { groups, library, edited, origin: edited === null ? undefined : originOf(edited, 'edit') };
 }
 
-const titles = { edit: 'Edit post', duplicate: 'Duplicate post' } as const;
+const titles: Record<ComposerOrigin['mode'], PlainKey> = {
+  edit: 'compose.titleEdit', duplicate: 'compose.titleDuplicate',
+};
+
+/** What composer-upload.js says beside each file it uploads. */
+const uploadWords: readonly MessageKey[] = [
+  'composer.uploadOf', 'composer.uploaded', 'composer.uploadedProcessing', 'composer.uploadFailed',
+  'composer.fileProblem', 'composer.uploadInterrupted',
+];
 
 function renderComposer(ctx: DashboardRouterContext, view: ComposerView, status = 200): void {
+  const t = words(ctx);
   const body = composerBody(ctx, view);
-  const title = view.origin === undefined ? 'Compose' : titles[view.origin.mode];
-  renderPage(ctx, { title, status, wide: true, scripts: ['composer-upload.js'], body });
+  const title = t(view.origin === undefined ? 'compose.title' : titles[view.origin.mode]);
+  renderPage(ctx, { title, status, wide: true, scripts: ['composer-upload.js'], scriptWords: uploadWords, body });
 }
 
 /**
@@ -91,18 +104,16 @@ async function openStoredPost(
   ctx: DashboardRouterContext, deps: ComposerDeps, postId: string, copy: boolean,
 ): Promise<void> {
   const organizationId = signedIn(ctx).organization.id;
+  const t = words(ctx);
   const found = await getPost(deps.db, organizationId, postId);
   const editable = editablePost(found);
   const mode = copy || !editable ? 'duplicate' : 'edit';
-  const note = copy || editable ? null : `It cannot be edited: ${notEditableReason(found)}.`;
+  const note = copy || editable ? null : t('compose.cannotEditNote', { reason: notEditableReason(found, t) });
   const groups = await composerChannels(deps.db, organizationId);
   const filled = prefilledForm(found, mode, groups, deps.now());
   const library = await composerLibrary(deps.db, organizationId, Object.keys(filled.media), { newest: true });
   const { form, leftOut } = withLibraryMedia(filled, library);
-  const notice = leftOut === 0
-    ? undefined
-    : `${leftOut === 1 ? 'One file' : `${leftOut} files`} of the post are no longer in the media library `
-      + 'and were left out.';
+  const notice = leftOut === 0 ? undefined : t.count('compose.filesLeftOut', leftOut);
   renderComposer(ctx, { form, groups, library, report: null, origin: originOf(found, mode, note), notice });
 }
 
@@ -112,11 +123,13 @@ async function openStoredPost(
  * buttons (nothing sent) answer 200, so that htmx swaps the composer in.
  */
 function refuseEdit(ctx: DashboardRouterContext, form: ComposerForm, loaded: Loaded, edited: PostWithThread): void {
+  const t = words(ctx);
   const { post: _edited, ...duplicate } = form;
   const sending = form.intent === 'send';
-  const problem = `This post can no longer be edited: ${notEditableReason(edited)}${
-    sending ? '; nothing was changed' : ''}. `
-    + 'What you wrote is kept below as a new post: send it to publish a duplicate.';
+  const reason = notEditableReason(edited, t);
+  const problem = sending
+    ? t('compose.noLongerEditableUnchanged', { reason })
+    : t('compose.noLongerEditableKept', { reason });
   const view = { ...loaded, form: { ...withPartsChanged(duplicate), intent: 'send' }, report: null, problem };
   renderComposer(ctx, { ...view, origin: originOf(edited, 'duplicate') }, sending ? 409 : 200);
 }
@@ -130,8 +143,6 @@ async function postsListPath(deps: ComposerDeps, postIds: string[]): Promise<str
   return `/posts?from=${day(Math.min(now, ...dates))}&to=${day(Math.max(now, ...dates))}`;
 }
 
-const fixFirst = 'Nothing was sent: fix the problems shown beside the text, media, channels or date.';
-
 /**
  * Sends the form: the organization's POST /posts budget first (one request per time zone, as
  * the API would be called), then POST /posts's own checks, then the same createPosts. An edit
@@ -139,25 +150,28 @@ const fixFirst = 'Nothing was sent: fix the problems shown beside the text, medi
  */
 async function send(ctx: DashboardRouterContext, deps: ComposerDeps, form: ComposerForm, loaded: Loaded) {
   const organizationId = signedIn(ctx).organization.id;
-  const made = requestsOf(form, loaded, deps.now());
+  const t = words(ctx);
+  const fixFirst = t('compose.fixFirst');
+  const made = requestsOf(form, loaded, deps.now(), t);
   const refuse = (report: ComposerReport | null, problem: string | undefined, status: number): void => {
     renderComposer(ctx, { form, ...loaded, report, problem }, status);
   };
   if (made.picker.length > 0 || made.schedule.length > 0 || made.media.length > 0) {
     // The composer's own refusals (no channel, a date that has passed) never reach POST /posts.
-    refuse(await checkComposer(deps, organizationId, form, made, loaded.library), fixFirst, 400);
+    refuse(await checkComposer(deps, organizationId, form, made, loaded.library, t), fixFirst, 400);
     return;
   }
   for (const _request of made.requests) {
     const decision = await deps.limiter.hit(`org:${organizationId}`);
     if (!decision.allowed) {
-      const problem = `This organization has used its ${decision.limit} posts requests ${budgetWindow(decision)}; `
-        + `try again in ${budgetReset(decision)}. Nothing was sent.`;
+      const problem = t('compose.postsBudgetSpent', {
+        limit: decision.limit, window: budgetWindow(decision, t), reset: budgetReset(decision, t),
+      });
       refuse(null, problem, 429);
       return;
     }
   }
-  const report = await checkComposer(deps, organizationId, form, made, loaded.library);
+  const report = await checkComposer(deps, organizationId, form, made, loaded.library, t);
   if (!report.valid) {
     refuse(report, fixFirst, 400);
     return;
@@ -170,8 +184,12 @@ async function send(ctx: DashboardRouterContext, deps: ComposerDeps, form: Compo
     } catch (error) {
       // A refusal found only while creating (a queue slot taken meanwhile): shown with the form.
       if (!(error instanceof DomainError)) throw error;
-      const sent = created.length === 0 ? 'Nothing was sent' : `${created.length} posts were created, the rest not`;
-      refuse(report, `${sent}: ${sentence(error.message)}`, error.status);
+      // The domain's reason stays as the API words it.
+      const reason = sentence(error.message);
+      const problem = created.length === 0
+        ? t('compose.nothingSent', { reason })
+        : t.count('compose.partlySent', created.length, { reason });
+      refuse(report, problem, error.status);
       return;
     }
   }
@@ -182,7 +200,7 @@ async function send(ctx: DashboardRouterContext, deps: ComposerDeps, form: Compo
 
 export function registerComposePages(router: Router<DashboardState>, deps: ComposerDeps): void {
   router.get('/compose', requireSignIn(), async (ctx) => {
-    const query = parseForm(composerQuery, ctx.query);
+    const query = parseForm(composerQuery(words(ctx)), ctx.query);
     if (query.post !== undefined) {
       await openStoredPost(ctx, deps, query.post, query.copy === '1');
       return;
@@ -194,7 +212,8 @@ export function registerComposePages(router: Router<DashboardState>, deps: Compo
   // Without JavaScript every button posts here; htmx posts the part buttons here too and keeps the composer.
   router.post('/compose', requireSignIn(), async (ctx) => {
     const organizationId = signedIn(ctx).organization.id;
-    const posted = parseComposerForm(ctx.request.body);
+    const t = words(ctx);
+    const posted = parseComposerForm(ctx.request.body, t);
     const loaded = await load(deps, organizationId, posted);
     if (loaded.edited !== null && !editablePost(loaded.edited)) {
       refuseEdit(ctx, posted, loaded, loaded.edited);
@@ -205,7 +224,7 @@ export function registerComposePages(router: Router<DashboardState>, deps: Compo
       return;
     }
     const form = withPartsChanged(posted);
-    const { report, paused } = await budgetedCheck(deps, organizationId, form, loaded);
+    const { report, paused } = await budgetedCheck(deps, organizationId, form, loaded, t);
     const focusPart = posted.intent === 'add-part' ? form.part.length - 1 : undefined;
     renderComposer(ctx, { form, ...loaded, report, paused, focusPart });
   });
@@ -213,12 +232,13 @@ export function registerComposePages(router: Router<DashboardState>, deps: Compo
   // htmx's live check: the per-channel column, and the problem lists beside the fields out of band.
   router.post('/compose/check', requireSignIn(), async (ctx) => {
     const organizationId = signedIn(ctx).organization.id;
-    const form = parseComposerForm(ctx.request.body);
+    const t = words(ctx);
+    const form = parseComposerForm(ctx.request.body, t);
     const loaded = await load(deps, organizationId, form, false);
-    const { report, paused } = await budgetedCheck(deps, organizationId, form, loaded);
+    const { report, paused } = await budgetedCheck(deps, organizationId, form, loaded, t);
     ctx.type = 'text/html; charset=utf-8';
-    const checks = composerChecks(report, previewParts(form, loaded.library));
-    ctx.body = html`${checks}${fieldProblems(report, form.part.length, paused)}`.markup;
+    const checks = composerChecks(report, previewParts(form, loaded.library), t);
+    ctx.body = html`${checks}${fieldProblems(report, form.part.length, paused, t)}`.markup;
   });
 
   registerComposerUpload(router, deps);

@@ -21,6 +21,7 @@ import type { DashboardDeps } from '../dashboard-deps.ts';
 import { formField } from '../form-body.ts';
 import { sentence } from '../html-errors.ts';
 import { html, webUrl, type SafeHtml } from '../html.ts';
+import { words, type Translate } from '../i18n/translate.ts';
 import { csrfField, renderPage } from '../layout.ts';
 import { requireSignIn } from '../session.ts';
 import { signedIn, type DashboardRouterContext, type DashboardState } from '../state.ts';
@@ -42,17 +43,23 @@ const queryValues = (ctx: DashboardRouterContext): Record<string, string> =>
     Object.entries(ctx.query).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value]] : [])),
   );
 
-/** What a Connect button says about a platform that cannot be connected here. */
-export function connectBlocker(deps: DashboardDeps, module: PlatformModule): string | null {
+/** The settings the operator has yet to set for `module`, as a list in the reader's language; null when set. */
+function missingSettings(t: Translate, deps: DashboardDeps, module: PlatformModule): string | null {
   if (deps.platforms.isConfigured(module)) return null;
-  return `not configured: the operator sets ${PlatformApps.missingSettings(module).join(' and ')}`;
+  return new Intl.ListFormat(t.locale, { type: 'conjunction' }).format(PlatformApps.missingSettings(module));
+}
+
+/** What a Connect button says about a platform that cannot be connected here. */
+export function connectBlocker(t: Translate, deps: DashboardDeps, module: PlatformModule): string | null {
+  const settings = missingSettings(t, deps, module);
+  return settings === null ? null : t('connect.notConfigured', { settings });
 }
 
 function refreshField(refresh: string | null): SafeHtml {
   return refresh === null ? html`` : html`<input type="hidden" name="refresh" value="${refresh}" />`;
 }
 
-function fieldInput(field: CredentialField, value: string): SafeHtml {
+function fieldInput(t: Translate, field: CredentialField, value: string): SafeHtml {
   const id = `field-${field.key}`;
   const required = field.optional === true ? html`` : html` required`;
   const shown = field.kind === 'secret' ? '' : value;
@@ -64,14 +71,19 @@ function fieldInput(field: CredentialField, value: string): SafeHtml {
           id="${id}"
           name="${field.key}"
           type="${field.kind === 'secret' ? 'password' : 'text'}"
-          ${field.kind === 'url' ? html`inputmode="url"` : ''}
+          ${field.kind === 'url' ? html` inputmode="url"` : ''}
           value="${shown}"
           autocomplete="off"
           ${required}
         />`;
+  // The platform's own label and help are shown as its room writes them, in English, and marked so
+  // (lang="en": a screen reader reading a German page says them in English); only the mark of an
+  // optional field is ours.
+  const platformLabel = html`<span lang="en">${field.label}</span>`;
+  const label = field.optional === true ? t.markup('connect.optionalField', { label: platformLabel }) : platformLabel;
   return html`<p>
-    <label for="${id}">${field.label}${field.optional === true ? ' (optional)' : ''}</label><br />${input}<br /><span
-      class="muted"
+    <label for="${id}">${label}</label><br />${input}<br /><span
+      class="muted" lang="en"
       >${field.help}</span
     >
   </p>`;
@@ -92,20 +104,24 @@ function credentialsForm(
   state: CredentialsFormState,
 ): SafeHtml {
   const { identifier, displayName } = module.definition;
+  const t = words(ctx);
   const problem = state.problem === null ? html`` : html`<p class="error" role="alert">${state.problem}</p>`;
   const { link } = state;
   const linkParts =
     link === undefined
       ? { intro: html``, key: html`` }
       : {
-          intro: html`<p>This connects a ${displayName} account to <strong>${link.organizationName}</strong>.</p>`,
+          intro: html`<p>${t.markup('connect.linkIntro', {
+            platform: displayName,
+            organization: html`<strong>${link.organizationName}</strong>`,
+          })}</p>`,
           key: html`<input type="hidden" name="key" value="${link.key}" />`,
         };
   return html`${linkParts.intro}${problem}
     <form method="post" action="/channels/connect/${identifier}">
       ${csrfField(ctx)}${refreshField(state.refresh)}${linkParts.key}
-      ${connect.fields.map((field) => fieldInput(field, state.values[field.key] ?? ''))}
-      <button type="submit">Connect ${displayName}</button>
+      ${connect.fields.map((field) => fieldInput(t, field, state.values[field.key] ?? ''))}
+      <button type="submit">${t('connect.connectPlatform', { platform: displayName })}</button>
     </form>`;
 }
 
@@ -141,25 +157,26 @@ function startForm(
   const { identifier, displayName } = module.definition;
   return html`<form method="post" action="/channels/connect/${identifier}/start">
     ${csrfField(ctx)}${refreshField(refresh)}${fields}
-    <button type="submit">Continue to ${displayName}</button>
+    <button type="submit">${words(ctx)('connect.continueTo', { platform: displayName })}</button>
   </form>`;
 }
 
 function serverForm(ctx: DashboardRouterContext, module: PlatformModule, refresh: string | null): SafeHtml {
   const { displayName } = module.definition;
+  const t = words(ctx);
   return startForm(
     ctx,
     module,
     refresh,
     html`<p>
-      <label for="instance">Your ${displayName} server</label><br /><input
+      <label for="instance">${t('connect.yourServer', { platform: displayName })}</label><br /><input
         id="instance"
         name="instance"
         type="text"
-        placeholder="mastodon.social"
+        placeholder="${t('connect.serverExample')}"
         required
       /><br />
-      <span class="muted">SPS registers itself on that server once, then sends you there to approve it.</span>
+      <span class="muted">${t('connect.registersOnServer')}</span>
     </p>`,
   );
 }
@@ -171,27 +188,26 @@ function connectSection(
   refresh: string | null,
 ): SafeHtml {
   const { displayName } = module.definition;
-  const blocker = connectBlocker(deps, module);
+  const t = words(ctx);
+  const settings = missingSettings(t, deps, module);
   const connect = module.connect;
-  if (blocker !== null) return html`<p class="notice">${displayName} ${blocker}.</p>`;
+  if (settings !== null) {
+    return html`<p class="notice">${t('connect.platformNotConfigured', { platform: displayName, settings })}</p>`;
+  }
   if (connect.kind === 'credentials')
     return credentialsForm(ctx, module, connect, { refresh, values: {}, problem: null });
   if (connect.registerClient !== undefined) return serverForm(ctx, module, refresh);
-  return html`<p>SPS sends you to ${displayName} to approve it, then brings you back here.</p>
+  return html`<p>${t('connect.sentToApprove', { platform: displayName })}</p>
     ${startForm(ctx, module, refresh, html``)}`;
 }
 
 /** Said before connecting, not at the first failed post: this server's media cannot be fetched by the platform. */
-function mediaWarning(deps: DashboardDeps, module: PlatformModule): SafeHtml {
+function mediaWarning(t: Translate, deps: DashboardDeps, module: PlatformModule): SafeHtml {
   const { identifier, displayName, mediaByUrl } = module.definition;
   if (deps.mediaReach(identifier)) return html``;
   // TikTok pulls only photos: its videos are uploaded and work from any address.
-  const words = mediaByUrl === 'images'
-    ? { pulled: 'images', refused: 'images', working: 'videos' }
-    : { pulled: 'images and videos', refused: 'media', working: 'text posts' };
-  return html`<p class="notice" role="note">${displayName} fetches ${words.pulled} from their URL, and this
-    server serves them at a private address (UPLOADS_PUBLIC_URL). Posts with ${words.refused} to this channel will
-    be refused until the operator serves media at a public address; ${words.working} work.</p>`;
+  const warning = mediaByUrl === 'images' ? 'connect.imagesNotReachable' : 'connect.mediaNotReachable';
+  return html`<p class="notice" role="note">${t(warning, { platform: displayName })}</p>`;
 }
 
 function renderConnectPage(
@@ -202,14 +218,16 @@ function renderConnectPage(
   status = 200,
 ): void {
   const { definition } = module;
+  const t = words(ctx);
+  const platform = definition.displayName;
   renderPage(ctx, {
     status,
-    title: `Connect ${definition.displayName}`,
-    body: html`${mediaWarning(deps, module)}${section}
-      <h2>About ${definition.displayName}</h2>
+    title: t('connect.connectPlatform', { platform }),
+    body: html`${mediaWarning(t, deps, module)}${section}
+      <h2>${t('connect.about', { platform })}</h2>
       <p>${definition.rules}</p>
-      <p>Text limit: ${definition.textLimit} characters. ${definition.mediaRules}</p>
-      <p><a href="/channels">Back to channels</a></p>`,
+      <p>${t('connect.textLimit', { limit: definition.textLimit })} ${definition.mediaRules}</p>
+      <p><a href="/channels">${t('channels.backToChannels')}</a></p>`,
   });
 }
 
@@ -224,10 +242,11 @@ function renderOutcome(ctx: DashboardRouterContext, provider: string, outcome: C
   }
   // Someone sent here by an API client's app: with no dashboard session, or one working in
   // another organization (a form link's channel joins the link's), whose channel list lacks it.
+  const t = words(ctx);
   renderPage(ctx, {
-    title: 'Channel connected',
+    title: t('connect.connectedTitle'),
     body: html`<p role="status">
-      ${outcome.name} is connected (channel <code>${outcome.id}</code>). You can close this page.
+      ${t.markup('connect.connectedNotice', { name: outcome.name, channel: html`<code>${outcome.id}</code>` })}
     </p>`,
   });
 }
@@ -251,15 +270,16 @@ function pickForm(
       >
     </li>`;
   });
+  const t = words(ctx);
   return html`<form method="post" action="/channels/pick/${provider}">
     ${csrfField(ctx)}<input type="hidden" name="key" value="${key}" />
     <fieldset>
-      <legend>Which one should SPS publish to?</legend>
+      <legend>${t('connect.pickQuestion')}</legend>
       <ul class="choices">
         ${choices}
       </ul>
     </fieldset>
-    <button type="submit">Connect this one</button>
+    <button type="submit">${t('connect.pickButton')}</button>
   </form>`;
 }
 
@@ -373,7 +393,7 @@ export function registerConnectPages(router: Router<DashboardState>, deps: Dashb
     const accounts = await offeredAccounts(deps, claim);
     const module = connectModule(provider);
     renderPage(ctx, {
-      title: `Choose a ${module.definition.displayName} target`,
+      title: words(ctx)('connect.pickTitle', { platform: module.definition.displayName }),
       body: pickForm(ctx, provider, key, accounts),
     });
   });

@@ -14,6 +14,7 @@ import { holdsEveryScope, scopeDescriptions } from '../../../shared/domain/api-k
 import type { DashboardDeps } from '../dashboard-deps.ts';
 import { formField } from '../form-body.ts';
 import { html, webUrl, type SafeHtml } from '../html.ts';
+import { words, type Translate } from '../i18n/translate.ts';
 import { csrfField, renderPage, renderProblem } from '../layout.ts';
 import { loginPath, safeReturnPath } from '../return-target.ts';
 import { authorizationParameters, consentPath, parameterFields } from './authorization-parameters.ts';
@@ -26,14 +27,11 @@ function redirectWith(app: StoredApp, answer: Record<string, string | null>): st
   return target.toString();
 }
 
-const untrustedProblems: Record<UntrustedRequestProblem, string> = {
-  unknown_client: 'The app that sent you here is not registered with SPS (its client_id is unknown).',
-  redirect_uri_mismatch: 'The app that sent you here asked to be answered at an address it did not register '
-    + '(its redirect_uri is not the app\'s Redirect URL).',
-  unsupported_response_type: 'The app that sent you here asked for something SPS does not offer '
-    + '(response_type must be "code").',
-  state_too_long: `The app that sent you here sent a state longer than ${String(maxStateLength)} characters, `
-    + 'which cannot be sent back to it.',
+const untrustedProblems: Record<UntrustedRequestProblem, (t: Translate) => string> = {
+  unknown_client: (t) => t('consent.unknownClient'),
+  redirect_uri_mismatch: (t) => t('consent.redirectUriMismatch'),
+  unsupported_response_type: (t) => t('consent.unsupportedResponseType'),
+  state_too_long: (t) => t('consent.stateTooLong', { max: maxStateLength }),
 };
 
 /**
@@ -48,10 +46,12 @@ async function checkedRequest(
 ): Promise<{ app: StoredApp; grant: RequestedGrant } | null> {
   const check = await checkAuthorizationRequest(deps.db, parameters);
   switch (check.outcome) {
-    case 'untrusted':
-      renderProblem(ctx, 400, 'Invalid authorization request',
-        `${untrustedProblems[check.problem]} Nothing was shared; you can close this page.`);
+    case 'untrusted': {
+      const t = words(ctx);
+      renderProblem(ctx, 400, t('consent.invalidRequest'),
+        t('consent.nothingShared', { problem: untrustedProblems[check.problem](t) }));
       return null;
+    }
     case 'refused':
       ctx.redirect(redirectWith(check.app, {
         error: check.error,
@@ -65,13 +65,9 @@ async function checkedRequest(
 }
 
 /** What the token will be able to do: the scopes the app asked for, each with what it allows. */
-function permissionList(scope: string): SafeHtml {
+function permissionList(t: Translate, scope: string): SafeHtml {
   const scopes = apiScopesOf(scope);
-  const what = holdsEveryScope(scopes)
-    ? 'exactly as that organization\'s API key can (every scope)'
-    : 'with only these scopes';
-  const intro = html`<p>If you authorize it, it can use the SPS public API for the organization you choose,
-    ${what}:</p>`;
+  const intro = html`<p>${t(holdsEveryScope(scopes) ? 'consent.everyScope' : 'consent.theseScopes')}</p>`;
   const items = scopes.map((name) => html`<li><code>${name}</code>: ${scopeDescriptions[name]};</li>`);
   return html`${intro}
 <ul id="consent-scopes">${items}</ul>`;
@@ -87,27 +83,32 @@ function consentPage(
 ): void {
   const picture = webUrl(app.pictureUrl);
   const options = account.organizations.map((organization) => html`<option value="${organization.id}"${organization.id === account.organization.id ? html` selected` : ''}>${organization.name}</option>`);
+  const t = words(ctx);
+  const approvedApps = html`<a href="/approved-apps">${t('nav.approvedApps')}</a>`;
+  const origin = html`<code>${new URL(app.redirectUrl).origin}</code>`;
+  const logo = t('consent.appLogo', { app: app.name });
   renderPage(ctx, {
     status: problem === undefined ? 200 : 400,
-    title: `Authorize ${app.name}`,
+    title: t('consent.title', { app: app.name }),
     body: html`${problem === undefined ? '' : html`<p class="error" role="alert">${problem}</p>`}
 <section aria-labelledby="app-heading" class="consent-app">
-${picture === null ? '' : html`<img class="app-picture" src="${picture}" alt="${app.name} logo">`}
+${picture === null ? '' : html`<img class="app-picture" src="${picture}" alt="${logo}">`}
 <div><h2 id="app-heading">${app.name}</h2>
 ${app.description === null || app.description === undefined ? '' : html`<p>${app.description}</p>`}</div>
 </section>
 <section aria-labelledby="permissions-heading">
-<h2 id="permissions-heading">${app.name} wants to use SPS for you</h2>
-${permissionList(grant.scope)}
-<p>The access does not expire. You can end it at any time on the <a href="/approved-apps">Approved apps</a> page.</p>
-<p class="muted">You will then be sent back to <code>${new URL(app.redirectUrl).origin}</code>.</p>
+<h2 id="permissions-heading">${t('consent.wantsToUse', { app: app.name })}</h2>
+${permissionList(t, grant.scope)}
+<p>${t.markup('consent.noExpiry', { approvedApps })}</p>
+<p class="muted">${t.markup('consent.sentBack', { origin })}</p>
 </section>
 <form method="post" action="/oauth/authorize">
   ${csrfField(ctx)}
   ${parameterFields(parameters)}
-  <label for="consent-organization">Organization</label>
+  <label for="consent-organization">${t('consent.organization')}</label>
   <select id="consent-organization" name="organization_id">${options}</select>
-  <p><button type="submit" name="decision" value="approve" class="primary">Authorize</button> <button type="submit" name="decision" value="deny">Deny</button></p>
+  <p><button type="submit" name="decision" value="approve" class="primary">${t('consent.authorize')}</button>
+  <button type="submit" name="decision" value="deny">${t('consent.deny')}</button></p>
 </form>`,
   });
 }
@@ -145,7 +146,7 @@ export function registerConsentPages(router: Router<DashboardState>, deps: Dashb
     }
     const organizationId = formField(ctx, 'organization_id');
     if (decision !== 'approve' || !isMember(account.user, organizationId)) {
-      consentPage(ctx, app, grant, account, parameters, 'Choose one of your organizations, then Authorize or Deny.');
+      consentPage(ctx, app, grant, account, parameters, words(ctx)('consent.chooseOrganization'));
       return;
     }
     const approval = { app, user: account.user, organizationId, now: deps.now(), grant };

@@ -8,6 +8,8 @@ import { DomainError } from '../../../shared/errors.ts';
 import { uploadAndInspect } from '../dashboard-upload.ts';
 import { html } from '../html.ts';
 import { sentence } from '../html-errors.ts';
+import type { MessageKey } from '../i18n/messages-en.ts';
+import { words, type Translate } from '../i18n/translate.ts';
 import { renderPage } from '../layout.ts';
 import { libraryTile, uploadZone } from '../media-library/media-library-view.ts';
 import { parseForm } from '../posts/parse-form.ts';
@@ -15,31 +17,38 @@ import { requireSignIn } from '../session.ts';
 import { signedIn, type DashboardRouterContext, type DashboardState } from '../state.ts';
 import type { ComposerDeps } from '../compose/composer-deps.ts';
 
-const libraryQuery = z.object({
-  cursor: z.string().regex(/^[0-9a-f]{24}$/, 'cursor is not one this page gave').optional(),
+/** The library's query in the reader's words: a refusal names the problem in them. */
+const libraryQueryIn = (t: Translate) => z.object({
+  cursor: z.string().regex(/^[0-9a-f]{24}$/, t('media.cursorInvalid')).optional(),
 });
+
+/** What media-upload.js says beside each file. */
+const uploadScriptWords: readonly MessageKey[] = [
+  'media.uploadOf', 'media.uploaded', 'media.uploadedProcessing', 'media.uploadFailedStatus', 'media.uploadInterrupted',
+];
 
 async function renderLibrary(
   ctx: DashboardRouterContext, deps: ComposerDeps, problem: string | null = null, status = 200,
 ): Promise<void> {
   const organizationId = signedIn(ctx).organization.id;
-  const { cursor } = parseForm(libraryQuery, ctx.query);
+  const t = words(ctx);
+  const { cursor } = parseForm(libraryQueryIn(t), ctx.query);
   const page = await listMedia(deps.db, organizationId, { limit: mediaPageLimits.default, cursor });
   const uses = await mediaUses(deps.db, organizationId, page.media.map((media) => media._id.toHexString()));
-  const tiles = page.media.map((media) => libraryTile(ctx, mediaView(media), uses.get(media._id.toHexString())));
+  const tiles = page.media.map((media) => libraryTile(ctx, t, mediaView(media), uses.get(media._id.toHexString())));
   renderPage(ctx, {
-    title: 'Media library',
+    title: t('media.title'),
     status,
     wide: true,
     scripts: ['media-upload.js'],
+    scriptWords: uploadScriptWords,
     body: html`${problem === null ? '' : html`<p class="error" role="alert">${problem}</p>`}
-${uploadZone(ctx)}
+${uploadZone(ctx, t)}
 ${tiles.length === 0
-    ? html`<p class="muted">The media library is empty.</p>`
+    ? html`<p class="muted">${t('media.empty')}</p>`
     : html`<ul class="media-grid">${tiles}</ul>`}
-${page.cursor === null ? '' : html`<p><a href="/media?cursor=${page.cursor}">Older files</a></p>`}
-<p class="muted">Files are uploaded, inspected and refused exactly as the API's POST /upload does; a file a
-scheduled post uses cannot be deleted until that post is edited or deleted.</p>`,
+${page.cursor === null ? '' : html`<p><a href="/media?cursor=${page.cursor}">${t('media.olderFiles')}</a></p>`}
+<p class="muted">${t('media.uploadNote')}</p>`,
   });
 }
 
@@ -54,8 +63,8 @@ export function registerMediaPages(router: Router<DashboardState>, deps: Compose
     const organizationId = signedIn(ctx).organization.id;
     const decision = await deps.limiter.hit(`org:${organizationId}`);
     if (!decision.allowed) {
-      throw new DomainError('rate_limited', `this organization has used its ${decision.limit} requests of the hour; `
-        + `try again in ${Math.ceil(decision.resetSeconds / 60)} minutes`);
+      const minutes = Math.ceil(decision.resetSeconds / 60);
+      throw new DomainError('rate_limited', words(ctx).count('media.rateLimited', minutes, { limit: decision.limit }));
     }
     const { media, finished } = await uploadAndInspect(ctx, deps, organizationId);
     ctx.status = finished ? 201 : 202;

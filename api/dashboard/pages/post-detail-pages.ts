@@ -11,9 +11,10 @@ import { getReadablePost, type PostWithThread } from '../../../shared/domain/pos
 import { retryUnpublishedParts, type RetryDeps } from '../../../shared/domain/posts/retry-post.ts';
 import { undeclaredRemoval } from '../../../shared/domain/removal/removal-plan.ts';
 import { findPlatformModule } from '../../../shared/platforms/platforms.ts';
-import { moveForm, reschedulePost } from '../calendar/reschedule-post.ts';
+import { moveFormIn, reschedulePost } from '../calendar/reschedule-post.ts';
 import { editablePost } from '../compose/composer-origin.ts';
 import type { DashboardDeps } from '../dashboard-deps.ts';
+import { words, type Translate } from '../i18n/translate.ts';
 import { renderPage } from '../layout.ts';
 import { parseForm } from '../posts/parse-form.ts';
 import { postStory, type PostActions } from '../posts/post-story-view.ts';
@@ -24,7 +25,10 @@ import { signedIn, type DashboardRouterContext, type DashboardState } from '../s
 export type PostPageDeps = DashboardDeps & CreatePostsDeps & RetryDeps & PostChangeDeps & ReadAnalyticsDeps
   & Pick<PublicApiDeps, 'removals'>;
 
-const deleteForm = z.object({ on_platform: z.literal('yes', { error: 'on_platform is "yes" or absent' }).optional() });
+/** The delete form in the reader's words (a refusal names the problem in them). */
+const deleteFormIn = (t: Translate) => z.object({
+  on_platform: z.literal('yes', { error: t('post.onPlatformInvalid') }).optional(),
+});
 
 /** Only posts the platform may have counters for are asked; the read is the one GET /analytics/post/:id makes. */
 async function analyticsOf(
@@ -60,9 +64,10 @@ export function registerPostDetailPages(router: Router<DashboardState>, deps: Po
     const found = await getReadablePost(deps.db, organizationId, ctx.params.id ?? '');
     const post = presentPost(found);
     const excerpt = post.content.length > 40 ? `${post.content.slice(0, 39)}…` : post.content;
+    const t = words(ctx);
     renderPage(ctx, {
-      title: `Post: ${excerpt === '' ? post.id : excerpt}`,
-      body: postStory(ctx, post, actionsOf(found, await analyticsOf(deps, organizationId, found))),
+      title: t('post.title', { excerpt: excerpt === '' ? post.id : excerpt }),
+      body: postStory(ctx, t, post, actionsOf(found, await analyticsOf(deps, organizationId, found))),
     });
   });
 
@@ -72,7 +77,7 @@ export function registerPostDetailPages(router: Router<DashboardState>, deps: Po
   });
 
   router.post('/posts/:id/delete', requireSignIn(), async (ctx) => {
-    const form = parseForm(deleteForm, ctx.request.body);
+    const form = parseForm(deleteFormIn(words(ctx)), ctx.request.body);
     const onPlatform = form.on_platform === 'yes';
     const { id } = await deletePost(deps, signedIn(ctx).organization.id, ctx.params.id ?? '', { onPlatform });
     // Deleted on the platform, the post stays readable with its removal; otherwise it is gone.
@@ -80,8 +85,9 @@ export function registerPostDetailPages(router: Router<DashboardState>, deps: Po
   });
 
   router.post('/posts/:id/move', requireSignIn(), async (ctx) => {
-    const { publish_at: publishAt } = parseForm(moveForm, ctx.request.body);
-    const moved = await reschedulePost(deps, signedIn(ctx).organization.id, ctx.params.id ?? '', publishAt);
+    const t = words(ctx);
+    const { publish_at: publishAt } = parseForm(moveFormIn(t), ctx.request.body);
+    const moved = await reschedulePost(deps, t, signedIn(ctx).organization.id, ctx.params.id ?? '', publishAt);
     if (wantsJson(ctx)) {
       ctx.body = moved;
       return;

@@ -6,6 +6,7 @@ import type { DashboardDeps } from '../dashboard-deps.ts';
 import { namedKeysSection, registerApiKeyPages, type NamedKeysView } from './api-key-pages.ts';
 import { formField } from '../form-body.ts';
 import { html, type SafeHtml } from '../html.ts';
+import { words } from '../i18n/translate.ts';
 import { csrfField, renderPage } from '../layout.ts';
 import { defaultLandingPath, safeReturnPath } from '../return-target.ts';
 import { requireSignIn } from '../session.ts';
@@ -17,21 +18,26 @@ interface KeyView {
   notice?: string;
 }
 
+/** What stands for the key until it is revealed: its prefix, the rest masked (the same in every language). */
+const maskedKey = 'sps_••••••••••••••••';
+
 function apiKeySection(ctx: DashboardRouterContext, view: KeyView): SafeHtml {
+  const t = words(ctx);
+  const reveal = html`<button type="submit">${t('settings.revealApiKey')}</button>`;
+  const copy = html`<button type="button" data-copy="api-key">${t('settings.copy')}</button>`;
   const shown = view.apiKey === undefined
-    ? html`<p><span class="secret" aria-label="API key, hidden">sps_••••••••••••••••</span></p>
-<form method="post" action="/settings/api-key/reveal">${csrfField(ctx)}<button type="submit">Reveal API key</button></form>`
-    : html`<p><code id="api-key" class="secret">${view.apiKey}</code> <button type="button" data-copy="api-key">Copy</button></p>`;
+    ? html`<p><span class="secret" aria-label="${t('settings.apiKeyHidden')}">${maskedKey}</span></p>
+<form method="post" action="/settings/api-key/reveal">${csrfField(ctx)}${reveal}</form>`
+    : html`<p><code id="api-key" class="secret">${view.apiKey}</code> ${copy}</p>`;
   return html`<section aria-labelledby="api-key-heading">
-<h2 id="api-key-heading">API key</h2>
+<h2 id="api-key-heading">${t('settings.apiKey')}</h2>
 ${view.notice === undefined ? '' : html`<p class="notice" role="status">${view.notice}</p>`}
-<p>Send it in the <code>Authorization</code> header of every public API request. Keep it secret: it acts
-for this organization with every scope.</p>
+<p>${t.markup('settings.apiKeyUse', { header: html`<code>Authorization</code>` })}</p>
 ${shown}
 <form method="post" action="/settings/api-key/rotate">
   ${csrfField(ctx)}
-  <p>Rotating makes a new key; the current key stops working at once.</p>
-  <button type="submit" class="danger">Rotate API key</button>
+  <p>${t('settings.rotateHint')}</p>
+  <button type="submit" class="danger">${t('settings.rotateApiKey')}</button>
 </form>
 </section>`;
 }
@@ -43,22 +49,28 @@ async function settingsPage(
   keys: NamedKeysView = {},
   status = 200,
 ): Promise<void> {
+  const t = words(ctx);
   const account = signedIn(ctx);
   const named = await namedKeysSection(ctx, deps, keys);
+  const organizationId = t.markup('settings.organizationId', { id: html`<code>${account.organization.id}</code>` });
+  const organization = t.markup('settings.organization', {
+    name: html`<strong>${account.organization.name}</strong>`,
+    id: html`<span class="muted">${organizationId}</span>`,
+  });
   renderPage(ctx, {
     status,
-    title: 'Settings',
-    body: html`<p>Organization: <strong>${account.organization.name}</strong> <span class="muted">(id <code>${account.organization.id}</code>)</span></p>
+    title: t('settings.title'),
+    body: html`<p>${organization}</p>
 ${apiKeySection(ctx, view)}
 ${named}
 <section aria-labelledby="organizations-heading">
-<h2 id="organizations-heading">Organizations</h2>
-<p>You belong to ${account.organizations.length === 1 ? 'one organization' : `${account.organizations.length} organizations`}; switch between them in the header.</p>
+<h2 id="organizations-heading">${t('settings.organizations')}</h2>
+<p>${t.count('settings.memberships', account.organizations.length)}</p>
 <form method="post" action="/organizations">
   ${csrfField(ctx)}
-  <label for="new-organization">Create another organization</label>
+  <label for="new-organization">${t('settings.createAnotherOrganization')}</label>
   <input id="new-organization" name="name" required maxlength="200">
-  <p><button type="submit">Create organization</button></p>
+  <p><button type="submit">${t('settings.createOrganization')}</button></p>
 </form>
 </section>`,
   });
@@ -76,7 +88,7 @@ export function registerSettingsPages(router: Router<DashboardState>, deps: Dash
 
   router.post('/settings/api-key/rotate', requireSignIn(), async (ctx) => {
     const apiKey = await rotateApiKey(deps.db, deps.secrets, deps.caches, signedIn(ctx).organization.id);
-    const notice = 'A new API key was made. The previous key no longer works: update every place that used it.';
+    const notice = words(ctx)('settings.apiKeyRotated');
     await settingsPage(ctx, deps, { apiKey, notice });
   });
 
@@ -90,7 +102,7 @@ export function registerSettingsPages(router: Router<DashboardState>, deps: Dash
   router.post('/organizations/switch', requireSignIn(), async (ctx) => {
     const account = signedIn(ctx);
     const organizationId = formField(ctx, 'organization_id');
-    if (!isMember(account.user, organizationId)) throw new DomainError('not_found', 'you are not a member of that organization');
+    if (!isMember(account.user, organizationId)) throw new DomainError('not_found', words(ctx)('settings.notMember'));
     await selectOrganization(deps.db, account.sessionId, organizationId);
     ctx.redirect(safeReturnPath(formField(ctx, 'return_to')) ?? defaultLandingPath);
   });

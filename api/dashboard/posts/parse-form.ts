@@ -10,5 +10,6 @@ export function parseForm<Schema extends z.ZodType>(schema: Schema, body: unknow
   if (parsed.success) return parsed.data;
   const [issue] = parsed.error.issues;
   const details = parsed.error.issues.map((one) => ({ path: one.path.join('.'), message: one.message }));
-  throw new DomainError('validation_failed', issue?.message ?? 'the form could not be read', details);
+  // zod reports at least one issue with every failure; its own summary is only a fallback for the types.
+  throw new DomainError('validation_failed', issue?.message ?? parsed.error.message, details);
 }

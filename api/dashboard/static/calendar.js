@@ -4,7 +4,8 @@
 // This script comes before FullCalendar's bundle: it gives FullCalendar the <style> element it
 // writes its CSS into (found by data-fullcalendar), carrying this script's nonce, which style-src
 // allows on this page alone; the calendar itself starts once the bundle has run.
-/* global FullCalendar, fetch, URLSearchParams -- FullCalendar: the bundle, run before DOMContentLoaded */
+/* global FullCalendar, fetch, URLSearchParams, pageWord -- FullCalendar: the bundle, run before DOMContentLoaded;
+   pageWord: page-words.js */
 'use strict';
 
 (() => {
@@ -33,7 +34,15 @@ function start() {
   if (element === null || status === null || typeof FullCalendar === 'undefined') return;
   const eventsUrl = element.getAttribute('data-events') || '/calendar/events';
   const csrf = element.getAttribute('data-csrf') || '';
+  // The page's language: FullCalendar's month and day names (its locale file, loaded for it) and our dates.
+  const locale = element.getAttribute('data-locale') || 'en';
   const narrow = window.matchMedia('(max-width: 40rem)').matches;
+  /** An event's name for hovering and screen readers, by the state the server gave it. */
+  const stateLabels = {
+    scheduled: 'calendar.eventLabelScheduled',
+    published: 'calendar.eventLabelPublished',
+    failed: 'calendar.eventLabelFailedBare',
+  };
 
   /** The message of a refusal: the problem page's alert, or the JSON's message. */
   async function refusalOf(response) {
@@ -47,12 +56,12 @@ function start() {
     }
     const page = new DOMParser().parseFromString(text, 'text/html');
     const alert = page.querySelector('[role="alert"]');
-    return alert === null ? `the server answered ${response.status}` : alert.textContent.trim();
+    return alert === null ? pageWord('calendar.serverAnswered', { status: response.status }) : alert.textContent.trim();
   }
 
   async function move(info) {
     const body = new URLSearchParams({ publish_at: info.event.start.toISOString() });
-    status.textContent = `Moving "${info.event.title}"…`;
+    status.textContent = pageWord('calendar.moving', { title: info.event.title });
     try {
       const response = await fetch(`/posts/${encodeURIComponent(info.event.id)}/move`, {
         method: 'POST',
@@ -64,14 +73,16 @@ function start() {
       });
       if (!response.ok) {
         info.revert();
-        status.textContent = `Not moved: ${await refusalOf(response)}`;
+        status.textContent = pageWord('calendar.notMoved', { reason: await refusalOf(response) });
         return;
       }
       const moved = await response.json();
-      status.textContent = `Moved "${info.event.title}" to ${new Date(moved.publishDate).toLocaleString()}.`;
+      const time = new Date(moved.publishDate).toLocaleString(locale);
+      status.textContent = pageWord('calendar.moved', { title: info.event.title, time });
     } catch (error) {
       info.revert();
-      status.textContent = `Not moved: ${error instanceof Error ? error.message : 'the request failed'}`;
+      const reason = error instanceof Error ? error.message : pageWord('calendar.requestFailed');
+      status.textContent = pageWord('calendar.notMoved', { reason });
     }
   }
 
@@ -79,21 +90,31 @@ function start() {
     initialView: narrow ? 'listWeek' : 'dayGridMonth',
     headerToolbar: narrow
       ? { start: 'prev,next', center: 'title', end: 'listWeek,dayGridMonth' }
-      : { start: 'prev,next today', center: 'title', end: 'dayGridMonth,timeGridWeek,listWeek' },
+      : { start: 'prev,next today', center: 'title', end: 'dayGridMonth,timeGridWeek,listWeek' }, // not-ui-text
+    locale,
     // Text buttons: the icon font is a data: URL the CSP's default-src refuses.
     buttonIcons: false,
-    buttonText: { prev: 'Previous', next: 'Next', today: 'Today', month: 'Month', week: 'Week', list: 'List' },
+    buttonText: {
+      prev: pageWord('calendar.previous'),
+      next: pageWord('calendar.next'),
+      today: pageWord('calendar.today'),
+      month: pageWord('calendar.month'),
+      week: pageWord('calendar.week'),
+      list: pageWord('calendar.list'),
+    },
     height: 'auto',
     firstDay: 1,
     nowIndicator: true,
     eventDurationEditable: false,
     eventTimeFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
-    events: { url: eventsUrl, failure: () => { status.textContent = 'The posts of this range could not be loaded.'; } },
+    events: { url: eventsUrl, failure: () => { status.textContent = pageWord('calendar.loadFailed'); } },
     eventDidMount: (info) => {
       const props = info.event.extendedProps;
       // The reason of a failure on hover; screen readers get it in the link's name.
       const title = info.event.title;
-      const label = props.error ? `${title}. Failed: ${props.error}` : `${title} (${props.state})`;
+      const label = props.error
+        ? pageWord('calendar.eventLabelFailed', { title, error: props.error })
+        : pageWord(stateLabels[props.state] || 'calendar.eventLabelScheduled', { title });
       info.el.setAttribute('title', label);
       info.el.setAttribute('aria-label', label);
       // A post is a link to its page: without this, pressing on it starts the browser's own link drag

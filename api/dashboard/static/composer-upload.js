@@ -2,7 +2,9 @@
 // /compose/upload with the session cookie and the form's CSRF token (a header: the body is the
 // file), each with a progress bar; the answer is the file's library tile, added to the grid and
 // attached to part 1, and the live check runs again so the previews show it. Without this
-// script the zone stays hidden and the library's files are picked as before.
+// script the zone stays hidden and the library's files are picked as before. Its words come from
+// the page (pageWord, static/page-words.js), in the reader's language.
+/* global pageWord -- from page-words.js, loaded before this script */
 (() => {
   const reveal = () => {
     const zone = document.getElementById('media-drop');
@@ -18,7 +20,7 @@
     const bar = document.createElement('progress');
     bar.max = 100;
     bar.value = 0;
-    bar.setAttribute('aria-label', `Upload of ${file.name}`);
+    bar.setAttribute('aria-label', pageWord('composer.uploadOf', { name: file.name }));
     item.append(`${file.name} `, bar);
     list.append(item);
     const parts = form.querySelectorAll('textarea[name="part"]').length;
@@ -30,7 +32,8 @@
     });
     request.addEventListener('load', () => {
       if (request.status === 201 || request.status === 202) {
-        item.textContent = `${file.name}: uploaded${request.status === 202 ? ', still being processed' : ''}`;
+        const uploaded = request.status === 202 ? 'composer.uploadedProcessing' : 'composer.uploaded';
+        item.textContent = pageWord(uploaded, { name: file.name });
         const grid = document.getElementById('media-grid');
         if (grid !== null) grid.insertAdjacentHTML('afterbegin', request.responseText);
         const empty = document.getElementById('media-empty');
@@ -41,12 +44,12 @@
       // Our error pages say why in their alert; show those words beside the file.
       const page = new DOMParser().parseFromString(request.responseText, 'text/html');
       const reason = page.querySelector('[role="alert"]');
-      const why = reason === null ? `the upload failed (${request.status})` : reason.textContent;
-      item.textContent = `${file.name}: ${why}`;
+      const why = reason === null ? pageWord('composer.uploadFailed', { status: request.status }) : reason.textContent;
+      item.textContent = pageWord('composer.fileProblem', { name: file.name, problem: why });
       item.className = 'problem';
     });
     request.addEventListener('error', () => {
-      item.textContent = `${file.name}: the upload was interrupted; try again`;
+      item.textContent = pageWord('composer.uploadInterrupted', { name: file.name });
       item.className = 'problem';
     });
     const body = new FormData();

@@ -2,6 +2,7 @@
 // /media/upload with the session cookie and the page's CSRF token in a header (the body is the
 // file), with a progress bar; once every file is answered the page is read again to show them.
 // Without this script the zone stays hidden.
+/* global pageWord -- from page-words.js, loaded before this script */
 'use strict';
 
 (() => {
@@ -25,7 +26,7 @@
     const bar = document.createElement('progress');
     bar.max = 100;
     bar.value = 0;
-    bar.setAttribute('aria-label', `Upload of ${file.name}`);
+    bar.setAttribute('aria-label', pageWord('media.uploadOf', { name: file.name }));
     item.append(`${file.name} `, bar);
     list.append(item);
     running += 1;
@@ -37,12 +38,15 @@
     });
     request.addEventListener('load', () => {
       if (request.status === 201 || request.status === 202) {
-        item.textContent = `${file.name}: uploaded${request.status === 202 ? ', still being processed' : ''}`;
+        const done = request.status === 202 ? 'media.uploadedProcessing' : 'media.uploaded';
+        item.textContent = pageWord(done, { name: file.name });
       } else {
         // Our error pages say why in their alert; show those words beside the file.
         const page = new DOMParser().parseFromString(request.responseText, 'text/html');
         const reason = page.querySelector('[role="alert"]');
-        const why = reason === null ? `the upload failed (${request.status})` : reason.textContent;
+        const why = reason === null
+          ? pageWord('media.uploadFailedStatus', { status: request.status })
+          : reason.textContent;
         item.textContent = `${file.name}: ${why}`;
         item.className = 'problem';
         failed += 1;
@@ -50,7 +54,7 @@
       settle();
     });
     request.addEventListener('error', () => {
-      item.textContent = `${file.name}: the upload was interrupted; try again`;
+      item.textContent = pageWord('media.uploadInterrupted', { name: file.name });
       item.className = 'problem';
       failed += 1;
       settle();
