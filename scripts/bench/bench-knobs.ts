@@ -48,6 +48,11 @@ export const benchKnobs = z.object({
   BENCH_DRAIN_POSTS: count(2_000),
   /** The one organization's backlog in the fairness row; the other organizations post one each. */
   BENCH_FAIRNESS_BACKLOG: count(10_000),
+  /**
+   * The same, with the backlog on one account: its publishes are bounded by
+   * PUBLISH_ACCOUNT_CONCURRENCY, so the rest wait in Redis while other organizations pass.
+   */
+  BENCH_FAIRNESS_ONE_ACCOUNT: count(500),
   /** Posts of the processes rows, drained by 1, 2 and 4 workers processes of BENCH_PROCESS_CALLS slots each. */
   BENCH_PROCESSES_POSTS: count(1_000),
   BENCH_PROCESS_CALLS: count(20),

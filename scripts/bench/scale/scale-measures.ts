@@ -80,19 +80,20 @@ export interface FairnessOutcome {
 }
 
 /**
- * The first organization has `backlog` posts on its channels, all due in one second; each other
- * organization has one post, due one after the other over the `spreadMs` after it. How late the
- * single posts are while the backlog drains, on a platform answering in `platformMs`.
+ * The first organization has `backlog` posts on its channels (or, `oneAccount`, all on its first
+ * channel, one account of the platform), all due in one second; each other organization has one
+ * post, due one after the other over the `spreadMs` after it. How late the single posts are while
+ * the backlog drains, on a platform answering in `platformMs`.
  */
 export async function measureFairness(
   stack: BenchStack,
   world: ScaleWorld,
-  fairness: { backlog: number; spreadMs: number; platformMs: number; tag: string },
+  fairness: { backlog: number; spreadMs: number; platformMs: number; tag: string; oneAccount?: boolean },
 ): Promise<FairnessOutcome> {
   world.simulator.responseDelayMs = fairness.platformMs;
   const [busy, ...others] = world.organizations;
   if (busy === undefined || others.length === 0) throw new Error('fairness needs two organizations or more');
-  const channels = busy.channelIds.length;
+  const channels = fairness.oneAccount === true ? 1 : busy.channelIds.length;
   const shape: PlanShape = (index, start) => {
     if (index < fairness.backlog) {
       return { organization: 0, channel: index % channels, due: start + Math.floor((index * 1000) / fairness.backlog) };

@@ -41,6 +41,12 @@ export async function runScaleMeasures(run: BenchRun): Promise<void> {
         backlog, spreadMs: fairnessSpreadMs, platformMs, tag: 'fairness',
       });
       rows.push(fairnessRow(`${backlog.toLocaleString('en')}-post backlog of one organization`, result, where));
+      const onOne = knobs.BENCH_FAIRNESS_ONE_ACCOUNT;
+      log(`fairness: ${onOne} posts of one account, the others' one each over ${fairnessSpreadMs / 1000} s...`);
+      const concentrated = await measureFairness(stack, world, {
+        backlog: onOne, spreadMs: fairnessSpreadMs, platformMs, tag: 'fairness-account', oneAccount: true,
+      });
+      rows.push(fairnessRow(`${onOne.toLocaleString('en')}-post backlog on one account`, concentrated, where));
     }
     if (runs(knobs, 'processes')) {
       const posts = knobs.BENCH_PROCESSES_POSTS;
