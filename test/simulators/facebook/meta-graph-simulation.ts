@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SimulatedAnswer, SimulatedRequest } from '../kit/simulator-server.ts';
+import { formBody, type SimulatedAnswer, type SimulatedRequest } from '../kit/simulator-server.ts';
 
 /**
  * Habits every simulated Meta Graph host shares (graph.facebook.com, graph.instagram.com,
@@ -33,9 +33,21 @@ export const expiredToken = (at: number): SimulatedAnswer =>
     subcode: 463,
   });
 
-/** Graph reads the token from `access_token` (query or form) or an `Authorization: Bearer|OAuth` header. */
-export function graphToken(request: SimulatedRequest): string | null {
-  const fromQuery = request.query.get('access_token');
+/** Graph takes a parameter from the query or, on a POST, from the form body. */
+export function graphParameters(request: SimulatedRequest): URLSearchParams {
+  const merged = new URLSearchParams(request.query);
+  if (request.method === 'POST') {
+    for (const [name, value] of formBody(request)) if (!merged.has(name)) merged.set(name, value);
+  }
+  return merged;
+}
+
+/**
+ * Graph reads the token from `access_token` (the query, or `parameters` with the form's too) or
+ * an `Authorization: Bearer|OAuth` header.
+ */
+export function graphToken(request: SimulatedRequest, parameters: URLSearchParams = request.query): string | null {
+  const fromQuery = parameters.get('access_token');
   if (fromQuery !== null && fromQuery !== '') return fromQuery;
   const header = /^(?:Bearer|OAuth) (.+)$/i.exec(request.headers.authorization ?? '');
   return header?.[1] ?? null;

@@ -1,6 +1,6 @@
 import type { SimulatedAnswer } from '../kit/simulator-server.ts';
 import { noSuchObject } from './threads-graph-answers.ts';
-import type { SimulatedThread } from './threads-publishing-simulation.ts';
+import type { SimulatedThread } from './threads-records.ts';
 
 /**
  * `DELETE /v1.0/{media-id}` (Threads API docs, "Delete posts"): the profile's own post or reply

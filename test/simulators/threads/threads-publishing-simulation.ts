@@ -1,9 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { graphError, pickFields, requestedFields } from '../facebook/meta-graph-simulation.ts';
-import { formBody, type SimulatedAnswer, type SimulatedRequest } from '../kit/simulator-server.ts';
+import {
+  graphError, graphParameters, graphToken, pickFields, requestedFields,
+} from '../facebook/meta-graph-simulation.ts';
+import type { SimulatedAnswer, SimulatedRequest } from '../kit/simulator-server.ts';
 import { pullMedia, type PulledMedia } from './pulled-media.ts';
 import { deleteThread } from './threads-deletion.ts';
-import { graphTime, invalidParameter, missingPermission, noSuchObject } from './threads-graph-answers.ts';
+import { invalidParameter, missingPermission, noSuchObject } from './threads-graph-answers.ts';
+import {
+  presentThread, type ContainerStatus, type PublishingEndpoint, type PublishingQuota, type PublishingStep,
+  type SimulatedContainer, type SimulatedThread,
+} from './threads-records.ts';
 import { ThreadsInsights, type MediaMetric, type UserInsights } from './threads-insights.ts';
 
 /**
@@ -13,64 +19,6 @@ import { ThreadsInsights, type MediaMetric, type UserInsights } from './threads-
  * insights. Media are pulled from `image_url` / `video_url` over HTTP and judged by their bytes.
  * Facts: ../shared/platforms/oauth-majors.md, sections 3.5 and 6.2-6.7.
  */
-
-export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';
-type ContainerType = 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
-
-export interface SimulatedContainer {
-  id: string;
-  owner: string;
-  mediaType: ContainerType;
-  text: string;
-  imageUrl: string | null;
-  videoUrl: string | null;
-  altText: string | null;
-  isCarouselItem: boolean;
-  children: string[];
-  replyToId: string | null;
-  replyControl: string | null;
-  topicTag: string | null;
-  linkAttachment: string | null;
-  quotePostId: string | null;
-  status: ContainerStatus;
-  errorMessage: string | null;
-  /** Status reads still answered IN_PROGRESS before the outcome shows (videos being processed). */
-  pollsInProgress: number;
-  /** What the status becomes once processing ends. */
-  outcome: { status: 'FINISHED' } | { status: 'ERROR'; errorMessage: string };
-  createdAt: number;
-  mediaId: string | null;
-}
-
-export interface SimulatedThread {
-  id: string;
-  owner: string;
-  containerId: string;
-  mediaType: 'TEXT_POST' | 'IMAGE' | 'VIDEO' | 'CAROUSEL_ALBUM';
-  text: string;
-  replyToId: string | null;
-  rootId: string;
-  replyControl: string | null;
-  topicTag: string | null;
-  linkAttachment: string | null;
-  quotePostId: string | null;
-  altTexts: (string | null)[];
-  /** The media URLs the published item shows, in order (a carousel's children's). */
-  mediaUrls: string[];
-  shortcode: string;
-  permalink: string;
-  timestamp: number;
-}
-
-/** Answers a request differently from the platform's normal way, once. */
-export type PublishingStep = SimulatedAnswer | { loseResponse: true };
-export type PublishingEndpoint = 'threads' | 'threads_publish' | 'status';
-
-export interface PublishingQuota {
-  posts: number;
-  replies: number;
-  durationSeconds: number;
-}
 
 /** The image and video limits Meta's spec table gives (section 6.3). */
 const maxImageBytes = 8 * 1024 * 1024;
@@ -88,22 +36,6 @@ export interface PublishingDeps {
   now: () => number;
   check(token: string | null): TokenCheck;
 }
-
-/** Graph takes a parameter from the query or, on a POST, from the form body. */
-function parametersOf(request: SimulatedRequest): URLSearchParams {
-  const merged = new URLSearchParams(request.query);
-  if (request.method === 'POST') {
-    for (const [name, value] of formBody(request)) if (!merged.has(name)) merged.set(name, value);
-  }
-  return merged;
-}
-
-function tokenOf(request: SimulatedRequest, parameters: URLSearchParams): string | null {
-  const given = parameters.get('access_token');
-  if (given !== null && given !== '') return given;
-  return /^(?:Bearer|OAuth) (.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? null;
-}
-
 
 export class ThreadsPublishing {
   readonly containers = new Map<string, SimulatedContainer>();
@@ -167,8 +99,8 @@ export class ThreadsPublishing {
     const match = /^\/([A-Za-z0-9_]+)(?:\/([a-z_]+))?$/.exec(rest);
     if (match === null) return undefined;
     const [, node = '', edge] = match;
-    const parameters = parametersOf(request);
-    const checked = this.#deps.check(tokenOf(request, parameters));
+    const parameters = graphParameters(request);
+    const checked = this.#deps.check(graphToken(request, parameters));
     if (!('user' in checked)) return checked;
     const me = node === 'me' || node === checked.user;
     const get = request.method === 'GET';
@@ -234,25 +166,7 @@ export class ThreadsPublishing {
     const thread = this.threads.find((candidate) => candidate.id === id);
     if (thread === undefined || thread.owner !== checked.user) return noSuchObject(id);
     const fields = [...requestedFields(request).keys()];
-    return { status: 200, body: pickFields(this.#present(thread, checked.username), fields) };
-  }
-
-  #present(thread: SimulatedThread, username: string): Record<string, unknown> {
-    return {
-      id: thread.id,
-      media_product_type: 'THREADS',
-      media_type: thread.mediaType,
-      text: thread.text === '' ? undefined : thread.text,
-      permalink: thread.permalink,
-      shortcode: thread.shortcode,
-      timestamp: graphTime(thread.timestamp),
-      username,
-      is_quote_post: thread.quotePostId !== null,
-      is_reply: thread.replyToId !== null,
-      replied_to: thread.replyToId === null ? undefined : { id: thread.replyToId },
-      root_post: { id: thread.rootId },
-      topic_tag: thread.topicTag ?? undefined,
-    };
+    return { status: 200, body: pickFields(presentThread(thread, checked.username), fields) };
   }
 
   /** `GET /me/threads` (posts) or `/me/replies` (replies), newest first, `limit` at most 100. */
@@ -263,7 +177,7 @@ export class ThreadsPublishing {
       .filter((thread) => thread.owner === owner.user && (thread.replyToId !== null) === replies)
       .sort((a, b) => b.timestamp - a.timestamp || Number(BigInt(b.id) - BigInt(a.id)))
       .slice(0, limit)
-      .map((thread) => pickFields(this.#present(thread, owner.username), fields));
+      .map((thread) => pickFields(presentThread(thread, owner.username), fields));
     return { status: 200, body: { data: items } };
   }
 
