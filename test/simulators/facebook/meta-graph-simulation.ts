@@ -33,6 +33,22 @@ export const expiredToken = (at: number): SimulatedAnswer =>
     subcode: 463,
   });
 
+/** Graph's timestamps: `2026-11-21T10:00:00+0000`. */
+export function graphTime(at: number): string {
+  return new Date(at).toISOString().replace(/\.\d{3}Z$/, '+0000');
+}
+
+/**
+ * Graph's refusal of an object it does not have, or hides from this token (400, code 100,
+ * subcode 33), for a read (`get`), a write on it (`post`) or its deletion.
+ */
+export const unsupportedRequest = (id: string, verb: 'get' | 'post' | 'delete' = 'get'): SimulatedAnswer => graphError(
+  `Unsupported ${verb} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, `
+    + 'or does not support this operation.',
+  100,
+  { subcode: 33, type: 'GraphMethodException' },
+);
+
 /** Graph takes a parameter from the query or, on a POST, from the form body. */
 export function graphParameters(request: SimulatedRequest): URLSearchParams {
   const merged = new URLSearchParams(request.query);

@@ -1,7 +1,12 @@
 import type { SimulatedAnswer } from '../kit/simulator-server.ts';
-import { graphParams, type GraphParams, type UploadedFile } from './graph-form.ts';
+import { graphParams, type GraphParams } from './graph-form.ts';
 import type { GraphAnswer, GraphRequest } from './graph-http-server.ts';
-import { graphError, graphPath, graphToken, requestedFields } from './meta-graph-simulation.ts';
+import type {
+  PublishingStep, SimulatedComment, SimulatedPhoto, SimulatedPost, SimulatedVideo,
+} from './page-publishing-records.ts';
+import {
+  graphError, graphPath, graphTime, graphToken, requestedFields, unsupportedRequest,
+} from './meta-graph-simulation.ts';
 
 /**
  * What a Page publishes through the Graph API, as the Facebook simulator keeps it: feed posts
@@ -13,55 +18,6 @@ import { graphError, graphPath, graphToken, requestedFields } from './meta-graph
  * `X-Business-Use-Case-Usage` on every Page-token answer.
  * Facts: ../shared/platforms/oauth-majors.md, sections 3.2 to 3.7.
  */
-
-export interface SimulatedPost {
-  /** `{page-id}_{post-id}`, as Graph names Page posts. */
-  id: string;
-  pageId: string;
-  message: string;
-  link: string | null;
-  /** Photos shown in the post: one published photo, or the unpublished ones attached to /feed. */
-  photoIds: string[];
-  videoId: string | null;
-  createdAt: number;
-  reactions: number;
-  shares: number;
-  mediaViews: number;
-  uniqueMediaViews: number;
-}
-
-export interface SimulatedPhoto {
-  id: string;
-  pageId: string;
-  file: UploadedFile;
-  published: boolean;
-  alt: string | null;
-  /** The post or comment that shows it; an unpublished photo is used once. */
-  usedBy: string | null;
-}
-
-export interface SimulatedVideo {
-  id: string;
-  pageId: string;
-  postId: string;
-  file: UploadedFile;
-  title: string | null;
-  description: string;
-  createdAt: number;
-}
-
-export interface SimulatedComment {
-  id: string;
-  /** The post or video commented on. */
-  objectId: string;
-  pageId: string;
-  message: string;
-  photoId: string | null;
-  createdAt: number;
-}
-
-/** An injected answer for the next publishing POST, `pass` to let one through, or `lose`. */
-export type PublishingStep = SimulatedAnswer | 'pass' | { lose: true };
 
 export interface PagePublishing {
   posts: SimulatedPost[];
@@ -107,18 +63,6 @@ function isVideo(bytes: Buffer): boolean {
 
 /** Graph's photo size limit. */
 const maxPhotoBytes = 4_000_000;
-
-/** Graph's timestamps: `2026-11-21T10:00:00+0000`. */
-function graphTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
-}
-
-const missingObject = (id: string, verb: 'post' | 'delete' = 'post'): SimulatedAnswer => graphError(
-  `Unsupported ${verb} request. Object with ID '${id}' does not exist, cannot be loaded due to missing `
-    + 'permissions, or does not support this operation.',
-  100,
-  { subcode: 33, type: 'GraphMethodException' },
-);
 
 export interface PagePublishingDeps {
   /** The Page a Page token acts for, or Graph's refusal of the token. */
@@ -262,7 +206,7 @@ export function createPagePublishing(deps: PagePublishingDeps): PagePublishing {
 
   function postComment(objectId: string, pageId: string, params: GraphParams): SimulatedAnswer {
     const target = commentable(objectId);
-    if (target === undefined) return missingObject(objectId);
+    if (target === undefined) return unsupportedRequest(objectId, 'post');
     const message = params.fields.get('message') ?? '';
     const attachmentId = params.fields.get('attachment_id') ?? null;
     let photo: SimulatedPhoto | undefined;
@@ -319,7 +263,7 @@ export function createPagePublishing(deps: PagePublishingDeps): PagePublishing {
     const post = posts.find((candidate) => candidate.id === id || candidate.videoId === id);
     const comment = comments.find((candidate) => candidate.id === id);
     const owner = post?.pageId ?? comment?.pageId;
-    if (owner === undefined) return missingObject(id, 'delete');
+    if (owner === undefined) return unsupportedRequest(id, 'delete');
     if (owner !== pageId) return graphError('(#200) Permissions error', 200);
     const gone = new Set(post === undefined ? [id] : [id, post.id, post.videoId]);
     const keep = <T extends { id: string }>(items: T[], also: (item: T) => boolean = () => false) => {
@@ -379,7 +323,7 @@ export function createPagePublishing(deps: PagePublishingDeps): PagePublishing {
   function readComments(request: GraphRequest, objectId: string): SimulatedAnswer {
     const pageId = deps.pageOfToken(graphToken(request));
     if (typeof pageId !== 'string') return pageId;
-    if (commentable(objectId) === undefined) return missingObject(objectId);
+    if (commentable(objectId) === undefined) return unsupportedRequest(objectId, 'post');
     const found = comments.filter((comment) => comment.objectId === objectId);
     if (request.query.get('order') === 'reverse_chronological') found.reverse();
     return withUsage(pageId, listed(found, request, (comment) => ({
@@ -415,7 +359,7 @@ export function createPagePublishing(deps: PagePublishingDeps): PagePublishing {
 
   function readInsights(request: GraphRequest, postId: string): SimulatedAnswer {
     const post = posts.find((candidate) => candidate.id === postId);
-    if (post === undefined) return missingObject(postId);
+    if (post === undefined) return unsupportedRequest(postId, 'post');
     const pageId = deps.pageOfToken(graphToken(request));
     if (typeof pageId !== 'string') return pageId;
     const known: Record<string, number> = {

@@ -1,5 +1,7 @@
 import { formBody, type SimulatedAnswer, type SimulatedRequest } from '../kit/simulator-server.ts';
-import { graphError, graphPath, pickFields, requestedFields } from '../facebook/meta-graph-simulation.ts';
+import {
+  graphError, graphPath, graphTime, pickFields, requestedFields, unsupportedRequest,
+} from '../facebook/meta-graph-simulation.ts';
 import { instagramRefusal } from './instagram-refusal.ts';
 import { fetchPulledMedia, type PulledMedia } from './pulled-media.ts';
 
@@ -101,11 +103,6 @@ const day = 24 * 3600 * 1000;
 const publishingQuota = 100;
 const maxCarouselItems = 10;
 
-/** `2026-11-21T10:00:00+0000`, the way Graph writes times. */
-export function graphTime(at: number): string {
-  return new Date(at).toISOString().replace(/\.\d{3}Z$/, '+0000');
-}
-
 /** A throttling refusal with the reset Meta gives in `X-Business-Use-Case-Usage` (minutes). */
 export function throttledAnswer(accountId: string, minutes: number, code = 80002): SimulatedAnswer {
   const refusal = graphError('Application request limit reached', code, { type: 'OAuthException' });
@@ -116,13 +113,6 @@ export function throttledAnswer(accountId: string, minutes: number, code = 80002
   };
   return { ...refusal, headers: { 'x-business-use-case-usage': JSON.stringify(usage) } };
 }
-
-const noSuchObject = (id: string): SimulatedAnswer => graphError(
-  `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, `
-    + 'or does not support this operation.',
-  100,
-  { subcode: 33 },
-);
 
 const missingParameter = (name: string): SimulatedAnswer => graphError(`(#100) The parameter ${name} is required`, 100);
 
@@ -227,7 +217,7 @@ export class InstagramContentSimulation {
   ): Promise<SimulatedAnswer> {
     const fields = new URLSearchParams([...request.query, ...formBody(request)]);
     const ownAccount = this.profiles.has(id);
-    if (ownAccount && id !== acting) return noSuchObject(id);
+    if (ownAccount && id !== acting) return unsupportedRequest(id);
     if (request.method === 'POST' && edge === 'media' && ownAccount) return this.#createContainer(acting, fields);
     if (request.method === 'POST' && edge === 'media_publish' && ownAccount) return this.#publish(acting, fields);
     if (request.method === 'GET' && edge === 'media' && ownAccount) return this.#listMedia(acting, request);
@@ -235,12 +225,12 @@ export class InstagramContentSimulation {
     if (request.method === 'GET' && edge === undefined && ownAccount) return this.#profile(acting, request);
     const container = this.containers.get(id);
     if (container !== undefined) {
-      if (container.owner !== acting) return noSuchObject(id);
+      if (container.owner !== acting) return unsupportedRequest(id);
       if (request.method === 'GET' && edge === undefined) return this.#containerNode(container, request);
       return graphError(`Unknown path components: /${edge ?? ''}`, 2500);
     }
     const media = this.media.find((item) => item.id === id);
-    if (media === undefined || media.owner !== acting) return noSuchObject(id);
+    if (media === undefined || media.owner !== acting) return unsupportedRequest(id);
     if (request.method === 'GET' && edge === undefined) return this.#mediaNode(media, request);
     if (edge === 'comments' && request.method === 'POST') return this.#comment(media, acting, fields);
     if (edge === 'comments' && request.method === 'GET') return this.#listComments(media, request);
@@ -344,7 +334,7 @@ export class InstagramContentSimulation {
     this.publishRequests.push(creationId ?? '');
     if (creationId === null) return missingParameter('creation_id');
     const container = this.containers.get(creationId);
-    if (container?.owner !== owner || container.isCarouselItem) return noSuchObject(creationId);
+    if (container?.owner !== owner || container.isCarouselItem) return unsupportedRequest(creationId);
     const code = this.#status(container);
     if (code === 'EXPIRED') {
       const message = 'The media you are trying to access has expired. Please try to upload again.';
@@ -426,7 +416,7 @@ export class InstagramContentSimulation {
 
   #profile(owner: string, request: SimulatedRequest): SimulatedAnswer {
     const profile = this.profiles.get(owner);
-    if (profile === undefined) return noSuchObject(owner);
+    if (profile === undefined) return unsupportedRequest(owner);
     const node = {
       id: profile.id,
       user_id: profile.id,

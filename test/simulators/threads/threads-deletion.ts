@@ -1,5 +1,5 @@
 import type { SimulatedAnswer } from '../kit/simulator-server.ts';
-import { noSuchObject } from './threads-graph-answers.ts';
+import { unsupportedRequest } from '../facebook/meta-graph-simulation.ts';
 import type { SimulatedThread } from './threads-records.ts';
 
 /**
@@ -9,7 +9,7 @@ import type { SimulatedThread } from './threads-records.ts';
  */
 export function deleteThread(threads: SimulatedThread[], id: string, user: string): SimulatedAnswer {
   const index = threads.findIndex((thread) => thread.id === id && thread.owner === user);
-  if (index === -1) return noSuchObject(id, 'delete');
+  if (index === -1) return unsupportedRequest(id, 'delete');
   threads.splice(index, 1);
   return { status: 200, body: { success: true, deleted_id: id } };
 }

@@ -1,5 +1,6 @@
 import type { SimulatedAnswer } from '../kit/simulator-server.ts';
-import { graphTime, invalidParameter } from './threads-graph-answers.ts';
+import { graphTime } from '../facebook/meta-graph-simulation.ts';
+import { invalidParameter } from './threads-graph-answers.ts';
 
 /** Threads' insights as the simulator keeps and answers them (the threads_manage_insights edges). */
 export interface UserInsights {

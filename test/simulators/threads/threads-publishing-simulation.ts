@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import {
-  graphError, graphParameters, graphToken, pickFields, requestedFields,
+  graphError, graphParameters, graphToken, pickFields, requestedFields, unsupportedRequest,
 } from '../facebook/meta-graph-simulation.ts';
 import type { SimulatedAnswer, SimulatedRequest } from '../kit/simulator-server.ts';
 import { pullMedia, type PulledMedia } from './pulled-media.ts';
 import { deleteThread } from './threads-deletion.ts';
-import { invalidParameter, missingPermission, noSuchObject } from './threads-graph-answers.ts';
+import { invalidParameter, missingPermission } from './threads-graph-answers.ts';
 import {
   presentThread, type ContainerStatus, type PublishingEndpoint, type PublishingQuota, type PublishingStep,
   type SimulatedContainer, type SimulatedThread,
@@ -125,7 +125,7 @@ export class ThreadsPublishing {
       const read = () => this.#mediaInsightsOf(parameters, node, checked.user);
       return this.#withScope(checked, 'threads_manage_insights', read);
     }
-    if (edge !== undefined && !me && /^\d+$/.test(node) && !this.#isKnown(node)) return noSuchObject(node);
+    if (edge !== undefined && !me && /^\d+$/.test(node) && !this.#isKnown(node)) return unsupportedRequest(node);
     return undefined;
   }
 
@@ -164,7 +164,7 @@ export class ThreadsPublishing {
       return { status: 200, body: pickFields(node, [...requestedFields(request).keys()]) };
     }
     const thread = this.threads.find((candidate) => candidate.id === id);
-    if (thread === undefined || thread.owner !== checked.user) return noSuchObject(id);
+    if (thread === undefined || thread.owner !== checked.user) return unsupportedRequest(id);
     const fields = [...requestedFields(request).keys()];
     return { status: 200, body: pickFields(presentThread(thread, checked.username), fields) };
   }
@@ -392,7 +392,7 @@ export class ThreadsPublishing {
 
   #mediaInsightsOf(parameters: URLSearchParams, id: string, user: string): SimulatedAnswer {
     const thread = this.threads.find((candidate) => candidate.id === id);
-    if (thread?.owner !== user) return noSuchObject(id);
+    if (thread?.owner !== user) return unsupportedRequest(id);
     const directReplies = this.threads.filter((candidate) => candidate.replyToId === id).length;
     return this.#insights.mediaAnswer(parameters, id, directReplies);
   }

@@ -1,5 +1,5 @@
 import type { SimulatedAnswer } from '../kit/simulator-server.ts';
-import { graphTime } from './threads-graph-answers.ts';
+import { graphTime } from '../facebook/meta-graph-simulation.ts';
 
 /*
  * What the simulated graph.threads.net keeps: media containers, the threads published from them,
