@@ -239,6 +239,40 @@ describe('dashboard: the composer opens an existing post', () => {
     expect(both.every((post) => post.publishDate.toISOString() === at.toISOString())).toBe(true);
   });
 
+  it('duplicates a post with its tags and its parts\' delays, which the composer has no field for', async () => {
+    const at = hoursAhead(96);
+    const id = await created('schedule', 'Copied with its tags', at);
+    const page = await client.get(`/compose?post=${id}&copy=1`);
+    expect(page.html).toContain(`<input type="hidden" name="copyOf" value="${id}">`);
+    const { post: _edited, ...duplicate } = editForm(id, {
+      part: ['Copied with its tags', 'The reply'], at: at.toISOString().slice(0, 16), copyOf: id,
+    });
+    // A part button keeps the source, and names it above the form.
+    const added = await client.post('/compose', { ...duplicate, intent: 'add-part' });
+    expect(added.html).toContain('<h1>Duplicate post</h1>');
+    expect(added.html).toContain(`<input type="hidden" name="copyOf" value="${id}">`);
+    expect((await client.post('/compose', duplicate)).status).toBe(302);
+    const copy = await world.ctx.db.posts.findOne({
+      content: 'Copied with its tags', rootPostId: null, _id: { $ne: new Types.ObjectId(id) },
+    }).lean();
+    expect(copy?.tags).toEqual([{ value: 'launch', label: 'Launch' }]);
+    expect(copy?.publishDate.toISOString()).toBe(at.toISOString());
+    const [reply] = await world.ctx.db.posts.find({ rootPostId: copy?._id }).lean();
+    expect(reply).toMatchObject({ content: 'The reply', delayMinutes: 5 });
+    // The source is unchanged.
+    const source = await world.ctx.db.posts.findById(id).lean();
+    expect(source).toMatchObject({ content: 'Copied with its tags', state: 'QUEUE' });
+
+    // An edit refused because the post was published meanwhile becomes a duplicate of it, tags and delays kept.
+    const published = await created('schedule', 'Published meanwhile', hoursAhead(25));
+    await client.get(`/compose?post=${published}`);
+    await publish(published);
+    const resent = editForm(published, { part: ['Sent again', 'The reply'], when: 'now' });
+    const refused = await client.post('/compose', resent);
+    expect(refused.status).toBe(409);
+    expect(refused.html).toContain(`<input type="hidden" name="copyOf" value="${published}">`);
+  });
+
   it('answers another organization\'s post and an unknown one with 404, a malformed id with 400', async () => {
     const other = await world.ctx.db.posts.create({
       organizationId: new Types.ObjectId(), channelId: new Types.ObjectId(), content: 'Not ours', group: 'g',

@@ -151,6 +151,71 @@ describe('dashboard: the composer', () => {
     expect(gone.html).toContain('A chosen file is no longer in the media library');
   });
 
+  it('offers the library 24 files at a time: older ones come with "show older files", and can be sent', async () => {
+    const owner = new DashboardClient(stack.baseUrl);
+    const organization = await signedUpOrganization(owner);
+    const channel = await blueskyChannel(organization, 'Library Bluesky');
+    const ids: string[] = [];
+    for (let index = 0; index < 30; index += 1) {
+      const name = `file-${String(index).padStart(2, '0')}.png`;
+      ids.push((await ctx.db.media.create({
+        organizationId: new Types.ObjectId(organization), name, originalName: name, status: 'ready',
+        path: `http://127.0.0.1:9/uploads/${name}`, mimeType: 'image/png', size: 2048, width: 64, height: 48,
+      }))._id.toString());
+    }
+    const id = (index: number): string => ids[index] ?? '';
+    const tiles = (markup: string): number => markup.match(/<li class="media-tile">/g)?.length ?? 0;
+    const page = await owner.get('/compose');
+    expect(tiles(page.html)).toBe(24);
+    expect(page.html).toContain('Image: file-29.png');
+    expect(page.html).toContain('Image: file-06.png');
+    expect(page.html).not.toContain('Image: file-05.png');
+    // The cursor is the /media page's: the last file shown.
+    expect(page.html).toContain(`<input type="hidden" name="mediaBefore" value="${id(6)}">`);
+    expect(page.html).toContain('<button type="submit" name="intent" value="more-media"'
+      + ` hx-get="/compose/library?before=${id(6)}&amp;parts=1" hx-target="#media-grid"`);
+
+    // With htmx: the next tiles, the first taking the cursor, and the control gone (out of band) at the end.
+    const more = await owner.get(`/compose/library?before=${id(6)}&parts=2`);
+    expect(more.status).toBe(200);
+    expect(tiles(more.html)).toBe(6);
+    expect(more.html).toContain(`<select id="media-${id(5)}-part" name="media[${id(5)}][part]" autofocus>`);
+    expect(more.html).toContain(`<select id="media-${id(0)}-part" name="media[${id(0)}][part]">`);
+    expect(more.html).toContain('<option value="1">Part 2</option>');
+    expect(more.html).toContain('<div id="media-more" hx-swap-oob="true"></div>');
+    const skipping = await owner.get(`/compose/library?before=${id(6)}&shown=${id(3)}`);
+    expect(tiles(skipping.html)).toBe(5);
+    expect(skipping.html).not.toContain(`media[${id(3)}]`);
+    expect((await owner.get('/compose/library?before=nope')).status).toBe(400);
+    expect((await owner.get(`/compose/library?before=${id(6)}&shown=x`)).status).toBe(400);
+    // Another organization's cursor shows none of this library.
+    expect((await client.get(`/compose/library?before=${id(29)}`)).html).not.toContain('file-');
+
+    // Without JavaScript: the form posted as typed, the next page added, the cursor spent.
+    const shown = Object.fromEntries(ids.slice(6).map((one) => [`media[${one}][part]`, '']));
+    const fields = { part: 'From the archive', channel, when: 'draft', at: '', ...shown };
+    const posted = await owner.post('/compose', { ...fields, mediaBefore: id(6), intent: 'more-media' });
+    expect(posted.status).toBe(200);
+    expect(tiles(posted.html)).toBe(30);
+    expect(posted.html).toContain('>From the archive</textarea>');
+    expect(posted.html).toContain(`name="media[${id(5)}][part]" autofocus>`);
+    expect(posted.html).not.toContain('name="mediaBefore"');
+
+    // A file of the second page is attached and sent like any other.
+    const picked = { ...fields, ...Object.fromEntries(ids.map((one) => [`media[${one}][part]`, ''])) };
+    const checked = await owner.post('/compose/check', { ...picked, [`media[${id(2)}][part]`]: '0' });
+    expect(checked.html).not.toContain('no longer in the media library');
+    const sent = await owner.post('/compose', { ...picked, [`media[${id(2)}][part]`]: '0' });
+    expect(sent.status).toBe(302);
+    const draft = await ctx.db.posts.findOne({ content: 'From the archive' }).lean();
+    expect(draft?.media.map((media) => media.id)).toEqual([id(2)]);
+
+    // Editing that draft shows its older file from the start; the next page leaves it out.
+    const edit = await owner.get(`/compose?post=${draft?._id.toString() ?? ''}`);
+    expect(tiles(edit.html)).toBe(25);
+    expect(edit.html).toContain(`hx-get="/compose/library?before=${id(6)}&amp;parts=1&amp;shown=${id(2)}"`);
+  });
+
   it('uploads in place with the session and the CSRF token in a header, answering the new tile', async () => {
     await client.get('/compose');
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5E'

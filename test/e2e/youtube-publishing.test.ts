@@ -75,7 +75,9 @@ describe('publishing to YouTube through the whole stack', () => {
   }
 
   /** Posts one video now with `title`; returns the post id. */
-  async function postVideo(org: Org, title: string, extra: { media?: UploadedMedia[]; settings?: object } = {}) {
+  async function postVideo(
+    org: Org, title: string, extra: { media?: (UploadedMedia & { thumbnail?: string })[]; settings?: object } = {},
+  ) {
     const video = await uploadFile(stack.baseUrl, org.apiKey, media.mp4);
     return publishNow(stack.baseUrl, org, [{ content: `${title}, described`, image: extra.media ?? [video] }], {
       title, ...extra.settings,
@@ -114,6 +116,46 @@ describe('publishing to YouTube through the whole stack', () => {
     expect(playlist.items.map((item) => item.videoId)).toEqual([made[0]?.id]);
     expect(root?.releaseId).toBe(made[0]?.id);
     expect(root?.releaseURL).toBe(`https://www.youtube.com/watch?v=${made[0]?.id ?? ''}`);
+  });
+
+  it('sets the poster chosen for the video (image[].thumbnail) as its custom thumbnail', async () => {
+    const org = await organization();
+    const video = await uploadFile(stack.baseUrl, org.apiKey, media.mp4);
+    const cover = await uploadFile(stack.baseUrl, org.apiKey, media.png);
+    const postId = await postVideo(org, 'With a chosen poster', { media: [{ ...video, thumbnail: cover.path }] });
+    const [root] = await settledParts(ctx.db, postId);
+    expect([root?.state, root?.error ?? null]).toEqual(['PUBLISHED', null]);
+    expect(root?.media).toEqual([{ ...video, alt: null, thumbnail: cover.path }]);
+
+    const made = titled('With a chosen poster');
+    expect(made).toHaveLength(1);
+    expect(made[0]?.thumbnail?.mimeType).toBe('image/png');
+    expect(made[0]?.thumbnail?.bytes.equals(readFileSync(media.png))).toBe(true);
+  });
+
+  it('keeps the video published, and says so, when the channel may not set custom thumbnails', async () => {
+    const org = await organization();
+    const video = await uploadFile(stack.baseUrl, org.apiKey, media.mp4);
+    const cover = await uploadFile(stack.baseUrl, org.apiKey, media.png);
+    sim.store.noCustomThumbnails.add(channelId);
+    try {
+      const postId = await postVideo(org, 'Poster refused', { media: [{ ...video, thumbnail: cover.id }] });
+      const [root] = await settledParts(ctx.db, postId);
+      const made = titled('Poster refused');
+      expect([root?.state, root?.error ?? null, root?.releaseId]).toEqual(['PUBLISHED', null, made[0]?.id]);
+      expect(made).toHaveLength(1);
+      expect(made[0]?.thumbnail).toBeNull();
+      const told = await waitFor(async () => {
+        const found = await ctx.db.notifications.findOne({ organizationId: root?.organizationId }).lean();
+        return found ?? undefined;
+      }, { what: 'the publication\'s notification' });
+      expect(told.content).toBe(`Your post was published on YouTube at ${root?.releaseURL ?? ''}. Not all went as `
+        + `asked: the video is on YouTube at ${root?.releaseURL ?? ''}, but its custom thumbnail was not set: `
+        + 'YouTube: YouTube does not allow this for the channel (The authenticated user doesn’t have permissions '
+        + 'for uploading and setting custom thumbnails for the current video.)');
+    } finally {
+      sim.store.noCustomThumbnails.delete(channelId);
+    }
   });
 
   it('resumes an upload cut midway from the byte YouTube lacks: each byte arrives once, one video', async () => {

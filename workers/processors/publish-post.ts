@@ -57,6 +57,12 @@ export function publishPostProcessor(
       switch (outcome.kind) {
         case 'published':
           log.info({ event: LogEvent.postPublished, postId, releaseURL: outcome.releaseURL }, 'post published');
+          if (outcome.warnings.length > 0) {
+            log.warn(
+              { event: LogEvent.postPublished, postId, warnings: outcome.warnings },
+              'post published, but the platform refused an extra step (told in the notification)',
+            );
+          }
           recordPublishRun(metrics, startedAt, {
             outcome: 'completed', publishOutcome: 'published', platform: outcome.provider, error: null,
           });

@@ -19,6 +19,9 @@ function repeated(item: z.ZodString, max: number, tooMany: string) {
 /** The id of a post the composer edits (`?post=` and the form's hidden field): 24 hexadecimal digits. */
 export const postIdPattern = /^[0-9a-f]{24}$/i;
 
+/** A cursor of the media library (listMedia's: the last file of a page it gave). */
+export const mediaCursorPattern = /^[0-9a-f]{24}$/;
+
 /** `YYYY-MM-DDTHH:MM`, what an `<input type="datetime-local">` sends (seconds optional). */
 const localDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?$/;
 
@@ -42,9 +45,14 @@ const formSchemaIn = (t: Translate) => z.object({
   }).default(''),
   /** The shortLink checkbox: links in the text become SPS's own counted short links. */
   shortLink: z.literal('on').optional(),
-  intent: z.string().regex(/^(send|check|add-part|remove-part-\d{1,3})$/, t('compose.formIntent')).default('send'),
+  intent: z.string().regex(/^(send|check|add-part|more-media|remove-part-\d{1,3})$/, t('compose.formIntent'))
+    .default('send'),
   /** Set while editing a post (composer-origin.ts): sending then changes that post instead of creating one. */
   post: z.string().regex(postIdPattern, t('compose.formPost')).optional(),
+  /** Set while duplicating a post: the new post takes the tags and delays the form has no field for. */
+  copyOf: z.string().regex(postIdPattern, t('compose.formPost')).optional(),
+  /** Where the library shown ends: the next older files come after it (absent once all are shown). */
+  mediaBefore: z.string().regex(mediaCursorPattern, t('compose.formMediaBefore')).optional(),
   /** `settings[<channel id>][<key>]`: each channel's settings form, as typed (settings-fields.ts reads them). */
   settings: z.record(
     z.string().max(100),
@@ -54,6 +62,8 @@ const formSchemaIn = (t: Translate) => z.object({
   media: z.record(z.string().max(100), z.object({
     part: z.string().regex(/^\d{0,3}$/, t('compose.formPartNumber')).default(''),
     alt: z.string().max(1500, t('compose.formAlt')).default(''),
+    /** A video's poster: the chosen image's path, '' for its own frame (composer-posters.ts). */
+    poster: z.string().max(2048, t('compose.formPoster')).optional(),
   })).default({}),
 });
 

@@ -102,7 +102,8 @@ function whenOf(root: StoredPost, zone: string, now: Date): { when: ComposerWhen
 
 /**
  * The composer's form filled from the stored post: each part's text and media with alt text, its
- * channel chosen with its settings, and its date. Edit mode carries the post's id in the form.
+ * channel chosen with its settings, and its date. The form carries the post's id: as the post
+ * an edit changes, or as the source a duplicate takes its tags and delays from.
  */
 export function prefilledForm(
   found: PostWithThread,
@@ -129,7 +130,7 @@ export function prefilledForm(
     intent: 'send',
     settings: { [channelId]: typedSettings(channel, root.settings) },
     media,
-    ...(mode === 'edit' ? { post: root._id.toHexString() } : {}),
+    ...(mode === 'edit' ? { post: root._id.toHexString() } : { copyOf: root._id.toHexString() }),
   };
 }
 
@@ -154,6 +155,20 @@ function keptSettings(channel: ComposerChannel, stored: unknown): Record<string,
   return Object.fromEntries(Object.entries(stored).filter(([key]) => key !== '__type' && !shown.has(key)));
 }
 
+/** The stored post's tags, as POST /posts takes them. */
+function storedTags(root: StoredPost): { value: string; label: string }[] {
+  return root.tags.map((tag) => ({ value: tag.value, label: tag.label }));
+}
+
+type PartsInput = ComposerRequests['requests'][number]['input']['posts'][number]['value'];
+
+/** The form's parts with the stored thread's delays: each reply waits as the stored reply at its place did. */
+function withStoredDelays(value: PartsInput, parts: PostWithThread['parts']): PartsInput {
+  return value.map((part, position) => (position === 0
+    ? part
+    : { ...part, delay: parts[position]?.delayMinutes ?? 0 }));
+}
+
 /**
  * The form's POST /posts bodies as an edit of the stored post: `value[0].id` names it, and what
  * the composer has no field for (tags, the thread's delays, api-only settings) is given back as
@@ -172,7 +187,7 @@ export function asEdit(
   if (form.channel.some((id) => id !== channelId)) {
     picker.push(t('compose.editStaysOnChannel'));
   }
-  const tags = root.tags.map((tag) => ({ value: tag.value, label: tag.label }));
+  const tags = storedTags(root);
   const requests = made.requests.map((request) => ({
     ...request,
     input: {
@@ -184,12 +199,30 @@ export function asEdit(
         const settings = post.settings === undefined
           ? {}
           : { settings: { ...keptSettings(channel, root.settings), ...post.settings } };
-        const value = post.value.map((part, position) => (position === 0
-          ? { ...part, id: postId }
-          : { ...part, delay: parts[position]?.delayMinutes ?? 0 }));
+        const [first, ...replies] = withStoredDelays(post.value, parts);
+        const value = first === undefined ? [] : [{ ...first, id: postId }, ...replies];
         return { ...post, ...settings, value };
       }),
     },
   }));
   return { ...made, requests, picker };
+}
+
+/**
+ * The form's POST /posts bodies as a new post made from the stored one: like an edit, it takes
+ * the stored tags and the thread's delays, which the composer has no field for, on every channel
+ * chosen (the thread is the same wherever it goes). Settings are the form's: another channel's
+ * platform may not know the stored ones.
+ */
+export function asDuplicate(made: ComposerRequests, source: PostWithThread): ComposerRequests {
+  const tags = storedTags(source.root);
+  const requests = made.requests.map((request) => ({
+    ...request,
+    input: {
+      ...request.input,
+      tags,
+      posts: request.input.posts.map((post) => ({ ...post, value: withStoredDelays(post.value, source.parts) })),
+    },
+  }));
+  return { ...made, requests };
 }

@@ -5,6 +5,7 @@ import type { Translate } from '../i18n/translate.ts';
 import type { ChannelGroup, ComposerChannel } from './composer-channels.ts';
 import { mediaOfPart, type ComposerForm, type ComposerWhen } from './composer-form.ts';
 import type { ComposerMedia } from './composer-media.ts';
+import { posterOf } from './composer-posters.ts';
 import { settingFields, settingsFromForm } from './settings-fields.ts';
 
 /** One POST /posts body the composer sends: the chosen channels that share a time zone. */
@@ -36,7 +37,8 @@ function settingsOf(channel: ComposerChannel, form: ComposerForm): { settings?: 
 function imagesOf(form: ComposerForm, part: number, library: readonly ComposerMedia[]): MediaReference[] {
   return mediaOfPart(form, part).flatMap(({ id, alt }) => {
     const media = library.find((item) => item.id === id);
-    return media === undefined ? [] : [{ id, path: media.path, ...(alt === '' ? {} : { alt }) }];
+    if (media === undefined) return [];
+    return [{ id, path: media.path, ...(alt === '' ? {} : { alt }), ...posterOf(form, media) }];
   });
 }
 
@@ -101,6 +103,7 @@ export function composerRequests(
     const input: CreatePostsInput = {
       type: postTypes[form.when],
       ...(date === undefined ? {} : { date }),
+      // The composer has no tags field: an edit or a duplicate takes the stored post's (composer-origin.ts).
       tags: [],
       ...(form.repeatDays === '' ? {} : { intervalInDays: Number(form.repeatDays) }),
       ...(form.shortLink === 'on' ? { shortLink: true } : {}),

@@ -10,6 +10,7 @@ import { problemList } from './problem-list.ts';
 import type { ComposerForm, ComposerWhen } from './composer-form.ts';
 import type { ComposerMedia } from './composer-media.ts';
 import { mediaPicker } from './media-picker-view.ts';
+import { posterPicker } from './poster-picker-view.ts';
 import type { ComposerOrigin } from './composer-origin.ts';
 import { previewParts } from './preview-parts.ts';
 import { channelSettingsForm } from './settings-form-view.ts';
@@ -138,6 +139,7 @@ ${view.form.part.map((text, index) => partField(text, index, view, t))}
 <button type="submit" name="intent" value="add-part"${inPlace}>${t('compose.addPart')}</button>
 </fieldset>
 ${mediaPicker(view.form, view.library, view.report?.media ?? [], t)}
+${posterPicker(view.form, view.library, t)}
 ${channelPicker(view, t)}
 ${schedulePicker(view, t)}
 <p><button type="submit" name="intent" value="send" class="primary">${t('compose.send')}</button>

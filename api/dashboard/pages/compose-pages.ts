@@ -20,10 +20,12 @@ import { composerChecks, fieldProblems } from '../compose/composer-checks-view.t
 import { emptyComposerForm, parseComposerForm, withPartsChanged, type ComposerForm } from '../compose/composer-form.ts';
 import { composerRequests, type ComposerRequests } from '../compose/composer-request.ts';
 import {
-  asEdit, composerQuery, editablePost, notEditableReason, originOf, prefilledForm, withLibraryMedia,
+  asDuplicate, asEdit, composerQuery, editablePost, notEditableReason, originOf, prefilledForm, withLibraryMedia,
   type ComposerOrigin,
 } from '../compose/composer-origin.ts';
-import { composerLibrary, type ComposerMedia } from '../compose/composer-media.ts';
+import { composerLibrary, olderLibraryPage, type ComposerMedia } from '../compose/composer-media.ts';
+import { registerComposerLibrary } from '../compose/composer-library.ts';
+import { withStoredPosters } from '../compose/composer-posters.ts';
 import { previewParts } from '../compose/preview-parts.ts';
 import { registerComposerUpload } from '../compose/composer-upload.ts';
 import { composerBody, type ComposerView } from '../compose/composer-view.ts';
@@ -51,31 +53,75 @@ async function budgetedCheck(
 }
 
 /**
- * What every composer request reads: the channels to choose from and the library's files; while
- * editing, the stored post (another organization's, or a deleted one, is a 404) and its origin line.
+ * What every composer request reads: the channels to choose from and the library's files (with the
+ * cursor of the next older page); while editing, the stored post (another organization's, or a
+ * deleted one, is a 404) and its origin line; while duplicating, the source post.
  */
 interface Loaded {
   groups: ChannelGroup[];
   library: ComposerMedia[];
+  /** The cursor after the library's newest page: where a fresh composer's "show older files" starts. */
+  next: string | null;
   edited: PostWithThread | null;
+  source: PostWithThread | null;
   origin: ComposerOrigin | undefined;
 }
 
-/** The form's POST /posts bodies; while editing, as an edit of the stored post. */
+/** The form's POST /posts bodies; while editing, as an edit of the stored post, while duplicating, as its copy. */
 function requestsOf(form: ComposerForm, loaded: Loaded, now: Date, t: Translate): ComposerRequests {
   const made = composerRequests(form, loaded.groups, loaded.library, now, t);
-  return loaded.edited === null ? made : asEdit(form, made, loaded.edited, t);
+  if (loaded.edited !== null) return asEdit(form, made, loaded.edited, t);
+  return loaded.source === null ? made : asDuplicate(made, loaded.source);
+}
+
+/**
+ * The post a duplicate is made from; null once it is deleted (or not this organization's): what
+ * was typed is still sent, as a new post without the source's tags and delays.
+ */
+async function sourceOf(deps: ComposerDeps, organizationId: string, postId: string): Promise<PostWithThread | null> {
+  try {
+    return await getPost(deps.db, organizationId, postId);
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'not_found') return null;
+    throw error;
+  }
 }
 
 /** `newest`: the library's newest files too, for a whole page; the live check needs only those attached. */
 async function load(deps: ComposerDeps, organizationId: string, form: ComposerForm, newest = true): Promise<Loaded> {
   const attached = Object.entries(form.media).filter(([, use]) => newest || use.part !== '').map(([id]) => id);
-  const [groups, library, edited] = await Promise.all([
+  const [groups, library, edited, source] = await Promise.all([
     composerChannels(deps.db, organizationId),
     composerLibrary(deps.db, organizationId, attached, { newest }),
     form.post === undefined ? null : getPost(deps.db, organizationId, form.post),
+    form.post !== undefined || form.copyOf === undefined ? null : sourceOf(deps, organizationId, form.copyOf),
   ]);
-  return { groups, library, edited, origin: edited === null ? undefined : originOf(edited, 'edit') };
+  const origin = edited !== null
+    ? originOf(edited, 'edit')
+    : source === null ? undefined : originOf(source, 'duplicate');
+  return { groups, library: library.media, next: library.next, edited, source, origin };
+}
+
+/** The form with the place the library's next page starts, when there is one. */
+function withMediaCursor(form: ComposerForm, next: string | null): ComposerForm {
+  const { mediaBefore: _before, ...rest } = form;
+  return next === null ? rest : { ...rest, mediaBefore: next };
+}
+
+/**
+ * "Show older files" without JavaScript: the form comes back as typed, with the library's next
+ * page added to the files shown and the cursor moved past it.
+ */
+async function withOlderFiles(
+  deps: ComposerDeps, organizationId: string, form: ComposerForm, loaded: Loaded,
+): Promise<{ form: ComposerForm; loaded: Loaded }> {
+  if (form.intent !== 'more-media' || form.mediaBefore === undefined) return { form, loaded };
+  const shown = new Set(loaded.library.map((media) => media.id));
+  const page = await olderLibraryPage(deps.db, organizationId, form.mediaBefore, shown);
+  return {
+    form: withMediaCursor(form, page.next),
+    loaded: { ...loaded, library: [...loaded.library, ...page.media] },
+  };
 }
 
 const titles: Record<ComposerOrigin['mode'], PlainKey> = {
@@ -110,9 +156,11 @@ async function openStoredPost(
   const mode = copy || !editable ? 'duplicate' : 'edit';
   const note = copy || editable ? null : t('compose.cannotEditNote', { reason: notEditableReason(found, t) });
   const groups = await composerChannels(deps.db, organizationId);
-  const filled = prefilledForm(found, mode, groups, deps.now());
-  const library = await composerLibrary(deps.db, organizationId, Object.keys(filled.media), { newest: true });
-  const { form, leftOut } = withLibraryMedia(filled, library);
+  const filled = withStoredPosters(prefilledForm(found, mode, groups, deps.now()), found);
+  const { media: library, next } = await composerLibrary(deps.db, organizationId, Object.keys(filled.media), {
+    newest: true,
+  });
+  const { form, leftOut } = withLibraryMedia(withMediaCursor(filled, next), library);
   const notice = leftOut === 0 ? undefined : t.count('compose.filesLeftOut', leftOut);
   renderComposer(ctx, { form, groups, library, report: null, origin: originOf(found, mode, note), notice });
 }
@@ -124,7 +172,9 @@ async function openStoredPost(
  */
 function refuseEdit(ctx: DashboardRouterContext, form: ComposerForm, loaded: Loaded, edited: PostWithThread): void {
   const t = words(ctx);
-  const { post: _edited, ...duplicate } = form;
+  // The edited post becomes the duplicate's source: sending it keeps the post's tags and delays.
+  const { post: _edited, ...rest } = form;
+  const duplicate = { ...rest, copyOf: edited.root._id.toHexString() };
   const sending = form.intent === 'send';
   const reason = notEditableReason(edited, t);
   const problem = sending
@@ -206,7 +256,7 @@ export function registerComposePages(router: Router<DashboardState>, deps: Compo
       return;
     }
     const loaded = await load(deps, signedIn(ctx).organization.id, emptyComposerForm);
-    renderComposer(ctx, { form: emptyComposerForm, ...loaded, report: null });
+    renderComposer(ctx, { form: withMediaCursor(emptyComposerForm, loaded.next), ...loaded, report: null });
   });
 
   // Without JavaScript every button posts here; htmx posts the part buttons here too and keeps the composer.
@@ -214,16 +264,18 @@ export function registerComposePages(router: Router<DashboardState>, deps: Compo
     const organizationId = signedIn(ctx).organization.id;
     const t = words(ctx);
     const posted = parseComposerForm(ctx.request.body, t);
-    const loaded = await load(deps, organizationId, posted);
-    if (loaded.edited !== null && !editablePost(loaded.edited)) {
-      refuseEdit(ctx, posted, loaded, loaded.edited);
+    const read = await load(deps, organizationId, posted);
+    if (read.edited !== null && !editablePost(read.edited)) {
+      refuseEdit(ctx, posted, read, read.edited);
       return;
     }
     if (posted.intent === 'send') {
-      await send(ctx, deps, posted, loaded);
+      await send(ctx, deps, posted, read);
       return;
     }
-    const form = withPartsChanged(posted);
+    const shown = await withOlderFiles(deps, organizationId, posted, read);
+    const { loaded } = shown;
+    const form = withPartsChanged(shown.form);
     const { report, paused } = await budgetedCheck(deps, organizationId, form, loaded, t);
     const focusPart = posted.intent === 'add-part' ? form.part.length - 1 : undefined;
     renderComposer(ctx, { form, ...loaded, report, paused, focusPart });
@@ -242,4 +294,5 @@ export function registerComposePages(router: Router<DashboardState>, deps: Compo
   });
 
   registerComposerUpload(router, deps);
+  registerComposerLibrary(router, deps);
 }

@@ -25,7 +25,10 @@ const mediaReference = z.object({
   id: z.string().min(1).max(100),
   path: z.string().min(1).max(2048),
   alt: z.string().max(1500).optional(),
-  thumbnail: z.string().max(2048).optional(),
+  thumbnail: z.string().max(2048).optional()
+    .describe('On a video: its poster, the path or id of a JPEG or PNG image of at most 2 MB of your media '
+      + 'library (stored as its path); YouTube sets it as the custom thumbnail, Reddit as the video poster. '
+      + 'The video\'s own poster frame, or an empty string, keeps the frame'),
 });
 
 const postPart = z.object({

@@ -57,6 +57,12 @@ const mediaSchema = new Schema(
   { timestamps: true, collection: 'media' },
 );
 
+/**
+ * A video's poster is named by the library image's path (POST /posts `image[].thumbnail`): found
+ * by one equality on both fields, at POST /posts and when the post is published (post-posters.ts).
+ */
+mediaSchema.index({ organizationId: 1, path: 1 });
+
 export type Media = InferSchemaType<typeof mediaSchema>;
 export type MediaModel = Model<Media>;
 

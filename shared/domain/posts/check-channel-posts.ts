@@ -13,6 +13,7 @@ import { measureJson } from '../../validation/json-shape.ts';
 import { channelPostIndexOf } from './post-body-paths.ts';
 import type { ChannelPostInput, CreatePostType } from './post-input.ts';
 import { resolvePostMedia, type MediaByUrl } from './post-media.ts';
+import { checkPosters } from './post-posters.ts';
 
 /** What checking and storing a post needs of its channel: the platform, its name, its own text limit. */
 export type PostingChannel = Pick<Channel, 'provider' | 'name' | 'textLimit'> & { _id: Types.ObjectId };
@@ -217,7 +218,10 @@ export async function inspectChannelPosts(
   const resolved = await resolvePostMedia(db, organizationId, given, options.imports);
   failures.push(...resolved.failures);
   if (stopped()) return { checked: [], failures };
-  const posts = resolved.posts;
+  const posters = await checkPosters(db, organizationId, given, resolved.posts, resolved.library);
+  if (posters.failure !== null) failures.push(posters.failure);
+  if (stopped()) return { checked: [], failures };
+  const posts = posters.posts;
   const mediaById = resolved.library;
 
   if (type !== 'draft' && options.mediaReach !== undefined) {

@@ -6,12 +6,14 @@ import { PlatformError } from '../../platforms/kit/platform-error.ts';
 import { platformDisplayName } from '../../platforms/platforms.ts';
 import type { StoredChannel } from '../channels/channel-tokens.ts';
 import { importedMediaState } from '../posts/post-media.ts';
+import { findPosterImages, posterProblem } from '../posts/post-posters.ts';
+import type { StoredMedia } from '../media/media-view.ts';
 import type { OrganizationEndpoints } from '../webhooks/webhook-outbox.ts';
 import type { PublishDeps, PublishRunDeps } from './publish-deps.ts';
 import { readThread, type ThreadPart } from './publish-store.ts';
 import { MediaUnavailable } from './failure-category.ts';
 
-type MediaReference = { id: string; alt?: string | null };
+type MediaReference = { id: string; alt?: string | null; thumbnail?: string | null };
 
 /**
  * What the job knows ahead (its payload): the organization and the post's channel, so they are
@@ -64,11 +66,11 @@ async function threadMedia(
   references: MediaReference[],
 ): Promise<(reference: MediaReference) => PublishMedia> {
   const ids = [...new Set(references.map((reference) => reference.id))].filter((id) => Types.ObjectId.isValid(id));
-  const library = await findEachById(
-    deps.db.media,
-    ids.map((id) => new Types.ObjectId(id)),
-    { organizationId, status: 'ready' },
-  );
+  const thumbnails = references.flatMap((reference) => reference.thumbnail ?? []).filter((named) => named !== '');
+  const [library, posters] = await Promise.all([
+    findEachById(deps.db.media, ids.map((id) => new Types.ObjectId(id)), { organizationId, status: 'ready' }),
+    findPosterImages(deps.db, organizationId, thumbnails),
+  ]);
   return (reference) => {
     const media = library.find((candidate) => candidate._id.toString() === reference.id);
     const key = media?.storageKey;
@@ -79,9 +81,10 @@ async function threadMedia(
     }
     const mimeType = media.mimeType ?? 'application/octet-stream';
     const fileName = media.originalName ?? media.name;
-    const posterKey = media.thumbnailKey ?? null;
+    const kind = mimeType.startsWith('video/') ? 'video' : 'image';
+    const poster = kind === 'video' ? posterOf(deps, fileName, media, posters.get(reference.thumbnail ?? '')) : null;
     return {
-      kind: mimeType.startsWith('video/') ? 'video' : 'image',
+      kind,
       mimeType,
       size: media.size ?? 0,
       fileName,
@@ -89,15 +92,41 @@ async function threadMedia(
       url: deps.storage.publicUrl(key),
       durationSeconds: media.durationSeconds ?? null,
       open: () => deps.storage.get(key),
-      ...(posterKey === null ? {} : {
-        poster: {
-          mimeType: 'image/jpeg',
-          fileName: `${fileName.replace(/\.[^.]*$/, '')}-poster.jpg`,
-          url: deps.storage.publicUrl(posterKey),
-          open: () => deps.storage.get(posterKey),
-        },
-      }),
+      ...(poster === null ? {} : { poster }),
     };
+  };
+}
+
+/**
+ * A video's poster: the image the post chose (post-posters.ts), else the frame the media worker
+ * took. A chosen image deleted from the library since (or changed into something that is no
+ * poster) gives way to the frame: a cover is not worth failing the video, and the frame is what
+ * the video had without a choice.
+ */
+function posterOf(
+  deps: PublishDeps,
+  videoName: string,
+  video: StoredMedia,
+  chosen: StoredMedia | undefined,
+): NonNullable<PublishMedia['poster']> | null {
+  const chosenKey = chosen === undefined || posterProblem(chosen) !== null ? null : chosen.storageKey ?? null;
+  if (chosen !== undefined && chosenKey !== null) {
+    return {
+      mimeType: chosen.mimeType ?? 'image/jpeg',
+      fileName: chosen.originalName ?? chosen.name,
+      url: deps.storage.publicUrl(chosenKey),
+      chosen: true,
+      open: () => deps.storage.get(chosenKey),
+    };
+  }
+  const frameKey = video.thumbnailKey ?? null;
+  if (frameKey === null) return null;
+  return {
+    mimeType: 'image/jpeg',
+    fileName: `${videoName.replace(/\.[^.]*$/, '')}-poster.jpg`,
+    url: deps.storage.publicUrl(frameKey),
+    chosen: false,
+    open: () => deps.storage.get(frameKey),
   };
 }
 

@@ -51,7 +51,13 @@ async function setAsideUnconfirmed(deps: PublishDeps, partId: Types.ObjectId, er
   );
 }
 
-export type PublishOutcome = { kind: 'published'; releaseURL: string; provider: string } | NothingToCall;
+export type PublishOutcome =
+  | {
+    kind: 'published'; releaseURL: string; provider: string;
+    /** What the platform refused of extra steps while publishing (PublishResult.warnings), for the log. */
+    warnings: string[];
+  }
+  | NothingToCall;
 
 /**
  * Endpoints read with the post serve its event only this long after: a long upload reads them
@@ -95,7 +101,9 @@ export async function publishThread(
   await tellPublished(deps, called);
   // A recurring post's next occurrence, made once however often this runs: its id is derived.
   await makeNextOccurrence(occurrenceDeps(deps), called.root, called.publishedAt);
-  return { kind: 'published', releaseURL: called.releaseURL, provider: called.channel.provider };
+  return {
+    kind: 'published', releaseURL: called.releaseURL, provider: called.channel.provider, warnings: called.warnings,
+  };
 }
 
 /** A thread whose parts the platform has all accepted, saved: what is told of it. */
@@ -108,6 +116,11 @@ interface CalledThread {
   publishedAt: Date;
   /** The organization's webhook endpoints read with the post, if still fresh enough to use. */
   endpoints: OrganizationEndpoints | null;
+  /**
+   * The warnings of the parts this run published. Not stored: a run again after a crash between a
+   * part's save and the notification tells the publication without them (they are in the log).
+   */
+  warnings: string[];
 }
 
 /**
@@ -125,6 +138,7 @@ async function callPlatform(
   let rootReleaseId = root.releaseId ?? '';
   let rootPublishedAt = root.publishedAt ?? null;
   let previous: { releaseId: string; publishedAt: Date } | null = null;
+  const warnings: string[] = [];
   for (const part of parts) {
     if (part.releaseId !== null && part.releaseId !== undefined) {
       previous = { releaseId: part.releaseId, publishedAt: part.publishedAt ?? deps.now() };
@@ -164,6 +178,7 @@ async function callPlatform(
     if (part === unpublished.at(-1)) releaseSlot();
     const publishedAt = deps.now();
     await savePublishedPart(db, part._id, result, publishedAt);
+    warnings.push(...result.warnings ?? []);
     previous = { releaseId: result.releaseId, publishedAt };
     if (part.position === 0) {
       releaseURL = result.releaseURL;
@@ -180,6 +195,7 @@ async function callPlatform(
     rootReleaseId,
     publishedAt: rootPublishedAt ?? deps.now(),
     endpoints: fresh(deps, prepared.endpoints),
+    warnings,
   };
 }
 
@@ -189,13 +205,15 @@ async function callPlatform(
  * second worker racing this one to the same release, writes nothing new.
  */
 async function tellPublished(deps: PublishDeps, called: CalledThread): Promise<void> {
-  const { root, channel, releaseURL, publishedAt } = called;
+  const { root, channel, releaseURL, publishedAt, warnings } = called;
+  const published = `Your post was published on ${platformDisplayName(channel.provider)} at ${releaseURL}`;
   const publication = derivedObjectId(
     root._id.getTimestamp(), 'post.published', root._id.toHexString(), called.rootReleaseId,
   );
   await Promise.all([
     notify(deps.db, root.organizationId.toString(), {
-      content: `Your post was published on ${platformDisplayName(channel.provider)} at ${releaseURL}`,
+      // What the platform refused of extra steps is said with the publication, the part stays published.
+      content: warnings.length === 0 ? published : `${published}. Not all went as asked: ${warnings.join('; ')}`,
       link: releaseURL === '' ? null : releaseURL,
     }, publication),
     deps.webhooks.emit(root.organizationId.toString(), 'post.published', {

@@ -28,10 +28,13 @@ export interface PublishMedia {
   durationSeconds?: number | null;
   open(): Promise<Readable>;
   /**
-   * A video's poster: the JPEG frame the media worker took from it, for platforms that need a
-   * cover image with a video (Reddit's `video_poster_url`). Absent for images.
+   * A video's poster, for platforms that take a cover image with a video (Reddit's
+   * `video_poster_url`, YouTube's thumbnails.set): the library image the post chose for it
+   * (`image[].thumbnail`, post-posters.ts: a JPEG or PNG of at most 2 MB), else the JPEG frame
+   * the media worker took from it. `chosen` tells them apart: YouTube makes its own frame, so it
+   * sets only a chosen one. Absent for images, and for a video without either.
    */
-  poster?: { mimeType: string; fileName: string; url: string; open(): Promise<Readable> };
+  poster?: { mimeType: string; fileName: string; url: string; chosen: boolean; open(): Promise<Readable> };
 }
 
 /**
@@ -73,6 +76,12 @@ export interface RemovalTarget {
 export interface PublishResult {
   releaseId: string;
   releaseURL: string;
+  /**
+   * What the platform refused of an extra step after it published the item (a video's custom
+   * thumbnail), in words for the user. The part stays published: failing it would have the user
+   * post again what is already online. Told in the publication's notification and logged.
+   */
+  warnings?: string[];
 }
 
 /** One counter as the platform reports it at the time of reading (followers, likes, impressions...). */

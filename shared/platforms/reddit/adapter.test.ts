@@ -28,7 +28,8 @@ function image(fileName = 'card.png', alt: string | null = null): PublishMedia {
 
 function video(withPoster = true): PublishMedia {
   const frame = {
-    mimeType: 'image/jpeg', fileName: 'clip-poster.jpg', url: 'http://sps/poster.jpg', open: stream(poster),
+    mimeType: 'image/jpeg', fileName: 'clip-poster.jpg', url: 'http://sps/poster.jpg', chosen: false,
+    open: stream(poster),
   };
   return {
     kind: 'video', mimeType: 'video/mp4', size: mp4.length, fileName: 'clip.mp4', alt: null,

@@ -62,7 +62,8 @@ export const reddit = definePlatform({
     + 'is the self text (or the body of a link or media post), up to 40,000 characters. Later parts are chained '
     + 'comments of up to 10,000 characters each, every one answering the part before it. Subreddits add their own '
     + 'rules (allowed post types, required flair, title patterns, karma) that Reddit checks on submit; the tools '
-    + 'read them. A video post shows the frame SPS took from the video as its poster.',
+    + 'read them. A video post shows the poster chosen for the video (image[].thumbnail), else the frame SPS '
+    + 'took from it.',
   settings: redditSettings,
   tools: [
     {

@@ -126,17 +126,61 @@ describe('YouTube adapter against the simulator', () => {
     expect(sets.at(-1)?.query.get('videoId')).toBe(made[0]?.id);
   });
 
-  it('fails naming the published video when the channel may not set custom thumbnails', async () => {
+  it('keeps the video published, with a warning, when the channel may not set custom thumbnails', async () => {
     sim.store.noCustomThumbnails.add(bea.id);
     const input = part({ title: 'No custom cover' }, { channel: beaChannel, media: [thumbnail, video] });
-    const failure = await platformFailure(adapter.publish(input));
+    const result = await adapter.publish(input);
+    // A retry of the part (a later step failed) answers the same warning without asking YouTube again.
+    const setsBefore = sim.received.filter((request) => request.path === '/upload/youtube/v3/thumbnails/set').length;
+    const again = await adapter.publish(input);
     sim.store.noCustomThumbnails.delete(bea.id);
 
     const [made] = titled('No custom cover');
-    expect(failure.kind).toBe('permanent');
-    expect(failure.message).toBe(`the video is on YouTube at ${videoUrl(made?.id ?? '')}, but setting its custom `
-      + 'thumbnail failed: YouTube: YouTube does not allow this for the channel (The authenticated user doesn’t '
-      + 'have permissions for uploading and setting custom thumbnails for the current video.)');
+    const warning = `the video is on YouTube at ${videoUrl(made?.id ?? '')}, but its custom thumbnail was not `
+      + 'set: YouTube: YouTube does not allow this for the channel (The authenticated user doesn’t have '
+      + 'permissions for uploading and setting custom thumbnails for the current video.)';
+    expect(result).toEqual({ releaseId: made?.id, releaseURL: videoUrl(made?.id ?? ''), warnings: [warning] });
+    expect(again).toEqual(result);
+    expect(titled('No custom cover')).toHaveLength(1);
+    expect(made?.thumbnail).toBeNull();
+    expect(sim.received.filter((request) => request.path === '/upload/youtube/v3/thumbnails/set'))
+      .toHaveLength(setsBefore);
+  });
+
+  it('sets the video\'s chosen poster as its thumbnail, before an image beside it; never its own frame', async () => {
+    const chosenBytes = samplePng(7_000);
+    const poster = (bytes: Buffer, chosen: boolean) => ({
+      mimeType: 'image/png', fileName: 'poster.png', url: 'http://127.0.0.1/uploads/poster.png', chosen,
+      open: () => Promise.resolve(Readable.from([bytes])),
+    });
+    await adapter.publish(part({ title: 'Chosen poster' }, {
+      media: [{ ...video, poster: poster(chosenBytes, true) }, thumbnail],
+    }));
+    const [made] = titled('Chosen poster');
+    expect(made?.thumbnail?.mimeType).toBe('image/png');
+    expect(made?.thumbnail?.bytes.equals(chosenBytes)).toBe(true);
+    const sets = sim.received.filter((request) => request.path === '/upload/youtube/v3/thumbnails/set');
+    expect(sets.at(-1)?.query.get('videoId')).toBe(made?.id);
+
+    // The frame the media worker took is YouTube's own business: no thumbnails.set for it.
+    await adapter.publish(part({ title: 'Frame only' }, { media: [{ ...video, poster: poster(png, false) }] }));
+    expect(titled('Frame only')[0]?.thumbnail).toBeNull();
+    expect(sim.received.filter((request) => request.path === '/upload/youtube/v3/thumbnails/set'))
+      .toHaveLength(sets.length);
+  });
+
+  it('warns, without sending it, of a chosen poster over YouTube\'s 2 MB', async () => {
+    const big = Buffer.concat([samplePng(1_000), Buffer.alloc(2 * 1024 * 1024)]);
+    const sent = sim.received.filter((request) => request.path === '/upload/youtube/v3/thumbnails/set').length;
+    const result = await adapter.publish(part({ title: 'Huge poster' }, {
+      media: [{ ...video, poster: {
+        mimeType: 'image/png', fileName: 'huge.png', url: 'http://127.0.0.1/uploads/huge.png', chosen: true,
+        open: () => Promise.resolve(Readable.from([big])),
+      } }],
+    }));
+    expect(result.warnings).toEqual([expect.stringContaining('huge.png is larger than the 2 MB YouTube takes')]);
+    expect(titled('Huge poster')).toHaveLength(1);
+    expect(sim.received.filter((request) => request.path === '/upload/youtube/v3/thumbnails/set')).toHaveLength(sent);
   });
 
   it('adds the video to the playlist once, finding the item when the insert\'s answer was lost', async () => {

@@ -105,8 +105,9 @@ function videoResource(settings: Settings, description: string): unknown {
  * Publishes one video per post to the channel with the YouTube Data API v3
  * (../shared/platforms/oauth-majors.md, section 7): the part's video goes up with the resumable
  * protocol (resumable-upload.ts) with the title, privacy, category, tags and made-for-kids of the
- * settings and the post text as description; then an image attached beside it becomes its custom
- * thumbnail and, with `playlistId` set, it is added to that playlist (video-extras.ts).
+ * settings and the post text as description; then the video's chosen poster (`image[].thumbnail`),
+ * else an image attached beside it, becomes its custom thumbnail (a refusal is a warning, not a
+ * failure) and, with `playlistId` set, it is added to that playlist (video-extras.ts).
  *
  * Exactly once: the upload session's address is checkpointed before the first byte, and a retry
  * asks the session where it stands instead of uploading again; the video id is checkpointed the
@@ -136,12 +137,14 @@ export function createYoutubeAdapter(
       video, metadata: videoResource(settings, input.content), query,
     });
     const published = { id, url: videoUrl(id) };
-    const [thumbnail] = images;
-    if (thumbnail !== undefined) await setThumbnail(api, input.checkpoint, published, thumbnail);
+    // YouTube makes its own thumbnail from the video: only a poster the person chose is set, and it
+    // wins over an image attached beside the video, the older way of giving one.
+    const thumbnail = video.poster?.chosen === true ? video.poster : images[0];
+    const refused = thumbnail === undefined ? null : await setThumbnail(api, input.checkpoint, published, thumbnail);
     if (settings.playlistId !== undefined) {
       await addToPlaylist(api, input.checkpoint, published, settings.playlistId);
     }
-    return { releaseId: id, releaseURL: published.url };
+    return { releaseId: id, releaseURL: published.url, ...(refused === null ? {} : { warnings: [refused] }) };
   }
 
   return {

@@ -60,10 +60,11 @@ export const youtube = definePlatform({
     + 'video\'s custom thumbnail.',
   rules:
     'Every post uploads one video to the connected channel: the title setting is required and the post text '
-    + 'becomes the description (at most 5,000 bytes). An image attached beside the video becomes its custom '
-    + 'thumbnail (the channel must be allowed custom thumbnails), and the video is added to the playlist named in '
-    + 'playlistId. There are no text-only posts and no threads. Videos longer than 15 minutes need a verified '
-    + 'channel, and videos uploaded by an unaudited API project stay private.',
+    + 'becomes the description (at most 5,000 bytes). The poster chosen for the video (image[].thumbnail), else '
+    + 'an image attached beside it, becomes its custom thumbnail; a channel not allowed custom thumbnails keeps '
+    + 'the video published with YouTube\'s own, and the notification says so. The video is added to the '
+    + 'playlist named in playlistId. There are no text-only posts and no threads. Videos longer than 15 minutes '
+    + 'need a verified channel, and videos uploaded by an unaudited API project stay private.',
   settings: youtubeSettings,
   tools: [
     {
