@@ -4,7 +4,6 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
 import { expectNoSeriousViolations } from './accessibility-check.ts';
-import { newAccount } from './dashboard-client.ts';
 import { api } from '../support/fixtures.ts';
 import { MastodonSimulator } from '../simulators/mastodon/mastodon-simulator.ts';
 import { makeSmallMedia, type SmallMedia } from '../support/small-media.ts';
@@ -12,6 +11,7 @@ import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { createApiKey } from '../../shared/domain/api-keys/api-keys.ts';
 import { addTokenChannel } from '../../shared/domain/channels/channels.ts';
+import { signUpInChromium } from './browser-sign-up.ts';
 
 const screenshots = path.join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 const dayMs = 86_400_000;
@@ -47,13 +47,7 @@ describe('the calendar and the post page, in chromium', () => {
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) cspProblems.push(message.text());
     });
-    const account = newAccount('calendar');
-    await page.goto('/signup');
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(account.password);
-    await page.getByLabel('Organization name').fill(account.organization);
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.waitForURL('**/settings');
+    const account = await signUpInChromium(page, 'calendar');
     // The channel and the key through the domain, as the dashboard's own pages would make them.
     const user = await ctx.db.users.findOne({ email: account.email }).lean();
     const organizationId = user?.organizationIds[0]?.toString() ?? '';

@@ -4,13 +4,13 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
 import { expectNoSeriousViolations } from './accessibility-check.ts';
-import { newAccount } from './dashboard-client.ts';
 import { MastodonSimulator } from '../simulators/mastodon/mastodon-simulator.ts';
 import { startTestBlueskyPds, type PdsAccount, type TestBlueskyPds } from '../support/bluesky-pds.ts';
 import { freePort } from '../support/free-port.ts';
 import { makeSmallMedia, type SmallMedia } from '../support/small-media.ts';
 import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
+import { signUpInChromium } from './browser-sign-up.ts';
 
 const screenshot = path.join(import.meta.dirname, '..', '..', 'docs', 'screenshots', 'composer.png');
 /** 350 characters: over Bluesky's 300, within Mastodon's 500. */
@@ -51,13 +51,7 @@ describe('the composer, in chromium', () => {
     page.on('console', (message) => {
       if (message.text().includes('Content Security Policy')) refusedByCsp.push(message.text());
     });
-    const account = newAccount('composer');
-    await page.goto('/signup');
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(account.password);
-    await page.getByLabel('Organization name').fill(account.organization);
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.waitForURL('**/settings');
+    await signUpInChromium(page, 'composer');
   }, 120_000);
   afterAll(async () => {
     await browser.close();

@@ -1,13 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
-import { newAccount } from './dashboard-client.ts';
 import { startFacebookSimulator, type FacebookSimulator } from '../simulators/facebook/facebook-simulator.ts';
 import { startTelegramSimulator, type TelegramSimulator } from '../simulators/telegram/telegram-simulator.ts';
 import { startXSimulator, type XSimulator } from '../simulators/x/x-simulator.ts';
 import { freePort } from '../support/free-port.ts';
 import { startStack, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
+import { signUpInChromium } from './browser-sign-up.ts';
 
 const botToken = '7012345678:AAHk-browser_token';
 
@@ -74,12 +74,7 @@ describe('connecting channels from the dashboard, in chromium', () => {
     stack = await startStack(ctx, { workers: false, port });
     browser = await launchChromium();
     page = await (await browser.newContext({ baseURL: stack.baseUrl })).newPage();
-    const account = newAccount('connect');
-    await page.goto('/signup');
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(account.password);
-    await page.getByLabel('Organization name').fill(account.organization);
-    await page.getByRole('button', { name: 'Sign up' }).click();
+    await signUpInChromium(page, 'connect');
   });
   afterAll(async () => {
     await browser.close();

@@ -6,9 +6,9 @@ import { registerEndpoint } from '../../shared/domain/webhooks/webhook-endpoints
 import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
 import { expectNoSeriousViolations } from './accessibility-check.ts';
 import { launchChromium } from './chromium.ts';
-import { newAccount } from './dashboard-client.ts';
 import { startStack, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
+import { signUpInChromium } from './browser-sign-up.ts';
 
 /**
  * Issue 35 asks every page to pass axe (no serious or critical violation, light and dark) and to
@@ -50,13 +50,7 @@ describe('every other dashboard page, in chromium: axe in light and dark, 360 px
   });
 
   it('passes on every signed-in page besides those of the tested flows', async () => {
-    const account = newAccount('every-page');
-    await page.goto('/signup');
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(account.password);
-    await page.getByLabel('Organization name').fill(account.organization);
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.waitForURL('**/settings');
+    const account = await signUpInChromium(page, 'every-page');
     const user = await ctx.db.users.findOne({ email: account.email }).lean();
     ({ id: channelId } = await addTokenChannel(ctx.db, ctx.secrets, { allowPrivateNetwork: true }, {
       organizationId: user?.organizationIds[0]?.toString() ?? '', provider: 'mastodon', name: 'Our Mastodon',
