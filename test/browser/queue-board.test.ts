@@ -9,6 +9,7 @@ import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { launchChromium } from './chromium.ts';
 import { newAccount } from './dashboard-client.ts';
+import { signUpAs } from './browser-sign-up.ts';
 
 /**
  * Bull Board at /admin/queues, in chromium: an operator (the stored flag, as `npm run
@@ -41,12 +42,7 @@ describe('the queue board for operators, in chromium', () => {
     // The board's page names a web font on another host: nothing leaves the machine in tests.
     await context.route((url) => url.hostname !== '127.0.0.1', (route) => route.abort());
     const page = await context.newPage();
-    await page.goto('/signup');
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(account.password);
-    await page.getByLabel('Organization name').fill(account.organization);
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.waitForURL((url) => url.pathname !== '/signup');
+    await signUpAs(page, account);
     return page;
   }
 
