@@ -34,7 +34,7 @@ async function renderLibrary(
   const t = words(ctx);
   const { cursor } = parseForm(libraryQueryIn(t), ctx.query);
   const page = await listMedia(deps.db, organizationId, { limit: mediaPageLimits.default, cursor });
-  const uses = await mediaUses(deps.db, organizationId, page.media.map((media) => media._id.toHexString()));
+  const uses = await mediaUses(deps.db, organizationId, page.media);
   const tiles = page.media.map((media) => libraryTile(ctx, t, mediaView(media), uses.get(media._id.toHexString())));
   renderPage(ctx, {
     title: t('media.title'),

@@ -22,7 +22,7 @@ describe('the media library: GET /media and DELETE /media/:id', () => {
 
   const call = (route: string, init: { method?: string; body?: unknown } = {}, apiKey = org.apiKey) =>
     api(world.stack.baseUrl, apiKey, `/api/public/v1${route}`, init);
-  const post = async (type: 'schedule' | 'draft', image: UploadedMedia): Promise<string> => {
+  const post = async (type: 'schedule' | 'draft', image: UploadedMedia & { thumbnail?: string }): Promise<string> => {
     const answer = await call('/posts', {
       method: 'POST',
       body: {
@@ -73,6 +73,19 @@ describe('the media library: GET /media and DELETE /media/:id', () => {
     expect((await call(`/media/${image.id}`, { method: 'DELETE' })).body).toEqual({ id: image.id, deleted: true });
     expect(existsSync(file)).toBe(false);
     expectError(await call(`/media/${image.id}`), 404, 'not_found');
+  });
+
+  it('counts an image chosen as a scheduled video\'s poster as used: listed, and refused deletion', async () => {
+    const poster = await uploadFile(world.stack.baseUrl, org.apiKey, small.png);
+    const video = await uploadFile(world.stack.baseUrl, org.apiKey, small.mp4);
+    const postId = await post('schedule', { ...video, thumbnail: poster.path });
+
+    const page = (await call('/media?limit=2')).body as Page;
+    expect(page.media.find((media) => media.id === poster.id)?.usedBy.scheduled).toEqual([postId]);
+    const refused = await call(`/media/${poster.id}`, { method: 'DELETE' });
+    expectError(refused, 409, 'media_in_use');
+    expect((refused.body as { message: string }).message).toContain(postId);
+    expect(existsSync(await storedFile(poster.id))).toBe(true);
   });
 
   it('lets a draft\'s media go; answers 404 for another organization\'s media, 400 for a bad cursor', async () => {

@@ -83,8 +83,7 @@ export function uploadRoutes(deps: PublicApiDeps): RouteDefinition[] {
       response: listMediaResponse,
       handle: async ({ organization, query }) => {
         const page = await listMedia(deps.db, organization.id, query);
-        const ids = page.media.map((media) => media._id.toHexString());
-        const uses = await mediaUses(deps.db, organization.id, ids);
+        const uses = await mediaUses(deps.db, organization.id, page.media);
         const none = { scheduled: [], drafts: [], published: [] };
         const listed = page.media.map((media) => ({
           ...mediaView(media), usedBy: uses.get(media._id.toHexString()) ?? none,

@@ -42,25 +42,41 @@ export interface MediaUse {
   published: string[];
 }
 
+/** A library file as `mediaUses` finds it: attached by id, or named as a video's poster by its path. */
+export interface UsedMedia {
+  _id: Types.ObjectId;
+  path?: string | null | undefined;
+}
+
 /**
- * Where each of `mediaIds` is used, in one read of the organization's live parts that attach any
- * of them; a part of a thread counts as its root post.
+ * Where each media is used, in two reads of the organization's live parts sent together: those
+ * that attach any of them, and those whose video names one as its poster (`media.thumbnail`, the
+ * image's path, post-posters.ts). A part of a thread counts as its root post.
  */
 export async function mediaUses(
   db: Database,
   organizationId: string,
-  mediaIds: readonly string[],
+  media: readonly UsedMedia[],
 ): Promise<Map<string, MediaUse>> {
-  const uses = new Map<string, MediaUse>(mediaIds.map((id) => [id, { scheduled: [], drafts: [], published: [] }]));
-  if (mediaIds.length === 0) return uses;
-  const parts = await db.posts.find(
-    { organizationId: new Types.ObjectId(organizationId), deletedAt: null, 'media.id': { $in: [...mediaIds] } },
-    { _id: 1, rootPostId: 1, state: 1, media: 1 },
-  ).lean();
-  for (const part of parts) {
+  const uses = new Map<string, MediaUse>(media.map((one) => [one._id.toHexString(), {
+    scheduled: [], drafts: [], published: [],
+  }]));
+  if (media.length === 0) return uses;
+  const idOfPath = new Map(media.flatMap((one) => (typeof one.path === 'string' && one.path !== ''
+    ? [[one.path, one._id.toHexString()] as const] : [])));
+  const live = { organizationId: new Types.ObjectId(organizationId), deletedAt: null };
+  const projection = { _id: 1, rootPostId: 1, state: 1, media: 1 };
+  const [attaching, posterUsing] = await Promise.all([
+    db.posts.find({ ...live, 'media.id': { $in: [...uses.keys()] } }, projection).lean(),
+    idOfPath.size === 0
+      ? Promise.resolve([])
+      : db.posts.find({ ...live, 'media.thumbnail': { $in: [...idOfPath.keys()] } }, projection).lean(),
+  ]);
+  for (const part of [...attaching, ...posterUsing]) {
     const postId = (part.rootPostId ?? part._id).toHexString();
-    for (const attached of part.media) {
-      const use = uses.get(attached.id);
+    const usedIds = part.media.flatMap((attached) => [attached.id, idOfPath.get(attached.thumbnail ?? '') ?? '']);
+    for (const id of usedIds) {
+      const use = uses.get(id);
       if (use === undefined) continue;
       const list = part.state === 'QUEUE' ? use.scheduled : part.state === 'DRAFT' ? use.drafts : use.published;
       if (!list.includes(postId)) list.push(postId);
@@ -70,8 +86,9 @@ export async function mediaUses(
 }
 
 /**
- * Deletes a media and its stored files, unless a scheduled post attaches it: that post would then
- * fail when it is due, so the answer names the posts to edit or delete first. Drafts and published
+ * Deletes a media and its stored files, unless a scheduled post attaches it or shows it as a
+ * video's poster: that post would then fail (or lose its poster) when it is due, so the answer
+ * names the posts to edit or delete first. Drafts and published
  * posts do not hold it (a draft is checked again when scheduled; platforms keep their own copy).
  */
 export async function deleteUnusedMedia(
@@ -81,11 +98,11 @@ export async function deleteUnusedMedia(
 ): Promise<{ id: string; deleted: true }> {
   const media = await findOwnedMedia(deps.db, organizationId, mediaId);
   const id = media._id.toHexString();
-  const scheduled = (await mediaUses(deps.db, organizationId, [id])).get(id)?.scheduled ?? [];
+  const scheduled = (await mediaUses(deps.db, organizationId, [media])).get(id)?.scheduled ?? [];
   if (scheduled.length > 0) {
     throw new DomainError(
       'media_in_use',
-      `media ${id} is attached to ${String(scheduled.length)} scheduled post(s): `
+      `media ${id} is used by ${String(scheduled.length)} scheduled post(s): `
         + `${scheduled.slice(0, 10).join(', ')}; edit or delete them first`,
     );
   }
