@@ -131,8 +131,12 @@ export function composerBody(ctx: DashboardContext, view: ComposerView): SafeHtm
   const problem = view.problem === undefined ? '' : html`<p class="error" role="alert">${view.problem}</p>`;
   const notice = view.notice === undefined ? '' : html`<p class="notice">${view.notice}</p>`;
   const edited = view.form.post === undefined ? '' : html`<input type="hidden" name="post" value="${view.form.post}">`;
+  // A duplicate names its source, so that sending keeps the source's tags and delays.
+  const source = view.form.copyOf === undefined
+    ? ''
+    : html`<input type="hidden" name="copyOf" value="${view.form.copyOf}">`;
   return html`<div id="composer-page">${problem}${originLine(view.origin, t)}${notice}<div class="composer">
-<form id="composer" method="post" action="/compose">${csrfField(ctx)}${edited}
+<form id="composer" method="post" action="/compose">${csrfField(ctx)}${edited}${source}
 ${defaultAction(t)}
 <fieldset><legend>${t('compose.text')}</legend>
 ${view.form.part.map((text, index) => partField(text, index, view, t))}

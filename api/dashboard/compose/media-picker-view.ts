@@ -68,9 +68,7 @@ export function mediaPicker(
   const before = form.mediaBefore ?? null;
   // Ids of one length in lowercase hexadecimal compare as the ObjectIds they are.
   const shown = before === null ? [] : library.filter((media) => media.id < before).map((media) => media.id);
-  // A duplicate names its source here, inside the form, so that sending keeps the source's tags and delays.
-  const source = form.copyOf === undefined ? '' : html`<input type="hidden" name="copyOf" value="${form.copyOf}">`;
-  return html`<fieldset><legend>${t('compose.media')}</legend>${source}
+  return html`<fieldset><legend>${t('compose.media')}</legend>
 <div class="media-drop" id="media-drop" hidden>
 <label for="media-file">${t('compose.uploadLabel')}</label>
 <input id="media-file" type="file" accept="image/*,video/mp4" multiple>
