@@ -47,10 +47,17 @@ export class BullPublishScheduler implements PublishScheduler, PublishJobs {
     const { organizationId, postId, channelId } = job;
     const known = channelId === undefined ? {} : { channelId };
     const payload = publishPostPayload.parse({ organizationId, postId, ...known });
+    const priority = await this.#turns.next(organizationId, job.publishAt);
+    // BullMQ dues a job at its timestamp plus its delay, its timestamp being its add's clock
+    // unless given: given the clock the delay was taken from, posts due at the same moment stay due
+    // at that moment, in the order they were made, whatever the turn's round trip or a busy
+    // process added to each add.
+    const now = this.#now().getTime();
     await this.#queue.add(jobs.publishPost.name, payload, {
       jobId: publishJobId(job.postId),
-      delay: Math.max(0, job.publishAt.getTime() - this.#now().getTime()),
-      priority: await this.#turns.next(organizationId, job.publishAt),
+      timestamp: now,
+      delay: Math.max(0, job.publishAt.getTime() - now),
+      priority,
     });
   }
 

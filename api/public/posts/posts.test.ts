@@ -69,6 +69,27 @@ describe('POST /posts (workers stopped, so jobs stay queued)', () => {
     expect(jobs.filter((job) => job.id === publishJobId(postId))).toHaveLength(1);
   });
 
+  it('dues every post scheduled for one moment at that moment, however late each add ran', async () => {
+    const { BullPublishScheduler } = await import('../../../shared/queue/publish-queue.ts');
+    const connection = createRedis(ctx.config.REDIS_URL, 'worker');
+    // The scheduler's clock 5 s behind Redis's adds: as a busy process that took the clock, then waited.
+    const clock = Date.now() - 5_000;
+    const scheduler = new BullPublishScheduler(stack.publishQueue, connection, () => new Date(clock));
+    const publishAt = new Date(clock + 3_600_000);
+    const postIds = ['a', 'b', 'c'].map((letter) => `${letter}${'0'.repeat(23)}`);
+    try {
+      for (const postId of postIds) await scheduler.schedule({ organizationId: channelId, postId, publishAt });
+      // BullMQ's delayed score: the due time times 0x1000, plus the order of adding.
+      const scores = await Promise.all(postIds.map((postId) =>
+        connection.zscore(stack.publishQueue.toKey('delayed'), publishJobId(postId))));
+      expect(scores.map((score) => Math.floor(Number(score) / 0x1000))).toEqual(postIds.map(() => publishAt.getTime()));
+      expect(scores.map(Number)).toEqual([...scores.map(Number)].sort((a, b) => a - b));
+    } finally {
+      await Promise.all(postIds.map((postId) => stack.publishQueue.remove(publishJobId(postId))));
+      await connection.quit();
+    }
+  });
+
   it('stores a draft without queueing it', async () => {
     const response = await post({ type: 'draft', posts: [{ integration: { id: channelId }, value: [{ content: 'Later maybe' }] }] });
     expect(response.status).toBe(201);
