@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { binPath, removeTemporaryFolders, runCli, temporaryFolder, temporaryHome } from './test/run-cli.ts';
@@ -51,6 +51,14 @@ describe('the sps bin', () => {
     expect(run.stdout).toMatch(new RegExp(`^Usage: sps ${command}`));
     expect(run.stdout.split('\n')[2]?.trim()).not.toBe('');
     expect(run.stdout).toMatch(new RegExp(`Example:\\n {2}\\$ sps ${command}( |\\n)`));
+  });
+
+  it('keeps its compiled code between runs in Node\'s cache under the temporary directory', async () => {
+    const temporary = temporaryFolder('sps-cli-tmp-');
+    const run = await runCli(['--help'], { home: temporaryHome(), env: { TMPDIR: temporary } });
+    expect(run.code).toBe(0);
+    const cache = path.join(temporary, 'node-compile-cache');
+    expect(existsSync(cache) && readdirSync(cache, { recursive: true }).length).toBeGreaterThan(0);
   });
 
   it('an unknown command exits 1', async () => {

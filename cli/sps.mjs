@@ -4,6 +4,7 @@
 // to the Node 24 the project installs as a dev dependency.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import module from 'node:module';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +54,10 @@ function refuse(reason) {
 }
 
 if (canStripTypes()) {
+  // V8's compiled code for the client's modules is kept between runs, in Node's own folder under the
+  // temporary directory (NODE_DISABLE_COMPILE_CACHE=1 turns it off): a command starts in about 0.27 s
+  // instead of 0.45 s, which a script calling sps in a loop feels.
+  module.enableCompileCache?.();
   await import('./main.ts');
 } else if (process.env[handedOverVariable] === '1') {
   refuse(', and the Node it was handed to cannot run TypeScript either');
