@@ -3,11 +3,12 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import { buildCachePath } from './build-cache.ts';
 
 /**
  * The reference Bluesky PDS for tests: `@atproto/dev-env`'s TestNetworkNoAppView (the PDS plus an
- * in-memory PLC directory) on loopback. It is installed with npm into a folder of its own under
- * .cache, outside the project's dependencies: it pulls about 575 packages and a native SQLite
+ * in-memory PLC directory) on loopback. It is installed with npm into a folder of its own in the
+ * build cache (build-cache.ts), outside the project's dependencies: it pulls about 575 packages and a native SQLite
  * module that must load in the Node 24 that runs it, so it is installed once and reused.
  */
 export const atprotoDevEnvVersion = '0.6.7';
@@ -23,7 +24,7 @@ const betterSqliteVersion = '13.2.0';
 /** What the installed folder was made from: a change installs it again. */
 const installRecipe = `${atprotoDevEnvVersion} pds ${atprotoPdsVersion} better-sqlite3 ${betterSqliteVersion}`;
 const projectRoot = path.resolve(import.meta.dirname, '..', '..');
-const installDir = path.join(projectRoot, '.cache', 'atproto-dev-env');
+const installDir = buildCachePath(`atproto-dev-env-${atprotoDevEnvVersion}`);
 const marker = path.join(installDir, 'installed-version');
 const runner = path.join(import.meta.dirname, 'bluesky-pds-runner.mjs');
 /** The Node 24 of the `node` package: the native module is built against its headers and ABI. */
@@ -59,7 +60,7 @@ function sqliteLoads(dir: string): boolean {
 /**
  * Installs the dev-env once (about 3 minutes cold; at once afterwards). The install happens in a
  * folder of its own and is renamed into place when complete, so a run that is interrupted, or
- * another checkout installing at the same time through the shared .cache, never sees half of it.
+ * another checkout installing at the same time through the shared build cache, never sees half of it.
  */
 export function installBlueskyPds(log: (line: string) => void): string {
   if (installed()) return installDir;

@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { buildCachePath, sourcesTag } from './build-cache.ts';
 import { prepareFerretDbDatabase } from './ferretdb-postgres.ts';
 import { hasCommand } from './system-package.ts';
 import { portIsOpen, waitForPort } from './wait-for-port.ts';
@@ -8,11 +9,11 @@ import { portIsOpen, waitForPort } from './wait-for-port.ts';
 export const ferretdbVersion = 'v1.24.2';
 const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 const wrapperDir = path.join(projectRoot, 'scripts', 'ferretdb');
-export const ferretdbBinary = path.join(projectRoot, '.cache', 'ferretdb', `ferretdb-${ferretdbVersion}`);
+export const ferretdbBinary = buildCachePath('ferretdb', `ferretdb-${ferretdbVersion}-${sourcesTag(wrapperDir)}`);
 
 /**
  * Builds our tiny wrapper around FerretDB's embeddable package (scripts/ferretdb) once and
- * caches the binary in .cache/. A cold build downloads the modules from the Go module proxy
+ * caches the binary in the build cache (build-cache.ts). A cold build downloads the modules from the Go module proxy
  * and compiles for about two minutes; later calls return at once.
  */
 export function buildFerretDb(log: (line: string) => void): string {
@@ -23,12 +24,14 @@ export function buildFerretDb(log: (line: string) => void): string {
   log(`building FerretDB ${ferretdbVersion} (first run only, about 2 minutes)...`);
   mkdirSync(path.dirname(ferretdbBinary), { recursive: true });
   const started = Date.now();
-  execFileSync('go', ['build', '-trimpath', '-o', `${ferretdbBinary}.partial`, '.'], {
+  // Checkouts share the build cache: each builds to a name of its own and renames, which is atomic.
+  const partial = `${ferretdbBinary}.partial-${String(process.pid)}`;
+  execFileSync('go', ['build', '-trimpath', '-o', partial, '.'], {
     cwd: wrapperDir,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=readonly' },
   });
-  execFileSync('mv', [`${ferretdbBinary}.partial`, ferretdbBinary]);
+  renameSync(partial, ferretdbBinary);
   log(`FerretDB built in ${Math.round((Date.now() - started) / 1000)} s`);
   return ferretdbBinary;
 }

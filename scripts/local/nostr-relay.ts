@@ -1,8 +1,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { buildCachePath, sourcesTag } from './build-cache.ts';
 import { hasCommand } from './system-package.ts';
 
 /**
@@ -17,14 +17,11 @@ const wrapperDir = path.join(projectRoot, 'scripts', 'nostr-relay');
 
 /** The binary for these exact wrapper sources: a new khatru version (go.mod) or a new flag builds anew. */
 function binaryPath(): string {
-  const sources = createHash('sha256');
-  for (const file of ['go.mod', 'go.sum', 'main.go']) sources.update(readFileSync(path.join(wrapperDir, file)));
-  const tag = sources.digest('hex').slice(0, 12);
-  return path.join(projectRoot, '.cache', 'nostr-relay', `khatru-${khatruVersion}-${tag}`);
+  return buildCachePath('nostr-relay', `khatru-${khatruVersion}-${sourcesTag(wrapperDir)}`);
 }
 
 /**
- * Builds the relay once and caches it in .cache/ (about 30 s of compiling the first time, plus
+ * Builds the relay once and caches it in the build cache (about 30 s of compiling the first time, plus
  * fetching the modules from the Go module proxy); later calls return at once.
  */
 export function buildNostrRelay(log: (line: string) => void): string {
@@ -34,7 +31,7 @@ export function buildNostrRelay(log: (line: string) => void): string {
   log(`building the Nostr relay (khatru ${khatruVersion}, first run only, under a minute)...`);
   mkdirSync(path.dirname(binary), { recursive: true });
   const started = Date.now();
-  // Several checkouts share .cache: each builds to a name of its own and renames, which is atomic.
+  // Checkouts share the build cache: each builds to a name of its own and renames, which is atomic.
   const partial = `${binary}.partial-${String(process.pid)}`;
   execFileSync('go', ['build', '-trimpath', '-o', partial, '.'], {
     cwd: wrapperDir,

@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
+import { buildCachePath } from './build-cache.ts';
 import { hasCommand } from './system-package.ts';
 import { waitForPort } from './wait-for-port.ts';
 
@@ -10,8 +11,7 @@ import { waitForPort } from './wait-for-port.ts';
  * Production uses MinIO or S3 itself (docker-compose.yml); MinIO images cannot be fetched here.
  */
 export const versityVersion = 'v1.8.0';
-const projectRoot = path.resolve(import.meta.dirname, '..', '..');
-const binDir = path.join(projectRoot, '.cache', `versitygw-${versityVersion}`);
+const binDir = buildCachePath(`versitygw-${versityVersion}`);
 const binary = path.join(binDir, 'versitygw');
 
 export function buildS3Server(log: (line: string) => void): string {

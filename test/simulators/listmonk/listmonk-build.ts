@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { buildCachePath } from '../../../scripts/local/build-cache.ts';
 import { hasCommand } from '../../../scripts/local/system-package.ts';
 
 /**
@@ -14,17 +15,16 @@ import { hasCommand } from '../../../scripts/local/system-package.ts';
 export const listmonkVersion = 'v1.1.0';
 /** Bumped when the steps below change, so a checkout never runs a listmonk built another way. */
 const recipe = 1;
-const projectRoot = path.resolve(import.meta.dirname, '..', '..', '..');
 
 const downloaded = z.object({ Dir: z.string().min(1) });
 
 /** Where the build lives: the binary `listmonk` beside the SQL, i18n and static files it reads at start. */
 export function listmonkDir(): string {
-  return path.join(projectRoot, '.cache', 'listmonk', `listmonk-${listmonkVersion}-r${String(recipe)}`);
+  return buildCachePath('listmonk', `listmonk-${listmonkVersion}-r${String(recipe)}`);
 }
 
 /**
- * Builds listmonk once from the Go module proxy into .cache/ (about 40 s cold, including the
+ * Builds listmonk once from the Go module proxy into the build cache (about 40 s cold, including the
  * modules; nothing when cached). The module has the Go sources, queries.sql, schema.sql, i18n/
  * and static/ but not the Vue admin app (frontend/dist is built with yarn, not shipped), and a
  * binary built with `go build` has no files stuffed into it (stuffbin), so listmonk reads them
