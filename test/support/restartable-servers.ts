@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFerretDb } from '../../scripts/local/ferretdb.ts';
@@ -74,17 +74,20 @@ export async function startPrivateRedis(persistence: RedisPersistence): Promise<
     ? ['--save', '', '--appendonly', 'no']
     : ['--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec'];
   return restartable(`redis://127.0.0.1:${port}`, dataDir, async () => {
+    const logFile = path.join(dataDir, 'redis.log');
     const started = spawn('redis-server', [
-      '--bind', '127.0.0.1', '--port', String(port), '--dir', dataDir, ...persistenceArgs,
+      '--bind', '127.0.0.1', '--port', String(port), '--dir', dataDir, '--logfile', logFile, ...persistenceArgs,
       // BullMQ needs every key kept.
       '--maxmemory-policy', 'noeviction',
     ], { stdio: 'ignore' });
     const isAlive = () => started.exitCode === null;
     try {
-      await waitForPort('127.0.0.1', port, { timeoutMs: 10_000, isAlive, what: 'private redis-server' });
+      // Started in milliseconds when quiet; a full test run once kept one from listening for 10 s.
+      await waitForPort('127.0.0.1', port, { timeoutMs: 30_000, isAlive, what: 'private redis-server' });
     } catch (error) {
       started.kill('SIGKILL');
-      throw error;
+      const log = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-2_000) : '(no log written)';
+      throw new Error(`${error instanceof Error ? error.message : String(error)}; its log:\n${log}`, { cause: error });
     }
     return started;
   });
