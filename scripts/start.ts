@@ -6,6 +6,7 @@ import { loadConfig } from '../shared/config/config.ts';
 import { SecretBox } from '../shared/crypto/secret-box.ts';
 import { openDatabase } from '../shared/db/database.ts';
 import { ensureAuthServerApp } from './local/auth-server-app.ts';
+import { withCompileCache } from './local/compile-cache.ts';
 import { prepareLocalEnvironment, projectRoot } from './local/local-environment.ts';
 import { apiNodeFlags, apiProcessEnvironment } from './local/api-process.ts';
 import { ensureLocalPostgres, localAuthDatabaseUrl } from './local/postgres.ts';
@@ -58,7 +59,7 @@ const processes = [
 
 for (const { name, entry, flags, env: processEnv } of processes) {
   const child = spawn(process.execPath, [...flags, path.join(projectRoot, entry)], {
-    env: processEnv,
+    env: withCompileCache(processEnv),
     stdio: 'inherit',
   });
   children.set(name, child);

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { withCompileCache } from '../../scripts/local/compile-cache.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 
@@ -28,7 +29,7 @@ export function runProcess(
 
 /** Runs one of the project's TypeScript entry points with this Node (24, type stripping) and waits for it. */
 export function runScript(entry: string, args: string[], env: NodeJS.ProcessEnv): Promise<ScriptResult> {
-  return runProcess(process.execPath, [path.join(projectRoot, entry), ...args], { env, cwd: projectRoot });
+  return runProcess(process.execPath, [path.join(projectRoot, entry), ...args], { env: withCompileCache(env), cwd: projectRoot });
 }
 
 export interface ServiceProcess {
@@ -46,7 +47,9 @@ export interface ServiceProcess {
 
 /** Starts an entry point (api/main.ts, workers/main.ts, the CLI) as its own process. */
 export function startService(entry: string, env: NodeJS.ProcessEnv, args: readonly string[] = []): ServiceProcess {
-  const child = spawn(process.execPath, [path.join(projectRoot, entry), ...args], { env, cwd: projectRoot });
+  const child = spawn(process.execPath, [path.join(projectRoot, entry), ...args], {
+    env: withCompileCache(env), cwd: projectRoot,
+  });
   let output = '';
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
