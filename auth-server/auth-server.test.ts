@@ -11,6 +11,7 @@ import { createTestDatabase } from '../test/support/postgres.ts';
 import { runScript } from '../test/support/processes.ts';
 import { startStack, waitFor, type RunningStack } from '../test/support/stack.ts';
 import { createTestContext, type TestContext } from '../test/support/test-context.ts';
+import { loadAuthServerConfig } from './config.ts';
 import { maxLiveRequests } from './device-requests.ts';
 
 interface Browser { cookies: Map<string, string> }
@@ -221,6 +222,23 @@ describe('device-flow auth server', () => {
     await expire(login);
     expect(await poll(first, login)).toMatchObject(refusal('invalid_grant'));
     expect((await requestRow(login))?.access_token_sealed).toBeNull();
+  });
+
+  it('gives new logins the interval DEVICE_POLL_INTERVAL_SECONDS names, and holds polls to it', async () => {
+    const brisk = await startAuthServer({ ...env, DEVICE_POLL_INTERVAL_SECONDS: '2' });
+    try {
+      const login = await startLogin(brisk);
+      expect(login.interval).toBe(2);
+      expect(await poll(brisk, login)).toMatchObject(refusal('authorization_pending'));
+      // Too soon for the default 5 seconds, on time for 2: the row keeps the interval its login was given.
+      await lastPolledAgo(login, 2);
+      expect(await poll(first, login)).toMatchObject(refusal('authorization_pending'));
+      expect(await poll(first, login)).toMatchObject(refusal('slow_down', { interval: 7 }));
+    } finally {
+      await brisk.process.stop();
+    }
+    expect(() => loadAuthServerConfig({ ...env, DEVICE_POLL_INTERVAL_SECONDS: '1' }))
+      .toThrow(/DEVICE_POLL_INTERVAL_SECONDS/);
   });
 
   it('answers slow_down to polls sooner than the interval, adding 5 seconds each time (RFC 8628 3.5)', async () => {

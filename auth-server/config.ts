@@ -33,6 +33,9 @@ export const authServerConfigSchema = z.object({
     .describe('Deprecated: `true` means one proxy; use TRUST_PROXY_HOPS.'),
   SWEEP_EVERY_MS: z.coerce.number().int().min(100).default(60_000)
     .describe('How often expired device requests and finished throttle windows are deleted.'),
+  DEVICE_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(2).max(60).default(5)
+    .describe('The `interval` a new login is given: seconds the CLI waits between polls (RFC 8628; 5 is its default). '
+      + 'A poll up to a second early still counts, hence at least 2.'),
 });
 
 export interface AuthServerConfig {
@@ -52,6 +55,8 @@ export interface AuthServerConfig {
   proxyHops: number;
   /** How often expired device requests and throttle windows are deleted. */
   sweepEveryMs: number;
+  /** Seconds between polls a new login is given. */
+  pollIntervalSeconds: number;
 }
 
 export function loadAuthServerConfig(env: NodeJS.ProcessEnv = process.env): AuthServerConfig {
@@ -75,5 +80,6 @@ export function loadAuthServerConfig(env: NodeJS.ProcessEnv = process.env): Auth
     logLevel: c.LOG_LEVEL,
     proxyHops: c.TRUST_PROXY_HOPS,
     sweepEveryMs: c.SWEEP_EVERY_MS,
+    pollIntervalSeconds: c.DEVICE_POLL_INTERVAL_SECONDS,
   };
 }

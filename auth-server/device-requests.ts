@@ -2,9 +2,8 @@ import type { Pool } from 'pg';
 import { randomCredential, type SecretBox } from '../shared/crypto/secret-box.ts';
 import { newUserCode } from './user-code.ts';
 
-/** Device requests live 15 minutes; the CLI polls every `pollIntervalSeconds`. */
+/** Device requests live 15 minutes; the CLI polls at the interval each is given (DEVICE_POLL_INTERVAL_SECONDS). */
 export const requestLifetimeSeconds = 15 * 60;
-export const pollIntervalSeconds = 5;
 /** RFC 8628 section 3.5: each poll that comes too soon answers slow_down and adds this to the interval. */
 export const slowDownStepSeconds = 5;
 /** A poll up to this much early still counts as on time (timers fire a little early, networks jitter). */
@@ -31,6 +30,8 @@ export interface NewDeviceRequest {
   deviceCode: string;
   userCode: string;
   expiresIn: number;
+  /** Seconds the client waits between polls. */
+  interval: number;
 }
 
 /**
@@ -40,10 +41,12 @@ export interface NewDeviceRequest {
 export class DeviceRequests {
   readonly #pool: Pool;
   readonly #secrets: SecretBox;
+  readonly #pollIntervalSeconds: number;
 
-  constructor(pool: Pool, secrets: SecretBox) {
+  constructor(pool: Pool, secrets: SecretBox, pollIntervalSeconds: number) {
     this.#pool = pool;
     this.#secrets = secrets;
+    this.#pollIntervalSeconds = pollIntervalSeconds;
   }
 
   /** A new request, or null when `maxLiveRequests` are live already. */
@@ -58,10 +61,13 @@ export class DeviceRequests {
           `INSERT INTO device_requests (device_code_digest, user_code, poll_interval, expires_at)
            SELECT $1::text, $2::text, $3::int, now() + make_interval(secs => $4)
            WHERE (SELECT count(*) FROM device_requests WHERE expires_at > now()) < $5::bigint`,
-          [this.#secrets.digest(deviceCode), userCode, pollIntervalSeconds, requestLifetimeSeconds, maxLiveRequests],
+          [
+            this.#secrets.digest(deviceCode), userCode, this.#pollIntervalSeconds, requestLifetimeSeconds,
+            maxLiveRequests,
+          ],
         );
         if (inserted.rowCount !== 1) return null;
-        return { deviceCode, userCode, expiresIn: requestLifetimeSeconds };
+        return { deviceCode, userCode, expiresIn: requestLifetimeSeconds, interval: this.#pollIntervalSeconds };
       } catch (error) {
         if (attempt >= 3 || !(error instanceof Error && 'code' in error && error.code === '23505')) throw error;
       }

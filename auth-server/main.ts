@@ -36,7 +36,7 @@ const port = (server.address() as AddressInfo).port;
 const serverUrl = config.serverUrl ?? `http://localhost:${port}`;
 
 const secrets = authServerSecrets(config.clientSecret);
-const requests = new DeviceRequests(pool, secrets);
+const requests = new DeviceRequests(pool, secrets, config.pollIntervalSeconds);
 const verifyThrottle = new AddressThrottle(pool, verifyFailures);
 const codeThrottle = new AddressThrottle(pool, deviceCodes);
 const app = createAuthServerApp({ config, serverUrl, pool, requests, verifyThrottle, codeThrottle, logger }, secrets);

@@ -7,7 +7,7 @@ import { LogEvent } from '../shared/logging/events.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import type { AddressThrottle, ThrottleVerdict } from './address-throttle.ts';
 import type { AuthServerConfig } from './config.ts';
-import { pollIntervalSeconds, type DeviceRequests } from './device-requests.ts';
+import type { DeviceRequests } from './device-requests.ts';
 import { resultPage, verifyPage, type VerifyCode } from './pages.ts';
 import { exchangeAtService } from './token-exchange.ts';
 import { displayUserCode, normaliseUserCode } from './user-code.ts';
@@ -116,7 +116,7 @@ export function authServerRouter(deps: AuthServerDeps): Router {
       user_code: displayUserCode(created.userCode),
       verification_uri: `${deps.serverUrl}/device/verify`,
       expires_in: created.expiresIn,
-      interval: pollIntervalSeconds,
+      interval: created.interval,
     };
   });
 

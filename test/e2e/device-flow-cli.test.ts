@@ -60,7 +60,7 @@ async function startLossyProxy(upstream: string): Promise<LossyProxy> {
  * URL; in a real (headless) browser the user enters the code on the auth server, logs in to the
  * dashboard and approves on the consent page; the CLI saves its credentials and can call the API.
  */
-// Each login waits at least one 5-second poll interval, and chromium is slow on a busy machine: wide margins.
+// Each login waits at least one poll interval, and chromium is slow on a busy machine: wide margins.
 describe('sps auth:login through the device-flow auth server, in a real browser', { timeout: 90_000 }, () => {
   let ctx: TestContext;
   let stack: RunningStack;
@@ -80,6 +80,8 @@ describe('sps auth:login through the device-flow auth server, in a real browser'
     const env = {
       PATH: process.env.PATH, DATABASE_URL: database.url, SERVICE_OAUTH_CLIENT_ID: app.clientId, SERVICE_OAUTH_CLIENT_SECRET: clientSecret,
       SERVICE_FRONTEND_URL: stack.baseUrl, SERVICE_API_URL: `${stack.baseUrl}/api`, LOG_LEVEL: 'info',
+      // The shortest interval the server allows: each login waits it at least once.
+      DEVICE_POLL_INTERVAL_SECONDS: '2',
     };
     // Both instances sit behind one public address, as behind a load balancer: A's, known once A listens.
     authA = await startAuthServer(env);
