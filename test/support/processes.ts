@@ -29,7 +29,8 @@ export function runProcess(
 
 /** Runs one of the project's TypeScript entry points with this Node (24, type stripping) and waits for it. */
 export function runScript(entry: string, args: string[], env: NodeJS.ProcessEnv): Promise<ScriptResult> {
-  return runProcess(process.execPath, [path.join(projectRoot, entry), ...args], { env: withCompileCache(env), cwd: projectRoot });
+  const options = { env: withCompileCache(env), cwd: projectRoot };
+  return runProcess(process.execPath, [path.join(projectRoot, entry), ...args], options);
 }
 
 export interface ServiceProcess {
