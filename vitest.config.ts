@@ -1,11 +1,6 @@
 import { defineConfig } from 'vitest/config';
-import { buildCachePath } from './scripts/local/build-cache.ts';
 
 export default defineConfig({
-  // Vitest keeps each file's last duration there and starts the longest files first; in the build cache
-  // (scripts/local/build-cache.ts) rather than node_modules, a fresh clone or worktree orders its first
-  // run by the durations of the last one too, instead of by file size (a fresh run ended on a 79 s file).
-  cacheDir: buildCachePath('vite'),
   test: {
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'data/**', '.cache/**'],
