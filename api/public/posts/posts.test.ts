@@ -1,4 +1,5 @@
 import { Types } from 'mongoose';
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishJobId } from '../../../shared/queue/queues.ts';
 import { createRedis } from '../../../shared/queue/redis.ts';
@@ -25,6 +26,24 @@ describe('POST /posts (workers stopped, so jobs stay queued)', () => {
   });
 
   const post = (body: unknown) => api(stack.baseUrl, apiKey, '/api/public/v1/posts', { method: 'POST', body });
+  /** The api's answer to a POST /posts whose headers declare `bytes` of JSON, before any of the body is sent. */
+  function answerToDeclaredLength(bytes: number): Promise<{ status: number; body: unknown }> {
+    return new Promise((resolve, reject) => {
+      const request = httpRequest(`${stack.baseUrl}/api/public/v1/posts`, {
+        method: 'POST',
+        headers: { Authorization: apiKey, 'Content-Type': 'application/json', 'Content-Length': String(bytes) },
+      }, (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; });
+        response.on('end', () => {
+          request.destroy();
+          resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as unknown });
+        });
+      });
+      request.on('error', reject);
+      request.flushHeaders();
+    });
+  }
 
   it('stores a scheduled thread and queues one delayed job whose id derives from the post', async () => {
     const date = new Date(Date.now() + 3_600_000);
@@ -293,7 +312,10 @@ describe('POST /posts (workers stopped, so jobs stay queued)', () => {
     const filler = 'x'.repeat(45 * 1024 * 1024);
     const under = await post({ type: 'draft', inlined: filler, posts: [{ integration: { id: channelId }, value: [{ content: 'big but fine' }] }] });
     expect(under.status).toBe(201);
-    const over = await post({ type: 'draft', inlined: `${filler}${'y'.repeat(6 * 1024 * 1024)}`, posts: [{ integration: { id: channelId }, value: [{ content: 'too big' }] }] });
+    // Above the limit the api answers as soon as it reads the declared length. Sending the body on
+    // regardless races that answer (the connection may close under a client still writing 51 MB, and a
+    // busy machine then read a reset instead of the 413), so the body waits for the answer here.
+    const over = await answerToDeclaredLength(51 * 1024 * 1024);
     expect(over.status).toBe(413);
     expect(over.body).toMatchObject({ statusCode: 413, error: 'payload_too_large' });
     expect((over.body as { message: string }).message).toMatch(/^PayloadTooLargeError: .*upload media first/i);
