@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import { startStack, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { throttleTestSettings } from '../support/throttle-test-settings.ts';
 import { expectThrottleSpentNoAttempt, firstSendSeen } from '../support/throttled-publish.ts';
+import { synthesizedMedia } from '../support/synthesized-media.ts';
 
 const frontendUrl = 'https://sps.example';
 
@@ -32,7 +32,7 @@ describe('publishing to Dribbble through the whole stack', () => {
   const image = (name: string): string => {
     const file = path.join(dir, name);
     const source = ['-f', 'lavfi', '-i', 'testsrc=size=800x600'];
-    execFileSync('ffmpeg', ['-v', 'error', '-y', ...source, '-frames:v', '1', file]);
+    synthesizedMedia([...source, '-frames:v', '1'], file);
     return file;
   };
   const files = { png: '', webp: '' };

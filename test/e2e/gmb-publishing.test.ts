@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +14,7 @@ import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { oauthSimulatorSettings } from '../support/oauth-simulator-settings.ts';
 import { expectThrottleSpentNoAttempt } from '../support/throttled-publish.ts';
+import { synthesizedMedia } from '../support/synthesized-media.ts';
 
 const v1 = '/api/public/v1';
 const postsPath = '/v4/accounts/100/locations/a2/localPosts';
@@ -27,11 +27,10 @@ const event = {
 /** A 400x400 JPEG (about 20 KB: over Google's 10 KB minimum) and a one-second MP4, made with ffmpeg. */
 function makeMedia(): { dir: string; jpeg: string; mp4: string } {
   const dir = mkdtempSync(path.join(tmpdir(), 'sps-gmb-'));
-  const run = (args: string[]) =>
-    execFileSync('ffmpeg', ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
-  run(['-f', 'lavfi', '-i', 'testsrc=size=400x400', '-frames:v', '1', path.join(dir, 'shop.jpg')]);
-  run(['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=30', '-t', '1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p',
-    path.join(dir, 'clip.mp4')]);
+  synthesizedMedia(['-f', 'lavfi', '-i', 'testsrc=size=400x400', '-frames:v', '1'], path.join(dir, 'shop.jpg'));
+  synthesizedMedia([
+    '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=30', '-t', '1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p',
+  ], path.join(dir, 'clip.mp4'));
   return { dir, jpeg: path.join(dir, 'shop.jpg'), mp4: path.join(dir, 'clip.mp4') };
 }
 

@@ -20,6 +20,7 @@ import { startStack, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { finishedPublishJob } from '../support/finished-job.ts';
 import { oauthSimulatorSettings } from '../support/oauth-simulator-settings.ts';
+import { synthesizedMedia } from '../support/synthesized-media.ts';
 
 const v1 = '/api/public/v1';
 const bakery = '17841400000000001';
@@ -29,14 +30,12 @@ const picture = (name: string) => `https://cdninstagram.example/${name}.jpg`;
 /** A JPEG and a 4-second portrait MP4 (H.264 and AAC), made here with ffmpeg: Instagram takes both. */
 function makeMedia(): { dir: string; jpeg: string; mp4: string } {
   const dir = mkdtempSync(path.join(tmpdir(), 'sps-instagram-'));
-  const run = (args: string[]) =>
-    execFileSync('ffmpeg', ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
-  run(['-f', 'lavfi', '-i', 'testsrc=size=640x640', '-frames:v', '1', path.join(dir, 'square.jpg')]);
-  run([
+  synthesizedMedia(['-f', 'lavfi', '-i', 'testsrc=size=640x640', '-frames:v', '1'], path.join(dir, 'square.jpg'));
+  synthesizedMedia([
     '-f', 'lavfi', '-i', 'testsrc=size=360x640:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100',
     '-t', '4', '-c:v', 'libx264', '-profile:v', 'main', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest',
-    '-movflags', '+faststart', path.join(dir, 'reel.mp4'),
-  ]);
+    '-movflags', '+faststart',
+  ], path.join(dir, 'reel.mp4'));
   return { dir, jpeg: path.join(dir, 'square.jpg'), mp4: path.join(dir, 'reel.mp4') };
 }
 

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { makeTestMedia } from '../support/test-media.ts';
 import { oauthSimulatorSettings } from '../support/oauth-simulator-settings.ts';
+import { synthesizedMedia } from '../support/synthesized-media.ts';
 
 const frontendUrl = 'https://sps.example';
 const ada = {
@@ -55,11 +55,10 @@ describe('publishing to LinkedIn through the whole stack', () => {
   let organizations = 0;
 
   beforeAll(async () => {
-    execFileSync('ffmpeg', [
-      '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=640x480:rate=30',
-      '-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '4',
-      '-c:v', 'libx264', '-profile:v', 'main', '-pix_fmt', 'yuv420p', '-b:v', '400k', '-c:a', 'aac', '-shortest', video,
-    ], { stdio: ['ignore', 'ignore', 'inherit'] });
+    synthesizedMedia([
+      '-f', 'lavfi', '-i', 'testsrc=size=640x480:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '4',
+      '-c:v', 'libx264', '-profile:v', 'main', '-pix_fmt', 'yuv420p', '-b:v', '400k', '-c:a', 'aac', '-shortest',
+    ], video);
     linkedin = await startLinkedinSimulator();
     linkedinPage = await startLinkedinPageSimulator();
     for (const sim of [linkedin, linkedinPage]) {

@@ -13,6 +13,7 @@ import { startStack, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { throttleTestSettings } from '../support/throttle-test-settings.ts';
 import { expectThrottleSpentNoAttempt, firstSendSeen } from '../support/throttled-publish.ts';
+import { synthesizedMedia } from '../support/synthesized-media.ts';
 
 const frontendUrl = 'https://sps.example';
 const maker = '549755885175';
@@ -40,10 +41,9 @@ describe('publishing to Pinterest through the whole stack', () => {
   let organizations = 0;
 
   beforeAll(async () => {
-    execFileSync('ffmpeg', [
-      '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '4',
-      '-c:v', 'libx264', '-pix_fmt', 'yuv420p', video,
-    ], { stdio: ['ignore', 'ignore', 'inherit'] });
+    synthesizedMedia([
+      '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '4', '-c:v', 'libx264', '-pix_fmt', 'yuv420p',
+    ], video);
     execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', media.png, gif], { stdio: ['ignore', 'ignore', 'inherit'] });
     sim = await startPinterestSimulator();
     sim.addUser({

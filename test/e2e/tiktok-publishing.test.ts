@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,17 +14,17 @@ import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { connectThroughConsent } from '../support/connect-through-consent.ts';
 import { expectThrottleSpentNoAttempt } from '../support/throttled-publish.ts';
+import { synthesizedMedia } from '../support/synthesized-media.ts';
 
 const videoInit = 'POST /v2/post/publish/video/init/';
 
 /** A JPEG and a one-second 360x640 H.264 MP4, made here with ffmpeg: TikTok takes both. */
 function makeMedia(): { dir: string; jpeg: string; mp4: string } {
   const dir = mkdtempSync(path.join(tmpdir(), 'sps-tiktok-'));
-  const run = (args: string[]) =>
-    execFileSync('ffmpeg', ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
-  run(['-f', 'lavfi', '-i', 'testsrc=size=640x640', '-frames:v', '1', path.join(dir, 'square.jpg')]);
-  run(['-f', 'lavfi', '-i', 'testsrc=size=360x640:rate=30', '-t', '1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p',
-    path.join(dir, 'clip.mp4')]);
+  synthesizedMedia(['-f', 'lavfi', '-i', 'testsrc=size=640x640', '-frames:v', '1'], path.join(dir, 'square.jpg'));
+  synthesizedMedia([
+    '-f', 'lavfi', '-i', 'testsrc=size=360x640:rate=30', '-t', '1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p',
+  ], path.join(dir, 'clip.mp4'));
   return { dir, jpeg: path.join(dir, 'square.jpg'), mp4: path.join(dir, 'clip.mp4') };
 }
 

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { synthesizedMedia } from './synthesized-media.ts';
 
-/** Files the media tests upload, all made here with ffmpeg (no binaries are committed). */
+/** Files the media tests upload, all made here, most with ffmpeg (no binaries are committed). */
 export interface TestMedia {
   dir: string;
   mp4: string;
@@ -22,25 +22,26 @@ export interface TestMedia {
   svg: string;
 }
 
-function ffmpeg(args: string[]): void {
-  execFileSync('ffmpeg', ['-v', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
 export function makeTestMedia(): TestMedia {
   const dir = mkdtempSync(path.join(tmpdir(), 'sps-media-'));
   const file = (name: string) => path.join(dir, name);
   const video = ['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100', '-t', '2'];
-  ffmpeg([...video, '-c:v', 'libx264', '-profile:v', 'main', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', file('clip.mp4')]);
-  ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=1080x1920:rate=60', '-t', '1', '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error', '-pix_fmt', 'yuv420p', '-tag:v', 'hvc1', file('hevc.mp4')]);
-  ffmpeg([...video, '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-c:a', 'libopus', '-shortest', file('clip.webm')]);
+  const h264 = ['-c:v', 'libx264', '-profile:v', 'main', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest'];
+  synthesizedMedia([...video, ...h264], file('clip.mp4'));
+  synthesizedMedia([
+    '-f', 'lavfi', '-i', 'testsrc=size=1080x1920:rate=60', '-t', '1', '-c:v', 'libx265', '-preset', 'ultrafast',
+    '-x265-params', 'log-level=error', '-pix_fmt', 'yuv420p', '-tag:v', 'hvc1',
+  ], file('hevc.mp4'));
+  synthesizedMedia([...video, '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-c:a', 'libopus', '-shortest'],
+    file('clip.webm'));
   // The MP4 muxer writes the index (moov) at the end: the first half has none and cannot be read.
   const whole = readFileSync(file('clip.mp4'));
   writeFileSync(file('truncated.mp4'), whole.subarray(0, Math.floor(whole.length / 2)));
   const still = ['-f', 'lavfi', '-i', 'testsrc=size=64x48', '-frames:v', '1'];
-  ffmpeg([...still, file('image.png')]);
-  ffmpeg([...still, file('image.jpg')]);
-  ffmpeg([...still, file('image.gif')]);
-  ffmpeg([...still, '-c:v', 'libwebp', file('image.webp')]);
+  synthesizedMedia(still, file('image.png'));
+  synthesizedMedia(still, file('image.jpg'));
+  synthesizedMedia(still, file('image.gif'));
+  synthesizedMedia([...still, '-c:v', 'libwebp'], file('image.webp'));
   writeFileSync(file('document.pdf'), '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [] /Count 0>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n');
   copyFileSync('/bin/true', file('program.png'));
   writeFileSync(file('page.png'), '<!doctype html><html><body><script>alert(1)</script></body></html>');

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import type { ChannelCredentials, PlatformAdapter, PublishMedia } from '../kit/p
 import { PlatformError } from '../kit/platform-error.ts';
 import { createDribbbleAdapter } from './adapter.ts';
 import { dribbbleConnect } from './connect.ts';
+import { synthesizedMedia } from '../../../test/support/synthesized-media.ts';
 
 async function failure(promise: Promise<unknown>): Promise<PlatformError> {
   const error: unknown = await promise.then(() => null, (caught: unknown) => caught);
@@ -27,7 +27,7 @@ describe('Dribbble adapter against the simulator', () => {
   const image = (name: string, size: string) => {
     const file = path.join(dir, name);
     const source = ['-f', 'lavfi', '-i', `color=c=teal:s=${size}`];
-    execFileSync('ffmpeg', ['-v', 'error', '-y', ...source, '-frames:v', '1', file]);
+    synthesizedMedia([...source, '-frames:v', '1'], file);
     return file;
   };
   const files = { png: '', gif: '', odd: '' };

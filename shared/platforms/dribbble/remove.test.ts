@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import { connectionPolicyFor } from '../../net/connection-policy.ts';
 import type { ChannelCredentials, PlatformAdapter, PublishMedia } from '../kit/platform-adapter.ts';
 import { createDribbbleAdapter } from './adapter.ts';
 import { dribbbleConnect } from './connect.ts';
+import { synthesizedMedia } from '../../../test/support/synthesized-media.ts';
 
 describe('Dribbble adapter: removing shots', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'sps-dribbble-remove-'));
@@ -24,7 +24,7 @@ describe('Dribbble adapter: removing shots', () => {
   beforeAll(async () => {
     const file = path.join(dir, 'shot.png');
     const source = ['-f', 'lavfi', '-i', 'color=c=teal:s=800x600'];
-    execFileSync('ffmpeg', ['-v', 'error', '-y', ...source, '-frames:v', '1', file]);
+    synthesizedMedia([...source, '-frames:v', '1'], file);
     const bytes = readFileSync(file);
     shot = {
       kind: 'image', mimeType: 'image/png', size: bytes.length, fileName: 'shot.png', alt: null,

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   bearerToken, jsonBody, startSimulatorServer, type RunningSimulator, type SimulatedAnswer, type SimulatedRequest,
 } from '../kit/simulator-server.ts';
+import { synthesizedMedia } from '../../support/synthesized-media.ts';
 
 /** The three routes SPS calls on an OpenAI-compatible provider. */
 const aiRoutes = ['/v1/chat/completions', '/v1/images/generations', '/v1/audio/speech'] as const;
@@ -58,7 +58,7 @@ function picture(): Buffer {
   try {
     const file = path.join(dir, 'picture.png');
     const source = ['-f', 'lavfi', '-i', 'testsrc2=size=512x512'];
-    execFileSync('ffmpeg', ['-v', 'error', '-y', ...source, '-frames:v', '1', file]);
+    synthesizedMedia([...source, '-frames:v', '1'], file);
     return readFileSync(file);
   } finally {
     rmSync(dir, { recursive: true, force: true });
