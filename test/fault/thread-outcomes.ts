@@ -13,6 +13,8 @@ export interface ThreadOutcome {
   /** Settled, no duplicate, and our release ids are the platform's statuses, each replying to the previous part. */
   consistent: boolean;
   problem: string | null;
+  /** The error a failed part records: why the thread is ERROR, for a failure's message. */
+  failure: string | null;
 }
 
 /** Reads every thread's parts and the organization's notifications, and checks them against the simulator. */
@@ -34,7 +36,8 @@ export async function threadOutcomes(
     const states = stored.map((part) => part?.state ?? 'MISSING');
     const allPublished = states.every((value) => value === 'PUBLISHED');
     const state = states.includes('ERROR') ? 'ERROR' : allPublished ? 'PUBLISHED' : (root?.state ?? 'MISSING');
-    const failure = stored.find((part) => part?.state === 'ERROR')?.error ?? '\u0000';
+    const recorded = stored.find((part) => part?.state === 'ERROR')?.error ?? null;
+    const failure = recorded ?? '\u0000';
     const told = state === 'PUBLISHED'
       ? notifications.includes(`Your post was published on Mastodon at ${root?.releaseURL ?? ''}`)
       : state === 'ERROR' && notifications.some((content) => content.startsWith('Your post could not be published')
@@ -66,6 +69,8 @@ export async function threadOutcomes(
         previousStatus = status.id;
       }
     }
-    return { postId: thread.postId, state, settled, duplicates, consistent: problem === null, problem };
+    return {
+      postId: thread.postId, state, settled, duplicates, consistent: problem === null, problem, failure: recorded,
+    };
   }));
 }

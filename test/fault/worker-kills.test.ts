@@ -97,7 +97,7 @@ describe('publish worker processes sharing the work, and killed with SIGKILL whi
   }, { timeoutMs: 60_000, what });
   const problems = (outcomes: ThreadOutcome[]) => outcomes
     .filter((outcome) => !outcome.consistent)
-    .map(({ postId, state, problem }) => ({ postId, state, problem }));
+    .map(({ postId, state, problem, failure }) => ({ postId, state, problem, failure }));
 
   it('two worker processes on the same queues share the work, with no duplicate', { timeout: 90_000 }, async () => {
     startWorker();
