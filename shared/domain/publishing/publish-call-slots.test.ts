@@ -155,13 +155,24 @@ describe('publishing within the process\'s platform-call slots', () => {
     const [busy, other] = await Promise.all([channel('busy-account'), channel('quiet-account')]);
     const backlog = await Promise.all(Array.from({ length: 6 }, (_, index) => thread([`Busy ${index}`], 0, busy)));
     const quiet = await thread(['Quiet one'], 0, other);
+    // The busy account's call holds its turn until the surplus went back (2 s at most, so a process
+    // that keeps it fails below rather than hangs): on a busy machine a 40 ms call could otherwise end
+    // before the last threads are read, and the turn it frees would let one more wait in the process.
+    const surplusSentBack = signal();
+    let sentBack = 0;
     platform.steps = [...backlog, quiet].map(() => async (input) => {
+      if (input.content.startsWith('Busy')) await Promise.race([surplusSentBack.done, sleep(2_000)]);
       await sleep(40);
       return { releaseId: `id-${input.content}`, releaseURL: `https://p/${input.content}` };
     });
     const slots = sized({ calls: 8, uploads: 1, perAccount: 1, accountWaiters: 2 }, deps);
     const started = Date.now();
-    const outcomes = await Promise.all([...backlog, quiet].map((rootId) => publishThread(slots, rootId)));
+    const outcomes = await Promise.all([...backlog, quiet].map(async (rootId) => {
+      const outcome = await publishThread(slots, rootId);
+      sentBack += outcome.kind === 'waiting' ? 1 : 0;
+      if (sentBack === 3) surplusSentBack.give();
+      return outcome;
+    }));
     // Of the busy account's six, one calls and two wait their turn in the process; the other three
     // (whichever read their thread last) come back later from the queue. The quiet account goes on.
     expect(outcomes.at(-1)?.kind).toBe('published');
