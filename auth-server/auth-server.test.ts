@@ -1,82 +1,24 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../shared/domain/accounts/accounts.ts';
 import { approve } from '../shared/domain/oauth/authorization.ts';
 import type { StoredApp } from '../shared/domain/oauth/oauth-apps.ts';
 import {
-  registerAuthServerApp, startAuthServer, useAuthServerCallback, type RunningAuthServer,
+  authServerEnvironment, registerAuthServerApp, startAuthServer, useAuthServerCallback, type RunningAuthServer,
 } from '../test/support/auth-server-harness.ts';
 import { createTestDatabase } from '../test/support/postgres.ts';
 import { runScript } from '../test/support/processes.ts';
-import { startStack, waitFor, type RunningStack } from '../test/support/stack.ts';
+import { startStack, type RunningStack } from '../test/support/stack.ts';
 import { createTestContext, type TestContext } from '../test/support/test-context.ts';
 import { loadAuthServerConfig } from './config.ts';
-import { maxLiveRequests } from './device-requests.ts';
+import {
+  call, csrfOf, expire, forged, poll, refusal, sql, startLogin, storedCode, type Browser, type DeviceLogin,
+} from './test/device-flow-client.ts';
 
-interface Browser { cookies: Map<string, string> }
-interface Answer { status: number; text: string; location: string | null; headers: Headers }
-interface CallOptions { method?: string; form?: Record<string, string>; forwardedFor?: string }
-
-/** A minimal cookie-keeping client for the verify form; `forwardedFor` is what a proxy (or a forger) sends. */
-async function call(browser: Browser, url: string, init: CallOptions = {}): Promise<Answer> {
-  const headers: Record<string, string> = {
-    Cookie: [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
-  };
-  if (init.forwardedFor !== undefined) headers['X-Forwarded-For'] = init.forwardedFor;
-  let body: string | undefined;
-  if (init.form !== undefined) {
-    headers['Content-Type'] = 'application/x-www-form-urlencoded';
-    body = new URLSearchParams(init.form).toString();
-  }
-  const response = await fetch(url, { method: init.method ?? 'GET', headers, body, redirect: 'manual' });
-  for (const cookie of response.headers.getSetCookie()) {
-    const [pair = ''] = cookie.split(';');
-    const [name = '', value = ''] = pair.split('=');
-    browser.cookies.set(name, value);
-  }
-  const text = await response.text();
-  return { status: response.status, text, location: response.headers.get('location'), headers: response.headers };
-}
-
-const csrfOf = (html: string): string => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
-
-/** A different, made-up left-most X-Forwarded-For entry on every call: what a forger rotates. */
-const forged = (): string => `203.0.113.${String(randomBytes(1)[0])}`;
-
-interface PostAnswer { status: number; headers: Headers; body: Record<string, unknown> }
-
-async function post(
-  server: RunningAuthServer, path: string, body: unknown, forwardedFor?: string,
-): Promise<PostAnswer> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (forwardedFor !== undefined) headers['X-Forwarded-For'] = forwardedFor;
-  const response = await fetch(`${server.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  return { status: response.status, headers: response.headers, body: await response.json() as Record<string, unknown> };
-}
-
-interface DeviceLogin {
-  device_code: string; user_code: string; verification_uri: string; expires_in: number; interval: number;
-}
-const startLogin = async (server: RunningAuthServer): Promise<DeviceLogin> =>
-  (await post(server, '/device/code', {})).body as unknown as DeviceLogin;
-const poll = (server: RunningAuthServer, login: DeviceLogin) =>
-  post(server, '/device/token', { device_code: login.device_code });
-/** What a refused poll looks like. */
-const refusal = (error: string, more: Record<string, unknown> = {}) => ({ status: 400, body: { error, ...more } });
-const storedCode = (login: DeviceLogin): string => login.user_code.replace('-', '');
-
-/** Runs one statement against an auth server's database. */
-async function sql<Row extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<Row>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
+/**
+ * The device-flow auth server's HTTP behaviour over two instances on one database, as a load
+ * balancer would spread a login over them, without a proxy in front (TRUST_PROXY_HOPS=0). Behind
+ * one proxy, its throttles, bound and sweep: auth-server-proxy.test.ts.
+ */
 describe('device-flow auth server', () => {
   let ctx: TestContext;
   let stack: RunningStack;
@@ -93,11 +35,7 @@ describe('device-flow auth server', () => {
     database = await createTestDatabase();
     const registered = await registerAuthServerApp(ctx);
     app = registered.app;
-    env = {
-      PATH: process.env.PATH, DATABASE_URL: database.url, SERVICE_OAUTH_CLIENT_ID: app.clientId,
-      SERVICE_OAUTH_CLIENT_SECRET: registered.clientSecret, SERVICE_FRONTEND_URL: stack.baseUrl,
-      SERVICE_API_URL: `${stack.baseUrl}/api`, LOG_LEVEL: 'info',
-    };
+    env = authServerEnvironment(registered, stack.baseUrl, database.url);
     // Two instances start at the same moment on an empty database: both must create-or-find the schema.
     [first, second] = await Promise.all([startAuthServer(env), startAuthServer(env)]);
     await useAuthServerCallback(ctx, app, first.publicUrl);
@@ -144,9 +82,6 @@ describe('device-flow auth server', () => {
   const requestRow = async (login: DeviceLogin) => (await sql<RequestRow>(database.url, `
     SELECT status, poll_interval, access_token_sealed, extract(epoch FROM expires_at - now())::float AS lives_for
     FROM device_requests WHERE user_code = $1`, [storedCode(login)]))[0];
-  const expire = (login: DeviceLogin, url = database.url) => sql(url,
-    'UPDATE device_requests SET expires_at = now() - interval \'1 second\', last_polled_at = NULL WHERE user_code = $1',
-    [storedCode(login)]);
 
   it('stops at start-up naming every required variable that is missing or wrong', async () => {
     const wrong = { PATH: process.env.PATH, SERVICE_OAUTH_CLIENT_ID: 'wrong', TRUST_PROXY_HOPS: 'two' };
@@ -219,7 +154,7 @@ describe('device-flow auth server', () => {
     expect(await poll(second, stranger)).toMatchObject(refusal('authorization_pending'));
 
     // The window is over: no token, and the sealed copy is gone from the row.
-    await expire(login);
+    await expire(login, database.url);
     expect(await poll(first, login)).toMatchObject(refusal('invalid_grant'));
     expect((await requestRow(login))?.access_token_sealed).toBeNull();
   });
@@ -274,7 +209,7 @@ describe('device-flow auth server', () => {
 
   it('answers expired_token once the request has expired, and no longer accepts its user code', async () => {
     const login = await startLogin(first);
-    await expire(login);
+    await expire(login, database.url);
     expect(await poll(second, login)).toMatchObject(refusal('expired_token'));
     const browser: Browser = { cookies: new Map() };
     const page = await call(browser, `${first.url}/device/verify`);
@@ -370,126 +305,5 @@ describe('device-flow auth server', () => {
     }
     expect(statuses).toContain(429);
     expect(statuses.at(-1)).toBe(429);
-  });
-
-  describe('behind one proxy (TRUST_PROXY_HOPS=1), on a database of its own', () => {
-    let proxied: RunningAuthServer;
-    let ownDatabase: { url: string; drop(): Promise<void> };
-
-    beforeAll(async () => {
-      ownDatabase = await createTestDatabase();
-      // A fast sweep, so the test can watch it work.
-      proxied = await startAuthServer({
-        ...env, DATABASE_URL: ownDatabase.url, TRUST_PROXY_HOPS: '1', SWEEP_EVERY_MS: '200',
-      });
-    });
-    afterAll(async () => {
-      await proxied.process.stop();
-      await ownDatabase.drop();
-    });
-
-    it('throttles user-code guesses by the right-most X-Forwarded-For entry: two clients count apart', async () => {
-      const browser: Browser = { cookies: new Map() };
-      const csrf = csrfOf((await call(browser, `${proxied.url}/device/verify`)).text);
-      const guess = (client: string) => call(browser, `${proxied.url}/device/verify`, {
-        method: 'POST', form: { user_code: 'CCCC-CCCC', csrf, confirm: 'yes' }, forwardedFor: `${forged()}, ${client}`,
-      });
-      for (let attempt = 1; attempt <= 10; attempt += 1) expect((await guess('198.51.100.10')).status).toBe(400);
-      const blocked = await guess('198.51.100.10');
-      expect(blocked.status).toBe(429);
-      expect(blocked.text).toMatch(/Too many wrong codes from your address/);
-      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
-      const neighbour = await guess('198.51.100.11');
-      expect(neighbour.status).toBe(400);
-      expect(neighbour.text).toMatch(/wrong or has expired/);
-    });
-
-    it('evaluates no more wrong codes than the limit when guesses come at once; then the right one waits', async () => {
-      const browser: Browser = { cookies: new Map() };
-      const csrf = csrfOf((await call(browser, `${proxied.url}/device/verify`)).text);
-      const guess = (code: string) => call(browser, `${proxied.url}/device/verify`, {
-        method: 'POST', form: { user_code: code, csrf, confirm: 'yes' }, forwardedFor: `${forged()}, 198.51.100.50`,
-      });
-      const answers = await Promise.all(Array.from({ length: 30 }, () => guess('DDDD-DDDD')));
-      const statuses = answers.map((answer) => answer.status);
-      expect(statuses.filter((status) => status === 400)).toHaveLength(10);
-      expect(statuses.filter((status) => status === 429)).toHaveLength(20);
-      const right = await startLogin(proxied);
-      expect((await guess(right.user_code)).status).toBe(429);
-    });
-
-    it('counts a right code as no wrong one', async () => {
-      const browser: Browser = { cookies: new Map() };
-      const csrf = csrfOf((await call(browser, `${proxied.url}/device/verify`)).text);
-      const guess = (code: string) => call(browser, `${proxied.url}/device/verify`, {
-        method: 'POST', form: { user_code: code, csrf, confirm: 'yes' }, forwardedFor: `${forged()}, 198.51.100.51`,
-      });
-      for (let attempt = 1; attempt <= 9; attempt += 1) expect((await guess('FFFF-FFFF')).status).toBe(400);
-      expect((await guess((await startLogin(proxied)).user_code)).status).toBe(302);
-      expect((await guess('FFFF-FFFF')).status).toBe(400);
-      expect((await guess('FFFF-FFFF')).status).toBe(429);
-    });
-
-    it('throttles starting logins per client address, with Retry-After', async () => {
-      const client = '198.51.100.20';
-      for (let started = 1; started <= 30; started += 1) {
-        expect((await post(proxied, '/device/code', {}, `${forged()}, ${client}`)).status).toBe(200);
-      }
-      const refused = await post(proxied, '/device/code', {}, `${forged()}, ${client}`);
-      expect(refused).toMatchObject({
-        status: 429,
-        body: { error: 'rate_limited', error_description: expect.stringMatching(/too many logins started/) as string },
-      });
-      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await post(proxied, '/device/code', {}, '198.51.100.21')).status).toBe(200);
-    });
-
-    it('refuses new logins with 503 while the live requests are at their bound', async () => {
-      const liveCount = 'SELECT count(*) FROM device_requests WHERE expires_at > now()';
-      const counted = await sql<{ count: string }>(ownDatabase.url, liveCount);
-      const live = Number(counted[0]?.count);
-      await sql(ownDatabase.url, `
-        INSERT INTO device_requests (device_code_digest, user_code, expires_at)
-        SELECT 'flood-' || n, 'FLOOD' || n, now() + interval '10 minutes' FROM generate_series(1, $1::int) AS n`,
-      [maxLiveRequests - live]);
-      try {
-        const refused = await post(proxied, '/device/code', {}, '198.51.100.30');
-        expect(refused).toMatchObject({ status: 503, body: { error: 'temporarily_unavailable' } });
-        expect(refused.headers.get('retry-after')).toBe('60');
-      } finally {
-        await sql(ownDatabase.url, 'DELETE FROM device_requests WHERE device_code_digest LIKE \'flood-%\'');
-      }
-      expect((await post(proxied, '/device/code', {}, '198.51.100.30')).status).toBe(200);
-    });
-
-    it('sweeps tokens of expired requests, the rows 5 minutes on, old throttle windows; nothing live', async () => {
-      await sql(ownDatabase.url, `
-        INSERT INTO device_requests (device_code_digest, user_code, expires_at, access_token_sealed, status) VALUES
-        ('sweep-long-expired', 'SWEEPOLD', now() - interval '6 minutes', 'v1.sealed', 'delivered'),
-        ('sweep-just-expired', 'SWEEPJST', now() - interval '1 second', 'v1.sealed', 'delivered'),
-        ('sweep-live', 'SWEEPNEW', now() + interval '10 minutes', 'v1.sealed', 'delivered')`);
-      await sql(ownDatabase.url, `INSERT INTO address_throttle (purpose, address, window_start, hits) VALUES
-        ('verify_failure', 'sweep-old', now() - interval '16 minutes', 3),
-        ('device_code', 'sweep-old', now() - interval '16 minutes', 1),
-        ('verify_failure', 'sweep-fresh', now(), 1)`);
-      const late = await startLogin(proxied);
-      await expire(late, ownDatabase.url);
-      const count = async (query: string) => Number((await sql<{ count: string }>(ownDatabase.url, query))[0]?.count);
-      await waitFor(async () => {
-        const left = await count(`SELECT
-          (SELECT count(*) FROM device_requests WHERE user_code = 'SWEEPOLD')
-          + (SELECT count(*) FROM device_requests WHERE user_code = 'SWEEPJST' AND access_token_sealed IS NOT NULL)
-          + (SELECT count(*) FROM address_throttle WHERE address = 'sweep-old') AS count`);
-        return left === 0 ? true : undefined;
-      }, { what: 'the sweep to delete the expired rows' });
-      // Kept for a late poll, which hears expired_token rather than invalid_grant, but without its token.
-      expect(await count('SELECT count(*) FROM device_requests WHERE user_code = \'SWEEPJST\'')).toBe(1);
-      const liveWithToken = `SELECT count(*) FROM device_requests
-        WHERE user_code = 'SWEEPNEW' AND access_token_sealed IS NOT NULL`;
-      expect(await count(liveWithToken)).toBe(1);
-      expect(await count('SELECT count(*) FROM address_throttle WHERE address = \'sweep-fresh\'')).toBe(1);
-      // The CLI that polls after the sweep learns why it failed.
-      expect(await poll(proxied, late)).toMatchObject(refusal('expired_token'));
-    });
   });
 });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../../shared/domain/accounts/accounts.ts';
 import { launchChromium } from '../browser/chromium.ts';
 import {
-  registerAuthServerApp, startAuthServer, useAuthServerCallback, type RunningAuthServer,
+  authServerEnvironment, registerAuthServerApp, startAuthServer, useAuthServerCallback, type RunningAuthServer,
 } from '../support/auth-server-harness.ts';
 import { createTestDatabase } from '../support/postgres.ts';
 import { startService, type ServiceProcess } from '../support/processes.ts';
@@ -76,13 +76,10 @@ describe('sps auth:login through the device-flow auth server, in a real browser'
     ctx = await createTestContext();
     stack = await startStack(ctx, { workers: false });
     database = await createTestDatabase();
-    const { app, clientSecret } = await registerAuthServerApp(ctx);
-    const env = {
-      PATH: process.env.PATH, DATABASE_URL: database.url, SERVICE_OAUTH_CLIENT_ID: app.clientId, SERVICE_OAUTH_CLIENT_SECRET: clientSecret,
-      SERVICE_FRONTEND_URL: stack.baseUrl, SERVICE_API_URL: `${stack.baseUrl}/api`, LOG_LEVEL: 'info',
-      // The shortest interval the server allows: each login waits it at least once.
-      DEVICE_POLL_INTERVAL_SECONDS: '2',
-    };
+    const registered = await registerAuthServerApp(ctx);
+    const { app } = registered;
+    // The shortest interval the server allows: each login waits it at least once.
+    const env = authServerEnvironment(registered, stack.baseUrl, database.url, { DEVICE_POLL_INTERVAL_SECONDS: '2' });
     // Both instances sit behind one public address, as behind a load balancer: A's, known once A listens.
     authA = await startAuthServer(env);
     authB = await startAuthServer({ ...env, SERVER_URL: authA.publicUrl });

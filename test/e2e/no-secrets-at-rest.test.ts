@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardClient } from '../browser/dashboard-client.ts';
 import { MastodonSimulator } from '../simulators/mastodon/mastodon-simulator.ts';
 import {
-  registerAuthServerApp, startAuthServer, useAuthServerCallback, type RunningAuthServer,
+  authServerEnvironment, registerAuthServerApp, startAuthServer, useAuthServerCallback, type RunningAuthServer,
 } from '../support/auth-server-harness.ts';
 import { api, connectMastodonThroughApi } from '../support/fixtures.ts';
 import { createTestDatabase } from '../support/postgres.ts';
@@ -37,10 +37,8 @@ describe('no secret, code or token in clear at rest or in the logs', () => {
     database = await createTestDatabase();
     const registered = await registerAuthServerApp(ctx);
     remember(registered.clientSecret);
-    auth = await startAuthServer({
-      PATH: process.env.PATH, DATABASE_URL: database.url, SERVICE_OAUTH_CLIENT_ID: registered.app.clientId, SERVICE_OAUTH_CLIENT_SECRET: registered.clientSecret,
-      SERVICE_FRONTEND_URL: stack.baseUrl, SERVICE_API_URL: `${stack.baseUrl}/api`, LOG_LEVEL: 'trace',
-    });
+    const logEverything = { LOG_LEVEL: 'trace' };
+    auth = await startAuthServer(authServerEnvironment(registered, stack.baseUrl, database.url, logEverything));
     await useAuthServerCallback(ctx, registered.app, auth.publicUrl);
   });
   afterAll(async () => {

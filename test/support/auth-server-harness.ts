@@ -25,6 +25,24 @@ export async function registerAuthServerApp(ctx: TestContext): Promise<{ app: St
   });
 }
 
+/**
+ * What an auth server needs to run against a test's service (its api at `serviceUrl`) with its
+ * own database: the app's credentials and the service's addresses. `more` adds or overrides.
+ */
+export function authServerEnvironment(
+  registered: { app: StoredApp; clientSecret: string },
+  serviceUrl: string,
+  databaseUrl: string,
+  more: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info',
+    SERVICE_OAUTH_CLIENT_ID: registered.app.clientId, SERVICE_OAUTH_CLIENT_SECRET: registered.clientSecret,
+    SERVICE_FRONTEND_URL: serviceUrl, SERVICE_API_URL: `${serviceUrl}/api`,
+    ...more,
+  };
+}
+
 /** Makes the service send approvals to `${publicUrl}/device/callback`, as the auth server's operator would. */
 export async function useAuthServerCallback(ctx: TestContext, app: StoredApp, publicUrl: string): Promise<void> {
   // Registered in the dashboard above, so an organization owns it (only dynamic clients have none).
