@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { binPath, removeTemporaryFolders, runCli, temporaryFolder, temporaryHome } from './test/run-cli.ts';
+import {
+  binPath, removeTemporaryFolders, runBin, runCli, temporaryFolder, temporaryHome,
+} from './test/run-cli.ts';
 
 const commands = [
   'auth:login', 'auth:status', 'auth:logout',
@@ -36,7 +38,7 @@ describe('the sps bin', () => {
 
   it('sps --help lists the commands in groups and explains the credentials', async () => {
     const home = temporaryHome();
-    const run = await runCli(['--help'], { home });
+    const run = await runBin(['--help'], { home });
     expect(run.code).toBe(0);
     for (const heading of ['Authentication:', 'Channels (integrations):', 'Posts:', 'Media:', 'Notifications:', 'Analytics:', 'Video:']) expect(run.stdout).toContain(heading);
     for (const command of commands) expect(run.stdout).toMatch(new RegExp(`^ {2}${command} `, 'm'));
@@ -45,6 +47,7 @@ describe('the sps bin', () => {
     expect(run.stdout).toContain('the saved login wins over SERVICE_API_KEY');
   });
 
+  // The program's text, not the bin: run in this process (the bin's own --help is the test above).
   it.each(commands)('sps %s --help has a one-line description and an example', async (command) => {
     const run = await runCli([command, '--help'], { home: temporaryHome() });
     expect(run.code).toBe(0);
@@ -55,24 +58,24 @@ describe('the sps bin', () => {
 
   it('keeps its compiled code between runs in Node\'s cache under the temporary directory', async () => {
     const temporary = temporaryFolder('sps-cli-tmp-');
-    const run = await runCli(['--help'], { home: temporaryHome(), env: { TMPDIR: temporary } });
+    const run = await runBin(['--help'], { home: temporaryHome(), env: { TMPDIR: temporary } });
     expect(run.code).toBe(0);
     const cache = path.join(temporary, 'node-compile-cache');
     expect(existsSync(cache) && readdirSync(cache, { recursive: true }).length).toBeGreaterThan(0);
   });
 
   it('an unknown command exits 1', async () => {
-    const run = await runCli(['posts:publish'], { home: temporaryHome() });
+    const run = await runBin(['posts:publish'], { home: temporaryHome() });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('unknown command \'posts:publish\'');
   });
 
   describe.runIf(legacyNode !== undefined)(`on a Node that cannot strip types (${legacyNode ?? 'none found'})`, () => {
     it('hands the command to the project\'s Node 24 with the same arguments and exit code', async () => {
-      const help = await runCli(['posts:get', '--help'], { home: temporaryHome(), node: legacyNode });
+      const help = await runBin(['posts:get', '--help'], { home: temporaryHome(), node: legacyNode });
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(/^Usage: sps posts:get/);
-      const failing = await runCli(['posts:get', 'some-id'], { home: temporaryHome(), node: legacyNode });
+      const failing = await runBin(['posts:get', 'some-id'], { home: temporaryHome(), node: legacyNode });
       expect(failing.code).toBe(1);
       expect(failing.stderr).toContain('not logged in: run `sps auth:login`');
     });
@@ -81,7 +84,8 @@ describe('the sps bin', () => {
       const elsewhere = path.join(temporaryFolder('sps-bin-copy-'), 'cli');
       mkdirSync(elsewhere);
       copyFileSync(binPath, path.join(elsewhere, 'sps.mjs'));
-      const run = await runCli(['--help'], { home: temporaryHome(), node: legacyNode, bin: path.join(elsewhere, 'sps.mjs') });
+      const bin = path.join(elsewhere, 'sps.mjs');
+      const run = await runBin(['--help'], { home: temporaryHome(), node: legacyNode, bin });
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(/^sps needs Node\.js 22\.18 or later \(this is Node 2\d\.[\d.]+\) and the project's Node 24 \(node_modules\/node\/bin\/node\) is missing\.$/m);
     });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { terminal } from './terminal.ts';
 import { CliError } from './cli-error.ts';
 
 /**
@@ -45,7 +46,9 @@ export function openInBrowser(
 ): Promise<string | null> {
   const { command, args } = openerCommand(browserUrl(address), platform);
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: 'ignore', detached: true, shell: false, windowsHide: true });
+    // The command's environment: its PATH finds the opener, as a shell would.
+    const options = { env: terminal().env, stdio: 'ignore', detached: true, shell: false, windowsHide: true } as const;
+    const child = spawn(command, args, options);
     child.once('error', (error) => { resolve(`${command}: ${error.message}`); });
     child.once('spawn', () => {
       child.once('exit', (code) => {

@@ -1,3 +1,5 @@
+import { terminal } from './terminal.ts';
+
 /** The client's environment (spec, "Client environment variables"). */
 export interface ClientEnvironment {
   apiKey: string | null;
@@ -18,7 +20,7 @@ export function withoutTrailingSlash(url: string): string {
   return url.replace(/(?<!\/)\/+$/, '');
 }
 
-export function readEnvironment(env: NodeJS.ProcessEnv = process.env): ClientEnvironment {
+export function readEnvironment(env: NodeJS.ProcessEnv = terminal().env): ClientEnvironment {
   const apiUrl = nonEmpty(env.SERVICE_API_URL);
   return {
     apiKey: nonEmpty(env.SERVICE_API_KEY),

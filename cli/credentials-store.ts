@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { CliError } from './cli-error.ts';
+import { terminal } from './terminal.ts';
 
 /** What `auth:login` stores (spec: `~/.service/credentials.json`). */
 export const storedCredentialsSchema = z.object({
@@ -14,7 +14,7 @@ export const storedCredentialsSchema = z.object({
 export type StoredCredentials = z.infer<typeof storedCredentialsSchema>;
 
 export function credentialsFolder(): string {
-  return path.join(homedir(), '.service');
+  return path.join(terminal().home, '.service');
 }
 
 export function credentialsFile(): string {

@@ -3,6 +3,7 @@ import type { ActiveCredential } from './active-credential.ts';
 import { callApi, segment } from './api-client.ts';
 import { CliError } from './cli-error.ts';
 import { progressBar } from './progress-bar.ts';
+import { terminal } from './terminal.ts';
 
 /** How often a generation's media is looked at: ffmpeg reports about twice a second. */
 const pollMs = 500;
@@ -22,7 +23,7 @@ const shownMedia = z.object({
  */
 export async function followGeneration(credential: ActiveCredential, mediaId: string): Promise<unknown> {
   let stage = 'queued';
-  const bar = progressBar('Generating', 100, process.stderr, () => stage);
+  const bar = progressBar('Generating', 100, terminal().stderr, () => stage);
   bar.update(0);
   try {
     for (;;) {

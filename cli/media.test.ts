@@ -66,7 +66,9 @@ describe('sps upload, upload:url, media:get and video:generate against the api',
     removeTemporaryFolders();
   });
 
-  const sps = (...args: string[]): Promise<CliRun> => runCli(args, { home, env: { SERVICE_API_KEY: org.apiKey, SERVICE_API_URL: `${stack.baseUrl}/api` }, timeoutMs: 30_000 });
+  const sps = (...args: string[]): Promise<CliRun> => runCli(args, {
+    home, env: { SERVICE_API_KEY: org.apiKey, SERVICE_API_URL: `${stack.baseUrl}/api` },
+  });
 
   it('upload sends a PNG as multipart field "file" (keeping a non-ASCII name), without a progress bar; the media goes into a post with --media', async () => {
     const named = path.join(media.dir, 'café photo.png');

@@ -12,8 +12,10 @@ import { registerPostCommands } from './commands/posts.ts';
 import { registerVideoCommands } from './commands/video.ts';
 import { defaultApiUrl, defaultAuthServer } from './config.ts';
 import { credentialsFile } from './credentials-store.ts';
+import type { Terminal } from './terminal.ts';
 
-const credentialsHelp = `
+/** Read when the program is built: the credentials file is in the home of the run. */
+const credentialsHelp = (): string => `
 Credentials:
   Log in once with \`sps auth:login\` (a browser page confirms a one-time code); the
   credentials are saved in ${credentialsFile()} (readable by you only).
@@ -30,11 +32,18 @@ Results are JSON on stdout (pipe them to jq); messages and progress go to stderr
 A failure exits with code 1 and the server's message on stderr.
 `;
 
-export function buildProgram(): Command {
+/** The `sps` program, writing to `terminal` and throwing (not exiting) where commander would end the process. */
+export function buildProgram(terminal: Terminal): Command {
   const program = new Command('sps')
     .description('SPS, the Social Publishing Service, from the command line: channels, posts, media and more.')
+    // Set before the subcommands are added, which copy both.
+    .configureOutput({
+      writeOut: (text) => { terminal.stdout.write(text); },
+      writeErr: (text) => { terminal.stderr.write(text); },
+    })
+    .exitOverride()
     .showHelpAfterError('(add --help for more information)')
-    .addHelpText('after', credentialsHelp);
+    .addHelpText('after', credentialsHelp());
 
   const groups: [string, (program: Command) => void][] = [
     ['Authentication:', registerAuthCommands],

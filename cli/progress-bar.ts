@@ -1,3 +1,5 @@
+import { terminal, type OutputStream } from './terminal.ts';
+
 /** Files over this size show upload progress. */
 export const progressThresholdBytes = 5 * 1024 * 1024;
 
@@ -24,7 +26,7 @@ export interface ProgressBar {
 export function progressBar(
   label: string,
   totalBytes: number,
-  stream: NodeJS.WriteStream = process.stderr,
+  stream: OutputStream = terminal().stderr,
   describe: DescribeAmount = bytesSent,
 ): ProgressBar {
   const interactive = stream.isTTY;

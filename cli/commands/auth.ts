@@ -7,6 +7,7 @@ import { credentialsFile, removeStoredCredentials } from '../credentials-store.t
 import { defineCommand } from '../command-definition.ts';
 import { deviceLogin } from '../device-login.ts';
 import { printJson, say } from '../output.ts';
+import { terminal } from '../terminal.ts';
 
 async function login(options: { browser: boolean }): Promise<void> {
   const { authServer } = readEnvironment();
@@ -32,7 +33,7 @@ async function status(): Promise<void> {
     ...(credential.organizationId === null ? {} : { organizationId: credential.organizationId }),
     valid,
   });
-  if (!valid) process.exitCode = 1;
+  if (!valid) terminal().exitCode = 1;
 }
 
 async function logout(): Promise<void> {

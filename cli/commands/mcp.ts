@@ -4,6 +4,7 @@ import { activeCredential } from '../active-credential.ts';
 import { callApi } from '../api-client.ts';
 import { ApiError, CliError } from '../cli-error.ts';
 import { defineCommand } from '../command-definition.ts';
+import { terminal } from '../terminal.ts';
 import type { BoundTool } from '../../api/mcp/bound-tools.ts';
 import type { ToolExecutor, ToolFailure } from '../../api/mcp/mcp-server.ts';
 
@@ -17,7 +18,7 @@ function describeError(tool: BoundTool, error: unknown): ToolFailure {
   if (error instanceof CliError) return { error: 'service_unreachable', message: error.message };
   // Not the API's answer nor the network: a fault of this client, said on stderr (stdout is the protocol's).
   const said = error instanceof Error ? error.stack ?? error.message : String(error);
-  process.stderr.write(`sps mcp: ${tool.spec.name} failed: ${said}\n`);
+  terminal().stderr.write(`sps mcp: ${tool.spec.name} failed: ${said}\n`);
   return { error: 'internal_error', message: 'sps mcp failed to run the tool; the error is on its stderr' };
 }
 
@@ -60,7 +61,7 @@ async function serveOverStdio(): Promise<void> {
     server.onclose = resolve;
   });
   await server.connect(new StdioServerTransport());
-  process.stderr.write(`sps mcp: serving SPS tools over stdio for ${credential.apiUrl}\n`);
+  terminal().stderr.write(`sps mcp: serving SPS tools over stdio for ${credential.apiUrl}\n`);
   // Ends when the agent closes stdin.
   process.stdin.once('end', () => {
     void server.close();
