@@ -167,6 +167,7 @@ export async function createApiRuntime(
     environment: config.NODE_ENV,
     proxyHops: config.TRUST_PROXY_HOPS,
     queuePrefix: config.QUEUE_PREFIX,
+    passwordHashLogN: config.PASSWORD_HASH_LOG_N,
     mediaQueue,
     mediaLimits: { maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES, maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES },
     mediaWaitMs: config.MEDIA_WAIT_MS,

@@ -38,6 +38,8 @@ export interface AppDeps extends PublicApiDeps {
   proxyHops: number;
   /** QUEUE_PREFIX: every Redis key of this deployment (or test file) lives under it. */
   queuePrefix: string;
+  /** PASSWORD_HASH_LOG_N: the scrypt cost of new dashboard password hashes. */
+  passwordHashLogN: number;
   /** What /metrics serves: HTTP timings and every queue's depth. */
   metrics: SpsMetrics;
   /** METRICS_TOKEN: /metrics wants it as a Bearer token; unset, /metrics is closed. */

@@ -19,6 +19,8 @@ export interface DashboardDeps {
   redis: RedisConnection;
   /** QUEUE_PREFIX: the login throttle's Redis keys live under it, like the queues'. */
   queuePrefix: string;
+  /** PASSWORD_HASH_LOG_N: the scrypt cost of new password hashes (and of an unknown email's login check). */
+  passwordHashLogN: number;
   /** Disconnecting a channel cancels its scheduled jobs. */
   scheduler: PublishScheduler;
   /** Which publish jobs wait for a platform's rate-limit reset: the channel list's health. */

@@ -26,8 +26,8 @@ const groups: readonly { title: string; intro: string; names: readonly string[] 
     intro: 'The api process: where it listens, how it is reached, its secrets and its logs.',
     names: [
       'NODE_ENV', 'HOST', 'PORT', 'FRONTEND_URL', 'BACKEND_URL', 'SECRETS_KEY', 'ALLOW_PRIVATE_NETWORK',
-      'TRUST_PROXY_HOPS', 'TRUST_PROXY', 'LOG_LEVEL', 'HTTP_REQUEST_TIMEOUT_MS', 'API_CACHE_TTL_MS',
-      'SHUTDOWN_TIMEOUT_MS', 'METRICS_TOKEN', 'OPERATOR_EMAILS',
+      'TRUST_PROXY_HOPS', 'TRUST_PROXY', 'PASSWORD_HASH_LOG_N', 'LOG_LEVEL', 'HTTP_REQUEST_TIMEOUT_MS',
+      'API_CACHE_TTL_MS', 'SHUTDOWN_TIMEOUT_MS', 'METRICS_TOKEN', 'OPERATOR_EMAILS',
     ],
   },
   {

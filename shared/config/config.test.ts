@@ -53,6 +53,16 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the password hash cost, 15 unless set, and refuses one outside 10 to 20 by name', () => {
+    expect(loadConfig({ SECRETS_KEY: key }).PASSWORD_HASH_LOG_N).toBe(15);
+    expect(loadConfig({ SECRETS_KEY: key, PASSWORD_HASH_LOG_N: '10' }).PASSWORD_HASH_LOG_N).toBe(10);
+    expect(loadConfig({ SECRETS_KEY: key, PASSWORD_HASH_LOG_N: '20' }).PASSWORD_HASH_LOG_N).toBe(20);
+    expect(() => loadConfig({ SECRETS_KEY: key, PASSWORD_HASH_LOG_N: '9' }))
+      .toThrow(/^ {2}- PASSWORD_HASH_LOG_N: .*>=10.* \(got "9"\)$/m);
+    expect(() => loadConfig({ SECRETS_KEY: key, PASSWORD_HASH_LOG_N: '21' }))
+      .toThrow(/^ {2}- PASSWORD_HASH_LOG_N: .*<=20.* \(got "21"\)$/m);
+  });
+
   it('says when a required variable is missing', () => {
     expect(() => loadConfig({})).toThrow(/SECRETS_KEY: .*it is not set/);
   });

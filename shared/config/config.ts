@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { passwordHashLogN } from '../crypto/password.ts';
 import { platformConcurrencySchema } from './platform-concurrency.ts';
 import { redisClusterNodesSchema } from './redis-cluster-nodes.ts';
 import { deprecatedTrustProxySchema, trustProxyHopsSchema, withTrustProxyAlias } from './proxy-hops.ts';
@@ -65,6 +66,12 @@ export const configSchema = z.object({
   TRUST_PROXY: deprecatedTrustProxySchema
     .describe('Deprecated: `true` means `TRUST_PROXY_HOPS=1` (which wins when both are given). Use '
       + '`TRUST_PROXY_HOPS`.'),
+  // Bounds and default: shared/crypto/password.ts, which also refuses stored hashes dearer than the maximum.
+  PASSWORD_HASH_LOG_N: z.coerce.number().int().min(passwordHashLogN.min).max(passwordHashLogN.max)
+    .default(passwordHashLogN.default)
+    .describe('The scrypt cost of new dashboard password hashes, as a power of two (`N = 2^value`, `r = 8`, '
+      + 'memory `128 * r * N` bytes: `15` = 32 MiB). Existing hashes keep their own cost, stored with each. Lower '
+      + 'it only for tests.'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')
     .describe('pino\'s level. The workers write their lines to stdout asynchronously (flushed on exit and on a '
       + 'crash; a `kill -9` can lose the last ones), the api one write per line.'),

@@ -42,6 +42,8 @@ export async function createTestContext(overrides: Record<string, string> = {}):
     UPLOADS_DIR: uploadsDir,
     // Tests make many requests per organization; the rate-limit tests set their own limit.
     PUBLIC_API_RATE_LIMIT: '100000',
+    // Tests sign up and log in hundreds of times, each 32 MiB hash 0.1-0.16 CPU-s; each hash keeps its own cost.
+    PASSWORD_HASH_LOG_N: '10',
     ...overrides,
   };
   const config = loadConfig(env);

@@ -107,6 +107,7 @@ function queryReturnPath(ctx: DashboardRouterContext): string | null {
 export function registerAccountPages(router: Router<DashboardState>, deps: DashboardDeps, throttle: LoginThrottle): void {
   // Two scrypt runs at once (64 MiB) and a short queue; a flood beyond that is turned away with 503.
   const passwordWork = new PasswordWorkLimiter({ running: 2, waiting: 16 });
+  const passwordCost = { passwordHashLogN: deps.passwordHashLogN };
 
   router.get('/', (ctx) => {
     ctx.redirect(ctx.state.signedIn === undefined ? '/login' : defaultLandingPath);
@@ -141,7 +142,7 @@ export function registerAccountPages(router: Router<DashboardState>, deps: Dashb
     // The throttle counts the try before the password is checked and gives it back if it was right.
     let checked: ThrottledCheck<StoredUser>;
     try {
-      const check = () => passwordWork.run(() => checkCredentials(deps.db, { email, password }));
+      const check = () => passwordWork.run(() => checkCredentials(deps.db, { email, password }, passwordCost));
       checked = await throttle.checkPassword(email, ctx.ip, check);
     } catch (error) {
       if (!(error instanceof PasswordWorkBusy)) throw error;
@@ -177,7 +178,8 @@ export function registerAccountPages(router: Router<DashboardState>, deps: Dashb
     const password = formField(ctx, 'password', { trim: false });
     try {
       const account = { email: form.email, password, organizationName: form.organizationName };
-      const { user, organizationId } = await passwordWork.run(() => signUp(deps.db, deps.secrets, account));
+      const signingUp = () => signUp(deps.db, deps.secrets, account, passwordCost);
+      const { user, organizationId } = await passwordWork.run(signingUp);
       await signIn(ctx, deps, user, organizationId);
       ctx.redirect(form.returnPath ?? defaultLandingPath);
     } catch (error) {

@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { hashPassword, verifyPassword } from '../../crypto/password.ts';
+import { hashPassword, passwordHashLogN, unmatchableHash, verifyPassword } from '../../crypto/password.ts';
 import { randomCredential, type SecretBox } from '../../crypto/secret-box.ts';
 import type { CacheInvalidation } from '../../cache/invalidation-bus.ts';
 import type { Database } from '../../db/database.ts';
@@ -32,17 +32,29 @@ function normaliseEmail(email: string): string {
   return trimmed;
 }
 
+/** PASSWORD_HASH_LOG_N: the scrypt cost of new hashes, and of the check an unknown email gets. */
+export interface PasswordCost {
+  passwordHashLogN: number;
+}
+
+const defaultCost: PasswordCost = { passwordHashLogN: passwordHashLogN.default };
+
 const emailTaken = (): DomainError =>
   new DomainError('conflict', 'an account with this email already exists; log in instead');
 
-/** Creates the user and their first organization. */
-export async function signUp(db: Database, secrets: SecretBox, input: { email: string; password: string; organizationName: string }): Promise<{ user: StoredUser; organizationId: string }> {
+/** Creates the user and their first organization; the password is hashed at `cost` (the default unless told). */
+export async function signUp(
+  db: Database,
+  secrets: SecretBox,
+  input: { email: string; password: string; organizationName: string },
+  cost: PasswordCost = defaultCost,
+): Promise<{ user: StoredUser; organizationId: string }> {
   const email = normaliseEmail(input.email);
   if (input.password.length < minimumPasswordLength || input.password.length > 1024) {
     throw new DomainError('validation_failed', `the password needs at least ${minimumPasswordLength} characters`, [{ path: 'password', message: 'too short' }]);
   }
   if ((await db.users.exists({ email })) !== null) throw emailTaken();
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, cost.passwordHashLogN);
   const { organizationId } = await createOrganization(db, secrets, { name: input.organizationName });
   try {
     const user = await db.users.create({ email, passwordHash, organizationIds: [new Types.ObjectId(organizationId)] });
@@ -55,13 +67,20 @@ export async function signUp(db: Database, secrets: SecretBox, input: { email: s
   }
 }
 
-/** The user whose email and password match, or null: callers say nothing about which was wrong. */
-export async function checkCredentials(db: Database, input: { email: string; password: string }): Promise<StoredUser | null> {
+/**
+ * The user whose email and password match, or null: callers say nothing about which was wrong. `cost` is
+ * the one new hashes are made at, so an unknown email takes as long as a known one.
+ */
+export async function checkCredentials(
+  db: Database,
+  input: { email: string; password: string },
+  cost: PasswordCost = defaultCost,
+): Promise<StoredUser | null> {
   const email = input.email.trim().toLowerCase();
   const user = await db.users.findOne({ email }).lean();
   if (user === null) {
     // Spend the same time as a real check, so response times do not tell which emails exist.
-    await verifyPassword(input.password, 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    await verifyPassword(input.password, unmatchableHash(cost.passwordHashLogN));
     return null;
   }
   return (await verifyPassword(input.password, user.passwordHash)) ? user : null;
