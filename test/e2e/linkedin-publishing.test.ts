@@ -216,7 +216,11 @@ describe('publishing to LinkedIn through the whole stack', () => {
   /** DELETE ?onPlatform=true, then the post once the removal worker settled every part. */
   async function deleteOnPlatform(org: Org, postId: string): Promise<PostRemoval> {
     const url = `/api/public/v1/posts/${postId}?onPlatform=true`;
-    const sent = await api(stack.baseUrl, org.apiKey, url, { method: 'DELETE' });
+    // The parts are settled a moment before the publish job lets go of the post: 409 until then.
+    const sent = await waitFor(async () => {
+      const answer = await api(stack.baseUrl, org.apiKey, url, { method: 'DELETE' });
+      return answer.status === 409 ? undefined : answer;
+    }, { what: `DELETE of post ${postId} to be taken` });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     return waitFor(async () => {
       const answer = await api(stack.baseUrl, org.apiKey, `/api/public/v1/posts/${postId}`);
