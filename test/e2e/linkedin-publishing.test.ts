@@ -7,11 +7,13 @@ import {
 import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
 import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
 import { PlatformApps } from '../../shared/platforms/platform-apps.ts';
+import type { PostRemovalView } from '../../shared/domain/removal/removal-view.ts';
 import { startLinkedinPageSimulator } from '../simulators/linkedin-page/linkedin-page-simulator.ts';
 import { startLinkedinSimulator, type LinkedinSimulator } from '../simulators/linkedin/linkedin-simulator.ts';
 import { api } from '../support/fixtures.ts';
 import { settledParts } from '../support/publish-now.ts';
-import { startStack, waitFor, type RunningStack } from '../support/stack.ts';
+import { deleteOnPlatform, removalDone } from '../support/remove-on-platform.ts';
+import { startStack, type RunningStack } from '../support/stack.ts';
 import { createTestContext, type TestContext } from '../support/test-context.ts';
 import { makeTestMedia } from '../support/test-media.ts';
 import { oauthSimulatorSettings } from '../support/oauth-simulator-settings.ts';
@@ -26,11 +28,6 @@ const member = `urn:li:person:${ada.sub}`;
 const page = 'urn:li:organization:1002';
 /** How long a 429 from LinkedIn (which names no reset) delays the job here: the operator's cap. */
 const maxRetryAfterMs = 1_500;
-
-interface PostRemoval {
-  done: boolean;
-  parts: { position: number; state: string; category: string | null; message: string | null; reason: string | null }[];
-}
 
 interface Org {
   apiKey: string;
@@ -213,20 +210,10 @@ describe('publishing to LinkedIn through the whole stack', () => {
     expect((afterWait ?? 0) - (throttled ?? 0)).toBeGreaterThanOrEqual(maxRetryAfterMs - 100);
   });
 
-  /** DELETE ?onPlatform=true, then the post once the removal worker settled every part. */
-  async function deleteOnPlatform(org: Org, postId: string): Promise<PostRemoval> {
-    const url = `/api/public/v1/posts/${postId}?onPlatform=true`;
-    // The parts are settled a moment before the publish job lets go of the post: 409 until then.
-    const sent = await waitFor(async () => {
-      const answer = await api(stack.baseUrl, org.apiKey, url, { method: 'DELETE' });
-      return answer.status === 409 ? undefined : answer;
-    }, { what: `DELETE of post ${postId} to be taken` });
-    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    return waitFor(async () => {
-      const answer = await api(stack.baseUrl, org.apiKey, `/api/public/v1/posts/${postId}`);
-      const removal = (answer.body as { removal: PostRemoval | null }).removal;
-      return removal?.done === true ? removal : undefined;
-    }, { what: `post ${postId}'s removal to finish` });
+  /** DELETE ?onPlatform=true, then the post's removal once the removal worker settled every part. */
+  async function deleteAndSettle(org: Org, postId: string): Promise<PostRemovalView> {
+    await deleteOnPlatform(stack.baseUrl, org.apiKey, `posts/${postId}`);
+    return (await removalDone(stack.baseUrl, org.apiKey, postId)).removal;
   }
 
   it('deletes a thread on the platform with one call: the comment part settles as its post went', async () => {
@@ -235,7 +222,7 @@ describe('publishing to LinkedIn through the whole stack', () => {
     const [root] = await settledParts(ctx.db, postId);
     const deletesBefore = linkedin.received.filter((request) => request.method === 'DELETE').length;
 
-    const removal = await deleteOnPlatform(org, postId);
+    const removal = await deleteAndSettle(org, postId);
     expect(removal.parts.map((part) => [part.position, part.state])).toEqual([[0, 'removed'], [1, 'removed']]);
     const deletes = linkedin.received.filter((request) => request.method === 'DELETE').slice(deletesBefore);
     const postPath = `/rest/posts/${encodeURIComponent(root?.releaseId ?? '')}`;
@@ -251,7 +238,7 @@ describe('publishing to LinkedIn through the whole stack', () => {
     // The member removed the app: the post's DELETE is refused, so its comment stays up too.
     linkedin.authority.revokeAll();
 
-    const removal = await deleteOnPlatform(org, postId);
+    const removal = await deleteAndSettle(org, postId);
     expect(removal.parts.map((part) => [part.position, part.state])).toEqual([[0, 'failed'], [1, 'failed']]);
     const [first, comment] = removal.parts;
     expect(first?.category).toBe('disconnected');

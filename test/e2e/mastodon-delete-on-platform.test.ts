@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { organizationWithMastodon, api } from '../support/fixtures.ts';
 import { publishNow, settledParts } from '../support/publish-now.ts';
+import { deleteOnPlatform, removalDone } from '../support/remove-on-platform.ts';
 import { useSimulatedStack } from '../support/simulated-stack.ts';
 import { waitFor } from '../support/stack.ts';
 import { queuePrefixOf } from '../../shared/queue/queue-prefix.ts';
@@ -10,7 +11,6 @@ import { createRedis } from '../../shared/queue/redis.ts';
 import type { PostRemovalView } from '../../shared/domain/removal/removal-view.ts';
 
 interface DeleteAnswer { id: string; deleted: true; removal?: PostRemovalView }
-interface PostAnswer { id: string; deletedAt: string | null; removal: PostRemovalView | null }
 
 /**
  * DELETE /posts/:id?onPlatform=true through the whole stack (api, platform queue, removal worker)
@@ -28,28 +28,6 @@ describe('deleting a Mastodon post on the platform', () => {
     .filter((request) => request.method === 'DELETE')
     .map((request) => request.path.split('/').at(-1));
 
-  /**
-   * DELETE ?onPlatform=true as a client does it: a post whose publish job is still finishing (its
-   * parts already saved) answers 409, "try again in a moment".
-   */
-  async function deleteOnPlatform(apiKey: string, path: string): Promise<unknown> {
-    const answer = await waitFor(async () => {
-      const url = `/api/public/v1/${path}?onPlatform=true`;
-      const sent = await api(world.stack.baseUrl, apiKey, url, { method: 'DELETE' });
-      return sent.status === 409 ? undefined : sent;
-    }, { what: `DELETE ${path} to be taken` });
-    expect(answer.status).toBe(200);
-    return answer.body;
-  }
-
-  async function removalDone(apiKey: string, postId: string): Promise<PostAnswer> {
-    return waitFor(async () => {
-      const answer = await api(world.stack.baseUrl, apiKey, `/api/public/v1/posts/${postId}`);
-      const post = answer.body as PostAnswer;
-      return answer.status === 200 && post.removal?.done === true ? post : undefined;
-    }, { what: `post ${postId}'s removal to finish` });
-  }
-
   it('removes a thread replies first, shows each part removed, tells post.deleted once', async () => {
     const org = await organization();
     const postId = await publishNow(world.stack.baseUrl, org, ['Going 1/3', 'Going 2/3', 'Going 3/3']);
@@ -58,18 +36,18 @@ describe('deleting a Mastodon post on the platform', () => {
     const releaseIds = parts.map((part) => part.releaseId);
     const before = deletions().length;
 
-    const planned = await deleteOnPlatform(org.apiKey, `posts/${postId}`) as DeleteAnswer;
+    const planned = await deleteOnPlatform(world.stack.baseUrl, org.apiKey, `posts/${postId}`) as DeleteAnswer;
     expect(planned.deleted).toBe(true);
     expect(planned.removal?.provider).toBe('mastodon');
     expect(planned.removal?.parts.map((part) => [part.position, part.state, part.method])).toEqual([
       [0, 'queued', 'delete'], [1, 'queued', 'delete'], [2, 'queued', 'delete'],
     ]);
 
-    const post = await removalDone(org.apiKey, postId);
+    const post = await removalDone(world.stack.baseUrl, org.apiKey, postId);
     expect(post.deletedAt).not.toBeNull();
     // Nothing left for the sweep of lost removals to find.
     expect((await world.ctx.db.posts.findById(postId).lean())?.removalPending).toBe(false);
-    expect(post.removal?.parts.map((part) => part.state)).toEqual(['removed', 'removed', 'removed']);
+    expect(post.removal.parts.map((part) => part.state)).toEqual(['removed', 'removed', 'removed']);
     expect(deletions().slice(before)).toEqual([...releaseIds].reverse());
     const left = world.simulator.statuses.filter((status) => status.text.startsWith('Going'));
     expect(left).toEqual([]);
@@ -105,16 +83,16 @@ describe('deleting a Mastodon post on the platform', () => {
     const [root] = await settledParts(world.ctx.db, postId);
     const index = world.simulator.statuses.findIndex((status) => status.id === root?.releaseId);
     world.simulator.statuses.splice(index, 1);
-    await deleteOnPlatform(org.apiKey, `posts/${postId}`);
-    const post = await removalDone(org.apiKey, postId);
-    expect(post.removal?.parts.map((part) => part.state)).toEqual(['removed']);
+    await deleteOnPlatform(world.stack.baseUrl, org.apiKey, `posts/${postId}`);
+    const post = await removalDone(world.stack.baseUrl, org.apiKey, postId);
+    expect(post.removal.parts.map((part) => part.state)).toEqual(['removed']);
 
     const draft = await api(world.stack.baseUrl, org.apiKey, '/api/public/v1/posts', {
       method: 'POST',
       body: { type: 'draft', posts: [{ integration: { id: org.channelId }, value: [{ content: 'never sent' }] }] },
     });
     const draftId = (draft.body as { postId: string }[])[0]?.postId ?? '';
-    const removal = (await deleteOnPlatform(org.apiKey, `posts/${draftId}`) as DeleteAnswer).removal;
+    const removal = (await deleteOnPlatform(world.stack.baseUrl, org.apiKey, `posts/${draftId}`) as DeleteAnswer).removal;
     expect(removal?.done).toBe(true);
     expect(removal?.parts.map((part) => part.state)).toEqual(['not_published']);
   });
@@ -133,12 +111,12 @@ describe('deleting a Mastodon post on the platform', () => {
         'pass',
         { status: 422, body: { error: 'Validation failed: the status cannot be deleted' } },
       );
-      await deleteOnPlatform(org.apiKey, `posts/${postId}`);
-      const post = await removalDone(org.apiKey, postId);
-      expect(post.removal?.parts.map((part) => [part.state, part.category])).toEqual([
+      await deleteOnPlatform(world.stack.baseUrl, org.apiKey, `posts/${postId}`);
+      const post = await removalDone(world.stack.baseUrl, org.apiKey, postId);
+      expect(post.removal.parts.map((part) => [part.state, part.category])).toEqual([
         ['removed', null], ['failed', 'permanent'], ['removed', null],
       ]);
-      expect(post.removal?.parts[1]?.message).toContain('the status cannot be deleted');
+      expect(post.removal.parts[1]?.message).toContain('the status cannot be deleted');
       const [first, second, third] = parts.map((part) => part.releaseId);
       expect(deletions().slice(before)).toEqual([third, third, third, second, first]);
       const left = world.simulator.statuses.filter((status) => status.text.startsWith('Retried'));
@@ -151,7 +129,7 @@ describe('deleting a Mastodon post on the platform', () => {
     const [root] = await settledParts(world.ctx.db, postId);
     const before = deletions().length;
     world.simulator.failNextDeletion({ delayMs: 400 });
-    await deleteOnPlatform(org.apiKey, `posts/${postId}`);
+    await deleteOnPlatform(world.stack.baseUrl, org.apiKey, `posts/${postId}`);
     await waitFor(() => (deletions().length > before ? true : undefined), { what: 'the first DELETE to arrive' });
     const connection = createRedis(world.ctx.config, 'producer', world.ctx.logger);
     const queue = new Queue(jobs.removePost.queue, { connection, prefix: queuePrefixOf(world.ctx.config) });
@@ -161,8 +139,8 @@ describe('deleting a Mastodon post on the platform', () => {
       await queue.add(jobs.removePost.name, { organizationId: org.organizationId, postId }, {
         jobId: `dup-${postId}`, attempts: 10, backoff: { type: 'fixed', delay: 200 },
       });
-      const post = await removalDone(org.apiKey, postId);
-      expect(post.removal?.parts.map((part) => part.state)).toEqual(['removed']);
+      const post = await removalDone(world.stack.baseUrl, org.apiKey, postId);
+      expect(post.removal.parts.map((part) => part.state)).toEqual(['removed']);
       await waitFor(async () => ((await queue.getJobState(`dup-${postId}`)) === 'completed' ? true : undefined), {
         what: 'the duplicate job to finish',
       });
@@ -179,9 +157,9 @@ describe('deleting a Mastodon post on the platform', () => {
     await settledParts(world.ctx.db, postId);
     const unavailable = { status: 503, body: { error: 'Service Unavailable' } };
     world.simulator.failNextDeletion(unavailable, unavailable, unavailable);
-    await deleteOnPlatform(org.apiKey, `posts/${postId}`);
-    const post = await removalDone(org.apiKey, postId);
-    expect(post.removal?.parts.map((part) => [part.state, part.category])).toEqual([['failed', 'retryable']]);
+    await deleteOnPlatform(world.stack.baseUrl, org.apiKey, `posts/${postId}`);
+    const post = await removalDone(world.stack.baseUrl, org.apiKey, postId);
+    expect(post.removal.parts.map((part) => [part.state, part.category])).toEqual([['failed', 'retryable']]);
     expect(world.simulator.statuses.some((status) => status.text === 'Never deleted')).toBe(true);
   });
 
@@ -210,7 +188,7 @@ describe('deleting a Mastodon post on the platform', () => {
       // As if Medium had published it: the API decides from Medium's declaration alone, calling nothing.
       await world.ctx.db.posts.updateOne({ _id: mediumPost }, { $set: { state: 'PUBLISHED', releaseId: 'medium-1' } });
 
-      const answer = await deleteOnPlatform(org.apiKey, `posts/group/${group}`);
+      const answer = await deleteOnPlatform(world.stack.baseUrl, org.apiKey, `posts/group/${group}`);
       const { removals, deleted } = answer as { deleted: number; removals: PostRemovalView[] };
       expect(deleted).toBe(2);
       const byProvider = new Map(removals.map((removal) => [removal.provider, removal]));
@@ -219,8 +197,8 @@ describe('deleting a Mastodon post on the platform', () => {
       expect(mediumRemoval?.done).toBe(true);
       expect(mediumRemoval?.parts.map((part) => part.state)).toEqual(['unsupported']);
       expect(mediumRemoval?.parts[0]?.reason).toContain('no call to edit, unpublish or delete');
-      const removed = await removalDone(org.apiKey, mastodonPost);
-      expect(removed.removal?.parts.map((part) => part.state)).toEqual(['removed']);
+      const removed = await removalDone(world.stack.baseUrl, org.apiKey, mastodonPost);
+      expect(removed.removal.parts.map((part) => part.state)).toEqual(['removed']);
       expect(world.simulator.statuses.some((status) => status.text === 'Grouped')).toBe(false);
     });
 
