@@ -36,7 +36,8 @@ export class VkPacer {
     const entry: PacedCall = { at, answered: false };
     recent.push(entry);
     this.#calls.set(token, recent);
-    if (entry.at > now) await sleep(entry.at - now);
+    // A timer may fire a millisecond before the wall clock reaches its mark: wait again for the rest.
+    for (let left = entry.at - now; left > 0; left = entry.at - Date.now()) await sleep(left);
     try {
       return await call();
     } finally {
