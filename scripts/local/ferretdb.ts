@@ -54,6 +54,11 @@ export interface FerretDbOptions {
   /** Detached servers outlive the script that started them (and are reused by the next one). */
   detached: boolean;
   logFile: string;
+  /**
+   * PostgreSQL backend: commands FerretDB runs at once (scripts/ferretdb/gate.go). Unset, under half
+   * of the URL's `pool_max_conns`, which keeps FerretDB from deadlocking on its own pool.
+   */
+  maxCommands?: number;
 }
 
 export interface RunningFerretDb {
@@ -90,7 +95,10 @@ export async function startFerretDb(options: FerretDbOptions, log: (line: string
   const logFd = openSync(options.logFile, 'a');
   const child = spawn(
     binary,
-    ['-listen', `${options.host}:${options.port}`, ...backendArguments(options.backend)],
+    [
+      '-listen', `${options.host}:${options.port}`, ...backendArguments(options.backend),
+      ...(options.maxCommands === undefined ? [] : ['-max-commands', String(options.maxCommands)]),
+    ],
     { detached: options.detached, stdio: ['ignore', logFd, logFd], env: ferretDbEnvironment(process.env) },
   );
   closeSync(logFd);
