@@ -44,9 +44,7 @@ describe('webhook deliveries are queued when written, with no deployment-wide ca
       // One round an hour: whatever arrives within the test was queued when it was written.
       WEBHOOK_DISPATCH_EVERY_MS: '3600000',
       WEBHOOK_DISPATCH_GRACE_MS: '3600000',
-      // Below the 50 PostgreSQL connections of the suite's FerretDB: at 50 attempts at once its pool
-      // was seen held idle for good (twice, fresh clones), every later query of the suite waiting.
-      WEBHOOK_CONCURRENCY: '30',
+      WEBHOOK_CONCURRENCY: '50',
     });
     stack = await startStack(ctx);
     producer = createRedis(ctx.config, 'producer', ctx.logger);
