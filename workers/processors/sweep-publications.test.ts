@@ -79,15 +79,21 @@ describe('the publication sweep, as the workers run it, on the suite\'s database
     return async () => summary.parse(await processor(new Job(maintenance, jobs.sweepPublications.name, {})));
   }
 
-  /** Queued posts of one part as POST /posts writes them (post-documents.ts) at `writtenAt`, never given a job. */
+  /** A queued post of `parts` parts as POST /posts writes it (post-documents.ts) at `writtenAt`, never given a job. */
+  function queuedParts(publishDate: Date, writtenAt: Date, parts: number) {
+    const fields = {
+      organizationId, channelId, group: 'sweep', settings: {}, tags: [], publishDate,
+      dueHour: dueHourOf(publishDate, writtenAt), state: 'QUEUE' as const,
+    };
+    const value = Array.from({ length: parts }, (_, index) => ({ content: `part ${String(index)}`, image: [] }));
+    return postDocuments({ integration: { id: channelId.toString() }, value },
+      new Types.ObjectId(), fields, () => new Types.ObjectId(), writtenAt);
+  }
+
+  /** Queued posts of one part, one per date; answers their ids. */
   async function queuePosts(dates: Date[], writtenAt = clock()): Promise<Types.ObjectId[]> {
     const documents = dates.map((publishDate) => {
-      const fields = {
-        organizationId, channelId, group: 'sweep', settings: {}, tags: [], publishDate,
-        dueHour: dueHourOf(publishDate, writtenAt), state: 'QUEUE' as const,
-      };
-      const [root] = postDocuments({ integration: { id: channelId.toString() }, value: [{ content: 'x', image: [] }] },
-        new Types.ObjectId(), fields, () => new Types.ObjectId(), writtenAt);
+      const [root] = queuedParts(publishDate, writtenAt, 1);
       if (root === undefined) throw new Error('a post has a root');
       return root;
     });
@@ -163,6 +169,37 @@ describe('the publication sweep, as the workers run it, on the suite\'s database
       // (measured: 5 rows, and 2,006 for the first sweep; docs/queries.md).
       expect(secondRead).toBeLessThanOrEqual(10);
     }, 180_000);
+  });
+
+  it('gives a thread its recoveries afresh once a part was published since the last one', async () => {
+    const parts = queuedParts(fromNow(-60_000), fromNow(-24 * hourMs), 3);
+    await ctx.db.posts.collection.insertMany(parts);
+    const [root, second] = parts.map((part) => part._id);
+    if (root === undefined || second === undefined) throw new Error('the thread was written');
+    const { PUBLISH_MAX_RECOVERIES: spent } = ctx.config;
+    const publish = (partId: Types.ObjectId) => ctx.db.posts.collection.updateOne({ _id: partId },
+      { $set: { state: 'PUBLISHED', releaseId: `status-${partId.toString()}`, publishedAt: clock() } });
+    // Its recoveries spent while its first part was in flight, which then landed.
+    await ctx.db.posts.updateOne({ _id: root }, { $set: { publishRecoveries: spent } });
+    await publish(root);
+    const sweep = startProcess();
+
+    expect(await sweep()).toMatchObject({ requeued: 1, failed: 0 });
+    expect(await ctx.db.posts.findById(root).lean()).toMatchObject({ publishRecoveries: 1, partsPublishedAtRecovery: 1 });
+
+    // The second part lands too: progress again. Then its job is lost with no part published since.
+    await loseJob(root);
+    await publish(second);
+    expect(await sweep()).toMatchObject({ requeued: 1, failed: 0 });
+    for (let recovery = 2; recovery <= spent; recovery += 1) {
+      await loseJob(root);
+      expect(await sweep()).toMatchObject({ requeued: 1, failed: 0 });
+    }
+    expect(await recoveriesOf(root)).toBe(spent);
+    await loseJob(root);
+    expect(await sweep()).toMatchObject({ requeued: 0, failed: 1 });
+    const third = await ctx.db.posts.findOne({ rootPostId: root, position: 2 }).lean();
+    expect(third).toMatchObject({ state: 'ERROR', failureCategory: 'interrupted' });
   });
 
   it('gives queued posts stored without a bucket one on a process\'s first sweep', async () => {

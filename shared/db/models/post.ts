@@ -113,6 +113,11 @@ const postSchema = new Schema(
     /** Root only: times the post was put back in the queue after its job was lost or failed unsettled. */
     publishRecoveries: { type: Number, default: 0, min: 0 },
     /**
+     * Root only: the thread's parts published when it was last put back in the queue. A recovery
+     * after more were published counts `publishRecoveries` afresh.
+     */
+    partsPublishedAtRecovery: { type: Number, default: 0, min: 0 },
+    /**
      * Root only: how many parts follow it, written with the parts, so publishing a post of one part
      * (most posts) skips the replies query. Null on replies, and on roots stored before it existed
      * (their replies are read).

@@ -74,6 +74,7 @@ export function postDocuments(
     removalPending: false,
     removalRecoveries: 0,
     publishRecoveries: 0,
+    partsPublishedAtRecovery: 0,
     notifiedAt: null,
     seriesId: fields.seriesId ?? null,
     occurrence: fields.occurrence ?? null,

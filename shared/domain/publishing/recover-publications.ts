@@ -1,6 +1,5 @@
 import type { Types } from 'mongoose';
 import { dateOrderedPages } from '../../db/date-ordered-pages.ts';
-import { threadFilters } from '../../db/equality-queries.ts';
 import { dueHourOf, hourOf, hoursFrom } from '../posts/due-bucket.ts';
 import type { PublishDeps } from './publish-deps.ts';
 import { failThread } from './publish-thread.ts';
@@ -10,7 +9,10 @@ import type { PublishJobs } from './publish-jobs.ts';
 
 export interface RecoveryDeps extends PublishDeps {
   jobs: PublishJobs;
-  /** Re-queues one post gets before it is failed, so a post that kills its worker cannot loop. */
+  /**
+   * Re-queues one post gets without a part published in between before it is failed, so a post
+   * that kills its worker cannot loop.
+   */
   maxRecoveries: number;
 }
 
@@ -24,8 +26,8 @@ export type RecoveryOutcome = 'settled' | 'pending' | 'requeued' | 'failed';
  * Settles a post whose job is gone or finished while parts of it are still queued: a job that
  * stalled too often, that failed while MongoDB was away, or that Redis lost. The post is put
  * back in the queue, which is safe because a publish resumes after the last part saved and
- * repeats the part in flight with the same idempotency key; after `maxRecoveries` re-queues it
- * is failed with a notification instead.
+ * repeats the part in flight with the same idempotency key; after `maxRecoveries` re-queues with
+ * no part published in between it is failed with a notification instead.
  */
 export async function recoverPublication(deps: RecoveryDeps, postId: string): Promise<RecoveryOutcome> {
   // The queue first, the database second: a job that settles the post in between is then seen
@@ -33,12 +35,18 @@ export async function recoverPublication(deps: RecoveryDeps, postId: string): Pr
   if ((await deps.jobs.presence(postId)) === 'pending') return 'pending';
   const root = await deps.db.posts.findOne({ _id: postId, rootPostId: null, deletedAt: null }).lean();
   if (root === null) return 'settled';
-  const queued = await Promise.all(threadFilters(root._id)
-    .map((part) => deps.db.posts.exists({ ...part, deletedAt: null, state: 'QUEUE' })));
-  if (queued.every((found) => found === null)) return 'settled';
+  const replies = root.replyCount === 0 ? [] : await deps.db.posts
+    .find({ rootPostId: root._id, deletedAt: null }).select({ state: 1, releaseId: 1 }).lean();
+  const parts = [root, ...replies];
+  if (parts.every((part) => part.state !== 'QUEUE')) return 'settled';
 
-  // Posts stored before the counter existed have no field: none so far.
-  const recoveries = typeof root.publishRecoveries === 'number' ? root.publishRecoveries : 0;
+  // A recovery counts against the limit only when no part was published since the last one: a post
+  // that keeps killing its worker makes no progress, a thread whose workers keep being replaced does.
+  const published = parts.filter((part) => (part.releaseId ?? null) !== null).length;
+  // Posts stored before these fields existed have neither: no recovery so far.
+  const publishedBefore = typeof root.partsPublishedAtRecovery === 'number' ? root.partsPublishedAtRecovery : 0;
+  const counted = typeof root.publishRecoveries === 'number' ? root.publishRecoveries : 0;
+  const recoveries = published > publishedBefore ? 0 : counted;
   if (recoveries >= deps.maxRecoveries) {
     const failure = new PublishInterrupted(`publishing was interrupted ${recoveries + 1} times before it could `
       + 'finish (the worker publishing it stopped, or its job was lost); SPS stopped retrying it. '
@@ -50,7 +58,9 @@ export async function recoverPublication(deps: RecoveryDeps, postId: string): Pr
   // The new job is due now: its bucket moves to this hour, so the sweep still finds the post if
   // this job is lost too, however long ago its date was (shared/domain/posts/due-bucket.ts).
   const dueHour = hourOf(deps.now());
-  await deps.db.posts.updateOne({ _id: root._id }, { $inc: { publishRecoveries: 1 }, $set: { dueHour } });
+  await deps.db.posts.updateOne({ _id: root._id }, {
+    $set: { publishRecoveries: recoveries + 1, partsPublishedAtRecovery: published, dueHour },
+  });
   if (root.replyCount !== 0) {
     await deps.db.posts.updateMany({ rootPostId: root._id, state: 'QUEUE' }, { $set: { dueHour } });
   }
