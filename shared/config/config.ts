@@ -168,7 +168,8 @@ export const configSchema = z.object({
       + 'see `PUBLISH_MAX_RECOVERIES`).'),
   PUBLISH_MAX_RECOVERIES: z.coerce.number().int().min(0).default(3)
     .describe('Times a post whose job was lost or failed unsettled is put back in the queue with no part of it '
-      + 'published in between before it is failed for good, with a notification; likewise a removal from the platform (DELETE /posts/:id?onPlatform=true), '
+      + 'published in between before it is failed for good, with a notification; likewise a removal from the '
+      + 'platform (DELETE /posts/:id?onPlatform=true), '
       + 'whose parts still pending are then failed.'),
   PUBLISH_SWEEP_EVERY_MS: positiveInt.default(60_000)
     .describe('How often the sweep looks for due posts whose job is gone (lost with Redis\'s data, or failed '

@@ -185,7 +185,8 @@ describe('the publication sweep, as the workers run it, on the suite\'s database
     const sweep = startProcess();
 
     expect(await sweep()).toMatchObject({ requeued: 1, failed: 0 });
-    expect(await ctx.db.posts.findById(root).lean()).toMatchObject({ publishRecoveries: 1, partsPublishedAtRecovery: 1 });
+    const recovered = await ctx.db.posts.findById(root).lean();
+    expect(recovered).toMatchObject({ publishRecoveries: 1, partsPublishedAtRecovery: 1 });
 
     // The second part lands too: progress again. Then its job is lost with no part published since.
     await loseJob(root);
