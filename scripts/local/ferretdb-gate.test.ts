@@ -34,10 +34,18 @@ async function startSmallFerretDb(maxCommands?: number): Promise<Started> {
   postgresUrl.pathname = `/sps_test_ferretdb_gate_${randomBytes(4).toString('hex')}`;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sps-test-ferretdb-gate-'));
   const backendUrl = `${postgresUrl.toString()}?pool_max_conns=${String(poolMaxConns)}`;
-  const ferret = await startFerretDb({
-    host: '127.0.0.1', port: await freePort(), backend: { kind: 'postgresql', url: backendUrl },
-    dataDir, detached: false, logFile: path.join(dataDir, 'ferretdb.log'), maxCommands,
-  }, () => undefined);
+  let ferret: RunningFerretDb;
+  try {
+    ferret = await startFerretDb({
+      host: '127.0.0.1', port: await freePort(), backend: { kind: 'postgresql', url: backendUrl },
+      dataDir, detached: false, logFile: path.join(dataDir, 'ferretdb.log'), maxCommands,
+    }, () => undefined);
+  } catch (error) {
+    // The database was made before the server failed to start: nothing else would drop it.
+    await dropFerretDbDatabase(postgresUrl.toString());
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const client = new MongoClient(ferret.url, { maxPoolSize: burst, serverSelectionTimeoutMS: 5_000 });
   const entry = { ferret, client, postgresUrl: postgresUrl.toString(), dataDir };
   started.push(entry);
