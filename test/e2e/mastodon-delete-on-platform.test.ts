@@ -97,7 +97,8 @@ describe('deleting a Mastodon post on the platform', () => {
       body: { type: 'draft', posts: [{ integration: { id: org.channelId }, value: [{ content: 'never sent' }] }] },
     });
     const draftId = (draft.body as { postId: string }[])[0]?.postId ?? '';
-    const removal = (await deleteOnPlatform(world.stack.baseUrl, org.apiKey, `posts/${draftId}`) as DeleteAnswer).removal;
+    const answer = await deleteOnPlatform(world.stack.baseUrl, org.apiKey, `posts/${draftId}`) as DeleteAnswer;
+    const { removal } = answer;
     expect(removal?.done).toBe(true);
     expect(removal?.parts.map((part) => part.state)).toEqual(['not_published']);
   });
