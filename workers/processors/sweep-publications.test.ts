@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { dueHourOf, hourOf } from '../../shared/domain/posts/due-bucket.ts';
 import { postDocuments } from '../../shared/domain/posts/post-documents.ts';
+import { savePublishedPart } from '../../shared/domain/publishing/publish-store.ts';
 import { SpsMetrics } from '../../shared/metrics/sps-metrics.ts';
 import { queuePrefixOf } from '../../shared/queue/queue-prefix.ts';
 import { jobs, publishJobId, QueueName } from '../../shared/queue/queues.ts';
@@ -177,8 +178,8 @@ describe('the publication sweep, as the workers run it, on the suite\'s database
     const [root, second] = parts.map((part) => part._id);
     if (root === undefined || second === undefined) throw new Error('the thread was written');
     const { PUBLISH_MAX_RECOVERIES: spent } = ctx.config;
-    const publish = (partId: Types.ObjectId) => ctx.db.posts.collection.updateOne({ _id: partId },
-      { $set: { state: 'PUBLISHED', releaseId: `status-${partId.toString()}`, publishedAt: clock() } });
+    const publish = (partId: Types.ObjectId) => savePublishedPart(ctx.db, partId,
+      { releaseId: `status-${partId.toString()}`, releaseURL: `https://example.social/${partId.toString()}` }, clock());
     // Its recoveries spent while its first part was in flight, which then landed.
     await ctx.db.posts.updateOne({ _id: root }, { $set: { publishRecoveries: spent } });
     await publish(root);
