@@ -64,13 +64,12 @@ func (p *gatedProxy) serve(listener net.Listener) error {
 // relay carries one client's connection. A client sends one command and waits for its answer
 // (drivers do not pipeline), so the slot a command took is handed back with its first reply.
 func (p *gatedProxy) relay(client net.Conn) {
-	defer client.Close()
 	server, err := p.dial()
 	if err != nil {
 		p.logger.Warn("gate: cannot reach FerretDB", slog.String("error", err.Error()))
+		client.Close()
 		return
 	}
-	defer server.Close()
 
 	done := make(chan struct{})
 	// One entry per command sent and not yet answered: whether it holds a slot.
@@ -83,7 +82,6 @@ func (p *gatedProxy) relay(client net.Conn) {
 			server.Close()
 		})
 	}
-	defer closeBoth()
 
 	go func() {
 		defer closeBoth()
