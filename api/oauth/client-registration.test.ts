@@ -77,6 +77,8 @@ describe('POST /api/oauth/register', () => {
       [{ ...publicClient, redirect_uris: [redirectUri, 'https://b.example/cb'] }, 'invalid_redirect_uri'],
       [{ ...publicClient, client_name: 'x'.repeat(101) }, 'invalid_client_metadata'],
       [{ ...publicClient, client_name: '  ' }, 'invalid_client_metadata'],
+      // The database can neither store nor search text with a NUL character.
+      [{ ...publicClient, client_name: 'Agent\u0000' }, 'invalid_client_metadata'],
       [{ redirect_uris: [redirectUri] }, 'invalid_client_metadata'],
       [{ ...publicClient, grant_types: ['client_credentials'] }, 'invalid_client_metadata'],
       [{ ...publicClient, response_types: ['token'] }, 'invalid_client_metadata'],

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { randomCredential, type SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
+import { nulCharacterPath } from '../../validation/json-shape.ts';
 import { checkedRedirectUrl } from './oauth-apps.ts';
 
 /**
@@ -72,6 +73,13 @@ export async function registerClient(
   body: unknown,
   now: Date,
 ): Promise<RegisteredClient> {
+  // The route parses its own body (RFC 7591's error shape), past the API's JSON middleware that
+  // refuses NUL characters; the database can neither store nor search text holding one.
+  const nulPath = nulCharacterPath(body);
+  if (nulPath !== null) {
+    const place = nulPath === '' ? 'body' : nulPath;
+    throw new RegistrationError('invalid_client_metadata', `${place}: text cannot contain the NUL character (\\u0000)`);
+  }
   const parsed = registrationRequest.safeParse(body);
   if (!parsed.success) {
     const onRedirect = parsed.error.issues.some((issue) => issue.path[0] === 'redirect_uris');
