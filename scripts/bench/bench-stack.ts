@@ -23,8 +23,9 @@ export const bareQueues = {
 } as const;
 
 /**
- * Publish jobs one worker runs at once, SPS and baseline alike. The bench's posts are all on one
- * channel, which SPS publishes PUBLISH_ACCOUNT_CONCURRENCY (5) at a time whatever its slots.
+ * Platform calls one worker makes at once, SPS and baseline alike. The bench's posts are all on one
+ * Mastodon channel: SPS's workers get this many slots, all of them Mastodon's (by default a platform
+ * gets half the slots, 3 of 5), and PUBLISH_ACCOUNT_CONCURRENCY (5) lets the one account use them.
  */
 export const publishConcurrency = 5;
 
@@ -121,7 +122,7 @@ export async function startBenchStack(
   };
   const workers: NodeJS.ProcessEnv = {
     ...common, WORKER_QUEUES: QueueName.publish, PUBLISH_CONCURRENCY: String(publishConcurrency),
-    ALLOW_PRIVATE_NETWORK: 'true',
+    PUBLISH_PLATFORM_CONCURRENCY: `mastodon=${publishConcurrency}`, ALLOW_PRIVATE_NETWORK: 'true',
   };
   const processes: ServiceProcess[] = [];
   const start = async (name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<void> => {
