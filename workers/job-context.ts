@@ -3,6 +3,7 @@ import type { RedisConnection } from '../shared/queue/redis.ts';
 import type { Config } from '../shared/config/config.ts';
 import type { RecoveryDeps } from '../shared/domain/publishing/recover-publications.ts';
 import type { PublishScheduler } from '../shared/domain/posts/publish-scheduler.ts';
+import { PlatformCallSlots } from '../shared/domain/publishing/platform-call-slots.ts';
 import { LogEvent } from '../shared/logging/events.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import type { SpsMetrics } from '../shared/metrics/sps-metrics.ts';
@@ -24,6 +25,7 @@ export class JobContext {
   #recovery: { deps: RecoveryDeps; queue: Queue; scheduler: BullPublishScheduler } | null = null;
   #analytics: AnalyticsQueue | null = null;
   #removals: BullRemovalJobs | null = null;
+  #callSlots: PlatformCallSlots | null = null;
 
   readonly deps: WorkerDeps;
   readonly config: Config;
@@ -86,6 +88,21 @@ export class JobContext {
     this.recovery();
     if (this.#recovery === null) throw new Error('publication recovery is set up by recovery()');
     return this.#recovery.scheduler;
+  }
+
+  /**
+   * The process's platform-call slots, shared by all its publish jobs; the publish worker sizes the
+   * jobs it holds by the upload slots in use (queue-runners.ts).
+   */
+  callSlots(): PlatformCallSlots {
+    const { config } = this;
+    this.#callSlots ??= new PlatformCallSlots({
+      calls: config.PUBLISH_CONCURRENCY,
+      uploads: config.PUBLISH_UPLOAD_CONCURRENCY,
+      perAccount: config.PUBLISH_ACCOUNT_CONCURRENCY,
+      platforms: { calls: config.PUBLISH_PLATFORM_CONCURRENCY, uploads: config.PUBLISH_PLATFORM_UPLOAD_CONCURRENCY },
+    });
+    return this.#callSlots;
   }
 
   /** Where the analytics schedule asks for each channel's gathering. */

@@ -2,7 +2,6 @@ import type { Job } from 'bullmq';
 import type { Config } from '../shared/config/config.ts';
 import { RecentReads } from '../shared/cache/recent-reads.ts';
 import type { StoredChannel } from '../shared/domain/channels/channel-tokens.ts';
-import { PlatformCallSlots } from '../shared/domain/publishing/platform-call-slots.ts';
 import { publishReadReuseMs } from '../shared/domain/publishing/prepare-thread.ts';
 import { jobs } from '../shared/queue/queues.ts';
 import { withRedisMutex } from '../shared/queue/redis-mutex.ts';
@@ -47,12 +46,7 @@ export const jobHandlers: readonly JobHandler[] = [
     create: (context) => {
       const { deps, config, logger, metrics } = context;
       // One set of call slots and one channel read cache per process, shared by all its publish jobs.
-      const callSlots = new PlatformCallSlots({
-        calls: config.PUBLISH_CONCURRENCY,
-        uploads: config.PUBLISH_UPLOAD_CONCURRENCY,
-        perAccount: config.PUBLISH_ACCOUNT_CONCURRENCY,
-        platforms: { calls: config.PUBLISH_PLATFORM_CONCURRENCY, uploads: config.PUBLISH_PLATFORM_UPLOAD_CONCURRENCY },
-      });
+      const callSlots = context.callSlots();
       const recentChannels = new RecentReads<StoredChannel>(publishReadReuseMs);
       const limits = {
         maxRetryAfterMs: config.PUBLISH_MAX_RETRY_AFTER_MS,

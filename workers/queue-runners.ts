@@ -1,6 +1,6 @@
 import type { DefaultJobOptions, Worker, WorkerOptions } from 'bullmq';
 import type { Config } from '../shared/config/config.ts';
-import { publishJobsHeld } from '../shared/domain/publishing/platform-call-slots.ts';
+import { holdJobsForSlots, publishJobsHeld } from '../shared/domain/publishing/platform-call-slots.ts';
 import { QueueName } from '../shared/queue/queues.ts';
 import { webhookJobOptions } from '../shared/queue/webhook-delivery-queue.ts';
 import type { JobContext } from './job-context.ts';
@@ -18,18 +18,23 @@ export interface QueueRunner {
   attach?(worker: Worker, context: JobContext): void;
 }
 
+const callPools = (config: Config) =>
+  ({ calls: config.PUBLISH_CONCURRENCY, uploads: config.PUBLISH_UPLOAD_CONCURRENCY });
+
 /** Every queue and how it is served; WORKER_QUEUES picks which of them a process serves. */
 export const queueRunners: Readonly<Record<QueueName, QueueRunner>> = {
   [QueueName.publish]: {
     options: (config) => ({
       // The call slots bound the platform calls; the worker holds more jobs so the slots never idle.
-      concurrency: publishJobsHeld({ calls: config.PUBLISH_CONCURRENCY, uploads: config.PUBLISH_UPLOAD_CONCURRENCY }),
+      concurrency: publishJobsHeld(callPools(config)),
       lockDuration: config.PUBLISH_LOCK_DURATION_MS,
       stalledInterval: config.PUBLISH_STALLED_INTERVAL_MS,
       maxStalledCount: config.PUBLISH_MAX_STALLED_COUNT,
     }),
     timesItsRuns: true,
     attach(worker, context) {
+      // One more job per upload slot in use: a video's minutes never take a text post's job.
+      holdJobsForSlots(worker, context.callSlots(), callPools(context.config));
       worker.on('failed', (job) => {
         if (job !== undefined) context.track(settleFailedPublishJob(context.recovery(), job, context.logger));
       });

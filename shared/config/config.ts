@@ -136,7 +136,8 @@ export const configSchema = z.object({
       + 'platform\'s last answer), those sending a video aside; at most half of them to one platform unless the '
       + 'platform\'s definition or `PUBLISH_PLATFORM_CONCURRENCY` says otherwise, and '
       + '`PUBLISH_ACCOUNT_CONCURRENCY` at a time per platform account. The process takes twice as many jobs as it '
-      + 'has slots (plus one per upload slot), so saving results and telling of them never hold a platform slot. '
+      + 'has slots (plus one per upload slot in use and one for the next video), so saving results and telling of '
+      + 'them never hold a platform slot. '
       + 'Per process: N worker processes make N times as many calls.'),
   PUBLISH_ACCOUNT_CONCURRENCY: positiveInt.default(5)
     .describe('Publishes of one platform account (channels of one account share it) one worker process runs at '

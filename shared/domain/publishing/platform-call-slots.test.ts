@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  holdJobsForSlots,
   PlatformCallSlots,
   publishJobsHeld,
   type CallSlot,
@@ -189,7 +190,28 @@ describe('the platform-call slots of a worker process', () => {
       .toThrow('per-platform concurrency names unknown platforms: mastodn');
   });
 
-  it('has the worker hold a job for every slot, and a second one per calls slot for its reads and writes', () => {
-    expect(publishJobsHeld({ calls: 200, uploads: 20 })).toBe(420);
+  it('has the worker hold two jobs per calls slot, one per upload slot in use and one for the next video', () => {
+    expect(publishJobsHeld({ calls: 200, uploads: 20 })).toBe(401);
+    expect(publishJobsHeld({ calls: 200, uploads: 20 }, 7)).toBe(408);
+    expect(publishJobsHeld({ calls: 200, uploads: 20 }, 20)).toBe(420);
+  });
+
+  it('keeps the worker\'s concurrency in step with the upload slots held', async () => {
+    const slots = new PlatformCallSlots({ calls: 5, uploads: 2, perAccount: 5 });
+    const worker = { concurrency: 0 };
+    holdJobsForSlots(worker, slots, { calls: 5, uploads: 2 });
+    expect(worker.concurrency).toBe(11);
+    const text = await slots.take({ account: 'a', platform: 'mastodon', pool: 'calls' });
+    expect(worker.concurrency).toBe(11);
+    const first = await slots.take({ account: 'b', platform: 'youtube', pool: 'uploads' });
+    expect(worker.concurrency).toBe(12);
+    const second = await slots.take({ account: 'c', platform: 'tiktok', pool: 'uploads' });
+    expect(worker.concurrency).toBe(12);
+    first.release();
+    first.release();
+    expect(worker.concurrency).toBe(12);
+    second.release();
+    text.release();
+    expect(worker.concurrency).toBe(11);
   });
 });

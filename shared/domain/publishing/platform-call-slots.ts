@@ -71,6 +71,8 @@ export class PlatformCallSlots {
   readonly #accountWaiters: number;
   /** How long a slot of each platform was held lately (a moving average), to say when to come back. */
   readonly #holdMs = new Map<string, number>();
+  /** Told how many upload slots are held whenever that changes (watchUploads). */
+  readonly #uploadWatchers: ((held: number) => void)[] = [];
   readonly readsFreshMs: number;
 
   constructor(sizes: CallSlotSizes) {
@@ -111,6 +113,7 @@ export class PlatformCallSlots {
     const asked = performance.now();
     const release = await this.#slots.take(bounds, turn);
     const given = performance.now();
+    if (pool === 'uploads') this.#tellUploads();
     let released = false;
     const timedRelease = (): void => {
       if (released) return;
@@ -119,8 +122,19 @@ export class PlatformCallSlots {
       const before = this.#holdMs.get(platform);
       this.#holdMs.set(platform, before === undefined ? heldMs : before * 0.8 + heldMs * 0.2);
       release();
+      if (pool === 'uploads') this.#tellUploads();
     };
     return { release: timedRelease, waitedMs: given - asked };
+  }
+
+  /** Calls `listener` with the upload slots held each time a publish takes or gives back one. */
+  watchUploads(listener: (held: number) => void): void {
+    this.#uploadWatchers.push(listener);
+  }
+
+  #tellUploads(): void {
+    const held = this.held('uploads');
+    for (const listener of this.#uploadWatchers) listener(held);
   }
 
   /**
@@ -164,9 +178,24 @@ export class PlatformCallSlots {
 export const publishJobsPerCallSlot = 2;
 
 /**
- * Publish jobs one worker process holds: enough for every slot of both pools to stay busy. An
- * upload takes minutes beside which its job's reads and writes are nothing: one job per slot.
+ * Publish jobs one worker process holds: publishJobsPerCallSlot per calls slot, one per upload slot
+ * held (an upload takes minutes beside which its job's reads and writes are nothing), and one more
+ * while an upload slot is free, so the next video can come in. Jobs are taken before it is known
+ * whether they send a video: holding one job per upload slot, held or not, filled the free ones with
+ * text posts waiting for the calls slots, whose reads and writes then crowded the database (2,000
+ * text posts on 5 calls slots: 163 jobs/s with 30 jobs held, 206 with 11; docs/performance.md).
  */
-export function publishJobsHeld(sizes: Pick<CallSlotSizes, 'calls' | 'uploads'>): number {
-  return sizes.calls * publishJobsPerCallSlot + sizes.uploads;
+export function publishJobsHeld(sizes: Pick<CallSlotSizes, 'calls' | 'uploads'>, uploadsHeld = 0): number {
+  const room = uploadsHeld < sizes.uploads ? 1 : 0;
+  return sizes.calls * publishJobsPerCallSlot + uploadsHeld + room;
+}
+
+/** Keeps a worker's concurrency (BullMQ reads it before taking each job) at publishJobsHeld as uploads come and go. */
+export function holdJobsForSlots(
+  worker: { concurrency: number },
+  slots: PlatformCallSlots,
+  sizes: Pick<CallSlotSizes, 'calls' | 'uploads'>,
+): void {
+  worker.concurrency = publishJobsHeld(sizes, slots.held('uploads'));
+  slots.watchUploads((held) => { worker.concurrency = publishJobsHeld(sizes, held); });
 }
