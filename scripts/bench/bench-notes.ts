@@ -11,7 +11,9 @@ export const benchNotes: readonly string[] = [
     + 'api\'s createPosts in the bench process (same documents and jobs, no HTTP), the due time set from the time '
     + 'a sample of posts took to create.',
   'POST /posts: SPS (authentication, rate limit, platform rules, one insert shared with concurrent requests, delayed '
-    + 'job) against a bare Koa handler (insertOne + delayed queue.add), both with the api\'s node flags; '
+    + 'job, post.created told) against a bare Koa handler (insertOne of the post, insertOne of its post.created '
+    + 'row in the events feed, delayed queue.add), both with the api\'s node flags; the same handler without the '
+    + 'event row, as every post was written before the feed, is shown as a floor, unscored; '
     + `"seeded vs empty" must keep ${ratioKeptTarget.toFixed(2)}x of the empty-database ratio.`,
   'GET /integrations: SPS (authentication, the channel query, customers, presentation) against a bare Koa handler '
     + 'doing one find on channels {organizationId, deletedAt: null} and answering the documents; the organization '

@@ -5,7 +5,9 @@ import type { BenchTenant } from './bench-tenant.ts';
 import {
   runEventWrites, runIntegrationsRate, runLateness, runNowLatency, runPublishRate,
 } from './engine-measures.ts';
-import { postRateRow, postRatio, postRatioKeptRow, publishJobRow, publishJobScaleRow } from './measure-rows.ts';
+import {
+  postRateFloorRow, postRateRow, postRatio, postRatioKeptRow, publishJobRow, publishJobScaleRow,
+} from './measure-rows.ts';
 import { measurePostRate, type PostRateResult } from './post-rate-measure.ts';
 import { measureBarePublishJobs, measureSpsPublishJobs, type PublishJobSettings } from './publish-job-measure.ts';
 import { runScaleMeasures } from './scale/scale-phase.ts';
@@ -18,8 +20,8 @@ async function runPostRate({ stack, knobs, rows, log }: BenchRun): Promise<PostR
     connections: knobs.BENCH_CONNECTIONS, warmupMs: knobs.BENCH_WARMUP_SECONDS * 1000,
     durationMs: knobs.BENCH_SECONDS * 1000, rounds: 2,
   });
-  rows.push(postRateRow(result, size));
-  for (const [side, load] of [['SPS', result.sps], ['bare', result.bare]] as const) {
+  rows.push(postRateRow(result, size), postRateFloorRow(result, size));
+  for (const [side, load] of [['SPS', result.sps], ['bare', result.bare], ['floor', result.floor]] as const) {
     if (load.firstError !== null) log(`POST /posts ${side}: ${load.errors} errors, the first: ${load.firstError}`);
   }
   await clearBenchWork(stack);

@@ -17,7 +17,7 @@ export const ratioKeptTarget = 0.9;
 const requestRateTarget = 0.7;
 const publishRateTarget = 0.9;
 
-export const postRatio = (result: PostRateResult): number =>
+export const postRatio = (result: RateResult): number =>
   result.sps.requestsPerSecond / result.bare.requestsPerSecond;
 
 /** Requests/s of one endpoint against its bare handler; any error answer fails the row. */
@@ -34,6 +34,15 @@ export function requestRateRow(measure: string, result: RateResult, size: string
 
 export const postRateRow = (result: PostRateResult, size: string): BenchRow =>
   requestRateRow('POST /posts, 10 connections (req/s)', result, size);
+
+/** POST /posts against the bare handler that writes no event row: a floor, shown, not scored. */
+export function postRateFloorRow(result: PostRateResult, size: string): BenchRow {
+  return {
+    measure: 'POST /posts vs bare without the event row (floor)', databaseSize: size,
+    sps: figure(result.sps.requestsPerSecond), baseline: figure(result.floor.requestsPerSecond),
+    ratio: ratioText(result.sps.requestsPerSecond / result.floor.requestsPerSecond), target: '-', pass: null,
+  };
+}
 
 export function postRatioKeptRow(emptyRatio: number, seededRatio: number, size: string): BenchRow {
   const kept = seededRatio / emptyRatio;

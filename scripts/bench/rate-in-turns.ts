@@ -13,6 +13,11 @@ export interface RateResult {
   bare: LoadResult;
 }
 
+export interface RateWithFloorResult extends RateResult {
+  /** A handler doing less than `bare`: shown for context, unscored. */
+  floor: LoadResult;
+}
+
 function combine(results: LoadResult[], durationMs: number): LoadResult {
   const completed = results.reduce((sum, result) => sum + result.completed, 0);
   return {
@@ -21,6 +26,18 @@ function combine(results: LoadResult[], durationMs: number): LoadResult {
     errors: results.reduce((sum, result) => sum + result.errors, 0),
     firstError: results.find((result) => result.firstError !== null)?.firstError ?? null,
   };
+}
+
+/** Every side under the same load, in turns: the order reverses each round. */
+async function sidesInTurns(sides: (() => JsonRequest)[], settings: RateSettings): Promise<LoadResult[]> {
+  const roundMs = settings.durationMs / settings.rounds;
+  const load = { connections: settings.connections, warmupMs: settings.warmupMs, durationMs: roundMs };
+  const measured = sides.map((side) => ({ side, results: [] as LoadResult[] }));
+  for (let round = 0; round < settings.rounds; round += 1) {
+    const order = round % 2 === 0 ? measured : [...measured].reverse();
+    for (const entry of order) entry.results.push(await runLoad(entry.side, load));
+  }
+  return measured.map((entry) => combine(entry.results, settings.durationMs));
 }
 
 /**
@@ -32,18 +49,21 @@ export async function measureRateInTurns(
   bare: () => JsonRequest,
   settings: RateSettings,
 ): Promise<RateResult> {
-  const roundMs = settings.durationMs / settings.rounds;
-  const load = { connections: settings.connections, warmupMs: settings.warmupMs, durationMs: roundMs };
-  const spsRounds: LoadResult[] = [];
-  const bareRounds: LoadResult[] = [];
-  for (let round = 0; round < settings.rounds; round += 1) {
-    if (round % 2 === 0) {
-      spsRounds.push(await runLoad(sps, load));
-      bareRounds.push(await runLoad(bare, load));
-    } else {
-      bareRounds.push(await runLoad(bare, load));
-      spsRounds.push(await runLoad(sps, load));
-    }
+  const [spsResult, bareResult] = await sidesInTurns([sps, bare], settings);
+  if (spsResult === undefined || bareResult === undefined) throw new Error('a side was not measured');
+  return { sps: spsResult, bare: bareResult };
+}
+
+/** The same with a floor taking its turns too (SPS, bare, floor, then floor, bare, SPS...). */
+export async function measureRateWithFloor(
+  sps: () => JsonRequest,
+  bare: () => JsonRequest,
+  floor: () => JsonRequest,
+  settings: RateSettings,
+): Promise<RateWithFloorResult> {
+  const [spsResult, bareResult, floorResult] = await sidesInTurns([sps, bare, floor], settings);
+  if (spsResult === undefined || bareResult === undefined || floorResult === undefined) {
+    throw new Error('a side was not measured');
   }
-  return { sps: combine(spsRounds, settings.durationMs), bare: combine(bareRounds, settings.durationMs) };
+  return { sps: spsResult, bare: bareResult, floor: floorResult };
 }

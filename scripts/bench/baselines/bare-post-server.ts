@@ -1,8 +1,11 @@
 // The baselines of `POST /posts` and `GET /integrations` (issue 16), on the same MongoDB-wire
-// server and Redis as SPS. POST: a bare Koa handler that parses the same JSON body, stores an
-// equivalent post document with one insertOne and queues one delayed BullMQ job. GET: one `find`
-// of the organization's channels, answered as they are stored. No authentication, rate limit,
-// platform rules or presentation: what any handler doing this work must spend at least.
+// server and Redis as SPS. POST /posts: a bare Koa handler that parses the same JSON body, stores
+// an equivalent post document with one insertOne, writes its `post.created` row to the events feed
+// with another (the contract's GET /events lists every post made), and queues one delayed BullMQ
+// job; POST /posts/no-event skips the event row, as every post did before the feed (a floor, shown
+// unscored). GET: one `find` of the organization's channels, answered as they are stored. No
+// authentication, rate limit, platform rules or presentation: what any handler doing this work
+// must spend at least.
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -31,6 +34,7 @@ const body = z.object({
 const mongo = await MongoClient.connect(env.MONGO_URL);
 const posts = mongo.db().collection('posts');
 const channels = mongo.db().collection('channels');
+const events = mongo.db().collection('events');
 const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1 });
 const queue = new Queue(env.BARE_QUEUE, { connection, prefix: env.QUEUE_PREFIX });
 const organizationId = new ObjectId(env.BARE_ORGANIZATION_ID);
@@ -42,7 +46,8 @@ app.use(async (ctx, next) => {
   ctx.body = await channels.find({ organizationId, deletedAt: null }).toArray();
 });
 app.use(async (ctx) => {
-  if (ctx.method !== 'POST' || ctx.path !== '/posts') { ctx.status = 404; return; }
+  const withEvent = ctx.path === '/posts';
+  if (ctx.method !== 'POST' || (!withEvent && ctx.path !== '/posts/no-event')) { ctx.status = 404; return; }
   const input = body.safeParse(ctx.request.body);
   if (!input.success) {
     ctx.status = 400;
@@ -60,6 +65,18 @@ app.use(async (ctx) => {
     notifiedAt: null, createdAt: now, updatedAt: now,
   };
   const { insertedId } = await posts.insertOne(post);
+  if (withEvent) {
+    const eventRowId = new ObjectId();
+    const eventId = `evt_${eventRowId.toHexString()}`;
+    const data = {
+      postId: insertedId.toHexString(), group: post.group, channelId: entry?.integration.id, provider: 'mastodon',
+      state: post.state, publishDate: publishDate.toISOString(),
+    };
+    const eventBody = { id: eventId, type: 'post.created', createdAt: now.toISOString(), organizationId, data };
+    await events.insertOne({
+      _id: eventRowId, organizationId, eventId, type: 'post.created', body: JSON.stringify(eventBody), createdAt: now,
+    });
+  }
   const delay = Math.max(0, publishDate.getTime() - now.getTime());
   await queue.add('publish-post', { postId: insertedId.toHexString() }, { delay });
   ctx.status = 201;
