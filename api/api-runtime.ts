@@ -175,7 +175,9 @@ export async function createApiRuntime(
     videoQueue,
     videoWaitMs: config.VIDEO_WAIT_MS,
     webhookDeliveries,
-    webhooks: new WebhookOutbox({ db, logger, now: () => new Date(), jobs: webhookDeliveries }),
+    webhooks: new WebhookOutbox({
+      db, logger, now: () => new Date(), jobs: webhookDeliveries, cache: new InvalidatedCache(caches, cacheOptions),
+    }),
   });
 
   return {

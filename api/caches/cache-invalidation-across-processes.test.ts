@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidationPublisher } from '../../shared/cache/invalidation-bus.ts';
 import { signUp, rotateApiKey } from '../../shared/domain/accounts/accounts.ts';
@@ -6,6 +7,8 @@ import { createApiKey, revokeApiKey } from '../../shared/domain/api-keys/api-key
 import { deleteChannel } from '../../shared/domain/channels/channels.ts';
 import { approve, exchangeCode } from '../../shared/domain/oauth/authorization.ts';
 import { revokeApp } from '../../shared/domain/oauth/grants.ts';
+import { deleteEndpoint, registerEndpoint } from '../../shared/domain/webhooks/webhook-endpoints.ts';
+import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
 import { deleteApp, registerApp } from '../../shared/domain/oauth/oauth-apps.ts';
 import { MastodonSimulator } from '../../test/simulators/mastodon/mastodon-simulator.ts';
 import { organizationWithMastodon } from '../../test/support/fixtures.ts';
@@ -142,5 +145,34 @@ describe('cache invalidation across two api processes', () => {
     const scheduler = { schedule: () => Promise.resolve(), cancel: () => Promise.resolve('absent' as const) };
     await deleteChannel({ db: ctx.db, scheduler, caches, now: () => new Date() }, org.organizationId, org.channelId);
     expect(await msUntilEvery(404, draft)).toBeLessThan(1_000);
+  });
+
+  it('an endpoint registered elsewhere hears post.created from both processes within a second', async () => {
+    const org = await organizationWithMastodon(ctx, simulator.origin, simulator.addAccount('hooked'));
+    const draft = (url: string) => statusOf(`${url}/posts`, org.apiKey, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        type: 'draft', posts: [{ integration: { id: org.channelId }, value: [{ content: 'told of' }] }],
+      }),
+    });
+    const told = (endpointId: string) => ctx.db.webhookDeliveries
+      .countDocuments({ endpointId: new Types.ObjectId(endpointId), event: 'post.created' });
+    /** 1 when a draft made on `url` wrote a delivery for the endpoint, else 0. */
+    const heardBy = (endpointId: string) => async (url: string): Promise<number> => {
+      const before = await told(endpointId);
+      expect(await draft(url)).toBe(201);
+      return (await told(endpointId)) > before ? 1 : 0;
+    };
+    // Each process has read the organization's endpoints (none) and keeps them for a minute.
+    for (const api of apis) for (let round = 0; round < 2; round += 1) expect(await draft(api.url)).toBe(201);
+    const deps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true), caches };
+    const { endpoint } = await registerEndpoint(deps, org.organizationId, {
+      url: 'https://hooks.example.com/sps', events: ['post.created'],
+    });
+    expect(await msUntilEvery(1, heardBy(endpoint.id))).toBeLessThan(1_000);
+
+    await deleteEndpoint(deps, org.organizationId, endpoint.id);
+    expect(await msUntilEvery(0, heardBy(endpoint.id))).toBeLessThan(1_000);
   });
 });

@@ -1,3 +1,4 @@
+import { InvalidationPublisher } from '../../shared/cache/invalidation-bus.ts';
 import { connectionPolicyFor } from '../../shared/net/connection-policy.ts';
 import { deleteEndpoint, registerEndpoint } from '../../shared/domain/webhooks/webhook-endpoints.ts';
 import type { BenchStack } from './bench-stack.ts';
@@ -56,7 +57,9 @@ export async function measureSpsPublishRate(
   tag: string,
 ): Promise<PublishRateResult> {
   const { main } = stack;
-  const deps = { db: main.db, secrets: stack.secrets, userHosts: connectionPolicyFor(false) };
+  // The api process may keep the organization's endpoints: registering tells it, as the api's routes do.
+  const caches = new InvalidationPublisher(stack.connection, main.queuePrefix);
+  const deps = { db: main.db, secrets: stack.secrets, userHosts: connectionPolicyFor(false), caches };
   const { endpoint } = await registerEndpoint(deps, main.organizationId, {
     url: webhookUrl, events: ['post.published'],
   });
@@ -69,7 +72,7 @@ export async function measureSpsPublishRate(
     const headroomMs = await createDuePosts(main, stack.slowChannelId, dues, text, settings.connections);
     return await collect(receipts, settings, due, headroomMs);
   } finally {
-    await deleteEndpoint(main.db, main.organizationId, endpoint.id);
+    await deleteEndpoint(deps, main.organizationId, endpoint.id);
   }
 }
 

@@ -10,11 +10,12 @@ type RedisConnection = Redis | Cluster;
 
 /**
  * What a cached value depends on, as `<kind>:<id>`: an organization (its API key, its name), an
- * OAuth app (its tokens), a channel, a named API key (its revoke). A change publishes the topic;
- * every api process drops what depends on it.
+ * OAuth app (its tokens), a channel, a named API key (its revoke), an organization's webhook
+ * endpoints (`webhooks:<organization id>`). A change publishes the topic; every api process drops
+ * what depends on it.
  */
 export type CacheTopic =
-  | `organization:${string}` | `app:${string}` | `channel:${string}` | `api-key:${string}`;
+  | `organization:${string}` | `app:${string}` | `channel:${string}` | `api-key:${string}` | `webhooks:${string}`;
 
 /** A cache listening to the bus: drops entries of a topic, or everything when the bus may have missed messages. */
 export interface BusListener {
@@ -47,7 +48,7 @@ export class InvalidationPublisher implements CacheInvalidation {
   }
 }
 
-const topicPattern = /^(organization|app|channel|api-key):[0-9a-f]{24}$/;
+const topicPattern = /^(organization|app|channel|api-key|webhooks):[0-9a-f]{24}$/;
 
 /**
  * Cache invalidation across api processes over Redis pub/sub. Caches are trusted only while this

@@ -277,8 +277,9 @@ export const configSchema = z.object({
       + 'so a dry run never spends what creating posts needs: twenty checks for each post that budget allows.'),
   PUBLIC_API_RATE_WINDOW_SECONDS: positiveInt.default(3600).describe('Length of the public API\'s rate-limit window.'),
   API_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000)
-    .describe('Longest an api process trusts its cached credential and channel look-ups without hearing a change '
-      + 'over Redis (changes made through SPS reach every api process at once); `0` turns the cache off.'),
+    .describe('Longest an api process trusts its cached credential, channel and webhook-endpoint look-ups without '
+      + 'hearing a change over Redis (changes made through SPS reach every api process at once); `0` turns the '
+      + 'cache off.'),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000)
     .describe('How long SIGTERM waits for running requests and jobs (publish jobs: `PUBLISH_SHUTDOWN_GRACE_MS`).'),
   ...videoConfigShape,

@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import { noCache } from '../../shared/cache/invalidation-bus.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTokenChannel } from '../../shared/domain/channels/channels.ts';
 import { registerApp } from '../../shared/domain/oauth/oauth-apps.ts';
@@ -58,7 +59,7 @@ describe('every other dashboard page, in chromium: axe in light and dark, 360 px
     }));
     // With a webhook endpoint and an OAuth app, so their tables and forms are on the pages too.
     const organizationId = user?.organizationIds[0]?.toString() ?? '';
-    const deps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true) };
+    const deps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true), caches: noCache };
     const { endpoint } = await registerEndpoint(deps, organizationId, {
       url: 'https://hooks.example.com/sps', events: ['post.published', 'channel.disconnected'],
     });

@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import { noCache } from '../../shared/cache/invalidation-bus.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { de } from '../../api/dashboard/i18n/messages-de.ts';
 import { en, type MessageKey } from '../../api/dashboard/i18n/messages-en.ts';
@@ -89,7 +90,8 @@ describe('the dashboard in German, in chromium', () => {
       organizationId, provider: 'mastodon', name: 'Unser Mastodon', instanceUrl: world.simulator.origin,
       token: world.simulator.addAccount('german'),
     });
-    const deps = { db: world.ctx.db, secrets: world.ctx.secrets, userHosts: connectionPolicyFor(true) };
+    const { db, secrets } = world.ctx;
+    const deps = { db, secrets, userHosts: connectionPolicyFor(true), caches: noCache };
     const { endpoint } = await registerEndpoint(deps, organizationId, {
       url: 'https://hooks.example.com/sps', events: ['post.published'],
     });

@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import { noCache } from '../../shared/cache/invalidation-bus.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization } from '../../shared/domain/organizations/organizations.ts';
 import { registerEndpoint } from '../../shared/domain/webhooks/webhook-endpoints.ts';
@@ -22,7 +23,7 @@ const disconnected = {
 /** An organization with one endpoint on `target`, subscribed to channel.disconnected. */
 async function organizationWithEndpoint(ctx: TestContext, target: WebhookReceiver) {
   const { organizationId } = await createOrganization(ctx.db, ctx.secrets, { name: `Hooks ${Date.now()}` });
-  const deps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true) };
+  const deps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true), caches: noCache };
   const { endpoint, secret } = await registerEndpoint(deps, organizationId, {
     url: target.url, events: ['channel.disconnected'],
   });

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { noCache } from '../../shared/cache/invalidation-bus.ts';
 import { Readable } from 'node:stream';
 import { Types } from 'mongoose';
 import { registerApp } from '../../shared/domain/oauth/oauth-apps.ts';
@@ -150,7 +151,7 @@ export class FuzzWorld {
       name: 'Fuzz app', description: 'fuzzed', redirectUrl: 'http://127.0.0.1:1/callback',
     });
 
-    const endpointDeps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true) };
+    const endpointDeps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true), caches: noCache };
     const webhook = await registerEndpoint(endpointDeps, organization.organizationId, {
       url: 'https://hooks.example.invalid/sps', events: ['post.published'],
     });

@@ -172,7 +172,7 @@ export function registerWebhookPages(router: Router<DashboardState>, deps: Dashb
   });
 
   router.post('/webhooks/:id/delete', requireSignIn(), async (ctx) => {
-    await deleteEndpoint(deps.db, signedIn(ctx).organization.id, ctx.params.id ?? '');
+    await deleteEndpoint(deps, signedIn(ctx).organization.id, ctx.params.id ?? '');
     ctx.redirect('/webhooks?deleted=1');
   });
 

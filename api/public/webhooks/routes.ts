@@ -40,7 +40,7 @@ export function webhookRoutes(deps: PublicApiDeps): RouteDefinition[] {
       params: idParams,
       response: z.object({ id: z.string(), deleted: z.literal(true) }),
       handle: async ({ organization, params }) => {
-        await deleteEndpoint(deps.db, organization.id, params.id);
+        await deleteEndpoint(deps, organization.id, params.id);
         return { id: params.id, deleted: true as const };
       },
     }),

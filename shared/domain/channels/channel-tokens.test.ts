@@ -207,7 +207,7 @@ describe('channel tokens: refreshed before expiry, once per channel, kept when t
 
   it('marks the channel to reconnect, once, with one notice and one event, when X refuses the refresh', async () => {
     const channel = await connectedChannel();
-    const endpointDeps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true) };
+    const endpointDeps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true), caches: noCache };
     await registerEndpoint(endpointDeps, channel.organizationId.toString(), {
       url: 'https://receiver.example/sps', events: ['channel.disconnected'],
     });

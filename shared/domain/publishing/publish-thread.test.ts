@@ -1,4 +1,5 @@
 import { Types } from 'mongoose';
+import { noCache } from '../../cache/invalidation-bus.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startScriptedPublishing,
@@ -165,7 +166,7 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
     const rootId = await thread(['A long upload']);
     let clock = Date.now();
     const hints = { organizationId, channelId: channelId.toString() };
-    const endpointDeps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true) };
+    const endpointDeps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true), caches: noCache };
     let endpointId = '';
     platform.steps = [async (input) => {
       // Registered while the platform takes its time, after the job read the (no) endpoints.
@@ -182,7 +183,7 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
     expect(deliveries.map((delivery) => delivery.event)).toEqual(['post.published']);
   });
   it('tells a publication once however often its job runs: again after it settled, or two runs at once', async () => {
-    const endpointDeps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true) };
+    const endpointDeps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true), caches: noCache };
     const { endpoint } = await registerEndpoint(endpointDeps, organizationId, {
       url: 'https://hooks.example.com/once', events: ['post.published'],
     });
@@ -245,7 +246,7 @@ describe('publishThread: checkpoints and unconfirmed parts', () => {
     const sent: string[] = [];
     monitored.connection.getClient().on('commandStarted', (event) => { sent.push(event.commandName); });
     try {
-      const endpointDeps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true) };
+      const endpointDeps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true), caches: noCache };
       await registerEndpoint(endpointDeps, organizationId, {
         url: 'https://hooks.example.com/counted', events: ['post.published'],
       });

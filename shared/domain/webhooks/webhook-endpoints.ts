@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
 import { randomCredential, type SecretBox } from '../../crypto/secret-box.ts';
+import type { CacheInvalidation, CacheTopic } from '../../cache/invalidation-bus.ts';
 import type { Database } from '../../db/database.ts';
 import type { WebhookEndpoint } from '../../db/models/webhook-endpoint.ts';
 import { asObjectId } from '../../db/object-id.ts';
@@ -25,7 +26,12 @@ export interface WebhookEndpointDeps {
   secrets: SecretBox;
   /** The deployment's connection policy: which endpoint addresses may be registered. */
   userHosts: ConnectionPolicy;
+  /** Api processes keep each organization's endpoints (webhook-outbox.ts): a change is told to all of them. */
+  caches: CacheInvalidation;
 }
+
+/** The topic of an organization's endpoints on the cache bus: registering or deleting one publishes it. */
+export const endpointsTopic = (organizationId: string): CacheTopic => `webhooks:${organizationId}`;
 
 export function endpointView(endpoint: StoredEndpoint): EndpointView {
   return {
@@ -75,6 +81,8 @@ export async function registerEndpoint(
   const created = await deps.db.webhookEndpoints.create({
     organizationId: owner, url, events, secretSealed: deps.secrets.seal(secret),
   });
+  // Told before answering: an event emitted after the answer, by any api process, reaches it.
+  await deps.caches.changed([endpointsTopic(organizationId)]);
   return { endpoint: endpointView(created.toObject()), secret };
 }
 
@@ -104,9 +112,16 @@ export async function findOwnedEndpoint(
  * Deletes an endpoint and its delivery log. The endpoint goes first: a delivery of it that a
  * worker picks up meanwhile finds no endpoint and is dropped rather than sent.
  */
-export async function deleteEndpoint(db: Database, organizationId: string, endpointId: string): Promise<void> {
+export async function deleteEndpoint(
+  deps: { db: Database; caches: CacheInvalidation },
+  organizationId: string,
+  endpointId: string,
+): Promise<void> {
+  const { db } = deps;
   const endpoint = await findOwnedEndpoint(db, organizationId, endpointId);
   await db.webhookEndpoints.deleteOne({ _id: endpoint._id });
+  // Before the log goes: an emit still holding the endpoint writes no delivery after it is cleared.
+  await deps.caches.changed([endpointsTopic(organizationId)]);
   await db.webhookDeliveries.deleteMany({ endpointId: endpoint._id });
 }
 

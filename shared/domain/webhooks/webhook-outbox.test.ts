@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { noCache } from '../../cache/invalidation-bus.ts';
 import { createTestContext, type TestContext } from '../../../test/support/test-context.ts';
 import { openDatabase, type Database } from '../../db/database.ts';
 import { connectionPolicyFor } from '../../net/connection-policy.ts';
@@ -19,7 +20,8 @@ describe('WebhookOutbox: endpoints read ahead', () => {
       if (event.commandName === 'find') finds.push(String(event.command.find));
     });
     ({ organizationId } = await createOrganization(ctx.db, ctx.secrets, { name: 'Outbox' }));
-    await registerEndpoint({ db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true) }, organizationId, {
+    const deps = { db: ctx.db, secrets: ctx.secrets, userHosts: connectionPolicyFor(true), caches: noCache };
+    await registerEndpoint(deps, organizationId, {
       url: 'https://hooks.example.com/outbox', events: ['post.published'],
     });
   });

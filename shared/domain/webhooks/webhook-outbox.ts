@@ -1,4 +1,6 @@
 import { Types } from 'mongoose';
+import type { InvalidatedCache } from '../../cache/invalidated-cache.ts';
+import type { CacheTopic } from '../../cache/invalidation-bus.ts';
 import { RecentReads } from '../../cache/recent-reads.ts';
 import type { Database } from '../../db/database.ts';
 import { derivedObjectId } from '../../db/derived-object-id.ts';
@@ -7,6 +9,7 @@ import { groupInsertInto } from '../../db/group-insert.ts';
 import { LogEvent } from '../../logging/events.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { queueWrittenAttempts, type WebhookDeliveryJobs } from './delivery-jobs.ts';
+import { endpointsTopic } from './webhook-endpoints.ts';
 import type { WebhookEventBody, WebhookEventData, WebhookEventType } from './webhook-events.ts';
 
 /** The port the domain tells events through (publishing, channels, media). */
@@ -78,6 +81,13 @@ export interface WebhookOutboxDeps {
    */
   reuseEndpointsMs?: number;
   /**
+   * Where an api process keeps each organization's endpoints read ahead, dropped on every process
+   * when they change (`webhooks:<organization>` on the cache bus): every POST /posts tells
+   * post.created, and reading the endpoints each time was a third of its database commands.
+   * In place of `reuseEndpointsMs`.
+   */
+  cache?: InvalidatedCache<OrganizationEndpoints>;
+  /**
    * Where each written delivery's first attempt is queued at once. Without it (tests of the
    * outbox alone) deliveries wait for the dispatcher, which queues them once overdue by its grace.
    */
@@ -102,7 +112,13 @@ export class WebhookOutbox implements WebhookEvents {
   }
 
   endpointsOf(organizationId: string): Promise<OrganizationEndpoints | null> {
-    return this.#recent.get(organizationId, () => this.#readEndpoints(organizationId));
+    const { cache } = this.#deps;
+    if (cache === undefined) return this.#recent.get(organizationId, () => this.#readEndpoints(organizationId));
+    return cache.get(organizationId, async () => {
+      const read = await this.#readEndpoints(organizationId);
+      const topics: CacheTopic[] = [endpointsTopic(organizationId), `organization:${organizationId}`];
+      return read === null ? null : { value: read, topics };
+    });
   }
 
   async #readEndpoints(organizationId: string): Promise<OrganizationEndpoints | null> {
