@@ -57,6 +57,17 @@ describe('cache invalidation across two api processes', () => {
     return response.status;
   };
 
+  /** POST /posts of a draft on the organization's channel, sent to the api at `url`: its status. */
+  const draftOf = (org: { apiKey: string; channelId: string }) => (url: string) =>
+    statusOf(`${url}/posts`, org.apiKey, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        type: 'draft', date: new Date().toISOString(), tags: [],
+        posts: [{ integration: { id: org.channelId }, value: [{ content: 'kept as a draft' }], settings: {} }],
+      }),
+    });
+
   /** Both processes answer `path` with 200 twice: the second answer comes from each one's cache. */
   async function warm(credential: string): Promise<void> {
     for (const api of apis) {
@@ -133,14 +144,7 @@ describe('cache invalidation across two api processes', () => {
 
   it('a deleted channel is refused by POST /posts on both processes within a second', async () => {
     const org = await organizationWithMastodon(ctx, simulator.origin, simulator.addAccount('deleted'));
-    const draft = (url: string) => statusOf(`${url}/posts`, org.apiKey, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        type: 'draft', date: new Date().toISOString(), tags: [],
-        posts: [{ integration: { id: org.channelId }, value: [{ content: 'kept as a draft' }], settings: {} }],
-      }),
-    });
+    const draft = draftOf(org);
     for (const api of apis) for (let round = 0; round < 2; round += 1) expect(await draft(api.url)).toBe(201);
     const scheduler = { schedule: () => Promise.resolve(), cancel: () => Promise.resolve('absent' as const) };
     await deleteChannel({ db: ctx.db, scheduler, caches, now: () => new Date() }, org.organizationId, org.channelId);
@@ -149,13 +153,7 @@ describe('cache invalidation across two api processes', () => {
 
   it('an endpoint registered elsewhere hears post.created from both processes within a second', async () => {
     const org = await organizationWithMastodon(ctx, simulator.origin, simulator.addAccount('hooked'));
-    const draft = (url: string) => statusOf(`${url}/posts`, org.apiKey, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        type: 'draft', posts: [{ integration: { id: org.channelId }, value: [{ content: 'told of' }] }],
-      }),
-    });
+    const draft = draftOf(org);
     const told = (endpointId: string) => ctx.db.webhookDeliveries
       .countDocuments({ endpointId: new Types.ObjectId(endpointId), event: 'post.created' });
     /** 1 when a draft made on `url` wrote a delivery for the endpoint, else 0. */
