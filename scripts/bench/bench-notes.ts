@@ -19,7 +19,8 @@ export const benchNotes: readonly string[] = [
     + 'doing one find on channels {organizationId, deletedAt: null} and answering the documents; the organization '
     + 'has 5 channels. Same load generator as POST /posts, 2 rounds in turns.',
   `Publish jobs/s: posts all due at once, drained by SPS's publish worker and by the bare worker (concurrency `
-    + `${publishConcurrency} each) posting to a simulator that answers after ${platformDelayMs} ms; jobs/s = `
+    + `${publishConcurrency} each; SPS's workers give all ${publishConcurrency} calls slots to Mastodon, whose default `
+    + `share is half the slots) posting to a simulator that answers after ${platformDelayMs} ms; jobs/s = `
     + 'statuses after the first / time from the first receipt to the last. SPS\'s are real posts (createPosts) with '
     + 'a webhook endpoint subscribed to post.published, so each job reads the post, calls the platform, writes the '
     + 'result, the notification and the outbox delivery.',
