@@ -76,8 +76,6 @@ async function storePosts(
   const { db } = deps;
   const orgId = new Types.ObjectId(organizationId);
   const now = deps.now();
-  // Read beside the writes, not after them: the events told at the end then wait only for their row.
-  const endpointsRead = deps.webhooks.endpointsOf(organizationId);
   // `queue`: one free slot per post, none before `date` when given; a post being edited frees its own.
   const queueAfter = input.date !== undefined && input.date > now ? input.date : now;
   const slots = input.type !== 'queue' ? [] : await takeQueueSlots(
@@ -171,7 +169,6 @@ async function storePosts(
     );
   }
   // Told once stored and queued: a request refused above leaves nothing to tell of.
-  const endpoints = await endpointsRead;
-  await Promise.all(toTell.map(({ type, data }) => deps.webhooks.emit(organizationId, type, data, { endpoints })));
+  await Promise.all(toTell.map(({ type, data }) => deps.webhooks.emit(organizationId, type, data)));
   return results;
 }

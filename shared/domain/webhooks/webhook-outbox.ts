@@ -81,8 +81,8 @@ export interface WebhookOutboxDeps {
    */
   reuseEndpointsMs?: number;
   /**
-   * Where an api process keeps each organization's endpoints read ahead, dropped on every process
-   * when they change (`webhooks:<organization>` on the cache bus): every POST /posts tells
+   * Where an api process keeps each organization's endpoints for every emit, dropped on every
+   * process when they change (`webhooks:<organization>` on the cache bus): every POST /posts tells
    * post.created, and reading the endpoints each time was a third of its database commands.
    * In place of `reuseEndpointsMs`.
    */
@@ -112,8 +112,17 @@ export class WebhookOutbox implements WebhookEvents {
   }
 
   endpointsOf(organizationId: string): Promise<OrganizationEndpoints | null> {
+    if (this.#deps.cache !== undefined) return this.#currentEndpoints(organizationId);
+    return this.#recent.get(organizationId, () => this.#readEndpoints(organizationId));
+  }
+
+  /**
+   * The endpoints as they are now: through the invalidated cache where there is one (it drops them
+   * on every change), else read. Never a read handed on by time alone: that is for read-ahead only.
+   */
+  #currentEndpoints(organizationId: string): Promise<OrganizationEndpoints | null> {
     const { cache } = this.#deps;
-    if (cache === undefined) return this.#recent.get(organizationId, () => this.#readEndpoints(organizationId));
+    if (cache === undefined) return this.#readEndpoints(organizationId);
     return cache.get(organizationId, async () => {
       const read = await this.#readEndpoints(organizationId);
       const topics: CacheTopic[] = [endpointsTopic(organizationId), `organization:${organizationId}`];
@@ -192,8 +201,8 @@ export class WebhookOutbox implements WebhookEvents {
     const { organizationId, type, eventId, body, now, known, once } = emitted;
     try {
       const owner = new Types.ObjectId(organizationId);
-      // Without endpoints read ahead, read now: a read handed on is for the steps that read ahead.
-      const read = known?.organizationId === organizationId ? known : await this.#readEndpoints(organizationId);
+      // Without endpoints read ahead, as they are now: a read handed on is for the steps that read ahead.
+      const read = known?.organizationId === organizationId ? known : await this.#currentEndpoints(organizationId);
       if (read === null) throw new Error('the webhook endpoints could not be read');
       const subscribed = read.endpoints.filter((endpoint) => endpoint.events.includes(type));
       if (subscribed.length === 0) return;
